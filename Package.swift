@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode plus the upcoming features
+/// that make imports and existentials explicit.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "plein",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "plein", targets: ["plein"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .target(name: "PleinMarkdown", dependencies: ["CCmarkGFM"], swiftSettings: strict),
+        .target(
+            name: "PleinCore",
+            dependencies: ["Yams", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "PleinRender",
+            dependencies: ["PleinCore", "PleinMarkdown", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strict
+        ),
+        .target(name: "CPleinSystem"),
+        .target(name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "CPleinSystem"], swiftSettings: strict),
+        .target(
+            name: "PleinCLI",
+            dependencies: ["PleinBuild", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
+        .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),
+        .testTarget(name: "PleinCoreTests", dependencies: ["PleinCore"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender"], swiftSettings: strict),
+        .testTarget(
+            name: "PleinBuildTests",
+            dependencies: ["PleinBuild"],
+            exclude: ["Snapshots"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,8 @@
+#ifndef PLEIN_SYSTEM_H
+#define PLEIN_SYSTEM_H
+
+/// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
+/// Returns 0, or -1 with errno set (ENOSYS or EINVAL where unsupported).
+int plein_exchange_paths(const char *first, const char *second);
+
+#endif

@@ -1,0 +1,80 @@
+public import ArgumentParser
+import Foundation
+import PleinBuild
+import PleinCore
+
+/// The `plein` command.
+public struct Plein: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "plein",
+        abstract: "Builds a community's website and feeds from Markdown and YAML records.",
+        subcommands: [Build.self, Check.self],
+        defaultSubcommand: Build.self
+    )
+
+    public init() {}
+
+    /// Runs the command line and exits with plein's codes: 0 success, 1 content errors, 2 usage errors.
+    public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var async = command as? any AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+            Foundation.exit(0)
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// Options shared by the commands that read a site.
+struct SiteOptions: ParsableArguments {
+    @Option(help: "The content folder.")
+    var content = "content"
+
+    @Option(help: "The theme folder.")
+    var templates = "templates"
+
+    @Option(help: "The output folder.")
+    var output = "public"
+
+    @Option(name: .customLong("base-url"), help: "Publish at this URL instead of site.yaml's base_url.")
+    var baseURL: String?
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("the content folder '\(content)' does not exist")
+        }
+        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
+            throw ValidationError("--base-url must start with http:// or https://")
+        }
+    }
+
+    var buildOptions: BuildOptions {
+        BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL)
+    }
+}
+
+/// Terminal output helpers: colour only on a terminal and without NO_COLOR.
+enum Terminal {
+    static var colorErrors: Bool {
+        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

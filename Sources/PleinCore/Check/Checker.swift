@@ -1,0 +1,260 @@
+/// The rules that span records: references, membership, uniqueness, times that cannot be.
+/// Per-field rules (types, ranges, required fields) were already applied while loading.
+public enum Checker {
+    public static func check(_ content: Content) -> [Diagnostic] {
+        var run = CheckRun(content: content)
+        run.checkPlaces()
+        run.checkMembers()
+        run.checkGroups()
+        run.checkAlbums()
+        run.checkGoals()
+        run.checkReports()
+        run.checkCheckIns()
+        run.checkThreads()
+        return run.diagnostics
+    }
+}
+
+private struct CheckRun {
+    let content: Content
+    let members: MemberIndex
+    var diagnostics: [Diagnostic] = []
+
+    init(content: Content) {
+        self.content = content
+        self.members = MemberIndex(content.members)
+    }
+
+    mutating func add(_ problem: Problem, _ file: String, _ span: Span = .fileStart) {
+        diagnostics.append(Diagnostic(problem, in: file, at: span))
+    }
+
+    /// Resolves a member reference, reporting it when unknown.
+    @discardableResult
+    mutating func member(_ ref: Located<String>, in file: String) -> Member? {
+        if let member = members.resolve(ref.value) { return member }
+        add(.unknownReference(.member, ref.value, suggestion: members.suggestion(for: ref.value)), file, ref.span)
+        return nil
+    }
+
+    /// Reports entries that name the same thing twice.
+    mutating func checkUnique(_ refs: [Located<String>], key: (String) -> String?, field: String, file: String) {
+        var seen: Set<String> = []
+        for ref in refs {
+            guard let k = key(ref.value) else { continue }
+            if !seen.insert(k).inserted { add(.duplicateEntry(ref.value, field: field), file, ref.span) }
+        }
+    }
+
+    // MARK: Rules
+
+    mutating func checkPlaces() {
+        var seen: Set<String> = []
+        for place in content.places where !seen.insert(place.name.lowercased()).inserted {
+            add(.duplicateEntry(place.name, field: "name"), "places.yaml", place.span)
+        }
+    }
+
+    mutating func checkMembers() {
+        var emails: [String: Member] = [:]
+        let placeNames = content.places.map(\.name)
+        let reportIDs = Set(content.reports.map(\.id))
+        let avatars = content.images.keys.filter { $0.hasPrefix("users/") }.map { String($0.dropFirst(6)) }
+        for member in content.members {
+            let key = Email.key(member.email)
+            if !key.isEmpty {
+                if let first = emails[key] {
+                    add(.duplicateEmail(member.email, firstIn: first.id), member.file, member.spans["email"] ?? .fileStart)
+                } else {
+                    emails[key] = member
+                }
+            }
+            if case .place(let name)? = member.home,
+               !content.places.contains(where: { $0.name == name }) {
+                let suggestion = content.places.first { $0.name.lowercased() == name.lowercased() }?.name
+                    ?? Suggestions.closest(to: name, in: placeNames)
+                add(.unknownReference(.place, name, suggestion: suggestion), member.file, member.spans["home"] ?? .fileStart)
+            }
+            if let avatar = member.avatar, member.spans["avatar"] != nil, content.images["users/\(avatar.value)"] == nil {
+                add(.unknownReference(.avatar, avatar.value, suggestion: Suggestions.closest(to: avatar.value, in: avatars)),
+                    member.file, avatar.span)
+            }
+            for follow in member.follows where !reportIDs.contains(follow.value) {
+                add(.unknownReference(.report, follow.value, suggestion: Suggestions.closest(to: follow.value, in: reportIDs)),
+                    member.file, follow.span)
+            }
+            checkUnique(member.follows, key: { $0 }, field: "follows", file: member.file)
+            for friend in member.friends { self.member(friend, in: member.file) }
+            checkUnique(member.friends, key: { [members] in members.resolve($0)?.id }, field: "friends", file: member.file)
+        }
+    }
+
+    mutating func checkGroups() {
+        var names: [String: Group] = [:]
+        for group in content.groups {
+            let key = group.name.lowercased()
+            if let other = names[key] {
+                add(.duplicateGroupName(group.name, other: other.id), group.file, group.spans["name"] ?? .fileStart)
+            } else {
+                names[key] = group
+            }
+            for ref in group.members { member(ref, in: group.file) }
+            checkUnique(group.members, key: { [members] in members.resolve($0)?.id }, field: "members", file: group.file)
+            if group.members.isEmpty, group.spans["members"] != nil {
+                add(.groupWithoutMembers, group.file, group.spans["members"]!)
+            }
+            if let creator = group.createdBy { member(creator, in: group.file) }
+        }
+    }
+
+    /// The ids of a group's members, for membership rules.
+    func memberIDs(of groupID: String) -> [String]? {
+        guard let group = content.groups.first(where: { $0.id == groupID }) else { return nil }
+        return group.members.compactMap { members.resolve($0.value)?.id }
+    }
+
+    /// Reports a reference to someone who is not in the group (or not a member at all).
+    mutating func requireGroupMember(_ ref: Located<String>, group: String, file: String) {
+        guard let resolved = member(ref, in: file), let ids = memberIDs(of: group) else { return }
+        if !ids.contains(resolved.id) {
+            let suggestion = ref.value.contains("@") ? nil : Suggestions.closest(to: ref.value, in: ids)
+            add(.notGroupMember(member: ref.value, group: group, suggestion: suggestion), file, ref.span)
+        }
+    }
+
+    mutating func checkAlbums() {
+        for album in content.albums {
+            let files = album.imageFiles
+            if let cover = album.cover, !files.contains(cover.value) {
+                add(.unknownReference(.photo, cover.value, suggestion: Suggestions.closest(to: cover.value, in: files)),
+                    album.file, cover.span)
+            }
+            for entry in album.entries {
+                if !files.contains(entry.file.value) {
+                    add(.unknownReference(.photo, entry.file.value, suggestion: Suggestions.closest(to: entry.file.value, in: files)),
+                        album.file, entry.file.span)
+                } else if entry.caption == nil, content.images["\(album.folder)/\(entry.file.value)"]?.kind != nil {
+                    add(.photoWithoutCaption(entry.file.value), album.file, entry.file.span)
+                }
+                if let by = entry.by { requireGroupMember(by, group: album.group, file: album.file) }
+            }
+            checkUnique(album.entries.map(\.file), key: { $0 }, field: "photos", file: album.file)
+            let listed = Set(album.entries.map(\.file.value))
+            for file in files where !listed.contains(file) && content.images["\(album.folder)/\(file)"]?.kind != nil {
+                add(.photoWithoutCaption(file), "\(album.folder)/\(file)")
+            }
+            var slugs: [String: String] = [:]
+            for file in files {
+                let slug = PhotoName.slug(file)
+                if let other = slugs[slug] {
+                    add(.idCollision(file, other: other), "\(album.folder)/\(file)")
+                } else {
+                    slugs[slug] = file
+                }
+            }
+        }
+    }
+
+    mutating func checkGoals() {
+        for goal in content.goals {
+            if let adder = goal.addedBy { requireGroupMember(adder, group: goal.group, file: goal.file) }
+            switch (goal.completedBy, goal.completedAt) {
+            case (let by?, _?):
+                requireGroupMember(by, group: goal.group, file: goal.file)
+            case (_?, nil):
+                add(.completionHalf(present: "completed_by", missing: "completed_at"), goal.file, goal.spans["completed_by"]!)
+            case (nil, _?):
+                add(.completionHalf(present: "completed_at", missing: "completed_by"), goal.file, goal.spans["completed_at"]!)
+            case (nil, nil):
+                break
+            }
+            if let added = goal.added, let done = goal.completedAt, done < added, !(added.isDateOnly && done.seconds >= added.seconds - 86_400) {
+                add(.completedBeforeAdded, goal.file, goal.spans["completed_at"] ?? .fileStart)
+            }
+        }
+    }
+
+    mutating func checkReports() {
+        for report in content.reports {
+            if !report.author.value.isEmpty { member(report.author, in: report.file) }
+            for reply in report.replies {
+                member(reply.author, in: reply.file)
+                if reply.at < report.at {
+                    add(.replyBeforeReport, reply.file, spanOfField("at", in: reply.file))
+                }
+            }
+        }
+    }
+
+    /// The position of a top-level field in a file whose spans were not kept (replies, messages).
+    func spanOfField(_ name: String, in file: String) -> Span {
+        guard let text = content.sources[file] else { return .fileStart }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.hasPrefix(name + ":") {
+            let value = line.dropFirst(name.count + 1).drop { $0 == " " }
+            let column = line.count - value.count + 1
+            return Span(line: index + 1, column: column, length: max(1, value.count))
+        }
+        return .fileStart
+    }
+
+    mutating func checkCheckIns() {
+        let locations = Dictionary(content.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let locationIDs = content.locations.map(\.id)
+        for (member, file) in content.checkInFiles.sorted(by: { $0.key < $1.key }) where members.byID[member] == nil {
+            add(.unknownReference(.member, member, suggestion: members.suggestion(for: member)), file)
+        }
+        var open: [String: Int] = [:]
+        var previous: CheckIn?
+        for checkIn in content.checkIns {
+            if locations[checkIn.location.value] == nil {
+                add(.unknownReference(.location, checkIn.location.value, suggestion: Suggestions.closest(to: checkIn.location.value, in: locationIDs)),
+                    checkIn.file, checkIn.location.span)
+            }
+            if let out = checkIn.checkOut, out <= checkIn.checkIn {
+                add(.checkOutBeforeCheckIn, checkIn.file, checkIn.outSpan ?? checkIn.span)
+            }
+            if checkIn.checkOut == nil { open[checkIn.location.value, default: 0] += 1 }
+            // Entries are sorted by member, then check-in time: an overlap is with the one before.
+            if let before = previous, before.member == checkIn.member {
+                let end = before.checkOut ?? Moment(seconds: .max)
+                if checkIn.checkIn < end { add(.overlappingCheckIns(otherLine: before.span.line), checkIn.file, checkIn.inSpan) }
+            }
+            previous = checkIn
+        }
+        for (id, count) in open.sorted(by: { $0.key < $1.key }) {
+            guard let location = locations[id], let seats = location.seats, count > seats else { continue }
+            add(.overCapacity(location: id, open: count, seats: seats), location.file, location.spans["seats"] ?? .fileStart)
+        }
+    }
+
+    mutating func checkThreads() {
+        for thread in content.threads {
+            var ids: [String] = []
+            for participant in thread.participants {
+                if let resolved = member(participant, in: thread.file), !ids.contains(resolved.id) { ids.append(resolved.id) }
+            }
+            checkUnique(thread.participants, key: { [members] in members.resolve($0)?.id }, field: "participants", file: thread.file)
+            let distinct = Set(thread.participants.map { members.resolve($0.value)?.id ?? $0.value }).count
+            if distinct < 2 {
+                add(.tooFewParticipants(distinct), thread.file, thread.spans["participants"] ?? .fileStart)
+            }
+            for message in thread.messages {
+                guard let author = member(message.author, in: message.file) else { continue }
+                if !ids.contains(author.id) {
+                    add(.notParticipant(message.author.value, suggestion: Suggestions.closest(to: message.author.value, in: ids)),
+                        message.file, message.author.span)
+                }
+            }
+        }
+    }
+}
+
+/// Photo pages are named after their file: `IMG_2034.JPG` → `img-2034`.
+public enum PhotoName {
+    public static func slug(_ file: String) -> String {
+        let stem = FileRole.splitExtension(file).stem
+        let slug = Slug.make(stem)
+        return slug.isEmpty ? "photo" : slug
+    }
+}

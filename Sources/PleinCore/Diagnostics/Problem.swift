@@ -1,0 +1,182 @@
+/// Every kind of problem `plein check` can report. The text for each is written once, here.
+public enum Problem: Sendable, Hashable, Error {
+    // MARK: Files
+    case notUTF8
+    case emptyFile
+    case missingFrontMatter
+    case unclosedFrontMatter
+    case yamlSyntax(String)
+    case fileTooLarge(bytes: Int, limit: Int)
+    case unexpectedFile(hint: String)
+    case pathOutsideContent(String)
+    case symlinkOutsideContent(String)
+    case unreadable(String)
+    case missingFile(String)
+    case templateSyntax(String)
+    case missingTemplate(String)
+    case duplicateTemplate(String, other: String)
+    case missingText(String, language: String)
+
+    // MARK: Fields
+    case missingField(String)
+    case unknownField(String, suggestion: String?)
+    case wrongType(expected: String, found: String)
+    case invalidDate(String, reason: String)
+    case missingUTCOffset(String, assumed: String)
+    case notAChoice(String, field: String, choices: [String], suggestion: String?)
+    case notPositive(field: String, value: Int)
+    case outOfRange(field: String, value: String, range: String)
+    case invalidSlug(String, suggestion: String)
+    case invalidEmail(String)
+    case invalidURL(String, reason: String)
+    case unknownTimeZone(String, suggestion: String?)
+    case invalidOpeningHours(String)
+    case invalidDays(String, suggestion: String?)
+    case dayGivenTwice(String)
+    case tooFewPoints(field: String, count: Int, minimum: Int)
+    case invalidFileName(String, expected: String)
+    case dateMismatch(fileDate: String, recordDate: String)
+
+    // MARK: Identity
+    case idCollision(String, other: String)
+    case duplicateEmail(String, firstIn: String)
+    case duplicateGroupName(String, other: String)
+    case duplicateReport(String, other: String)
+    case duplicateEntry(String, field: String)
+
+    // MARK: References
+    case unknownReference(Reference, String, suggestion: String?)
+    case notGroupMember(member: String, group: String, suggestion: String?)
+    case completionHalf(present: String, missing: String)
+    case completedBeforeAdded
+    case replyBeforeReport
+    case checkOutBeforeCheckIn
+    case overlappingCheckIns(otherLine: Int)
+    case overCapacity(location: String, open: Int, seats: Int)
+    case tooFewParticipants(Int)
+    case notParticipant(String, suggestion: String?)
+    case imageTypeMismatch(file: String, declared: String, actual: String)
+    case notAnImage(file: String)
+    case groupWithoutMembers
+    case photoWithoutCaption(String)
+    case emptyAlbum
+    case threadWithoutMessages
+
+    /// What a reference points at, for "unknown …" messages.
+    public enum Reference: String, Sendable, Hashable {
+        case member, group, location, place, report, photo, avatar, area
+    }
+
+    public var severity: Severity {
+        switch self {
+        case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
+             .emptyAlbum, .threadWithoutMessages:
+            return .warning
+        default:
+            return .error
+        }
+    }
+
+    /// A stable machine-readable name for `--format json`.
+    public var code: String {
+        let name = String(describing: self)
+        let head = name.prefix { $0.isLetter || $0.isNumber }
+        var out = ""
+        for ch in head {
+            if ch.isUppercase { out += "-" + ch.lowercased() } else { out.append(ch) }
+        }
+        return out
+    }
+
+    public var message: String {
+        switch self {
+        case .notUTF8: return "this file is not UTF-8 text"
+        case .emptyFile: return "this file is empty"
+        case .missingFrontMatter: return "this file must start with front matter between '---' lines"
+        case .unclosedFrontMatter: return "the front matter is never closed: add a line with only '---' after it"
+        case .yamlSyntax(let text): return "YAML syntax: \(text)"
+        case .fileTooLarge(let bytes, let limit): return "this file has \(bytes) bytes; the limit is \(limit)"
+        case .unexpectedFile(let hint): return "plein does not use this file: \(hint)"
+        case .pathOutsideContent(let path): return "'\(path)' reaches outside the content folder"
+        case .symlinkOutsideContent(let target): return "this symbolic link points outside the content folder (to '\(target)')"
+        case .unreadable(let reason): return "cannot read this file: \(reason)"
+        case .missingFile(let name): return "'\(name)' is missing"
+        case .templateSyntax(let text): return "template syntax: \(text)"
+        case .missingTemplate(let name): return "the theme has no template '\(name)'"
+        case .duplicateTemplate(let name, let other): return "template name '\(name)' is also used by \(other)"
+        case .missingText(let key, let language): return "interface text '\(key)' is missing for language '\(language)'"
+
+        case .missingField(let name): return "'\(name)' is required"
+        case .unknownField(let name, _): return "unknown field '\(name)'"
+        case .wrongType(let expected, let found): return "expected \(expected), found \(found)"
+        case .invalidDate(let value, let reason): return "'\(value)' is not a valid date or time: \(reason)"
+        case .missingUTCOffset(let value, let assumed):
+            return "'\(value)' has no UTC offset; taken as \(assumed) (the site's time zone)"
+        case .notAChoice(let value, let field, let choices, _):
+            return "'\(value)' is not a valid \(field); use one of \(choices.map { "'\($0)'" }.joined(separator: ", "))"
+        case .notPositive(let field, let value): return "'\(field)' must be a positive whole number, not \(value)"
+        case .outOfRange(let field, let value, let range): return "\(field) \(value) is out of range (\(range))"
+        case .invalidSlug(let id, _):
+            return "'\(id)' is not a valid id: use lowercase letters a-z, digits and '-'"
+        case .invalidEmail(let value): return "'\(value)' is not an e-mail address"
+        case .invalidURL(let value, let reason): return "'\(value)' is not a valid URL: \(reason)"
+        case .unknownTimeZone(let value, _): return "unknown time zone '\(value)'"
+        case .invalidOpeningHours(let value):
+            return "'\(value)' is not opening hours: write \"HH:MM-HH:MM\" or closed"
+        case .invalidDays(let value, _):
+            return "'\(value)' is not a day or day range: use mon, tue, wed, thu, fri, sat, sun or a range like mon-fri"
+        case .dayGivenTwice(let day): return "opening hours for '\(day)' are given more than once"
+        case .tooFewPoints(let field, let count, let minimum):
+            return "'\(field)' has \(count) point\(count == 1 ? "" : "s"); a boundary needs at least \(minimum)"
+        case .invalidFileName(let name, let expected): return "'\(name)' is not a valid file name: expected \(expected)"
+        case .dateMismatch(let fileDate, let recordDate):
+            return "the file name says \(fileDate) but 'at' is on \(recordDate)"
+
+        case .idCollision(let id, let other): return "id '\(id)' collides with '\(other)' (ids are compared ignoring case)"
+        case .duplicateEmail(let email, let first): return "e-mail address '\(email)' is already used by member '\(first)'"
+        case .duplicateGroupName(let name, let other): return "group name '\(name)' is already used by group '\(other)'"
+        case .duplicateReport(let id, _): return "report '\(id)' is defined twice: as a file and as a bundle folder"
+        case .duplicateEntry(let value, let field): return "'\(value)' appears more than once in '\(field)'"
+
+        case .unknownReference(let kind, let id, _): return "unknown \(kind.rawValue) '\(id)'"
+        case .notGroupMember(let member, _, _): return "'\(member)' is not a member of this group"
+        case .completionHalf(let present, let missing): return "'\(present)' is given without '\(missing)': give both or neither"
+        case .completedBeforeAdded: return "the goal is completed before it was added"
+        case .replyBeforeReport: return "this reply is dated before its report"
+        case .checkOutBeforeCheckIn: return "check-out is not after check-in"
+        case .overlappingCheckIns(let line): return "this check-in overlaps the one at line \(line)"
+        case .overCapacity(let location, let open, let seats):
+            return "\(open) members are checked in at '\(location)', which has \(seats) seat\(seats == 1 ? "" : "s")"
+        case .tooFewParticipants(let count):
+            return "a thread needs at least two participants, this one has \(count)"
+        case .notParticipant(let author, _): return "'\(author)' is not a participant of this thread"
+        case .imageTypeMismatch(let file, let declared, let actual):
+            return "'\(file)' is named .\(declared) but holds \(actual) data"
+        case .notAnImage(let file): return "'\(file)' is not a JPEG, PNG or WebP image"
+        case .groupWithoutMembers: return "this group has no members and will not be published"
+        case .photoWithoutCaption(let file): return "photo '\(file)' has no caption (it is used as alt text)"
+        case .emptyAlbum: return "this album has no photos"
+        case .threadWithoutMessages: return "this thread has no messages"
+        }
+    }
+
+    /// A hint that follows the message, such as "did you mean 'anna-de-vries'?".
+    public var suggestion: String? {
+        switch self {
+        case .unknownField(_, let s?), .notAChoice(_, _, _, let s?), .unknownReference(_, _, let s?),
+             .notGroupMember(_, _, let s?), .notParticipant(_, let s?), .unknownTimeZone(_, let s?),
+             .invalidDays(_, let s?):
+            return "did you mean '\(s)'?"
+        case .invalidSlug(_, let s) where !s.isEmpty:
+            return "did you mean '\(s)'?"
+        case .missingUTCOffset:
+            return "write the offset explicitly, e.g. '2026-06-01T10:30:00+02:00'"
+        case .unclosedFrontMatter:
+            return "front matter ends at the first line that is exactly '---'"
+        case .pathOutsideContent:
+            return "name a file in the same folder, without '/' or '..'"
+        default:
+            return nil
+        }
+    }
+}

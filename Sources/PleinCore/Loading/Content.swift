@@ -1,0 +1,32 @@
+/// Every record of a content folder, as loaded: references are still ids, not yet resolved.
+public struct Content: Sendable {
+    public var site: SiteConfig
+    public var places: [Place] = []
+    public var members: [Member] = []
+    public var groups: [Group] = []
+    public var albums: [Album] = []
+    public var goals: [Goal] = []
+    public var areas: [Area] = []
+    public var reports: [Report] = []
+    public var locations: [StudyLocation] = []
+    public var checkIns: [CheckIn] = []
+    /// Members that have a check-in file (even an empty one).
+    public var checkInFiles: [String: String] = [:]
+    public var threads: [Thread] = []
+    /// Image files (avatars, photos, report attachments) by path, with their detected type.
+    public var images: [String: ImageFile] = [:]
+    /// The text of every file read, by path: for showing the source line of a diagnostic.
+    public var sources: [String: String] = [:]
+    /// The root as the user named it, for messages.
+    public var displayRoot: String = "content"
+
+    public init(site: SiteConfig) {
+        self.site = site
+    }
+}
+
+/// The outcome of loading: the content and every problem found while reading it.
+public struct LoadResult: Sendable {
+    public let content: Content
+    public let diagnostics: [Diagnostic]
+}

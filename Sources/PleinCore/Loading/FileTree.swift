@@ -1,0 +1,125 @@
+/// Every file under the content root, found by walking it once.
+struct FileTree {
+    struct File: Sendable {
+        let path: String
+        let size: Int
+    }
+
+    private(set) var files: [File] = []
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Directories seen, relative to the root (for "missing index.md" checks).
+    private(set) var directories: [String] = []
+
+    init(_ fs: ContentFS) {
+        walk(fs, "")
+    }
+
+    private mutating func walk(_ fs: ContentFS, _ directory: String) {
+        let entries: [ContentFS.Entry]
+        do throws(ContentFS.Failure) {
+            entries = try fs.list(directory)
+        } catch {
+            diagnostics.append(Diagnostic(.unreadable(error.reason), in: directory.isEmpty ? "." : directory + "/"))
+            return
+        }
+        for entry in entries {
+            // Hidden files and folders (.git, .DS_Store, editor swap files) are not content.
+            if entry.name.hasPrefix(".") || entry.name.hasSuffix("~") { continue }
+            let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
+            if entry.escapesRoot {
+                diagnostics.append(Diagnostic(.symlinkOutsideContent(entry.linkTarget ?? "?"), in: path))
+                continue
+            }
+            switch entry.kind {
+            case .directory:
+                directories.append(path)
+                walk(fs, path)
+            case .file:
+                files.append(File(path: path, size: entry.size))
+            case .other:
+                let reason = entry.linkTarget != nil ? "it is a broken symbolic link" : "it is not a regular file"
+                diagnostics.append(Diagnostic(.unreadable(reason), in: path))
+            }
+        }
+    }
+}
+
+/// What a content path holds, decided by where it sits (PRODUCT.md, "Content format").
+enum FileRole: Equatable, Sendable {
+    case site, places, readme
+    case member(id: String)
+    case avatar
+    case group(id: String)
+    case album(group: String, id: String)
+    case photo(group: String, album: String)
+    case goal(group: String, id: String)
+    case area(id: String)
+    case report(area: String, name: String, bundle: Bool)
+    case reply(area: String, report: String, name: String)
+    case reportResource(area: String, report: String)
+    case location(id: String)
+    case checkins(member: String)
+    case thread(id: String)
+    case message(thread: String, name: String)
+    case unexpected(hint: String)
+
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+
+    static func of(_ path: String) -> FileRole {
+        let parts = path.split(separator: "/").map(String.init)
+        let name = parts.last ?? ""
+        let (stem, ext) = splitExtension(name)
+        let isImage = imageExtensions.contains(ext.lowercased())
+        switch (parts.first, parts.count) {
+        case ("site.yaml", 1): return .site
+        case ("places.yaml", 1): return .places
+        case (_, 1) where ext.lowercased() == "md": return .readme
+        case ("users", 2):
+            if ext == "md" { return .member(id: stem) }
+            if isImage { return .avatar }
+            return .unexpected(hint: "members are users/<member>.md, avatars .jpg, .png or .webp beside them")
+        case ("groups", 3) where name == "index.md":
+            return .group(id: parts[1])
+        case ("groups", 5) where parts[2] == "albums":
+            if name == "index.md" { return .album(group: parts[1], id: parts[3]) }
+            if isImage { return .photo(group: parts[1], album: parts[3]) }
+            return .unexpected(hint: "an album folder holds index.md and .jpg, .jpeg, .png or .webp photos")
+        case ("groups", 4) where parts[2] == "goals" && ext == "md":
+            return .goal(group: parts[1], id: stem)
+        case ("groups", _):
+            return .unexpected(hint: "groups hold index.md, albums/<album>/ and goals/<goal>.md")
+        case ("reports", 3):
+            if name == "area.yaml" { return .area(id: parts[1]) }
+            if ext == "md" { return .report(area: parts[1], name: stem, bundle: false) }
+            return .unexpected(hint: "an area folder holds area.yaml and reports named <YYYY-MM-DD>-<slug>.md")
+        case ("reports", 4) where name == "index.md":
+            return .report(area: parts[1], name: parts[2], bundle: true)
+        case ("reports", 5) where parts[3] == "replies":
+            if ext == "md" { return .reply(area: parts[1], report: parts[2], name: stem) }
+            return .unexpected(hint: "replies are Markdown files named <YYYYMMDD>T<HHMM>-<member>.md")
+        case ("reports", let n) where n >= 4:
+            return .reportResource(area: parts[1], report: parts[2])
+        case ("locations", 2) where ext == "md":
+            return .location(id: stem)
+        case ("checkins", 2) where ext == "yaml":
+            return .checkins(member: stem)
+        case ("checkins", 2) where ext == "yml":
+            return .unexpected(hint: "rename it to \(stem).yaml")
+        case ("threads", 3) where name == "thread.yaml":
+            return .thread(id: parts[1])
+        case ("threads", 3) where ext == "md":
+            return .message(thread: parts[1], name: stem)
+        case ("locations", _): return .unexpected(hint: "study locations are locations/<location>.md")
+        case ("checkins", _): return .unexpected(hint: "check-ins are checkins/<member>.yaml")
+        case ("threads", _): return .unexpected(hint: "a thread folder holds thread.yaml and <stamp>-<member>.md messages")
+        case ("reports", _): return .unexpected(hint: "reports are reports/<area>/<YYYY-MM-DD>-<slug>.md")
+        default:
+            return .unexpected(hint: "content lives in site.yaml, places.yaml, users/, groups/, reports/, locations/, checkins/ and threads/")
+        }
+    }
+
+    static func splitExtension(_ name: String) -> (stem: String, ext: String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+}

@@ -1,0 +1,223 @@
+/// Builds the `SiteModel` from checked content.
+public enum ModelBuilder {
+    public static func build(_ content: Content) -> SiteModel {
+        let index = MemberIndex(content.members)
+        let site = content.site
+        func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value)?.id } }
+
+        // Members, without e-mail and with a coarse home.
+        var members: [String: MemberModel] = [:]
+        let places = Dictionary(content.places.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for m in content.members {
+            var exact: Coordinate?
+            switch m.home {
+            case .place(let name)?: exact = places[name]?.coordinate
+            case .coordinate(let c)?: exact = c
+            case nil: break
+            }
+            let coarse = exact.map { Privacy.coarsen($0, km: site.locationPrecisionKm) }
+            var model = MemberModel(
+                id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { "users/\($0.value)" }, joined: m.joined,
+                home: coarse, nearPlace: coarse.flatMap { nearestPlace(to: $0, in: content.places) },
+                postcode: m.postcode, diving: m.diving, bio: m.body)
+            model.friends = unique(m.friends.compactMap { id($0) }.filter { $0 != m.id })
+            model.follows = unique(m.follows.map(\.value))
+            members[m.id] = model
+        }
+        let names = members.mapValues { $0.name.lowercased() }
+        let byName: (String, String) -> Bool = { a, b in
+            let (na, nb) = (names[a] ?? a, names[b] ?? b)
+            return na != nb ? na < nb : a < b
+        }
+        for id in members.keys {
+            members[id]!.friends.sort(by: byName)
+        }
+        let memberOrder = members.keys.sorted(by: byName)
+
+        // Groups: private ones and groups without members are not published at all.
+        var groups: [String: GroupModel] = [:]
+        for g in content.groups {
+            let ids = unique(g.members.compactMap { id($0) }).sorted(by: byName)
+            guard g.visibility != .private, !ids.isEmpty else { continue }
+            groups[g.id] = GroupModel(
+                id: g.id, file: g.file, name: g.name, visibility: g.visibility, members: ids,
+                createdBy: id(g.createdBy), body: g.body)
+        }
+        for a in content.albums where groups[a.group] != nil {
+            groups[a.group]!.albums.append(album(a, resolve: { index.resolve($0)?.id }))
+        }
+        for goal in content.goals where groups[goal.group] != nil {
+            let model = GoalModel(
+                group: goal.group, id: goal.id, file: goal.file, title: goal.title, points: goal.points,
+                addedBy: id(goal.addedBy), added: goal.added,
+                completedBy: goal.completedAt == nil ? nil : id(goal.completedBy),
+                completedAt: goal.completedBy == nil ? nil : goal.completedAt, body: goal.body)
+            if model.completedBy != nil {
+                groups[goal.group]!.completedGoals.append(model)
+            } else {
+                groups[goal.group]!.openGoals.append(model)
+            }
+        }
+        for gid in groups.keys {
+            groups[gid]!.albums.sort(by: AlbumModel.newestFirst)
+            groups[gid]!.completedGoals.sort(by: GoalModel.newestFirst)
+            groups[gid]!.openGoals.sort(by: GoalModel.byPointsThenTitle)
+            groups[gid]!.leaderboard = Leaderboard.standings(groups[gid]!, byName: byName)
+        }
+        let groupOrder = groups.keys.sorted { a, b in
+            let (na, nb) = (groups[a]!.name.lowercased(), groups[b]!.name.lowercased())
+            return na != nb ? na < nb : a < b
+        }
+
+        // Reports and areas.
+        var reports: [String: ReportModel] = [:]
+        for r in content.reports {
+            let replies = r.replies.map {
+                ReplyModel(name: $0.name, file: $0.file, author: id($0.author) ?? $0.author.value, at: $0.at, body: $0.body)
+            }
+            reports[r.id] = ReportModel(
+                id: r.id, area: r.area, slug: r.slug, file: r.file, title: r.title, category: r.category, at: r.at,
+                author: id(r.author) ?? r.author.value, location: r.location, body: r.body, replies: replies,
+                resources: r.resources)
+        }
+        let reportOrder = reports.keys.sorted { a, b in
+            let (ta, tb) = (reports[a]!.at, reports[b]!.at)
+            return ta != tb ? ta > tb : a < b
+        }
+        var areas = content.areas.map {
+            AreaModel(id: $0.id, file: $0.file, name: $0.name, center: $0.center, boundary: $0.boundary)
+        }
+        let areaIndex = Dictionary(areas.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for rid in reportOrder {
+            if let i = areaIndex[reports[rid]!.area] { areas[i].reports.append(rid) }
+        }
+
+        // What each member did, for profiles.
+        for mid in members.keys {
+            members[mid]!.follows = members[mid]!.follows.filter { reports[$0] != nil }
+        }
+        for (rid, _) in reports {
+            reports[rid]!.followers = members.values.filter { $0.follows.contains(rid) }.map(\.id).sorted()
+        }
+        for rid in reportOrder {
+            let report = reports[rid]!
+            members[report.author]?.reports.append(rid)
+            for (i, reply) in report.replies.enumerated() {
+                members[reply.author]?.replies.append(ReplyRef(report: rid, index: i))
+            }
+        }
+        for mid in members.keys {
+            members[mid]!.replies.sort { a, b in
+                let (ta, tb) = (reports[a.report]!.replies[a.index].at, reports[b.report]!.replies[b.index].at)
+                return ta != tb ? ta > tb : (a.report, a.index) < (b.report, b.index)
+            }
+        }
+        for gid in groupOrder where groups[gid]!.isListed {
+            let group = groups[gid]!
+            for mid in group.members { members[mid]?.groups.append(gid) }
+            for album in group.albums {
+                for by in Set(album.photos.compactMap(\.by)) { members[by]?.albums.append(album.key) }
+            }
+            for goal in group.completedGoals {
+                if let by = goal.completedBy { members[by]?.completedGoals.append(goal.key) }
+            }
+        }
+        let albumsByKey = Dictionary(groups.values.flatMap(\.albums).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        let goalsByKey = Dictionary(groups.values.flatMap(\.completedGoals).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        for mid in members.keys {
+            members[mid]!.albums.sort { AlbumModel.newestFirst(albumsByKey[$0]!, albumsByKey[$1]!) }
+            members[mid]!.completedGoals.sort { GoalModel.newestFirst(goalsByKey[$0]!, goalsByKey[$1]!) }
+        }
+
+        // Study places.
+        let sessions = content.checkIns.filter { members[$0.member] != nil }.map {
+            Session(member: $0.member, location: $0.location.value, start: $0.checkIn, end: $0.checkOut)
+        }
+        let asOf = content.checkIns.flatMap { [$0.checkIn, $0.checkOut].compactMap { $0 } }.max()
+        var locations = content.locations.map {
+            LocationModel(
+                id: $0.id, file: $0.file, name: $0.name, address: $0.address, location: $0.location, seats: $0.seats,
+                studentIDRequired: $0.studentIDRequired, openingHours: $0.openingHours, body: $0.body)
+        }
+        for i in locations.indices {
+            let id = locations[i].id
+            locations[i].present = unique(sessions.filter { $0.location == id && $0.end == nil }.map(\.member)).sorted(by: byName)
+        }
+
+        let threads = content.threads.map { t in
+            ThreadModel(
+                id: t.id, file: t.file, subject: t.subject,
+                participants: unique(t.participants.compactMap { id($0) }),
+                messages: t.messages.map {
+                    MessageModel(name: $0.name, file: $0.file, author: id($0.author) ?? $0.author.value, at: $0.at, body: $0.body)
+                })
+        }
+
+        return SiteModel(
+            site: site, members: members, memberOrder: memberOrder, groups: groups, groupOrder: groupOrder,
+            areas: areas, reports: reports, reportOrder: reportOrder, locations: locations, sessions: sessions,
+            asOf: asOf, threads: threads, places: content.places)
+    }
+
+    /// An album's photos in display order: listed entries first, then the remaining files.
+    static func album(_ a: Album, resolve: (String) -> String?) -> AlbumModel {
+        var photos: [PhotoModel] = []
+        var used: Set<String> = []
+        for entry in a.entries where a.imageFiles.contains(entry.file.value) && !used.contains(entry.file.value) {
+            used.insert(entry.file.value)
+            photos.append(PhotoModel(
+                file: entry.file.value, path: "\(a.folder)/\(entry.file.value)", slug: PhotoName.slug(entry.file.value),
+                caption: entry.caption, by: entry.by.flatMap { resolve($0.value) }))
+        }
+        for file in a.imageFiles where !used.contains(file) {
+            photos.append(PhotoModel(file: file, path: "\(a.folder)/\(file)", slug: PhotoName.slug(file), caption: nil, by: nil))
+        }
+        let cover = a.cover.flatMap { c in photos.firstIndex { $0.file == c.value } } ?? (photos.isEmpty ? nil : 0)
+        return AlbumModel(
+            group: a.group, id: a.id, file: a.file, title: a.title, date: a.date, body: a.body, photos: photos,
+            coverIndex: cover)
+    }
+}
+
+/// The place closest to `point` within 25 km, by name on ties.
+func nearestPlace(to point: Coordinate, in places: [Place]) -> String? {
+    var best: (distance: Double, name: String)?
+    for place in places {
+        let d = distanceKm(point, place.coordinate)
+        guard d <= 25 else { continue }
+        if let current = best, current.distance < d || (current.distance == d && current.name < place.name) { continue }
+        best = (d, place.name)
+    }
+    return best?.name
+}
+
+func unique(_ values: [String]) -> [String] {
+    var seen: Set<String> = []
+    return values.filter { seen.insert($0).inserted }
+}
+
+/// Points per member in a group: only the completer of a goal earns its points.
+public enum Leaderboard {
+    public static func standings(_ group: GroupModel, byName: (String, String) -> Bool) -> [Standing] {
+        var points: [String: Int] = [:]
+        var goals: [String: Int] = [:]
+        for member in group.members {
+            points[member] = 0
+            goals[member] = 0
+        }
+        for goal in group.completedGoals {
+            guard let by = goal.completedBy, points[by] != nil else { continue }
+            points[by]! += goal.points
+            goals[by]! += 1
+        }
+        let order = group.members.sorted { a, b in
+            points[a]! != points[b]! ? points[a]! > points[b]! : byName(a, b)
+        }
+        var result: [Standing] = []
+        for (i, member) in order.enumerated() {
+            let rank = i > 0 && points[order[i - 1]] == points[member] ? result[i - 1].rank : i + 1
+            result.append(Standing(member: member, points: points[member]!, goals: goals[member]!, rank: rank))
+        }
+        return result
+    }
+}

@@ -1,0 +1,191 @@
+/// A member as the site may show them: no e-mail address, home only coarsened.
+public struct MemberModel: Sendable {
+    public let id: String
+    public let file: String
+    public let name: String
+    /// Path of the avatar image relative to the content root (`users/anna.jpg`).
+    public let avatar: String?
+    public let joined: Moment?
+    /// The home position snapped to the privacy grid.
+    public let home: Coordinate?
+    /// The gazetteer place nearest to the coarsened home, as a hint of the area.
+    public let nearPlace: String?
+    public let postcode: String?
+    public let diving: Member.Diving?
+    public let bio: Body
+    /// Member ids, sorted by name.
+    public var friends: [String] = []
+    /// Published, listed groups the member belongs to (ids, sorted by name).
+    public var groups: [String] = []
+    /// Report ids, newest first.
+    public var reports: [String] = []
+    public var follows: [String] = []
+    /// Replies written, newest first.
+    public var replies: [ReplyRef] = []
+    /// Albums (listed) with photos by this member, newest first.
+    public var albums: [AlbumKey] = []
+    /// Goals completed in listed groups, newest first.
+    public var completedGoals: [GoalKey] = []
+}
+
+public struct ReplyRef: Sendable, Hashable {
+    public let report: String
+    public let index: Int
+}
+
+public struct AlbumKey: Sendable, Hashable, Comparable {
+    public let group: String
+    public let album: String
+    public static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.group, a.album) < (b.group, b.album) }
+}
+
+public struct GoalKey: Sendable, Hashable, Comparable {
+    public let group: String
+    public let goal: String
+    public static func < (a: GoalKey, b: GoalKey) -> Bool { (a.group, a.goal) < (b.group, b.goal) }
+}
+
+public struct GroupModel: Sendable {
+    public let id: String
+    public let file: String
+    public let name: String
+    public let visibility: Visibility
+    /// Member ids, sorted by name then id.
+    public let members: [String]
+    public let createdBy: String?
+    public let body: Body
+    /// Albums newest first.
+    public var albums: [AlbumModel] = []
+    /// Goals: open ones by points then title, completed ones newest first.
+    public var openGoals: [GoalModel] = []
+    public var completedGoals: [GoalModel] = []
+    public var leaderboard: [Standing] = []
+
+    /// Unlisted groups are rendered but appear in no list, feed or sitemap.
+    public var isListed: Bool { visibility == .public }
+}
+
+public struct AlbumModel: Sendable {
+    public let group: String
+    public let id: String
+    public let file: String
+    public let title: String
+    public let date: Moment?
+    public let body: Body
+    /// In display order: the album's `photos` list first, then the rest.
+    public let photos: [PhotoModel]
+    public let coverIndex: Int?
+    public var key: AlbumKey { AlbumKey(group: group, album: id) }
+    public var cover: PhotoModel? { coverIndex.map { photos[$0] } }
+}
+
+public struct PhotoModel: Sendable {
+    /// File name in the album folder.
+    public let file: String
+    /// Content-relative path of the original.
+    public let path: String
+    /// URL name: the file name as a slug.
+    public let slug: String
+    public let caption: String?
+    public let by: String?
+}
+
+public struct GoalModel: Sendable {
+    public let group: String
+    public let id: String
+    public let file: String
+    public let title: String
+    public let points: Int
+    public let addedBy: String?
+    public let added: Moment?
+    public let completedBy: String?
+    public let completedAt: Moment?
+    public let body: Body
+    public var key: GoalKey { GoalKey(group: group, goal: id) }
+}
+
+/// One line of a leaderboard.
+public struct Standing: Sendable, Hashable {
+    public let member: String
+    public let points: Int
+    public let goals: Int
+    /// Standard competition ranking: 1, 2, 2, 4.
+    public let rank: Int
+}
+
+public struct AreaModel: Sendable {
+    public let id: String
+    public let file: String?
+    public let name: String?
+    public let center: Coordinate?
+    public let boundary: [Coordinate]
+    /// Report ids, newest first.
+    public var reports: [String] = []
+}
+
+public struct ReportModel: Sendable {
+    public let id: String
+    public let area: String
+    public let slug: String
+    public let file: String
+    public let title: String
+    public let category: Category
+    public let at: Moment
+    public let author: String
+    public let location: Coordinate?
+    public let body: Body
+    public let replies: [ReplyModel]
+    public let resources: [String]
+    /// Members following the report, sorted by id.
+    public var followers: [String] = []
+    /// The latest moment of the report or its replies.
+    public var lastActivity: Moment { replies.last.map { max($0.at, at) } ?? at }
+}
+
+public struct ReplyModel: Sendable {
+    public let name: String
+    public let file: String
+    public let author: String
+    public let at: Moment
+    public let body: Body
+    /// An anchor id for the reply on its report page.
+    public var anchor: String { "reply-" + Slug.make(name) }
+}
+
+public struct LocationModel: Sendable {
+    public let id: String
+    public let file: String
+    public let name: String
+    public let address: String?
+    public let location: Coordinate?
+    public let seats: Int?
+    public let studentIDRequired: Bool
+    public let openingHours: OpeningHours?
+    public let body: Body
+    /// Members checked in as of the build's reference time, by name.
+    public var present: [String] = []
+}
+
+public struct Session: Sendable, Hashable {
+    public let member: String
+    public let location: String
+    public let start: Moment
+    /// nil while still checked in.
+    public let end: Moment?
+}
+
+public struct ThreadModel: Sendable {
+    public let id: String
+    public let file: String
+    public let subject: String
+    public let participants: [String]
+    public let messages: [MessageModel]
+}
+
+public struct MessageModel: Sendable {
+    public let name: String
+    public let file: String
+    public let author: String
+    public let at: Moment
+    public let body: Body
+}

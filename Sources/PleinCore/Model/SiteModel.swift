@@ -1,0 +1,67 @@
+/// Checked records joined into the one structure every renderer reads.
+///
+/// Privacy is applied here, once: the model holds no e-mail address and no exact home position,
+/// and private groups (and groups nobody is in) are left out with everything in them.
+public struct SiteModel: Sendable {
+    public let site: SiteConfig
+    /// Members by id; `memberOrder` lists them by name.
+    public let members: [String: MemberModel]
+    public let memberOrder: [String]
+    /// Published groups (public and unlisted) by id; `groupOrder` by name.
+    public let groups: [String: GroupModel]
+    public let groupOrder: [String]
+    public let areas: [AreaModel]
+    /// Reports by id; `reportOrder` newest first.
+    public let reports: [String: ReportModel]
+    public let reportOrder: [String]
+    public let locations: [LocationModel]
+    /// Every session, by member then start.
+    public let sessions: [Session]
+    /// The latest check-in or check-out in the content: "now" for occupancy (never the clock).
+    public let asOf: Moment?
+    public let threads: [ThreadModel]
+    public let places: [Place]
+
+    public func member(_ id: String) -> MemberModel? { members[id] }
+    public func report(_ id: String) -> ReportModel? { reports[id] }
+
+    /// Albums of listed groups, newest first.
+    public var listedAlbums: [AlbumModel] {
+        groupOrder.compactMap { groups[$0] }.filter(\.isListed).flatMap(\.albums).sorted(by: AlbumModel.newestFirst)
+    }
+
+    /// Completed goals of listed groups, newest first.
+    public var listedCompletions: [GoalModel] {
+        groupOrder.compactMap { groups[$0] }.filter(\.isListed).flatMap(\.completedGoals).sorted(by: GoalModel.newestFirst)
+    }
+
+    public func album(_ key: AlbumKey) -> AlbumModel? {
+        groups[key.group]?.albums.first { $0.id == key.album }
+    }
+
+    public func goal(_ key: GoalKey) -> GoalModel? {
+        guard let group = groups[key.group] else { return nil }
+        return (group.completedGoals + group.openGoals).first { $0.id == key.goal }
+    }
+}
+
+extension AlbumModel {
+    static func newestFirst(_ a: AlbumModel, _ b: AlbumModel) -> Bool {
+        let (da, db) = (a.date?.seconds ?? .min, b.date?.seconds ?? .min)
+        return da != db ? da > db : a.key < b.key
+    }
+}
+
+extension GoalModel {
+    /// Most points first, then by title and id.
+    static func byPointsThenTitle(_ a: GoalModel, _ b: GoalModel) -> Bool {
+        if a.points != b.points { return a.points > b.points }
+        let (ta, tb) = (a.title.lowercased(), b.title.lowercased())
+        return ta != tb ? ta < tb : a.id < b.id
+    }
+
+    static func newestFirst(_ a: GoalModel, _ b: GoalModel) -> Bool {
+        let (da, db) = (a.completedAt?.seconds ?? .min, b.completedAt?.seconds ?? .min)
+        return da != db ? da > db : a.key < b.key
+    }
+}

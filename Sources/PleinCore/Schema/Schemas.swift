@@ -1,0 +1,129 @@
+/// Every kind of content file and the fields it may hold (PRODUCT.md, "Content format").
+public enum Schemas {
+    static let coordinateFields = [
+        Field("lat", .number(min: -90, max: 90), required: true, "Latitude in degrees, -90 to 90."),
+        Field("lon", .number(min: -180, max: 180), required: true, "Longitude in degrees, -180 to 180."),
+    ]
+
+    public static let site = RecordSchema(kind: "site", format: .yaml, root: .object([
+        Field("title", .string, required: true, "The site's name, shown in every page title and feed."),
+        Field("base_url", .url, required: true, "The absolute URL the site is published at, used in feeds, the sitemap and link previews."),
+        Field("language", .choice(["nl", "en"]), "Interface language: nl or en (default en)."),
+        Field("timezone", .timeZone, "IANA time zone for dates alone and for showing times (default UTC)."),
+        Field("description", .string, "One sentence about the site, for search engines and feeds."),
+        Field("repository", .url, "URL of the content repository on GitHub or GitLab: enables edit links."),
+        Field("privacy", .object([
+            Field("location_precision_km", .number(min: 0.1, max: 100), "Members' home locations are rounded to a grid of this many kilometres (default 1)."),
+        ]), "Privacy settings."),
+        Field("feeds", .object([
+            Field("limit", .integer(min: 1, max: 10_000), "At most this many entries per feed (default 50)."),
+        ]), "Feed settings."),
+        Field("map", .object([
+            Field("tiles", .string, "Tile URL template for interactive maps, with {z}, {x} and {y}."),
+            Field("attribution", .string, "Attribution text for the map tiles."),
+        ]), "Map settings."),
+        Field("images", .object([
+            Field("max_pixels", .integer(min: 1), "Images with more pixels than this are refused (default 100 million)."),
+        ]), "Image settings."),
+    ]), summary: "Site settings: content/site.yaml")
+
+    public static let places = RecordSchema(kind: "places", format: .yaml, root: .list(.object([
+        Field("name", .string, required: true, "The place's name, as members write it in 'home'."),
+        Field("lat", .number(min: -90, max: 90), required: true, "Latitude in degrees."),
+        Field("lon", .number(min: -180, max: 180), required: true, "Longitude in degrees."),
+        Field("postcode", .string, "Postcode area of the place."),
+    ])), summary: "The gazetteer: content/places.yaml")
+
+    public static let member = RecordSchema(kind: "member", format: .frontMatter, root: .object([
+        Field("name", .string, required: true, "The member's name as shown on the site."),
+        Field("email", .email, required: true, "E-mail address: unique, used to refer to the member, never published."),
+        Field("avatar", .fileName, "A .jpg, .png or .webp file beside this one."),
+        Field("joined", .moment, "The date the member joined."),
+        Field("home", .placeOrCoordinate, "A place from places.yaml or {lat, lon}; published only coarsened."),
+        Field("postcode", .string, "The member's postcode area."),
+        Field("diving", .object([
+            Field("certification", .string, "Highest diving certification, e.g. PADI Advanced Open Water."),
+            Field("years", .integer(min: 0, max: 100), "Years of diving experience."),
+            Field("dives", .integer(min: 0), "Number of logged dives."),
+        ]), "The diving card, for divers."),
+        Field("follows", .list(.string), "Reports the member follows, as <area>/<date>-<slug>."),
+        Field("friends", .list(.memberRef), "Other members, by id."),
+    ]), summary: "A member: content/users/<member>.md")
+
+    public static let group = RecordSchema(kind: "group", format: .frontMatter, root: .object([
+        Field("name", .string, required: true, "The group's name, unique across the site."),
+        Field("members", .list(.memberRef), required: true, "Members by id or e-mail address."),
+        Field("created_by", .memberRef, "The member who started the group."),
+        Field("visibility", .choice(["public", "unlisted", "private"]), "public (default), unlisted (not listed anywhere) or private (never published)."),
+    ]), summary: "A group: content/groups/<group>/index.md")
+
+    public static let album = RecordSchema(kind: "album", format: .frontMatter, root: .object([
+        Field("title", .string, required: true, "The album's title."),
+        Field("date", .moment, "When the photos were taken."),
+        Field("cover", .fileName, "The photo shown for the album."),
+        Field("photos", .list(.object([
+            Field("file", .fileName, required: true, "A photo file in the album's folder."),
+            Field("caption", .string, "What the photo shows; also its alt text."),
+            Field("by", .memberRef, "The member who took it."),
+        ])), "Order and captions of the photos; photos left out follow in capture-time order."),
+    ]), summary: "An album: content/groups/<group>/albums/<album>/index.md")
+
+    public static let goal = RecordSchema(kind: "goal", format: .frontMatter, root: .object([
+        Field("title", .string, required: true, "What is to be done."),
+        Field("points", .integer(min: 1), required: true, "Points earned by completing it: a positive whole number."),
+        Field("added_by", .memberRef, "The member of the group who added it."),
+        Field("added", .moment, "When it was added."),
+        Field("completed_by", .memberRef, "The member of the group who completed it first."),
+        Field("completed_at", .moment, "When it was completed."),
+    ]), summary: "A goal: content/groups/<group>/goals/<goal>.md")
+
+    public static let area = RecordSchema(kind: "area", format: .yaml, root: .object([
+        Field("name", .string, "The area's name, e.g. Dapperbuurt."),
+        Field("center", .coordinate, "The middle of the area."),
+        Field("boundary", .list(.coordinate), "The area's outline, each point once, the first not repeated."),
+    ]), summary: "A postcode area: content/reports/<area>/area.yaml")
+
+    public static let categories = ["suspicious", "attention", "event", "complaint", "message"]
+
+    public static let report = RecordSchema(kind: "report", format: .frontMatter, root: .object([
+        Field("title", .string, required: true, "A short title."),
+        Field("category", .choice(categories), required: true, "suspicious, attention, event, complaint or message."),
+        Field("at", .moment, required: true, "When it happened, with a UTC offset."),
+        Field("author", .memberRef, required: true, "The member who reports."),
+        Field("location", .coordinate, required: true, "Where it happened."),
+    ]), summary: "A report: content/reports/<area>/<date>-<slug>.md")
+
+    public static let reply = RecordSchema(kind: "reply", format: .frontMatter, root: .object([
+        Field("author", .memberRef, required: true, "The member who replies."),
+        Field("at", .moment, required: true, "When, with a UTC offset."),
+    ]), summary: "A reply: content/reports/<area>/<date>-<slug>/replies/<stamp>-<member>.md")
+
+    public static let location = RecordSchema(kind: "location", format: .frontMatter, root: .object([
+        Field("name", .string, required: true, "The study place's name."),
+        Field("address", .string, "Street address."),
+        Field("location", .coordinate, "Where it is."),
+        Field("seats", .integer(min: 0), "Number of seats."),
+        Field("student_id_required", .boolean, "Whether a student ID is needed."),
+        Field("opening_hours", .openingHours, "Days or day ranges (mon, mon-fri) to \"HH:MM-HH:MM\" or closed."),
+    ]), summary: "A study location: content/locations/<location>.md")
+
+    public static let checkins = RecordSchema(kind: "checkins", format: .yaml, root: .list(.object([
+        Field("location", .slug, required: true, "The study location's id."),
+        Field("in", .moment, required: true, "Check-in time, with a UTC offset."),
+        Field("out", .moment, "Check-out time; leave out while still checked in."),
+    ])), summary: "A member's check-ins: content/checkins/<member>.yaml")
+
+    public static let thread = RecordSchema(kind: "thread", format: .yaml, root: .object([
+        Field("participants", .list(.memberRef), required: true, "Two or more members."),
+        Field("subject", .string, required: true, "What the thread is about."),
+    ]), summary: "A message thread: content/threads/<thread>/thread.yaml")
+
+    public static let message = RecordSchema(kind: "message", format: .frontMatter, root: .object([
+        Field("author", .memberRef, required: true, "A participant of the thread."),
+        Field("at", .moment, required: true, "When it was sent, with a UTC offset."),
+    ]), summary: "A message: content/threads/<thread>/<stamp>-<member>.md")
+
+    public static let all: [RecordSchema] = [
+        site, places, member, group, album, goal, area, report, reply, location, checkins, thread, message,
+    ]
+}

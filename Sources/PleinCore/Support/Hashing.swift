@@ -1,0 +1,25 @@
+import Crypto
+import Foundation
+
+/// Content hashes and keyed hashes, through swift-crypto.
+public enum Hashing {
+    /// SHA-256 of `bytes`, as lowercase hex.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
+        hex(SHA256.hash(data: bytes))
+    }
+
+    /// HMAC-SHA256 of `message` under `key`, as lowercase hex.
+    public static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
+        hex(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+    }
+
+    private static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,24 @@
+/// An instant read from content, remembering how it was written.
+///
+/// Ordering and equality use the instant alone, so `10:00+02:00` equals `08:00Z`.
+public struct Moment: Sendable, Hashable, Comparable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public let seconds: Int64
+    /// True when the content gave a date without a time (midnight in the site's time zone).
+    public let isDateOnly: Bool
+
+    public init(seconds: Int64, isDateOnly: Bool = false) {
+        self.seconds = seconds
+        self.isDateOnly = isDateOnly
+    }
+
+    public static func == (lhs: Moment, rhs: Moment) -> Bool { lhs.seconds == rhs.seconds }
+    public func hash(into hasher: inout Hasher) { hasher.combine(seconds) }
+    public static func < (lhs: Moment, rhs: Moment) -> Bool { lhs.seconds < rhs.seconds }
+
+    /// RFC 3339 in UTC (`2026-05-01T08:30:00Z`): for feeds and machine-readable output.
+    public var rfc3339UTC: String {
+        let c = CivilTime(secondsSinceEpoch: seconds)
+        return "\(c.isoDate)T\(c.hourMinute):\(pad(c.second, 2))Z"
+    }
+}

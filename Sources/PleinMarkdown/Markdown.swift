@@ -1,0 +1,194 @@
+internal import CCmarkGFM
+import Foundation
+
+/// GitHub-flavoured Markdown in, safe HTML out.
+///
+/// Raw HTML is never passed through (cmark-gfm's safe mode) and dangerous link targets are
+/// removed before rendering, so the returned HTML can be placed in a page as it is.
+public enum Markdown {
+    /// Renders `source` and reports the links and images it contains.
+    ///
+    /// - Parameters:
+    ///   - headingOffset: added to every heading level (capped at 6), so a body's `#` heading
+    ///     sits below the page's own `<h1>`.
+    ///   - idPrefix: prefixed to footnote ids, so several bodies can share one page.
+    ///   - absoluteURL: when given, a second rendering is made in which every link and image
+    ///     target has been passed through it (for feeds, which need absolute URLs).
+    public static func render(
+        _ source: String,
+        headingOffset: Int = 1,
+        idPrefix: String = "",
+        absoluteURL: ((String) -> String)? = nil
+    ) -> RenderedMarkdown {
+        Engine.shared.render(source, headingOffset: headingOffset, idPrefix: idPrefix, absoluteURL: absoluteURL)
+    }
+
+    /// Whether a link target may appear in output: no `javascript:`, `vbscript:`, `file:`,
+    /// and `data:` only for raster images.
+    public static func isSafeURL(_ url: String) -> Bool {
+        let trimmed = url.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        // Browsers ignore ASCII control characters and whitespace inside the scheme.
+        let scheme = String(trimmed.prefix { $0 != ":" }.filter { !$0.isWhitespace && !($0.asciiValue.map { $0 < 0x20 } ?? false) }).lowercased()
+        guard trimmed.contains(":"), scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+            return true
+        }
+        switch scheme {
+        case "javascript", "vbscript", "file", "livescript", "mocha":
+            return false
+        case "data":
+            let rest = trimmed.dropFirst(5).lowercased()
+            return ["image/png", "image/gif", "image/jpeg", "image/webp"].contains { rest.hasPrefix($0) }
+        default:
+            return true
+        }
+    }
+}
+
+/// The result of rendering one Markdown document.
+public struct RenderedMarkdown: Sendable, Equatable {
+    /// HTML for a page.
+    public let html: String
+    /// HTML with every link and image target made absolute; `nil` unless asked for.
+    public let absoluteHTML: String?
+    /// Link and image targets in document order (after removing dangerous ones).
+    public let links: [Link]
+    /// The text without markup, whitespace collapsed: for descriptions and summaries.
+    public let text: String
+
+    /// A link or image target found in the document.
+    public struct Link: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case link, image }
+        public let kind: Kind
+        public let url: String
+
+        public init(kind: Kind, url: String) {
+            self.kind = kind
+            self.url = url
+        }
+    }
+}
+
+/// Wraps cmark-gfm's C API; the one place that touches it.
+private final class Engine: Sendable {
+    static let shared = Engine()
+
+    /// Serialises `cmark_parser_finish`, which flips a table shared by every parser in this
+    /// cmark-gfm version (upstream PR #176). Parsing and rendering stay parallel.
+    private let finishLock = NSLock()
+    private let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+    private let options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
+        | CMARK_OPT_GITHUB_PRE_LANG
+
+    private init() {
+        cmark_gfm_core_extensions_ensure_registered()
+    }
+
+    func render(
+        _ source: String,
+        headingOffset: Int,
+        idPrefix: String,
+        absoluteURL: ((String) -> String)?
+    ) -> RenderedMarkdown {
+        guard let parser = cmark_parser_new(options) else {
+            return RenderedMarkdown(html: "", absoluteHTML: nil, links: [], text: "")
+        }
+        defer { cmark_parser_free(parser) }
+        for name in extensionNames {
+            if let ext = cmark_find_syntax_extension(name) {
+                cmark_parser_attach_syntax_extension(parser, ext)
+            }
+        }
+        var source = source
+        source.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
+            }
+        }
+        finishLock.lock()
+        let document = cmark_parser_finish(parser)
+        finishLock.unlock()
+        guard let document else {
+            return RenderedMarkdown(html: "", absoluteHTML: nil, links: [], text: "")
+        }
+        defer { cmark_node_free(document) }
+
+        let links = prepare(document, headingOffset: headingOffset)
+        let extensions = cmark_parser_get_syntax_extensions(parser)
+        let html = fixFootnoteIDs(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
+        var absoluteHTML: String?
+        if let absoluteURL, !links.isEmpty {
+            rewriteURLs(document, with: absoluteURL)
+            absoluteHTML = fixFootnoteIDs(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
+        } else if absoluteURL != nil {
+            absoluteHTML = html
+        }
+        let text = collapseWhitespace(takeString(cmark_render_plaintext(document, options, 0)))
+        return RenderedMarkdown(html: html, absoluteHTML: absoluteHTML, links: links, text: text)
+    }
+
+    /// Shifts headings, blanks dangerous URLs and collects the remaining link targets.
+    private func prepare(_ document: OpaquePointer, headingOffset: Int) -> [RenderedMarkdown.Link] {
+        var links: [RenderedMarkdown.Link] = []
+        walk(document) { node in
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_HEADING, headingOffset != 0 {
+                let level = Int(cmark_node_get_heading_level(node)) + headingOffset
+                cmark_node_set_heading_level(node, Int32(min(max(level, 1), 6)))
+            } else if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if !Markdown.isSafeURL(url) {
+                    cmark_node_set_url(node, "")
+                } else if !url.isEmpty {
+                    links.append(.init(kind: type == CMARK_NODE_IMAGE ? .image : .link, url: url))
+                }
+            }
+        }
+        return links
+    }
+
+    private func rewriteURLs(_ document: OpaquePointer, with absoluteURL: (String) -> String) {
+        walk(document) { node in
+            let type = cmark_node_get_type(node)
+            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE,
+                  let url = cmark_node_get_url(node).map({ String(cString: $0) }), !url.isEmpty
+            else { return }
+            cmark_node_set_url(node, absoluteURL(url))
+        }
+    }
+
+    /// Calls `visit` once for every node, on entering it.
+    private func walk(_ document: OpaquePointer, _ visit: (OpaquePointer) -> Void) {
+        guard let iterator = cmark_iter_new(document) else { return }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) {
+                visit(node)
+            }
+        }
+    }
+
+    private func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// Footnote ids are `fn-1`, `fnref-1` in every document; a prefix keeps them unique per page.
+    private func fixFootnoteIDs(_ html: String, prefix: String) -> String {
+        guard !prefix.isEmpty, html.contains("data-footnote") else { return html }
+        var out = html
+        for (old, new) in [
+            ("id=\"fn-", "id=\"fn-\(prefix)-"), ("id=\"fnref-", "id=\"fnref-\(prefix)-"),
+            ("href=\"#fn-", "href=\"#fn-\(prefix)-"), ("href=\"#fnref-", "href=\"#fnref-\(prefix)-"),
+        ] {
+            out = out.replacingOccurrences(of: old, with: new)
+        }
+        return out
+    }
+
+    private func collapseWhitespace(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

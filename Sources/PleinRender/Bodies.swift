@@ -1,0 +1,101 @@
+import Foundation
+public import PleinCore
+public import PleinMarkdown
+
+/// Every Markdown body of the site rendered once, by source file, before pages are made.
+public struct Bodies: Sendable {
+    private var rendered: [String: RenderedMarkdown]
+
+    public init(rendered: [String: RenderedMarkdown] = [:]) {
+        self.rendered = rendered
+    }
+
+    public subscript(file: String) -> RenderedMarkdown? { rendered[file] }
+
+    /// One body to render: its source file, its text and the page it appears on (for making its
+    /// relative links absolute in feeds).
+    public struct Job: Sendable {
+        public let file: String
+        public let markdown: String
+        public let page: String
+    }
+
+    /// The bodies of every published record.
+    public static func jobs(_ model: SiteModel, routes: Routes) -> [Job] {
+        var jobs: [Job] = []
+        for id in model.memberOrder {
+            let m = model.members[id]!
+            jobs.append(Job(file: m.file, markdown: m.bio.markdown, page: routes.member(id)))
+        }
+        for gid in model.groupOrder {
+            let g = model.groups[gid]!
+            jobs.append(Job(file: g.file, markdown: g.body.markdown, page: routes.group(gid)))
+            for a in g.albums { jobs.append(Job(file: a.file, markdown: a.body.markdown, page: routes.album(a.key))) }
+            for goal in g.openGoals + g.completedGoals {
+                jobs.append(Job(file: goal.file, markdown: goal.body.markdown, page: routes.group(gid)))
+            }
+        }
+        for rid in model.reportOrder {
+            let r = model.reports[rid]!
+            jobs.append(Job(file: r.file, markdown: r.body.markdown, page: routes.report(rid)))
+            for reply in r.replies {
+                jobs.append(Job(file: reply.file, markdown: reply.body.markdown, page: routes.report(rid)))
+            }
+        }
+        for l in model.locations {
+            jobs.append(Job(file: l.file, markdown: l.body.markdown, page: routes.location(l.id)))
+        }
+        return jobs
+    }
+
+    /// Renders `jobs` on all cores.
+    public static func render(_ jobs: [Job], routes: Routes) -> Bodies {
+        let results = parallelMap(jobs) { job in
+            let page = routes.absolute(job.page)
+            return (job.file, Markdown.render(
+                job.markdown, headingOffset: 1, idPrefix: Slug.make(job.file),
+                absoluteURL: { resolve($0, against: page) }))
+        }
+        return Bodies(rendered: Dictionary(results, uniquingKeysWith: { a, _ in a }))
+    }
+
+    public mutating func merge(_ other: Bodies) {
+        rendered.merge(other.rendered) { _, new in new }
+    }
+}
+
+/// Resolves a link target against an absolute page URL, as a browser would.
+public func resolve(_ target: String, against page: String) -> String {
+    if target.hasPrefix("#") { return page + target }
+    if let colon = target.firstIndex(of: ":"),
+       target[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
+        return target  // already absolute (https:, mailto:, …)
+    }
+    guard let schemeEnd = page.range(of: "://") else { return target }
+    let hostEnd = page[schemeEnd.upperBound...].firstIndex(of: "/") ?? page.endIndex
+    let origin = String(page[..<hostEnd])
+    if target.hasPrefix("//") { return String(page[..<schemeEnd.lowerBound]) + ":" + target }
+    if target.hasPrefix("/") { return origin + target }
+    var directory = String(page[hostEnd...])
+    if let slash = directory.lastIndex(of: "/") { directory = String(directory[...slash]) } else { directory = "/" }
+    var parts = directory.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    let (path, suffix) = splitSuffix(target)
+    var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    let trailingSlash = path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..") || path == "." || path == ".."
+    if segments.last == "" { segments.removeLast() }
+    for segment in segments {
+        switch segment {
+        case ".", "": continue
+        case "..": if !parts.isEmpty { parts.removeLast() }
+        default: parts.append(segment)
+        }
+    }
+    var result = origin + "/" + parts.joined(separator: "/")
+    if trailingSlash, !parts.isEmpty { result += "/" }
+    return result + suffix
+}
+
+private func splitSuffix(_ target: String) -> (String, String) {
+    guard let index = target.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return (target, "") }
+    return (String(target[..<index]), String(target[index...]))
+}

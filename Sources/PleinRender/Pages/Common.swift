@@ -1,0 +1,209 @@
+import PleinMarkdown
+import Foundation
+import PleinCore
+
+/// Context pieces shared by many pages.
+extension Renderer {
+    var siteContext: TemplateContext {
+        [
+            "title": .text(site.title),
+            "description": .text(site.description),
+            "language": .text(site.language.rawValue),
+            "home": .text(routes.url(routes.home)),
+            "feed": .text(routes.url(routes.siteFeed)),
+        ]
+    }
+
+    var textContext: TemplateContext {
+        var c = TemplateContext()
+        for (key, value) in strings.table { c[key] = .text(value) }
+        return c
+    }
+
+    func navigation(current: Section) -> [TemplateContext] {
+        let items: [(Section, String, String)] = [
+            (.members, "nav_members", routes.members),
+            (.divers, "nav_divers", routes.divers),
+            (.groups, "nav_groups", routes.groups),
+            (.reports, "nav_reports", routes.areas),
+            (.locations, "nav_locations", routes.locations),
+            (.now, "nav_now", routes.now),
+        ]
+        return items.map { section, key, path in
+            ["label": .text(strings[key]), "url": .text(routes.url(path)), "current": .flag(section == current)]
+        }
+    }
+
+    func frameContext(_ page: Page) -> TemplateContext {
+        let fullTitle = page.section == .home && page.path.isEmpty ? site.title : "\(page.title) · \(site.title)"
+        var c: TemplateContext = [
+            "title": .text(page.title),
+            "full_title": .text(fullTitle),
+            "description": .text(page.description.isEmpty ? site.description : page.description),
+            "canonical": .text(routes.absolute(page.path)),
+            "noindex": .flag(page.noindex),
+            "og_type": .text(page.section == .reports && page.path.count > routes.areas.count + 6 ? "article" : "website"),
+            "feeds": .list(page.feeds.map {
+                ["title": .text($0.title), "url": .text(routes.url($0.path)), "type": .text($0.type)]
+            }),
+        ]
+        if let image = page.image { c["image"] = .text(routes.absolute(image)) }
+        if let source = page.source, let edit = editURL(source) { c["edit_url"] = .text(edit) }
+        if !page.breadcrumbs.isEmpty {
+            c["crumbs"] = .object(["items": .list(page.breadcrumbs.map {
+                ["label": .text($0.label), "url": .text(routes.url($0.path))]
+            })])
+        }
+        return c
+    }
+
+    /// The forge's edit page for a content file (GitHub and GitLab patterns).
+    func editURL(_ file: String) -> String? {
+        guard let repository = site.repository else { return nil }
+        let path = "content/" + file
+        if repository.contains("gitlab") { return "\(repository)/-/edit/main/\(path)" }
+        return "\(repository)/edit/main/\(path)"
+    }
+
+    /// The forge's new-file page with a name and text filled in.
+    func newFileURL(folder: String, name: String, text: String) -> String? {
+        guard let repository = site.repository else { return nil }
+        let path = "content/" + folder
+        if repository.contains("gitlab") {
+            return "\(repository)/-/new/main/\(path)?file_name=\(percentEncode(name))&content=\(percentEncode(text))"
+        }
+        return "\(repository)/new/main/\(path)?filename=\(percentEncode(name))&value=\(percentEncode(text))"
+    }
+
+    /// `<time>` values: machine-readable in the site's zone, and text for the site's language.
+    func time(_ moment: Moment) -> TemplateContext {
+        let civil = site.clock.civil(moment)
+        if moment.isDateOnly {
+            return ["iso": .text(civil.isoDate), "text": .text(strings.date(civil)), "date_only": .flag(true)]
+        }
+        return ["iso": .text(site.clock.rfc3339(moment)), "text": .text(strings.dateTime(civil))]
+    }
+
+    func time(_ moment: Moment?) -> TemplateValue? {
+        moment.map { .object(time($0)) }
+    }
+
+    /// A member as a link with their avatar.
+    func memberLink(_ id: String) -> TemplateContext {
+        guard let m = model.members[id] else { return ["name": .text(id)] }
+        var c: TemplateContext = [
+            "id": .text(id),
+            "name": .text(m.name),
+            "url": .text(routes.url(routes.member(id))),
+            "initials": .text(initials(m.name)),
+        ]
+        if let avatar = m.avatar, let image = images[avatar] { c["avatar"] = .object(imageContext(image, alt: "")) }
+        return c
+    }
+
+    func imageContext(_ image: PublishedImage, alt: String, sizes: String = "100vw") -> TemplateContext {
+        let small = image.variants.first ?? image.display
+        var c: TemplateContext = [
+            "src": .text(routes.url(small.path)),
+            "width": .number(small.width),
+            "height": .number(small.height),
+            "alt": .text(alt),
+            "sizes": .text(sizes),
+            "full": .text(routes.url(image.display.path)),
+        ]
+        if image.variants.count > 1 {
+            c["srcset"] = .text(image.variants.map { "\(routes.url($0.path)) \($0.width)w" }.joined(separator: ", "))
+        }
+        return c
+    }
+
+    func categoryContext(_ category: Category) -> TemplateContext {
+        [
+            "key": .text(category.rawValue),
+            "label": .text(strings["category_\(category.rawValue)"]),
+            "color": .text(CategoryStyle.color(category)),
+            "icon": .html(CategoryStyle.icon(category)),
+        ]
+    }
+
+    func reportCard(_ id: String) -> TemplateContext {
+        guard let r = model.reports[id] else { return [:] }
+        let area = model.areas.first { $0.id == r.area }
+        return [
+            "title": .text(r.title),
+            "url": .text(routes.url(routes.report(id))),
+            "category": .object(categoryContext(r.category)),
+            "at": .object(time(r.at)),
+            "author": .object(memberLink(r.author)),
+            "area": .text(area?.name ?? r.area),
+            "area_url": .text(routes.url(routes.area(r.area))),
+            "summary": .text(summary(bodies[r.file]?.text ?? "", limit: 160)),
+            "replies": .text(r.replies.isEmpty ? nil : strings.count("reply_count", r.replies.count)),
+        ]
+    }
+
+    func albumCard(_ album: AlbumModel) -> TemplateContext {
+        var c: TemplateContext = [
+            "title": .text(album.title),
+            "url": .text(routes.url(routes.album(album.key))),
+            "group": .text(model.groups[album.group]?.name ?? album.group),
+            "group_url": .text(routes.url(routes.group(album.group))),
+            "photos": .text(strings.count("photo_count", album.photos.count)),
+            "date": time(album.date),
+        ]
+        if let cover = album.cover, let image = images[cover.path] {
+            c["cover"] = .object(imageContext(image, alt: cover.caption ?? "", sizes: "(min-width: 60rem) 20rem, 50vw"))
+        }
+        return c
+    }
+
+    func goalContext(_ goal: GoalModel) -> TemplateContext {
+        var c: TemplateContext = [
+            "id": .text(goal.id),
+            "anchor": .text("goal-\(goal.id)"),
+            "title": .text(goal.title),
+            "points": .text(strings.count("points_count", goal.points)),
+            "url": .text(routes.url(routes.group(goal.group)) + "#goal-\(goal.id)"),
+            "group": .text(model.groups[goal.group]?.name ?? goal.group),
+            "group_url": .text(routes.url(routes.group(goal.group))),
+            "added": time(goal.added),
+            "completed_at": time(goal.completedAt),
+        ]
+        if let by = goal.addedBy { c["added_by"] = .object(memberLink(by)) }
+        if let by = goal.completedBy { c["completed_by"] = .object(memberLink(by)) }
+        if let html = bodies[goal.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        return c
+    }
+
+    /// Text cut at a word boundary near `limit` characters.
+    func summary(_ text: String, limit: Int) -> String {
+        guard text.count > limit else { return text }
+        let cut = text.prefix(limit)
+        let end = cut.lastIndex(of: " ") ?? cut.endIndex
+        return String(cut[..<end]) + "…"
+    }
+
+    func initials(_ name: String) -> String {
+        let words = name.split(separator: " ").filter { $0.first?.isUppercase ?? false }
+        let letters = (words.isEmpty ? name.split(separator: " ") : words).compactMap(\.first)
+        return String([letters.first, letters.count > 1 ? letters.last : nil].compactMap { $0 })
+    }
+}
+
+/// Percent-encodes a query value (RFC 3986 unreserved characters pass).
+func percentEncode(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            out.unicodeScalars.append(Unicode.Scalar(byte))
+        default:
+            let hex = Array("0123456789ABCDEF".unicodeScalars)
+            out += "%"
+            out.unicodeScalars.append(hex[Int(byte >> 4)])
+            out.unicodeScalars.append(hex[Int(byte & 15)])
+        }
+    }
+    return out
+}

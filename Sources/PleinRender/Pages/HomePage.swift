@@ -1,0 +1,40 @@
+import PleinMarkdown
+import Foundation
+import PleinCore
+
+extension Renderer {
+    /// `/`: what is new, and a door to every section.
+    func home() -> Page {
+        let reports = model.reportOrder.prefix(8).map { reportCard($0) }
+        let albums = model.listedAlbums.prefix(4).map { albumCard($0) }
+        let completions = model.listedCompletions.prefix(6).map { goalContext($0) }
+        let listedGroups = model.groupOrder.filter { model.groups[$0]!.isListed }
+        let sections: [(String, String, String, String)] = [
+            ("nav_members", "home_members_text", routes.members, strings.count("member_count", model.memberOrder.count)),
+            ("nav_divers", "home_divers_text", routes.divers,
+             strings.count("diver_count", model.members.values.filter { $0.diving != nil }.count)),
+            ("nav_groups", "home_groups_text", routes.groups, strings.count("group_count", listedGroups.count)),
+            ("nav_reports", "home_reports_text", routes.areas, strings.count("report_count", model.reportOrder.count)),
+            ("nav_locations", "home_locations_text", routes.locations, strings.count("location_count", model.locations.count)),
+            ("nav_now", "home_now_text", routes.now, strings.count("present_count", model.locations.reduce(0) { $0 + $1.present.count })),
+        ]
+        var page = Page(
+            template: "home", path: routes.home, title: site.title, description: site.description, section: .home)
+        page.context = [
+            "reports": .list(Array(reports)),
+            "albums": .list(Array(albums)),
+            "completions": .list(Array(completions)),
+            "sections": .list(sections.map { label, text, path, count in
+                ["label": .text(strings[label]), "text": .text(strings[text]), "url": .text(routes.url(path)), "count": .text(count)]
+            }),
+            "areas_url": .text(routes.url(routes.areas)),
+            "groups_url": .text(routes.url(routes.groups)),
+        ]
+        page.feeds = [siteFeedLink]
+        return page
+    }
+
+    var siteFeedLink: Page.Feed {
+        Page.Feed(title: strings.format("feed_site", ["site": site.title]), path: routes.siteFeed, type: "application/atom+xml")
+    }
+}

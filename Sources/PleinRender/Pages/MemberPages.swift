@@ -1,0 +1,132 @@
+import PleinMarkdown
+import Foundation
+import PleinCore
+
+extension Renderer {
+    /// `/users/`: every member by name.
+    func memberList() -> Page {
+        let members = model.memberOrder.map { id -> TemplateContext in
+            let m = model.members[id]!
+            var c = memberLink(id)
+            c["near"] = .text(m.nearPlace)
+            c["postcode"] = .text(m.postcode)
+            c["certification"] = .text(m.diving?.certification)
+            c["is_diver"] = .flag(m.diving != nil)
+            return c
+        }
+        var page = Page(
+            template: "members", path: routes.members, title: strings["members_title"],
+            description: strings.format("members_description", ["n": strings.number(members.count), "site": site.title]),
+            section: .members)
+        page.context = ["members": .list(members), "count": .text(strings.count("member_count", members.count))]
+        page.feeds = [siteFeedLink]
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        return page
+    }
+
+    /// `/users/<id>/`: everything a member did on the site.
+    func memberPage(_ id: String) -> Page {
+        let m = model.members[id]!
+        var c = memberLink(id)
+        if let avatar = m.avatar, let image = images[avatar] {
+            c["portrait"] = .object(imageContext(image, alt: strings.format("avatar_alt", ["name": m.name]), sizes: "10rem"))
+        }
+        c["joined"] = time(m.joined)
+        if let bio = bodies[m.file]?.html, !bio.isEmpty { c["bio"] = .html(bio) }
+        if let d = m.diving {
+            var diving: TemplateContext = ["certification": .text(d.certification)]
+            if let years = d.years { diving["years"] = .text(strings.count("years_count", years)) }
+            if let dives = d.dives { diving["dives"] = .text(strings.number(dives)) }
+            c["diving"] = .object(diving)
+        }
+        if m.home != nil || m.postcode != nil {
+            var home: TemplateContext = ["postcode": .text(m.postcode)]
+            if let near = m.nearPlace {
+                home["near"] = .text(strings.format("home_near", [
+                    "place": near, "km": strings.decimal(site.locationPrecisionKm, digits: site.locationPrecisionKm < 1 ? 1 : 0),
+                ]))
+            }
+            if let postcode = m.postcode, model.areas.contains(where: { $0.id == postcode }) {
+                home["area_url"] = .text(routes.url(routes.area(postcode)))
+            }
+            c["home"] = .object(home)
+        }
+        c["groups"] = .list(m.groups.map { gid in
+            let g = model.groups[gid]!
+            return ["name": .text(g.name), "url": .text(routes.url(routes.group(gid))),
+                    "members": .text(strings.count("member_count", g.members.count))]
+        })
+        c["albums"] = .list(m.albums.compactMap { model.album($0).map(albumCard) })
+        c["reports"] = .list(m.reports.map { reportCard($0) })
+        c["follows"] = .list(m.follows.map { reportCard($0) })
+        c["replies"] = .list(m.replies.compactMap { ref -> TemplateContext? in
+            guard let report = model.reports[ref.report] else { return nil }
+            let reply = report.replies[ref.index]
+            return [
+                "report": .text(report.title),
+                "url": .text(routes.url(routes.report(report.id)) + "#\(reply.anchor)"),
+                "at": .object(time(reply.at)),
+                "summary": .text(summary(bodies[reply.file]?.text ?? "", limit: 140)),
+            ]
+        })
+        c["friends"] = .list(m.friends.map { memberLink($0) })
+        let goals = m.completedGoals.compactMap { model.goal($0) }
+        c["goals"] = .list(goals.map { goalContext($0) })
+        let points = pointsPerGroup(id, goals: goals)
+        if !points.isEmpty { c["points"] = .object(["rows": .list(points)]) }
+        let study = studyTime(id)
+        if study.sessions > 0 {
+            c["study"] = .object([
+                "total": .text(strings.duration(seconds: study.seconds)),
+                "sessions": .text(strings.count("session_count", study.sessions)),
+                "url": .text(routes.url(routes.progress(id))),
+                "present": .text(study.presentAt),
+            ])
+        }
+        c["feed_url"] = .text(routes.url(routes.memberFeed(id)))
+        c["following_url"] = .text(routes.url(routes.followingFeed(id)))
+
+        var page = Page(
+            template: "member", path: routes.member(id), title: m.name,
+            description: summary(bodies[m.file]?.text ?? strings.format("member_description", ["name": m.name]), limit: 200),
+            section: .members, context: ["member": .object(c)])
+        if let avatar = m.avatar, let image = images[avatar] { page.image = (image.preview ?? image.display).path }
+        page.feeds = [
+            Page.Feed(title: strings.format("feed_member", ["name": m.name]), path: routes.memberFeed(id), type: "application/atom+xml"),
+            Page.Feed(title: strings.format("feed_following", ["name": m.name]), path: routes.followingFeed(id), type: "application/atom+xml"),
+        ]
+        page.source = m.file
+        page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members)]
+        return page
+    }
+
+    /// Points and completed goals per listed group, for the profile's table.
+    func pointsPerGroup(_ member: String, goals: [GoalModel]) -> [TemplateContext] {
+        var totals: [String: (points: Int, goals: Int)] = [:]
+        for goal in goals { totals[goal.group, default: (0, 0)].points += goal.points; totals[goal.group]!.goals += 1 }
+        return model.groupOrder.filter { totals[$0] != nil }.map { gid in
+            let rank = model.groups[gid]!.leaderboard.first { $0.member == member }?.rank
+            return [
+                "group": .text(model.groups[gid]!.name),
+                "url": .text(routes.url(routes.leaderboard(gid))),
+                "points": .text(strings.number(totals[gid]!.points)),
+                "goals": .text(strings.number(totals[gid]!.goals)),
+                "rank": .text(rank.map { strings.number($0) }),
+            ]
+        }
+    }
+
+    /// Total time of a member's finished sessions, and where they are checked in now.
+    func studyTime(_ member: String) -> (seconds: Int64, sessions: Int, presentAt: String?) {
+        var seconds: Int64 = 0
+        var count = 0
+        var present: String?
+        for s in model.sessions where s.member == member {
+            count += 1
+            if let end = s.end { seconds += end.seconds - s.start.seconds } else {
+                present = model.locations.first { $0.id == s.location }?.name
+            }
+        }
+        return (seconds, count, present)
+    }
+}

@@ -1,0 +1,116 @@
+import PleinMarkdown
+import Foundation
+public import PleinCore
+import Mustache
+
+/// One file of the output: a site-relative path and its bytes.
+public struct OutputFile: Sendable, Equatable {
+    public let path: String
+    public let bytes: [UInt8]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+    }
+
+    public init(path: String, text: String) {
+        self.init(path: path, bytes: Array(text.utf8))
+    }
+}
+
+/// Options that change what is rendered, not what the content says.
+public struct RenderOptions: Sendable {
+    /// Markup injected before `</body>` on every page (the dev server's reload script).
+    public var pageFooterInjection: String?
+
+    public init(pageFooterInjection: String? = nil) {
+        self.pageFooterInjection = pageFooterInjection
+    }
+}
+
+/// Everything a page renderer reads. Rendering one output is a pure function of this value.
+public struct Renderer: Sendable {
+    public let model: SiteModel
+    public let theme: Theme
+    public let routes: Routes
+    public let bodies: Bodies
+    public let images: ImageCatalog
+    public let options: RenderOptions
+
+    public init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions = .init()) {
+        self.model = model
+        self.theme = theme
+        self.routes = Routes(baseURL: model.site.baseURL)
+        self.bodies = bodies
+        self.images = images
+        self.options = options
+    }
+
+    var strings: Strings { theme.strings }
+    var site: SiteConfig { model.site }
+
+    /// Every output of the site.
+    public func outputs() -> [OutputID] {
+        OutputID.all(model)
+    }
+
+    /// Renders one output.
+    public func render(_ id: OutputID) -> OutputFile {
+        switch id {
+        case .home: return page(home())
+        case .members: return page(memberList())
+        case .member(let mid): return page(memberPage(mid))
+        case .notFound: return page(notFound())
+        case .sitemap: return OutputFile(path: "sitemap.xml", text: sitemap())
+        case .robots: return OutputFile(path: "robots.txt", text: robots())
+        }
+    }
+
+    /// Fills the base layout around a page and renders it.
+    func page(_ page: Page) -> OutputFile {
+        var context = page.context
+        context["site"] = .object(siteContext)
+        context["page"] = .object(frameContext(page))
+        context["t"] = .object(textContext)
+        context["nav"] = .list(navigation(current: page.section))
+        context["assets"] = .object([
+            "css": .text(routes.url(theme.asset("style.css"))),
+            "js": .text(routes.url(theme.asset("plein.js"))),
+            "icon": .text(routes.url(theme.asset("icon.svg"))),
+        ])
+        var html = theme.library.render(context, withTemplate: page.template) ?? ""
+        if let injection = options.pageFooterInjection, let end = html.range(of: "</body>", options: .backwards) {
+            html.insert(contentsOf: injection, at: end.lowerBound)
+        }
+        let path = page.fileName ?? routes.file(page.path)
+        return OutputFile(path: path, text: html)
+    }
+}
+
+/// A page about to be rendered: the template, the page-specific values and the frame around it.
+struct Page {
+    var template: String
+    var path: String
+    var title: String
+    var description: String
+    var section: Section
+    var context: TemplateContext = [:]
+    var image: String?
+    var noindex = false
+    var feeds: [Feed] = []
+    var source: String?
+    var breadcrumbs: [(label: String, path: String)] = []
+    /// Overrides the file name (`404.html`).
+    var fileName: String?
+
+    struct Feed {
+        let title: String
+        let path: String
+        let type: String
+    }
+}
+
+/// The top-level sections, for the navigation bar.
+enum Section: String, CaseIterable {
+    case home, members, divers, groups, reports, locations, now, none
+}

@@ -1,0 +1,3 @@
+import PleinCLI
+
+await Plein.run()

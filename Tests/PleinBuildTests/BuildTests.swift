@@ -1,0 +1,73 @@
+import Foundation
+import PleinCore
+@testable import PleinBuild
+import Testing
+
+@Suite(.serialized) struct BuildTests {
+    @Test func demoContentChecksClean() {
+        let result = Pipeline.check(content: Repo.content)
+        #expect(!result.diagnostics.hasErrors, "\(result.diagnostics.map(\.message))")
+    }
+
+    @Test func buildingTwiceGivesIdenticalOutput() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let first = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path + "/a"))
+        let second = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path + "/b"))
+        #expect(first.succeeded && second.succeeded)
+        let a = snapshotTree(dir.path + "/a"), b = snapshotTree(dir.path + "/b")
+        #expect(a.count > 20)
+        #expect(a.keys.sorted() == b.keys.sorted())
+        for (path, bytes) in a where b[path] != bytes {
+            Issue.record("\(path) differs between builds")
+        }
+    }
+
+    @Test func rebuildingIntoTheSameOutputReplacesIt() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/public"
+        try FileManager.default.createDirectory(atPath: output + "/stale", withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: output + "/stale/page.html"))
+        try Data().write(to: URL(fileURLWithPath: output + "/.gitkeep"))
+        let report = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: output))
+        #expect(report.succeeded)
+        #expect(!FileManager.default.fileExists(atPath: output + "/stale/page.html"))
+        #expect(FileManager.default.fileExists(atPath: output + "/.gitkeep"), "hidden files at the top are kept")
+        #expect(FileManager.default.fileExists(atPath: output + "/index.html"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("plein-") }
+        #expect(leftovers.isEmpty, "no staging folder is left behind")
+    }
+
+    @Test func aFailedBuildLeavesThePreviousOutputUntouched() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/public"
+        #expect(Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: output)).succeeded)
+        let before = snapshotTree(output)
+
+        try copyTree(Repo.content, to: dir.path + "/content")
+        try dir.write(["users/kapot.md": "---\nname: [unclosed\n---\n"], under: "content")
+        let failed = Pipeline.build(BuildOptions(content: dir.path + "/content", templates: Repo.templates, output: output))
+        #expect(!failed.succeeded)
+        #expect(failed.diagnostics.contains { $0.file.hasSuffix("users/kapot.md") && $0.severity == .error })
+        #expect(snapshotTree(output) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("plein-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func noEmailAddressReachesTheOutput() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let report = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path))
+        #expect(report.succeeded)
+        let emails = Pipeline.check(content: Repo.content).content.members.map(\.email)
+        #expect(emails.count >= 15)
+        for (path, bytes) in snapshotTree(dir.path) {
+            guard let text = String(data: bytes, encoding: .utf8) else { continue }
+            for email in emails where text.localizedCaseInsensitiveContains(email) {
+                Issue.record("\(email) appears in \(path)")
+            }
+        }
+    }
+}

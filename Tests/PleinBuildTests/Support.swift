@@ -1,0 +1,50 @@
+import Foundation
+@testable import PleinBuild
+
+/// Paths and helpers for tests that build real sites on disk.
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let content = root + "/content"
+    static let templates = root + "/templates"
+}
+
+/// A fresh temporary folder, removed by `cleanup()`.
+struct TempDir {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "plein-test-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes files given as relative path → text.
+    func write(_ files: [String: String], under folder: String) throws {
+        for (relative, text) in files {
+            let url = URL(fileURLWithPath: path + "/" + folder + "/" + relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: false, encoding: .utf8)
+        }
+    }
+}
+
+/// Every regular file under `root`, relative path → bytes.
+func snapshotTree(_ root: String) -> [String: Data] {
+    var files: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: root) else { return files }
+    while let relative = walker.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        let full = root + "/" + relative
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+            files[relative] = FileManager.default.contents(atPath: full)
+        }
+    }
+    return files
+}
+
+/// Copies a folder (for breaking a copy of the demo content).
+func copyTree(_ source: String, to target: String) throws {
+    try FileManager.default.copyItem(atPath: source, toPath: target)
+}

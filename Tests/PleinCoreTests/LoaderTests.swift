@@ -1,0 +1,66 @@
+@testable import PleinCore
+import Testing
+
+@Suite struct LoaderTests {
+    func load(_ files: [String: String]) -> LoadResult {
+        var all = files.mapValues { Array($0.utf8) }
+        all["site.yaml"] = all["site.yaml"] ?? Array(Txtar.defaultSite.utf8)
+        return ContentLoader.load(.memory(all))
+    }
+
+    @Test func acceptsByteOrderMarkAndCRLF() throws {
+        let result = load(["users/anna.md": "\u{FEFF}---\r\nname: Anna\r\nemail: anna@example.org\r\n---\r\nHallo\r\nwereld\r\n"])
+        #expect(result.diagnostics.isEmpty)
+        let anna = try #require(result.content.members.first)
+        #expect(anna.name == "Anna")
+        #expect(anna.body.markdown == "Hallo\nwereld\n")
+        #expect(anna.body.line == 5)
+    }
+
+    @Test func readsEveryRecordKind() throws {
+        let fixture = try Txtar.fixture("clean")
+        let loaded = ContentLoader.load(fixture.fs)
+        let c = loaded.content
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(c.site.title == "Test")
+        #expect(c.places.map(\.name) == ["Zandvoort"])
+        #expect(c.members.map(\.id) == ["anna-de-vries", "bram"])
+        let anna = c.members[0]
+        #expect(anna.home == .place("Zandvoort"))
+        #expect(anna.diving == Member.Diving(certification: "PADI Open Water", years: 3, dives: 41))
+        #expect(anna.follows.map(\.value) == ["1094/2026-10-02-fiets-gestolen"])
+        #expect(c.members[1].home == .coordinate(Coordinate(lat: 52.36, lon: 4.92)))
+        #expect(c.groups.map(\.id) == ["duikclub"])
+        #expect(c.groups[0].members.map(\.value) == ["anna-de-vries", "bram@example.org"])
+        #expect(c.goals.map(\.id) == ["dertig-meter"])
+        #expect(c.goals[0].points == 10)
+        #expect(c.areas.map(\.id) == ["1094"])
+        #expect(c.areas[0].boundary.count == 3)
+        #expect(c.reports.map(\.id) == ["1094/2026-10-02-fiets-gestolen"])
+        #expect(c.reports[0].category == .suspicious)
+        #expect(c.reports[0].replies.map(\.author.value) == ["anna-de-vries"])
+        #expect(c.locations.map(\.id) == ["oba"])
+        let hours = try #require(c.locations[0].openingHours)
+        #expect(hours.days[0] == [OpeningHours.Range(start: 540, end: 1320)])
+        #expect(hours.days[6] == [])
+        #expect(c.checkIns.count == 2)
+        #expect(c.checkIns[1].checkOut == nil)
+        #expect(c.threads.map(\.id) == ["buddy"])
+        #expect(c.threads[0].messages.count == 1)
+    }
+
+    @Test func dateAloneIsMidnightInTheSiteTimeZone() throws {
+        let result = load(["users/anna.md": "---\nname: Anna\nemail: a@example.org\njoined: 2026-07-01\n---\n"])
+        let joined = try #require(result.content.members.first?.joined)
+        #expect(joined.isDateOnly)
+        #expect(result.content.site.clock.rfc3339(joined) == "2026-07-01T00:00:00+02:00")
+    }
+
+    @Test func diagnosticsAreEquatableValues() {
+        let result = load(["users/anna.md": "---\nname: Anna\nemial: a@example.org\n---\n"])
+        #expect(result.diagnostics == [
+            Diagnostic(.missingField("email"), in: "users/anna.md", at: Span(line: 2, column: 1)),
+            Diagnostic(.unknownField("emial", suggestion: "email"), in: "users/anna.md", at: Span(line: 3, column: 1, length: 5)),
+        ])
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import PleinMarkdown
+import Testing
+
+@Suite struct MarkdownTests {
+    @Test func rendersGitHubFlavouredMarkdown() {
+        let out = Markdown.render("""
+            # Titel
+
+            | a | b |
+            |:--|--:|
+            | 1 | 2 |
+
+            ~~weg~~ en https://example.org
+
+            - [x] klaar
+            - [ ] nog niet
+            """)
+        #expect(out.html.contains("<h2>Titel</h2>"))
+        #expect(out.html.contains("<table>"))
+        #expect(out.html.contains("style=\"text-align: right\""))
+        #expect(!out.html.contains(" align="))
+        #expect(out.html.contains("<del>weg</del>"))
+        #expect(out.html.contains("<a href=\"https://example.org\">https://example.org</a>"))
+        #expect(out.html.contains("type=\"checkbox\" checked=\"\" disabled=\"\""))
+    }
+
+    @Test func rawHTMLIsNeverPassedThrough() {
+        let out = Markdown.render("<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> <b>b</b>\n\n<div>x</div>")
+        #expect(!out.html.contains("<script"))
+        #expect(!out.html.contains("onerror"))
+        #expect(!out.html.contains("<div"))
+        #expect(!out.html.contains("<b>"))
+    }
+
+    @Test(arguments: [
+        "[x](javascript:alert(1))", "[x](JavaScript:alert(1))", "[x](  javascript:alert(1))", "[x](vbscript:msgbox)",
+        "[x](data:text/html;base64,PHNjcmlwdD4=)", "![x](file:///etc/passwd)", "<javascript:alert(1)>",
+    ])
+    func dangerousURLsAreRemoved(_ source: String) {
+        let out = Markdown.render(source)
+        #expect(!out.html.lowercased().contains("href=\"javascript:"))
+        #expect(!out.html.lowercased().contains("href=\"vbscript:"))
+        #expect(!out.html.contains("data:text/html"))
+        #expect(!out.html.contains("file:"))
+        #expect(out.links.isEmpty)
+    }
+
+    @Test func safeURLsStay() {
+        #expect(Markdown.isSafeURL("https://example.org"))
+        #expect(Markdown.isSafeURL("../other/"))
+        #expect(Markdown.isSafeURL("mailto:a@example.org"))
+        #expect(Markdown.isSafeURL("data:image/png;base64,AAAA"))
+        #expect(!Markdown.isSafeURL("java\tscript:alert(1)"))
+    }
+
+    @Test func reportsLinksAndImagesInOrder() {
+        let out = Markdown.render("[a](/x/) ![b](foto.jpg) [c](https://example.org/)")
+        #expect(out.links == [.init(kind: .link, url: "/x/"), .init(kind: .image, url: "foto.jpg"), .init(kind: .link, url: "https://example.org/")])
+    }
+
+    @Test func makesURLsAbsoluteForFeeds() {
+        let out = Markdown.render("[a](../b/) ![c](d.jpg)", absoluteURL: { "https://example.org/r/" + $0 })
+        #expect(out.html.contains("href=\"../b/\""))
+        #expect(out.absoluteHTML?.contains("href=\"https://example.org/r/../b/\"") == true)
+        #expect(out.absoluteHTML?.contains("src=\"https://example.org/r/d.jpg\"") == true)
+    }
+
+    @Test func footnoteIDsArePrefixedPerBody() {
+        let out = Markdown.render("Tekst[^1]\n\n[^1]: Noot", idPrefix: "r1")
+        #expect(out.html.contains("id=\"fn-r1-1\""))
+        #expect(out.html.contains("href=\"#fn-r1-1\""))
+        #expect(!out.html.contains("id=\"fn-1\""))
+    }
+
+    @Test func plainTextForSummaries() {
+        #expect(Markdown.render("# Kop\n\nEen *zin* met [link](x).").text == "Kop Een zin met link.")
+    }
+
+    /// cmark-gfm's `cmark_parser_finish` is not thread-safe; plein serialises it. Rendering the
+    /// same documents on many threads must give the serial output.
+    @Test func concurrentRenderingMatchesSerial() {
+        let docs = (0..<400).map { "Doc \($0): ~~strike~~ www.example.org/\($0) *em* | a |\n|---|\n| \($0) |" }
+        let serial = docs.map { Markdown.render($0).html }
+        let results = ResultBox(Array(repeating: "", count: docs.count))
+        DispatchQueue.concurrentPerform(iterations: docs.count) { i in
+            results.set(i, Markdown.render(docs[i]).html)
+        }
+        #expect(results.values == serial)
+    }
+}
+
+/// Collects results written from concurrent iterations at distinct indexes.
+final class ResultBox: Sendable {
+    private let storage: Mutex<[String]>
+    init(_ values: [String]) { storage = Mutex(values) }
+    func set(_ i: Int, _ value: String) { storage.withLock { $0[i] = value } }
+    var values: [String] { storage.withLock { $0 } }
+}
