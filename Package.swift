@@ -46,12 +46,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
+        .target(name: "PleinTestSupport", dependencies: ["PleinCore"], path: "Tests/PleinTestSupport", swiftSettings: strict),
         .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),
-        .testTarget(name: "PleinCoreTests", dependencies: ["PleinCore"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(
+            name: "PleinCoreTests", dependencies: ["PleinCore", "PleinTestSupport"], exclude: ["Fixtures"], swiftSettings: strict
+        ),
         .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender"], swiftSettings: strict),
         .testTarget(
             name: "PleinBuildTests",
-            dependencies: ["PleinBuild"],
+            dependencies: ["PleinBuild", "PleinTestSupport"],
             exclude: ["Snapshots"],
             swiftSettings: strict
         ),

@@ -114,11 +114,11 @@ private final class Engine: Sendable {
 
         let links = prepare(document, headingOffset: headingOffset)
         let extensions = cmark_parser_get_syntax_extensions(parser)
-        let html = fixFootnoteIDs(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
+        let html = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
         var absoluteHTML: String?
         if let absoluteURL, !links.isEmpty {
             rewriteURLs(document, with: absoluteURL)
-            absoluteHTML = fixFootnoteIDs(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
+            absoluteHTML = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
         } else if absoluteURL != nil {
             absoluteHTML = html
         }
@@ -126,9 +126,12 @@ private final class Engine: Sendable {
         return RenderedMarkdown(html: html, absoluteHTML: absoluteHTML, links: links, text: text)
     }
 
-    /// Shifts headings, blanks dangerous URLs and collects the remaining link targets.
+    /// Shifts headings, removes dangerous URLs and collects the remaining link targets.
+    /// A link with a dangerous target keeps its text with an empty `href`; an image without a
+    /// usable source becomes its alt text (an `<img src="">` is invalid HTML).
     private func prepare(_ document: OpaquePointer, headingOffset: Int) -> [RenderedMarkdown.Link] {
         var links: [RenderedMarkdown.Link] = []
+        var brokenImages: [OpaquePointer] = []
         walk(document) { node in
             let type = cmark_node_get_type(node)
             if type == CMARK_NODE_HEADING, headingOffset != 0 {
@@ -136,14 +139,31 @@ private final class Engine: Sendable {
                 cmark_node_set_heading_level(node, Int32(min(max(level, 1), 6)))
             } else if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                if !Markdown.isSafeURL(url) {
+                if type == CMARK_NODE_IMAGE, url.isEmpty || !Markdown.isSafeURL(url) {
+                    brokenImages.append(node)
+                } else if !Markdown.isSafeURL(url) {
                     cmark_node_set_url(node, "")
                 } else if !url.isEmpty {
                     links.append(.init(kind: type == CMARK_NODE_IMAGE ? .image : .link, url: url))
                 }
             }
         }
+        for image in brokenImages { replaceWithText(image) }
         return links
+    }
+
+    /// Replaces a node by the plain text of its children.
+    private func replaceWithText(_ node: OpaquePointer) {
+        var text = ""
+        walk(node) { child in
+            if let literal = cmark_node_get_literal(child), cmark_node_get_type(child) != CMARK_NODE_IMAGE {
+                text += String(cString: literal)
+            }
+        }
+        guard let replacement = cmark_node_new(CMARK_NODE_TEXT) else { return }
+        cmark_node_set_literal(replacement, text)
+        cmark_node_replace(node, replacement)
+        cmark_node_free(node)
     }
 
     private func rewriteURLs(_ document: OpaquePointer, with absoluteURL: (String) -> String) {
@@ -176,9 +196,15 @@ private final class Engine: Sendable {
     }
 
     /// Footnote ids are `fn-1`, `fnref-1` in every document; a prefix keeps them unique per page.
-    private func fixFootnoteIDs(_ html: String, prefix: String) -> String {
-        guard !prefix.isEmpty, html.contains("data-footnote") else { return html }
-        var out = html
+    private func finishHTML(_ html: String, prefix: String) -> String {
+        // HTML, not XHTML: `<br />` becomes `<br>`. Text never holds a raw " />" (cmark escapes `>`).
+        let html = html.contains(" />") ? html.replacingOccurrences(of: " />", with: ">") : html
+        guard html.contains("data-footnote") else { return html }
+        // The footnote list has no heading of its own: a `div`, not a `section` (raw HTML is
+        // never passed through, so this is the only section a body can hold).
+        var out = html.replacingOccurrences(of: "<section class=\"footnotes\" data-footnotes>", with: "<div class=\"footnotes\" data-footnotes>")
+        if let end = out.range(of: "</section>", options: .backwards) { out.replaceSubrange(end, with: "</div>") }
+        guard !prefix.isEmpty else { return out }
         for (old, new) in [
             ("id=\"fn-", "id=\"fn-\(prefix)-"), ("id=\"fnref-", "id=\"fnref-\(prefix)-"),
             ("href=\"#fn-", "href=\"#fn-\(prefix)-"), ("href=\"#fnref-", "href=\"#fnref-\(prefix)-"),

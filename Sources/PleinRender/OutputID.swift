@@ -8,14 +8,54 @@ public enum OutputID: Hashable, Sendable {
     case home
     case members
     case member(String)
+    case progress(String)
+    case divers
+    case groups
+    case group(String)
+    case leaderboard(String)
+    case album(AlbumKey)
+    case photo(AlbumKey, Int)
+    case areas
+    case area(String)
+    case report(String)
+    case locations
+    case location(String)
+    case now
     case notFound
     case sitemap
     case robots
+    case atom(FeedID)
+    case jsonFeed(FeedID)
+
+    /// Every feed: the site's, one per area, report, published group and member.
+    static func feeds(_ model: SiteModel) -> [FeedID] {
+        var feeds: [FeedID] = [.site]
+        feeds += model.areas.map { .area($0.id) }
+        feeds += model.reportOrder.sorted().map { .report($0) }
+        feeds += model.groupOrder.map { .group($0) }
+        for id in model.memberOrder { feeds += [.member(id), .following(id)] }
+        return feeds
+    }
 
     /// Every output the model calls for, in a fixed order.
     public static func all(_ model: SiteModel) -> [OutputID] {
-        var ids: [OutputID] = [.home, .members, .notFound, .sitemap, .robots]
-        ids += model.memberOrder.map { .member($0) }
+        var ids: [OutputID] = [.home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots]
+        for id in model.memberOrder {
+            ids.append(.member(id))
+            if model.sessions.contains(where: { $0.member == id }) { ids.append(.progress(id)) }
+        }
+        for gid in model.groupOrder {
+            let group = model.groups[gid]!
+            ids += [.group(gid), .leaderboard(gid)]
+            for album in group.albums {
+                ids.append(.album(album.key))
+                ids += album.photos.indices.map { .photo(album.key, $0) }
+            }
+        }
+        ids += model.areas.map { .area($0.id) }
+        ids += model.reportOrder.sorted().map { .report($0) }
+        ids += model.locations.map { .location($0.id) }
+        for feed in feeds(model) { ids += [.atom(feed), .jsonFeed(feed)] }
         return ids
     }
 }

@@ -60,9 +60,28 @@ public struct Renderer: Sendable {
         case .home: return page(home())
         case .members: return page(memberList())
         case .member(let mid): return page(memberPage(mid))
+        case .progress(let mid): return page(progressPage(mid))
+        case .divers: return page(diversPage())
+        case .groups: return page(groupList())
+        case .group(let gid): return page(groupPage(gid))
+        case .leaderboard(let gid): return page(leaderboardPage(gid))
+        case .album(let key): return page(albumPage(key))
+        case .photo(let key, let index): return page(photoPage(key, index))
+        case .areas: return page(areaList())
+        case .area(let aid): return page(areaPage(aid))
+        case .report(let rid): return page(reportPage(rid))
+        case .locations: return page(locationList())
+        case .location(let lid): return page(locationPage(lid))
+        case .now: return page(nowPage())
         case .notFound: return page(notFound())
         case .sitemap: return OutputFile(path: "sitemap.xml", text: sitemap())
         case .robots: return OutputFile(path: "robots.txt", text: robots())
+        case .atom(let feedID):
+            let feed = feed(feedID)
+            return OutputFile(path: feed.atomPath, text: atom(feed))
+        case .jsonFeed(let feedID):
+            let feed = feed(feedID)
+            return OutputFile(path: feed.jsonPath, text: jsonFeed(feed))
         }
     }
 
@@ -72,7 +91,7 @@ public struct Renderer: Sendable {
         context["site"] = .object(siteContext)
         context["page"] = .object(frameContext(page))
         context["t"] = .object(textContext)
-        context["nav"] = .list(navigation(current: page.section))
+        context["nav"] = .list(navigation(current: page.section, path: page.path))
         context["assets"] = .object([
             "css": .text(routes.url(theme.asset("style.css"))),
             "js": .text(routes.url(theme.asset("plein.js"))),

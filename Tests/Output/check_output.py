@@ -110,17 +110,167 @@ def check_xml(site):
         print(f"ok   {len(files)} XML files are well-formed")
 
 
+def check_feeds(site, base_url, limit):
+    """Every Atom feed: RELAX NG schema of RFC 4287 (jing), feedparser without complaints, its
+    self link is its own URL, entries newest first with unique ids; its JSON Feed twin agrees."""
+    import feedparser, json
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atom.rnc")
+    feeds = [f for f in sorted(glob.glob(os.path.join(site, "**", "*.xml"), recursive=True))
+             if b"<feed xmlns=\"http://www.w3.org/2005/Atom\"" in open(f, "rb").read(400)]
+    if not feeds:
+        fail("no Atom feeds were built")
+        return
+    result = subprocess.run(["jing", "-c", schema, *feeds], capture_output=True, text=True)
+    if result.returncode != 0:
+        fail("jing (RFC 4287 schema):\n" + result.stdout[-4000:] + result.stderr[-2000:])
+    problems = 0
+    for path in feeds:
+        rel = os.path.relpath(path, site)
+        parsed = feedparser.parse(path)
+        if parsed.bozo:
+            problems += 1
+            fail(f"{rel}: feedparser: {parsed.bozo_exception}")
+        links = {l.get("rel"): l.get("href") for l in parsed.feed.get("links", []) if l.get("type") != "application/feed+json"}
+        if links.get("self") != base_url + rel:
+            problems += 1
+            fail(f"{rel}: self link {links.get('self')} is not {base_url + rel}")
+        entries = parsed.entries
+        if len(entries) > limit:
+            problems += 1
+            fail(f"{rel}: {len(entries)} entries, more than the limit {limit}")
+        ids = [e.id for e in entries]
+        if len(set(ids)) != len(ids):
+            problems += 1
+            fail(f"{rel}: entry ids are not unique")
+        keys = [(e.published_parsed, e.id) for e in entries]
+        if any((a[0] < b[0]) or (a[0] == b[0] and a[1] > b[1]) for a, b in zip(keys, keys[1:])):
+            problems += 1
+            fail(f"{rel}: entries are not newest first (ties by id)")
+        for e in entries:
+            for link in [e.link] + [a.get("href", "") for a in e.get("authors", [])]:
+                if link and not link.startswith(base_url):
+                    problems += 1
+                    fail(f"{rel}: entry link is not absolute: {link}")
+            if not e.id.startswith("tag:"):
+                problems += 1
+                fail(f"{rel}: entry id {e.id} is not a tag URI")
+        twin = path[:-4] + ".json"
+        if not os.path.isfile(twin):
+            problems += 1
+            fail(f"{rel}: no JSON Feed twin")
+            continue
+        j = json.load(open(twin, encoding="utf-8"))
+        for key in ("version", "title", "items"):
+            if key not in j:
+                problems += 1
+                fail(f"{os.path.relpath(twin, site)}: missing '{key}'")
+        if j.get("version") != "https://jsonfeed.org/version/1.1":
+            problems += 1
+            fail(f"{os.path.relpath(twin, site)}: version is {j.get('version')}")
+        for url_key in ("home_page_url", "feed_url", "icon"):
+            if not str(j.get(url_key, base_url)).startswith(base_url):
+                problems += 1
+                fail(f"{os.path.relpath(twin, site)}: {url_key} is not absolute")
+        for item in j.get("items", []):
+            if "id" not in item or not ("content_html" in item or "content_text" in item):
+                problems += 1
+                fail(f"{os.path.relpath(twin, site)}: an item lacks id or content")
+            if not item.get("url", "").startswith(base_url):
+                problems += 1
+                fail(f"{os.path.relpath(twin, site)}: item url is not absolute")
+        if [i["id"] for i in j.get("items", [])] != ids:
+            problems += 1
+            fail(f"{os.path.relpath(twin, site)}: items differ from the Atom feed's entries")
+    if problems == 0 and result.returncode == 0:
+        print(f"ok   {len(feeds)} Atom feeds validate (RFC 4287 schema, feedparser) with matching JSON Feeds")
+
+
+class Injection(HTMLParser):
+    """Finds anything executable that did not come from the theme."""
+    URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "poster", "data"}
+    FORBIDDEN = {"iframe", "object", "embed", "style", "frame", "frameset", "applet", "base", "form", "marquee", "blink"}
+
+    def __init__(self, allowed_scripts):
+        super().__init__(convert_charrefs=True)
+        self.allowed_scripts, self.problems, self.in_script = allowed_scripts, [], None
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.problems.append(f"<{tag} {name}=…>")
+            if name in self.URL_ATTRS and value:
+                v = re.sub(r"[\x00-\x20]", "", value).lower()
+                if v.startswith(("javascript:", "vbscript:", "data:text", "file:")):
+                    self.problems.append(f"<{tag} {name}={value[:40]}>")
+        if tag in self.FORBIDDEN:
+            self.problems.append(f"<{tag}> element")
+        if tag == "script":
+            a = dict(attrs)
+            if a.get("type") == "application/ld+json":
+                self.in_script = "json"
+            elif a.get("src", "") in self.allowed_scripts:
+                self.in_script = "theme"
+            else:
+                self.problems.append(f"<script {a}>")
+                self.in_script = "bad"
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self.in_script = None
+
+    def handle_data(self, data):
+        if self.in_script == "json":
+            import json
+            try:
+                json.loads(data)
+            except ValueError as error:
+                self.problems.append(f"JSON-LD does not parse: {error}")
+
+
+def check_injection(site):
+    """No page of the hostile fixture holds executable markup; every JSON file parses."""
+    import json
+    pages = sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
+    assets = {"/" + os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "assets", "**", "*.js"), recursive=True)}
+    found = 0
+    for page in pages:
+        text = open(page, encoding="utf-8").read()
+        allowed = {a for a in assets} | {urlparse(a).path for a in assets}
+        base_path = re.search(r'<link rel="canonical" href="https?://[^/]+(/[^"]*)"', text)
+        prefix = base_path.group(1) if base_path else "/"
+        allowed |= {prefix.split("/")[1] and "/" + prefix.split("/")[1] + a or a for a in assets}
+        scan = Injection(allowed)
+        scan.feed(text)
+        for problem in scan.problems:
+            found += 1
+            fail(f"{os.path.relpath(page, site)}: {problem}")
+    for path in glob.glob(os.path.join(site, "**", "*.json"), recursive=True) + glob.glob(os.path.join(site, "**", "*.geojson"), recursive=True):
+        try:
+            json.load(open(path, encoding="utf-8"))
+        except ValueError as error:
+            found += 1
+            fail(f"{os.path.relpath(path, site)} does not parse as JSON: {error}")
+    if found == 0:
+        print(f"ok   no executable injection in {len(pages)} hostile pages; every JSON file parses")
+
+
+def check_text_survives(site, needle, where):
+    """Escaped, not dropped: hostile text must still be readable as text."""
+    text = open(os.path.join(site, where), encoding="utf-8").read()
+    import html as html_module
+    if needle not in html_module.unescape(text):
+        fail(f"{where}: expected the text {needle!r} to be shown (escaped)")
+
+
 def check_privacy(site, content):
     """No member e-mail address and no exact home coordinate appears in any output file."""
     emails, coords = set(), set()
-    places = {p["name"]: p for p in yaml.safe_load(open(os.path.join(content, "places.yaml"), encoding="utf-8")) or []}
     for path in glob.glob(os.path.join(content, "users", "*.md")):
         front = yaml.safe_load(open(path, encoding="utf-8").read().split("---")[1]) or {}
         if front.get("email"):
             emails.add(str(front["email"]).lower())
+        # A home given as a place name is a public gazetteer point; coordinates are the private ones.
         home = front.get("home")
-        if isinstance(home, str):
-            home = places.get(home)
         if isinstance(home, dict):
             coords.add((str(home["lat"]), str(home["lon"])))
     leaks = 0
@@ -152,7 +302,22 @@ def main():
             check_html(site)
             check_links(site)
             check_xml(site)
+            site_yaml = yaml.safe_load(open(os.path.join(content, "site.yaml"), encoding="utf-8"))
+            base = site_yaml["base_url"].rstrip("/") + "/"
+            check_feeds(site, base, site_yaml.get("feeds", {}).get("limit", 50))
             check_privacy(site, content)
+        hostile_content = os.path.join(ROOT, "Tests", "Fixtures", "hostile")
+        hostile = os.path.join(tmp, "hostile")
+        build(args.plein, hostile_content, hostile)
+        if os.path.isdir(hostile):
+            print("hostile fixture:")
+            check_html(hostile)
+            check_links(hostile, "/sub/")
+            check_xml(hostile)
+            check_feeds(hostile, "https://hostile.example.org/sub/", 50)
+            check_injection(hostile)
+            check_text_survives(hostile, "Hostile <script>alert('title')</script>", "index.html")
+            check_privacy(hostile, hostile_content)
     if failures:
         print(f"\n{len(failures)} output check(s) failed")
         sys.exit(1)

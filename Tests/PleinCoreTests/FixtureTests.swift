@@ -1,5 +1,6 @@
 import Foundation
 @testable import PleinCore
+import PleinTestSupport
 import Testing
 
 /// Each fixture is a tiny site with one class of bad input and the exact diagnostics it must

@@ -1,4 +1,5 @@
 @testable import PleinCore
+import PleinTestSupport
 import Testing
 
 @Suite struct ModelTests {

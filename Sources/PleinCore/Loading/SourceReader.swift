@@ -63,7 +63,7 @@ struct SourceReader {
             case .success(let parts):
                 yaml = parts.yaml
                 yamlLine = parts.yamlLine
-                body = Body(markdown: parts.body, line: parts.bodyLine)
+                body = Body(markdown: CleanText.clean(parts.body), line: parts.bodyLine)
             }
         }
 

@@ -71,7 +71,7 @@ struct Validator {
             report(.wrongType(expected: type.expectation, found: describe(node)), at: span(of: node))
             return nil
         }
-        return s.string.trimmingCharacters(in: .whitespaces)
+        return CleanText.clean(s.string.trimmingCharacters(in: .whitespaces))
     }
 
     mutating func validate(_ node: Node, as type: FieldType) -> ValueNode? {

@@ -20,7 +20,9 @@ extension Renderer {
         return c
     }
 
-    func navigation(current: Section) -> [TemplateContext] {
+    /// The section links; the current section is marked `aria-current="page"` on its own page and
+    /// `aria-current="true"` on the pages below it.
+    func navigation(current: Section, path: String) -> [TemplateContext] {
         let items: [(Section, String, String)] = [
             (.members, "nav_members", routes.members),
             (.divers, "nav_divers", routes.divers),
@@ -29,8 +31,10 @@ extension Renderer {
             (.locations, "nav_locations", routes.locations),
             (.now, "nav_now", routes.now),
         ]
-        return items.map { section, key, path in
-            ["label": .text(strings[key]), "url": .text(routes.url(path)), "current": .flag(section == current)]
+        return items.map { section, key, sectionPath in
+            var item: TemplateContext = ["label": .text(strings[key]), "url": .text(routes.url(sectionPath))]
+            if section == current { item["current"] = .text(sectionPath == path ? "page" : "true") }
+            return item
         }
     }
 
@@ -43,8 +47,17 @@ extension Renderer {
             "canonical": .text(routes.absolute(page.path)),
             "noindex": .flag(page.noindex),
             "og_type": .text(page.section == .reports && page.path.count > routes.areas.count + 6 ? "article" : "website"),
-            "feeds": .list(page.feeds.map {
-                ["title": .text($0.title), "url": .text(routes.url($0.path)), "type": .text($0.type)]
+            "feeds": .list(page.feeds.flatMap { feed -> [TemplateContext] in
+                var links: [TemplateContext] = [["title": .text(feed.title), "url": .text(routes.url(feed.path)), "type": .text(feed.type)]]
+                // Every Atom feed has a JSON Feed twin beside it.
+                if feed.type == "application/atom+xml", feed.path.hasSuffix(".xml") {
+                    links.append([
+                        "title": .text("\(feed.title) (\(strings["json_feed"]))"),
+                        "url": .text(routes.url(String(feed.path.dropLast(4)) + ".json")),
+                        "type": .text("application/feed+json"), "twin": .flag(true),
+                    ])
+                }
+                return links
             }),
         ]
         if let image = page.image { c["image"] = .text(routes.absolute(image)) }

@@ -22,7 +22,10 @@ public struct Theme: Sendable {
     public func asset(_ name: String) -> String { assets[name]?.output ?? "assets/\(name)" }
 
     /// Every template a page renderer may ask for.
-    public static let requiredTemplates = ["base", "home", "members", "member", "not-found"]
+    public static let requiredTemplates = [
+        "base", "home", "members", "member", "groups", "group", "album", "photo", "leaderboard", "areas", "area",
+        "report", "locations", "location", "progress", "now", "divers", "not-found",
+    ]
 }
 
 /// Reads a theme folder, collecting every problem.

@@ -94,10 +94,17 @@ extension Strings {
             "avatar_alt", "home_near", "not_found_title", "not_found_text", "date_time", "duration_minutes",
             "duration_hours", "duration_hours_minutes",
             "home_members_text", "home_divers_text", "home_groups_text", "home_reports_text", "home_locations_text",
-            "home_now_text",
+            "home_now_text", "groups_title", "groups_description", "feed_group", "leaderboard_title",
+            "leaderboard_description", "photo_number", "photo_position", "areas_title", "areas_description", "feed_area",
+            "area_description", "feed_report", "locations_title", "locations_description", "closed", "progress_title",
+            "progress_description", "now_title", "now_description", "divers_title", "divers_description",
+            "feed_area_subtitle", "feed_report_subtitle", "feed_group_subtitle", "feed_member_subtitle",
+            "feed_following_subtitle", "feed_reply_context", "feed_reply_title", "feed_album_title", "feed_goal_title",
+            "feed_completion_title", "feed_completion_text", "feed_joined_title", "json_feed",
         ]
         for count in ["member_count", "diver_count", "group_count", "report_count", "location_count", "present_count",
-                      "reply_count", "photo_count", "points_count", "years_count", "session_count"] {
+                      "reply_count", "photo_count", "points_count", "years_count", "session_count", "album_count",
+                      "open_goal_count", "follower_count", "seat_count", "free_seat_count"] {
             keys += [count + "_one", count + "_other"]
         }
         keys += Category.allCases.map { "category_\($0.rawValue)" }

@@ -1,5 +1,5 @@
-import Foundation
-@testable import PleinCore
+public import Foundation
+public import PleinCore
 
 /// A whole test site in one text file, as Hugo's tests write them:
 ///
@@ -11,12 +11,12 @@ import Foundation
 ///     content/users/anna.md:2:1: error: 'email' is required
 ///
 /// `-- path (hex) --` holds bytes written as hex; `-- path -> target --` is a symbolic link.
-struct Txtar {
-    var files: [String: [UInt8]] = [:]
-    var symlinks: [String: String] = [:]
-    var expect: [String] = []
+public struct Txtar {
+    public var files: [String: [UInt8]] = [:]
+    public var symlinks: [String: String] = [:]
+    public var expect: [String] = []
 
-    init(_ text: String) {
+    public init(_ text: String) {
         var current: String?
         var lines: [Substring] = []
         func flush() {
@@ -57,7 +57,7 @@ struct Txtar {
         }
     }
 
-    static let defaultSite = """
+    public static let defaultSite = """
         title: Test
         base_url: https://example.org/
         language: en
@@ -66,14 +66,14 @@ struct Txtar {
         """
 
     /// The site as an in-memory content folder (with a default `site.yaml` unless it has one).
-    var fs: ContentFS {
+    public var fs: ContentFS {
         var all = files
         if all["site.yaml"] == nil { all["site.yaml"] = Array(Txtar.defaultSite.utf8) }
         return .memory(all, symlinks: symlinks, displayRoot: "content")
     }
 
     /// Loads and checks the site; diagnostics as the user would see them (header and hint).
-    func check() -> [String] {
+    public func check() -> [String] {
         let loaded = ContentLoader.load(fs)
         let diagnostics = (loaded.diagnostics + Checker.check(loaded.content)).sorted()
         return diagnostics.map { d in
@@ -84,13 +84,27 @@ struct Txtar {
         }.flatMap { $0.split(separator: "\n").map(String.init) }
     }
 
-    static func fixture(_ name: String, file: String = #filePath) throws -> Txtar {
-        let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name).txtar")
-        return Txtar(try String(contentsOf: url, encoding: .utf8))
+    /// The checker fixtures live in `Tests/PleinCoreTests/Fixtures`.
+    static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("PleinCoreTests/Fixtures")
+
+    public static func fixture(_ name: String) throws -> Txtar {
+        Txtar(try String(contentsOf: fixtureFolder.appendingPathComponent("\(name).txtar"), encoding: .utf8))
     }
 
-    static func allFixtures(file: String = #filePath) -> [String] {
-        let dir = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// Writes the site's files (with a default `site.yaml`) under `folder` on disk.
+    public func write(to folder: String) throws {
+        var all = files
+        if all["site.yaml"] == nil { all["site.yaml"] = Array(Txtar.defaultSite.utf8) }
+        for (path, bytes) in all {
+            let url = URL(fileURLWithPath: folder + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+    }
+
+    public static func allFixtures() -> [String] {
+        let dir = fixtureFolder
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { $0.hasSuffix(".txtar") }.map { String($0.dropLast(6)) }.sorted()
     }

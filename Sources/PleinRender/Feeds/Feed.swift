@@ -1,0 +1,59 @@
+import Foundation
+import PleinCore
+
+/// Which feed: one per kind of thing people follow (PRODUCT.md, "Feeds").
+public enum FeedID: Hashable, Sendable {
+    case site
+    case area(String)
+    case report(String)
+    case group(String)
+    case member(String)
+    case following(String)
+}
+
+/// A feed before it is written as Atom or JSON Feed: the same entries for both.
+struct Feed {
+    let id: String
+    let title: String
+    let subtitle: String
+    /// Site-relative paths.
+    let atomPath: String
+    let jsonPath: String
+    let pagePath: String
+    let entries: [FeedEntry]
+
+    /// The content's own time: the latest entry, never the build's clock.
+    var updated: Moment? { entries.map(\.updated).max() }
+}
+
+struct FeedEntry {
+    struct Person {
+        let name: String
+        let uri: String?
+    }
+
+    struct Category {
+        let term: String
+        let label: String
+    }
+
+    /// A tag URI (RFC 4151) that never changes.
+    let id: String
+    let title: String
+    let published: Moment
+    let updated: Moment
+    let author: Person?
+    /// Absolute URL of the entry's page.
+    let link: String
+    /// HTML with absolute URLs.
+    let content: String
+    let summary: String?
+    let categories: [Category]
+    /// RFC 4685: the entry this one replies to (its id and page).
+    let inReplyTo: (ref: String, href: String)?
+
+    /// Newest first; ties broken by id, so order never depends on anything but the content.
+    static func newestFirst(_ a: FeedEntry, _ b: FeedEntry) -> Bool {
+        a.published != b.published ? a.published > b.published : a.id < b.id
+    }
+}

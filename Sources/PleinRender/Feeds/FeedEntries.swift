@@ -1,0 +1,191 @@
+import Foundation
+import PleinCore
+import PleinMarkdown
+
+/// Builds feeds from the model: which entries each feed holds and what each entry says.
+extension Renderer {
+    var host: String {
+        let afterScheme = routes.baseURL.range(of: "://").map { routes.baseURL[$0.upperBound...] } ?? Substring(routes.baseURL)
+        return String(afterScheme.prefix { $0 != "/" && $0 != ":" })
+    }
+
+    /// `tag:<host>,<date>:/<path>` — from the record's own date and id.
+    func tagURI(_ date: Moment?, _ path: String) -> String {
+        let day = date.map { site.clock.civil($0).isoDate } ?? "2000-01-01"
+        return "tag:\(host),\(day):/\(path)"
+    }
+
+    func person(_ member: String?) -> FeedEntry.Person? {
+        guard let member, let m = model.members[member] else { return nil }
+        return .init(name: m.name, uri: routes.absolute(routes.member(member)))
+    }
+
+    func absoluteHTML(_ file: String) -> String {
+        bodies[file]?.absoluteHTML ?? bodies[file]?.html ?? ""
+    }
+
+    func feed(_ id: FeedID) -> Feed {
+        let limit = site.feedLimit
+        func make(_ title: String, _ subtitle: String, atom: String, json: String, page: String, _ entries: [FeedEntry]) -> Feed {
+            Feed(
+                id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom, jsonPath: json, pagePath: page,
+                entries: Array(entries.sorted(by: FeedEntry.newestFirst).prefix(limit)))
+        }
+        switch id {
+        case .site:
+            var entries = model.reportOrder.map { reportEntry($0) }
+            for rid in model.reportOrder { entries += model.reports[rid]!.replies.indices.map { replyEntry(rid, $0) } }
+            for gid in model.groupOrder where model.groups[gid]!.isListed {
+                let g = model.groups[gid]!
+                entries += g.albums.map(albumEntry)
+                entries += g.completedGoals.map(completionEntry)
+            }
+            entries += model.memberOrder.compactMap(joinedEntry)
+            return make(strings.format("feed_site", ["site": site.title]), site.description,
+                        atom: routes.siteFeed, json: "feed.json", page: routes.home, entries)
+        case .area(let aid):
+            let area = model.areas.first { $0.id == aid }!
+            return make(strings.format("feed_area", ["area": areaName(area)]),
+                        strings.format("feed_area_subtitle", ["area": areaName(area)]),
+                        atom: routes.areaFeed(aid), json: "reports/\(aid)/feed.json", page: routes.area(aid),
+                        area.reports.map { reportEntry($0) })
+        case .report(let rid):
+            let r = model.reports[rid]!
+            return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
+                        atom: routes.reportFeed(rid), json: "reports/\(rid)/feed.json", page: routes.report(rid),
+                        r.replies.indices.map { replyEntry(rid, $0) })
+        case .group(let gid):
+            let g = model.groups[gid]!
+            var entries = g.albums.map(albumEntry)
+            for album in g.albums { entries += album.photos.indices.map { photoEntry(album, $0) } }
+            entries += (g.openGoals + g.completedGoals).compactMap(goalAddedEntry)
+            entries += g.completedGoals.map(completionEntry)
+            return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
+                        atom: routes.groupFeed(gid), json: "groups/\(gid)/feed.json", page: routes.group(gid), entries)
+        case .member(let mid):
+            let m = model.members[mid]!
+            var entries = m.reports.map { reportEntry($0) }
+            entries += m.replies.map { replyEntry($0.report, $0.index) }
+            entries += m.completedGoals.compactMap { model.goal($0) }.map(completionEntry)
+            for key in m.albums {
+                guard let album = model.album(key) else { continue }
+                entries += album.photos.indices.filter { album.photos[$0].by == mid }.map { photoEntry(album, $0) }
+            }
+            if let joined = joinedEntry(mid) { entries.append(joined) }
+            return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
+                        atom: routes.memberFeed(mid), json: "users/\(mid)/feed.json", page: routes.member(mid), entries)
+        case .following(let mid):
+            let m = model.members[mid]!
+            var entries: [FeedEntry] = []
+            for rid in m.follows { entries += model.reports[rid]!.replies.indices.map { replyEntry(rid, $0) } }
+            return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
+                        atom: routes.followingFeed(mid), json: "users/\(mid)/following.json", page: routes.member(mid), entries)
+        }
+    }
+
+    // MARK: Entries
+
+    func reportEntry(_ id: String) -> FeedEntry {
+        let r = model.reports[id]!
+        let area = model.areas.first { $0.id == r.area }.map(areaName) ?? r.area
+        let label = strings["category_\(r.category.rawValue)"]
+        let head = "<p><strong>\(XML.escape(label))</strong> · \(XML.escape(area))</p>\n"
+        return FeedEntry(
+            id: tagURI(r.at, routes.report(id).trimmingSlash), title: r.title, published: r.at, updated: r.at,
+            author: person(r.author), link: routes.absolute(routes.report(id)), content: head + absoluteHTML(r.file),
+            summary: summary(bodies[r.file]?.text ?? "", limit: 240),
+            categories: [.init(term: r.category.rawValue, label: label), .init(term: r.area, label: area)], inReplyTo: nil)
+    }
+
+    func replyEntry(_ report: String, _ index: Int) -> FeedEntry {
+        let r = model.reports[report]!
+        let reply = r.replies[index]
+        let author = model.members[reply.author]?.name ?? reply.author
+        let link = routes.absolute(routes.report(report)) + "#" + reply.anchor
+        let context = "<p>" + XML.escape(strings.format("feed_reply_context", ["title": r.title])) + "</p>\n"
+        return FeedEntry(
+            id: tagURI(reply.at, routes.report(report) + "replies/" + reply.name), title: strings.format("feed_reply_title", ["name": author, "title": r.title]),
+            published: reply.at, updated: reply.at, author: person(reply.author), link: link,
+            content: context + absoluteHTML(reply.file), summary: summary(bodies[reply.file]?.text ?? "", limit: 240),
+            categories: [.init(term: r.category.rawValue, label: strings["category_\(r.category.rawValue)"])],
+            inReplyTo: (tagURI(r.at, routes.report(report).trimmingSlash), routes.absolute(routes.report(report))))
+    }
+
+    /// When an album has no date, its newest photo's capture time or else a fixed date stands in.
+    func albumDate(_ album: AlbumModel) -> Moment {
+        album.date ?? album.photos.compactMap { images[$0.path]?.info.takenAt }.max().map { Moment(seconds: $0) }
+            ?? Moment(seconds: 946_684_800)
+    }
+
+    func albumEntry(_ album: AlbumModel) -> FeedEntry {
+        let g = model.groups[album.group]!
+        var html = absoluteHTML(album.file)
+        for photo in album.photos.prefix(12) {
+            guard let image = images[photo.path] else { continue }
+            let thumb = image.variants.first ?? image.display
+            html += "\n<a href=\"\(XML.escape(routes.absolute(routes.photo(album.key, photo.slug))))\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(photo.caption ?? ""))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
+        }
+        let date = albumDate(album)
+        let by = album.photos.compactMap(\.by).first
+        return FeedEntry(
+            id: tagURI(date, routes.album(album.key).trimmingSlash), title: strings.format("feed_album_title", ["title": album.title]),
+            published: date, updated: date, author: person(by), link: routes.absolute(routes.album(album.key)),
+            content: html, summary: summary(bodies[album.file]?.text ?? "", limit: 240),
+            categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
+    }
+
+    func photoEntry(_ album: AlbumModel, _ index: Int) -> FeedEntry {
+        let photo = album.photos[index]
+        let g = model.groups[album.group]!
+        let date = images[photo.path]?.info.takenAt.map { Moment(seconds: $0) } ?? albumDate(album)
+        var html = ""
+        if let image = images[photo.path] {
+            let shown = image.variants.last ?? image.display
+            html = "<p><img src=\"\(XML.escape(routes.absolute(shown.path)))\" alt=\"\(XML.escape(photo.caption ?? ""))\"\(shown.width > 0 ? " width=\"\(shown.width)\" height=\"\(shown.height)\"" : "")></p>"
+        }
+        if let caption = photo.caption { html += "\n<p>\(XML.escape(caption))</p>" }
+        let title = photo.caption ?? strings.format("photo_number", ["n": String(index + 1), "album": album.title])
+        return FeedEntry(
+            id: tagURI(albumDate(album), routes.photo(album.key, photo.slug).trimmingSlash), title: title,
+            published: date, updated: date, author: person(photo.by), link: routes.absolute(routes.photo(album.key, photo.slug)),
+            content: html, summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
+    }
+
+    func goalAddedEntry(_ goal: GoalModel) -> FeedEntry? {
+        guard let added = goal.added else { return nil }
+        let g = model.groups[goal.group]!
+        let points = "<p>" + XML.escape(strings.count("points_count", goal.points)) + "</p>\n"
+        return FeedEntry(
+            id: tagURI(added, "groups/\(goal.group)/goals/\(goal.id)"), title: strings.format("feed_goal_title", ["title": goal.title]),
+            published: added, updated: added, author: person(goal.addedBy),
+            link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: points + absoluteHTML(goal.file),
+            summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
+    }
+
+    func completionEntry(_ goal: GoalModel) -> FeedEntry {
+        let g = model.groups[goal.group]!
+        let at = goal.completedAt ?? Moment(seconds: 0)
+        let name = goal.completedBy.flatMap { model.members[$0]?.name } ?? ""
+        let text = strings.format("feed_completion_text", [
+            "name": name, "title": goal.title, "points": strings.count("points_count", goal.points), "group": g.name,
+        ])
+        return FeedEntry(
+            id: tagURI(at, "groups/\(goal.group)/goals/\(goal.id)/completed"),
+            title: strings.format("feed_completion_title", ["name": name, "title": goal.title]),
+            published: at, updated: at, author: person(goal.completedBy),
+            link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: "<p>\(XML.escape(text))</p>",
+            summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
+    }
+
+    func joinedEntry(_ member: String) -> FeedEntry? {
+        guard let m = model.members[member], let joined = m.joined else { return nil }
+        return FeedEntry(
+            id: tagURI(joined, routes.member(member).trimmingSlash), title: strings.format("feed_joined_title", ["name": m.name]),
+            published: joined, updated: joined, author: person(member), link: routes.absolute(routes.member(member)),
+            content: absoluteHTML(m.file), summary: summary(bodies[m.file]?.text ?? "", limit: 240), categories: [], inReplyTo: nil)
+    }
+}
+
+extension String {
+    var trimmingSlash: String { hasSuffix("/") ? String(dropLast()) : self }
+}

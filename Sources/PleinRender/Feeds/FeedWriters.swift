@@ -1,0 +1,131 @@
+import Foundation
+import PleinCore
+
+/// Writes a `Feed` as Atom (RFC 4287, with RFC 4685 threading) and as JSON Feed 1.1.
+extension Renderer {
+    static let generatorURI = "https://github.com/plein-ssg/plein"
+    static let version = "0.1.0"
+
+    func atom(_ feed: Feed) -> String {
+        var x = XMLBuilder()
+        x.declaration()
+        x.open("feed", [("xmlns", "http://www.w3.org/2005/Atom"), ("xmlns:thr", "http://purl.org/syndication/thread/1.0"),
+                        ("xml:lang", site.language.rawValue)])
+        x.element("id", feed.id)
+        x.element("title", feed.title)
+        if !feed.subtitle.isEmpty { x.element("subtitle", feed.subtitle) }
+        x.element("updated", (feed.updated ?? Moment(seconds: 946_684_800)).rfc3339UTC)
+        x.open("author")
+        x.element("name", site.title)
+        x.element("uri", routes.baseURL)
+        x.close("author")
+        x.empty("link", [("rel", "self"), ("type", "application/atom+xml"), ("href", routes.absolute(feed.atomPath))])
+        x.empty("link", [("rel", "alternate"), ("type", "text/html"), ("href", routes.absolute(feed.pagePath))])
+        x.empty("link", [("rel", "alternate"), ("type", "application/feed+json"), ("href", routes.absolute(feed.jsonPath))])
+        x.element("generator", "plein", [("uri", Self.generatorURI), ("version", Self.version)])
+        x.element("icon", routes.absolute(theme.asset("icon.svg")))
+        for entry in feed.entries {
+            x.open("entry")
+            x.element("id", entry.id)
+            x.element("title", entry.title)
+            x.element("published", entry.published.rfc3339UTC)
+            x.element("updated", entry.updated.rfc3339UTC)
+            if let author = entry.author {
+                x.open("author")
+                x.element("name", author.name)
+                if let uri = author.uri { x.element("uri", uri) }
+                x.close("author")
+            }
+            x.empty("link", [("rel", "alternate"), ("type", "text/html"), ("href", entry.link)])
+            for category in entry.categories { x.empty("category", [("term", category.term), ("label", category.label)]) }
+            if let reply = entry.inReplyTo {
+                x.empty("thr:in-reply-to", [("ref", reply.ref), ("href", reply.href), ("type", "text/html")])
+            }
+            if let summary = entry.summary, !summary.isEmpty { x.element("summary", summary) }
+            x.element("content", entry.content, [("type", "html")])
+            x.close("entry")
+        }
+        x.close("feed")
+        return x.text
+    }
+
+    func jsonFeed(_ feed: Feed) -> String {
+        func author(_ p: FeedEntry.Person) -> JSON {
+            var fields: [(String, JSON)] = [("name", .string(p.name))]
+            if let uri = p.uri { fields.append(("url", .string(uri))) }
+            return .object(fields)
+        }
+        let items: [JSON] = feed.entries.map { e in
+            var fields: [(String, JSON)] = [
+                ("id", .string(e.id)),
+                ("url", .string(e.link)),
+                ("title", .string(JSONText.clean(e.title))),
+                ("content_html", .string(JSONText.clean(e.content))),
+                ("date_published", .string(e.published.rfc3339UTC)),
+                ("date_modified", .string(e.updated.rfc3339UTC)),
+            ]
+            if let summary = e.summary, !summary.isEmpty { fields.append(("summary", .string(JSONText.clean(summary)))) }
+            if let a = e.author { fields.append(("authors", .array([author(a)]))) }
+            if !e.categories.isEmpty { fields.append(("tags", .array(e.categories.map { .string($0.label) }))) }
+            if let reply = e.inReplyTo { fields.append(("external_url", .string(reply.href))) }
+            return .object(fields)
+        }
+        var fields: [(String, JSON)] = [
+            ("version", .string("https://jsonfeed.org/version/1.1")),
+            ("title", .string(JSONText.clean(feed.title))),
+            ("home_page_url", .string(routes.absolute(feed.pagePath))),
+            ("feed_url", .string(routes.absolute(feed.jsonPath))),
+        ]
+        if !feed.subtitle.isEmpty { fields.append(("description", .string(JSONText.clean(feed.subtitle)))) }
+        fields += [
+            ("icon", .string(routes.absolute(theme.asset("icon.svg")))),
+            ("language", .string(site.language.rawValue)),
+            ("authors", .array([.object([("name", .string(site.title)), ("url", .string(routes.baseURL))])])),
+            ("items", .array(items)),
+        ]
+        return JSON.object(fields).serialized(pretty: true) + "\n"
+    }
+}
+
+/// JSON can carry any character, but feed readers display text: drop the same control
+/// characters the Atom twin drops, so both feeds say the same thing.
+enum JSONText {
+    static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { !XML.isAllowed($0) }) else { return text }
+        var out = ""
+        out.unicodeScalars.append(contentsOf: text.unicodeScalars.filter(XML.isAllowed))
+        return out
+    }
+}
+
+/// A small writer for indented XML; every text and attribute value goes through `XML.escape`.
+struct XMLBuilder {
+    private(set) var text = ""
+    private var depth = 0
+
+    mutating func declaration() { text += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" }
+
+    private func attributes(_ attrs: [(String, String)]) -> String {
+        attrs.map { " \($0.0)=\"\(XML.escape($0.1))\"" }.joined()
+    }
+
+    private var indent: String { String(repeating: "  ", count: depth) }
+
+    mutating func open(_ name: String, _ attrs: [(String, String)] = []) {
+        text += "\(indent)<\(name)\(attributes(attrs))>\n"
+        depth += 1
+    }
+
+    mutating func close(_ name: String) {
+        depth -= 1
+        text += "\(indent)</\(name)>\n"
+    }
+
+    mutating func element(_ name: String, _ value: String, _ attrs: [(String, String)] = []) {
+        text += "\(indent)<\(name)\(attributes(attrs))>\(XML.escape(value))</\(name)>\n"
+    }
+
+    mutating func empty(_ name: String, _ attrs: [(String, String)]) {
+        text += "\(indent)<\(name)\(attributes(attrs))/>\n"
+    }
+}

@@ -1,0 +1,167 @@
+import PleinMarkdown
+import Foundation
+import PleinCore
+
+extension Renderer {
+    func areaName(_ area: AreaModel) -> String {
+        area.name.map { "\(area.id) · \($0)" } ?? area.id
+    }
+
+    /// `/reports/`: the postcode areas.
+    func areaList() -> Page {
+        let areas = model.areas.map { area -> TemplateContext in
+            var c: TemplateContext = [
+                "id": .text(area.id),
+                "name": .text(area.name),
+                "url": .text(routes.url(routes.area(area.id))),
+                "count": .text(strings.count("report_count", area.reports.count)),
+                "feed_url": .text(routes.url(routes.areaFeed(area.id))),
+                "categories": .list(categoryCounts(area.reports)),
+            ]
+            if let latest = area.reports.first.flatMap({ model.reports[$0] }) {
+                c["latest"] = .object(["title": .text(latest.title), "url": .text(routes.url(routes.report(latest.id))),
+                                       "at": .object(time(latest.at))])
+            }
+            return c
+        }
+        var page = Page(
+            template: "areas", path: routes.areas, title: strings["areas_title"],
+            description: strings.format("areas_description", ["site": site.title]), section: .reports)
+        page.context = [
+            "areas": .list(areas),
+            "recent": .list(model.reportOrder.prefix(6).map { reportCard($0) }),
+            "map_url": .text(routes.url(routes.reportsMap)),
+        ]
+        page.feeds = [siteFeedLink] + model.areas.map(areaFeedLink)
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        return page
+    }
+
+    func areaFeedLink(_ area: AreaModel) -> Page.Feed {
+        Page.Feed(title: strings.format("feed_area", ["area": areaName(area)]), path: routes.areaFeed(area.id), type: "application/atom+xml")
+    }
+
+    /// Report counts per category (only categories that occur), for filters and summaries.
+    func categoryCounts(_ reports: [String]) -> [TemplateContext] {
+        Category.allCases.compactMap { category in
+            let n = reports.count { model.reports[$0]?.category == category }
+            guard n > 0 else { return nil }
+            var c = categoryContext(category)
+            c["count"] = .text(strings.number(n))
+            return c
+        }
+    }
+
+    /// `/reports/<area>/`: the area's reports, newest first, with a filter by category.
+    func areaPage(_ id: String) -> Page {
+        let area = model.areas.first { $0.id == id }!
+        var c: TemplateContext = [
+            "id": .text(area.id),
+            "name": .text(area.name),
+            "title": .text(areaName(area)),
+            "reports": .list(area.reports.map { reportCard($0) }),
+            "categories": .list(categoryCounts(area.reports)),
+            "count": .text(strings.count("report_count", area.reports.count)),
+            "feed_url": .text(routes.url(routes.areaFeed(id))),
+            "map_url": .text(routes.url(routes.areaMap(id))),
+        ]
+        let today = area.reports.first.flatMap { model.reports[$0] }.map { site.clock.civil($0.at).isoDate } ?? "2026-01-01"
+        if let new = newFileURL(folder: "reports/\(id)", name: "\(today)-titel.md", text: ReportTemplate.report) {
+            c["new_report_url"] = .text(new)
+        }
+        var page = Page(
+            template: "area", path: routes.area(id), title: areaName(area),
+            description: strings.format("area_description", ["area": areaName(area), "n": strings.number(area.reports.count)]),
+            section: .reports, context: ["area": .object(c)])
+        page.feeds = [areaFeedLink(area)]
+        page.source = area.file
+        page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas)]
+        return page
+    }
+
+    /// `/reports/<area>/<slug>/`: one report with its replies.
+    func reportPage(_ id: String) -> Page {
+        let r = model.reports[id]!
+        let area = model.areas.first { $0.id == r.area }
+        let replies = r.replies.map { reply -> TemplateContext in
+            var c: TemplateContext = [
+                "anchor": .text(reply.anchor),
+                "author": .object(memberLink(reply.author)),
+                "at": .object(time(reply.at)),
+            ]
+            if let html = bodies[reply.file]?.html { c["body"] = .html(html) }
+            if let edit = editURL(reply.file) { c["edit_url"] = .text(edit) }
+            return c
+        }
+        var c: TemplateContext = [
+            "title": .text(r.title),
+            "category": .object(categoryContext(r.category)),
+            "author": .object(memberLink(r.author)),
+            "at": .object(time(r.at)),
+            "area": .text(area.map(areaName) ?? r.area),
+            "area_url": .text(routes.url(routes.area(r.area))),
+            "replies": .list(replies),
+            "reply_count": .text(strings.count("reply_count", r.replies.count)),
+            "followers": .text(r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count)),
+            "feed_url": .text(routes.url(routes.reportFeed(id))),
+        ]
+        if let html = bodies[r.file]?.html { c["body"] = .html(html) }
+        if let location = r.location {
+            c["location"] = .object([
+                "lat": .text(coordinateText(location.lat)), "lon": .text(coordinateText(location.lon)),
+                "osm": .text("https://www.openstreetmap.org/?mlat=\(coordinateText(location.lat))&mlon=\(coordinateText(location.lon))#map=17/\(coordinateText(location.lat))/\(coordinateText(location.lon))"),
+            ])
+        }
+        let folder = r.file.hasSuffix("/index.md") ? "reports/\(id)/replies" : nil
+        if let folder, let url = newFileURL(folder: folder, name: "JJJJMMDDTUUMM-lid.md", text: ReportTemplate.reply) {
+            c["reply_url"] = .text(url)
+        } else if folder == nil, site.repository != nil {
+            c["bundle_hint"] = .flag(true)
+        }
+        var page = Page(
+            template: "report", path: routes.report(id), title: r.title,
+            description: summary(bodies[r.file]?.text ?? r.title, limit: 200), section: .reports,
+            context: ["report": .object(c)])
+        if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
+           let image = images["reports/\(id)/\(first)"] {
+            page.image = (image.preview ?? image.display).path
+        }
+        page.feeds = [
+            Page.Feed(title: strings.format("feed_report", ["title": r.title]), path: routes.reportFeed(id), type: "application/atom+xml"),
+        ] + (area.map { [areaFeedLink($0)] } ?? [])
+        page.source = r.file
+        page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas),
+                            (area.map(areaName) ?? r.area, routes.area(r.area))]
+        return page
+    }
+
+    func coordinateText(_ value: Double) -> String {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        var text = String(format: "%.6f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
+
+/// The text of a new report or reply, for the forge's "new file" page.
+enum ReportTemplate {
+    static let report = """
+        ---
+        title: 
+        category: message
+        at: YYYY-MM-DDTHH:MM:00+01:00
+        author: 
+        location: {lat: , lon: }
+        ---
+
+        """
+
+    static let reply = """
+        ---
+        author: 
+        at: YYYY-MM-DDTHH:MM:00+01:00
+        ---
+
+        """
+}

@@ -1,0 +1,165 @@
+import PleinMarkdown
+import Foundation
+import PleinCore
+
+extension Renderer {
+    /// Opening hours as rows: days as written, hours as written (`closed` translated).
+    func hoursContext(_ hours: OpeningHours?) -> [TemplateContext] {
+        guard let hours else { return [] }
+        return hours.written.map { entry in
+            let days = entry.days.lowercased().split(separator: "-").map { day -> String in
+                OpeningHours.dayNames.firstIndex(of: String(day)).map { strings.weekday($0 + 1) } ?? String(day)
+            }.joined(separator: " – ")
+            let closed = entry.hours.lowercased() == "closed" || entry.hours.lowercased() == "gesloten"
+            return ["days": .text(days), "hours": .text(closed ? strings["closed"] : entry.hours.replacingOccurrences(of: "-", with: " – "))]
+        }
+    }
+
+    func occupancy(_ l: LocationModel) -> TemplateContext {
+        var c: TemplateContext = ["present": .text(strings.count("present_count", l.present.count))]
+        if let seats = l.seats, seats > 0 {
+            let percent = min(100, l.present.count * 100 / seats)
+            c["seats"] = .text(strings.count("seat_count", seats))
+            c["percent"] = .number(percent)
+            c["free"] = .text(strings.count("free_seat_count", max(0, seats - l.present.count)))
+        }
+        return c
+    }
+
+    /// `/locations/`: study places with their occupancy as of the content's latest check-in.
+    func locationList() -> Page {
+        let locations = model.locations.map { l -> TemplateContext in
+            [
+                "name": .text(l.name),
+                "url": .text(routes.url(routes.location(l.id))),
+                "address": .text(l.address),
+                "occupancy": .object(occupancy(l)),
+                "student_id": .flag(l.studentIDRequired),
+                "hours": .list(hoursContext(l.openingHours)),
+            ]
+        }
+        var page = Page(
+            template: "locations", path: routes.locations, title: strings["locations_title"],
+            description: strings.format("locations_description", ["site": site.title]), section: .locations)
+        page.context = [
+            "locations": .list(locations),
+            "as_of": time(model.asOf),
+            "map_url": .text(routes.url(routes.locationsMap)),
+        ]
+        page.feeds = [siteFeedLink]
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        return page
+    }
+
+    /// `/locations/<id>/`: one study place in full.
+    func locationPage(_ id: String) -> Page {
+        let l = model.locations.first { $0.id == id }!
+        var c: TemplateContext = [
+            "name": .text(l.name),
+            "address": .text(l.address),
+            "occupancy": .object(occupancy(l)),
+            "student_id": .flag(l.studentIDRequired),
+            "hours": .list(hoursContext(l.openingHours)),
+            "present": .list(l.present.map { memberLink($0) }),
+            "as_of": time(model.asOf),
+        ]
+        if let html = bodies[l.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        if let location = l.location {
+            c["location"] = .object([
+                "lat": .text(coordinateText(location.lat)), "lon": .text(coordinateText(location.lon)),
+                "osm": .text("https://www.openstreetmap.org/?mlat=\(coordinateText(location.lat))&mlon=\(coordinateText(location.lon))#map=17/\(coordinateText(location.lat))/\(coordinateText(location.lon))"),
+            ])
+        }
+        var page = Page(
+            template: "location", path: routes.location(id), title: l.name,
+            description: summary(bodies[l.file]?.text ?? l.name, limit: 200), section: .locations,
+            context: ["location": .object(c)])
+        page.feeds = [siteFeedLink]
+        page.source = l.file
+        page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_locations"], routes.locations)]
+        return page
+    }
+
+    /// `/users/<id>/progress/`: a member's check-ins and study time.
+    func progressPage(_ member: String) -> Page {
+        let m = model.members[member]!
+        let sessions = model.sessions.filter { $0.member == member }.sorted { $0.start > $1.start }
+        let rows = sessions.map { s -> TemplateContext in
+            let location = model.locations.first { $0.id == s.location }
+            var c: TemplateContext = [
+                "date": .object(time(Moment(seconds: s.start.seconds))),
+                "location": .text(location?.name ?? s.location),
+                "location_url": .text(routes.url(routes.location(s.location))),
+                "start": .text(site.clock.civil(s.start).hourMinute),
+            ]
+            if let end = s.end {
+                c["end"] = .text(site.clock.civil(end).hourMinute)
+                c["duration"] = .text(strings.duration(seconds: end.seconds - s.start.seconds))
+            } else {
+                c["open"] = .flag(true)
+            }
+            return c
+        }
+        let study = studyTime(member)
+        var page = Page(
+            template: "progress", path: routes.progress(member), title: strings.format("progress_title", ["name": m.name]),
+            description: strings.format("progress_description", ["name": m.name]), section: .members)
+        page.context = [
+            "member": .object(memberLink(member)),
+            "sessions": .list(rows),
+            "total": .text(strings.duration(seconds: study.seconds)),
+            "count": .text(strings.count("session_count", study.sessions)),
+        ]
+        page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members), (m.name, routes.member(member))]
+        return page
+    }
+
+    /// `/now/`: who is checked in where, as of the latest check-in in the content.
+    func nowPage() -> Page {
+        let places = model.locations.filter { !$0.present.isEmpty }.map { l -> TemplateContext in
+            [
+                "name": .text(l.name),
+                "url": .text(routes.url(routes.location(l.id))),
+                "occupancy": .object(occupancy(l)),
+                "people": .list(l.present.map { id -> TemplateContext in
+                    var c = memberLink(id)
+                    if let since = model.sessions.last(where: { $0.member == id && $0.end == nil })?.start {
+                        c["since"] = .object(time(since))
+                    }
+                    return c
+                }),
+            ]
+        }
+        var page = Page(
+            template: "now", path: routes.now, title: strings["now_title"],
+            description: strings.format("now_description", ["site": site.title]), section: .now)
+        page.context = [
+            "places": .list(places),
+            "as_of": time(model.asOf),
+            "count": .text(strings.count("present_count", model.locations.reduce(0) { $0 + $1.present.count })),
+        ]
+        page.feeds = [siteFeedLink]
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        return page
+    }
+
+    /// `/divers/`: every diver; searching by distance comes with the maps.
+    func diversPage() -> Page {
+        let divers = model.memberOrder.compactMap { id -> TemplateContext? in
+            guard let m = model.members[id], let d = m.diving else { return nil }
+            var c = memberLink(id)
+            c["certification"] = .text(d.certification)
+            c["dives"] = .text(d.dives.map { strings.number($0) })
+            c["years"] = .text(d.years.map { strings.count("years_count", $0) })
+            c["near"] = .text(m.nearPlace)
+            return c
+        }
+        var page = Page(
+            template: "divers", path: routes.divers, title: strings["divers_title"],
+            description: strings.format("divers_description", ["site": site.title]), section: .divers)
+        page.context = ["divers": .list(divers), "count": .text(strings.count("diver_count", divers.count))]
+        page.feeds = [siteFeedLink]
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        return page
+    }
+}
