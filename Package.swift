@@ -38,8 +38,13 @@ let package = Package(
             dependencies: ["PleinCore", "PleinMarkdown", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict
         ),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "PleinImages", dependencies: ["PleinCore", "CVipsShim"], swiftSettings: strict),
         .target(name: "CPleinSystem"),
-        .target(name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "CPleinSystem"], swiftSettings: strict),
+        .target(
+            name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "PleinImages", "CPleinSystem"], swiftSettings: strict
+        ),
         .target(
             name: "PleinCLI",
             dependencies: ["PleinBuild", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -52,6 +57,7 @@ let package = Package(
             name: "PleinCoreTests", dependencies: ["PleinCore", "PleinTestSupport"], exclude: ["Fixtures"], swiftSettings: strict
         ),
         .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender"], swiftSettings: strict),
+        .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "PleinBuildTests",
             dependencies: ["PleinBuild", "PleinTestSupport"],

@@ -11,14 +11,13 @@ struct Site: Sendable {
     let contentRoot: String
     let renderer: Renderer
 
-    init(model: SiteModel, theme: Theme, content: Content, contentRoot: String) {
+    init(model: SiteModel, theme: Theme, content: Content, contentRoot: String, images: ImageCatalog) {
         self.model = model
         self.theme = theme
         self.content = content
         self.contentRoot = contentRoot
         let routes = Routes(baseURL: model.site.baseURL)
         let bodies = Bodies.render(Bodies.jobs(model, routes: routes), routes: routes)
-        let images = Site.catalog(content)
         renderer = Renderer(model: model, theme: theme, bodies: bodies, images: images)
     }
 
@@ -39,11 +38,14 @@ struct Site: Sendable {
         for (_, asset) in theme.assets.sorted(by: { $0.key < $1.key }) {
             assets.append(OutputFile(path: asset.output, bytes: asset.bytes))
         }
-        for (path, image) in renderer.images.images.sorted(by: { $0.key < $1.key }) {
-            links.append((contentRoot + "/" + path, image.display.path))
+        // Attachments of report bundles that are not images are published as they are.
+        for report in content.reports {
+            for resource in report.resources where content.images["reports/\(report.id)/\(resource)"] == nil {
+                links.append((contentRoot + "/reports/\(report.id)/\(resource)", "reports/\(report.id)/\(resource)"))
+            }
         }
         let pages = files.count { $0.path.hasSuffix(".html") }
-        return Rendered(files: files + assets, links: links, pages: pages, images: links.count)
+        return Rendered(files: files + assets, links: links, pages: pages, images: renderer.images.images.count)
     }
 
     func write(_ rendered: Rendered, to writer: OutputWriter) throws(OutputWriter.Failure) {
@@ -53,17 +55,5 @@ struct Site: Sendable {
         }
         if let failure = failures.compactMap({ $0 }).first { throw failure }
         for (source, target) in rendered.links { try writer.link(source, as: target) }
-    }
-
-    /// Published images. Until thumbnails exist, each image is published as it is.
-    static func catalog(_ content: Content) -> ImageCatalog {
-        var catalog = ImageCatalog()
-        for (path, image) in content.images where image.kind != nil {
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            let target = "media/\(Hashing.sha256Hex(Array(path.utf8)).prefix(12))/\(name)"
-            let variant = PublishedImage.Variant(path: target, width: 0, height: 0)
-            catalog.images[path] = PublishedImage(variants: [variant], display: variant, preview: nil)
-        }
-        return catalog
     }
 }

@@ -12,7 +12,11 @@ struct Build: ParsableCommand {
     @OptionGroup var site: SiteOptions
 
     func run() throws {
-        let report = Pipeline.build(site.buildOptions)
+        var options = site.buildOptions
+        let bar = ProgressBar(label: "images")
+        if bar.enabled { options.progress = { done, total in bar.update(done, total) } }
+        let report = Pipeline.build(options)
+        bar.finish()
         let formatter = DiagnosticFormatter(sources: report.sources, color: Terminal.colorErrors)
         if !report.diagnostics.isEmpty {
             Terminal.error(report.diagnostics.map(formatter.text).joined(separator: "\n\n") + "\n")
@@ -26,7 +30,8 @@ struct Build: ParsableCommand {
             throw ExitCode(1)
         }
         let seconds = String(format: "%.2f", report.seconds)
-        var summary = "built \(report.pages) pages, \(report.files) files, \(report.images) images in \(seconds) s → \(site.output)/"
+        var summary = "built \(report.pages) pages, \(report.files) files and \(report.images) images "
+            + "(\(report.imagesMade) thumbnails made, \(report.imagesReused) reused) in \(seconds) s → \(site.output)/"
         if report.diagnostics.warningCount > 0 {
             summary += " (\(report.diagnostics.warningCount) warning\(report.diagnostics.warningCount == 1 ? "" : "s"))"
         }

@@ -15,6 +15,9 @@ struct Check: ParsableCommand {
     @Option(help: "The content folder.")
     var content = "content"
 
+    @Option(help: "The cache of image headers (default: .plein-cache beside the content folder).")
+    var cache: String?
+
     @Option(help: "How to print problems: text or json.")
     var format: Format = .text
 
@@ -23,7 +26,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let result = Pipeline.check(content: content)
+        let result = Pipeline.check(content: content, cache: cache)
         switch format {
         case .json:
             print(DiagnosticFormatter(sources: result.sources).json(result.diagnostics), terminator: "")

@@ -53,6 +53,9 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .customLong("base-url"), help: "Publish at this URL instead of site.yaml's base_url.")
     var baseURL: String?
 
+    @Option(help: "The cache of derived images (default: .plein-cache beside the content folder).")
+    var cache: String?
+
     func validate() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -64,7 +67,7 @@ struct SiteOptions: ParsableArguments {
     }
 
     var buildOptions: BuildOptions {
-        BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL)
+        BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
     }
 }
 

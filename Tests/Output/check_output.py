@@ -20,8 +20,9 @@ def fail(message):
 
 
 def build(plein, content, output, extra=()):
+    cache = os.path.join(os.path.dirname(output), "cache-" + os.path.basename(output))
     result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
-                             "--output", output, *extra], capture_output=True, text=True)
+                             "--output", output, "--cache", cache, *extra], capture_output=True, text=True)
     if result.returncode != 0:
         fail(f"plein build {content} failed:\n{result.stderr}")
     return result
@@ -262,6 +263,26 @@ def check_text_survives(site, needle, where):
         fail(f"{where}: expected the text {needle!r} to be shown (escaped)")
 
 
+def check_exif(site):
+    """No published image carries EXIF, GPS, XMP or IPTC metadata (exiftool finds none)."""
+    import json
+    result = subprocess.run(["exiftool", "-json", "-G1", "-a", "-r", "-ext", "jpg", "-ext", "jpeg", "-ext", "png",
+                             "-ext", "webp", site], capture_output=True, text=True)
+    images = json.loads(result.stdout or "[]")
+    if not images:
+        fail("exiftool found no images in the output")
+        return
+    leaking = ("IFD0:", "IFD1:", "ExifIFD:", "GPS:", "XMP", "IPTC:", "MakerNotes", "Photoshop:", "InteropIFD:")
+    bad = 0
+    for image in images:
+        tags = [key for key in image if key.startswith(leaking)]
+        if tags:
+            bad += 1
+            fail(f"{os.path.relpath(image['SourceFile'], site)} carries metadata: {', '.join(tags[:6])}")
+    if bad == 0:
+        print(f"ok   {len(images)} published images carry no EXIF, GPS, XMP or IPTC data")
+
+
 def check_privacy(site, content):
     """No member e-mail address and no exact home coordinate appears in any output file."""
     emails, coords = set(), set()
@@ -306,6 +327,7 @@ def main():
             base = site_yaml["base_url"].rstrip("/") + "/"
             check_feeds(site, base, site_yaml.get("feeds", {}).get("limit", 50))
             check_privacy(site, content)
+            check_exif(site)
         hostile_content = os.path.join(ROOT, "Tests", "Fixtures", "hostile")
         hostile = os.path.join(tmp, "hostile")
         build(args.plein, hostile_content, hostile)

@@ -12,8 +12,8 @@ import Testing
     @Test func buildingTwiceGivesIdenticalOutput() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let first = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path + "/a"))
-        let second = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path + "/b"))
+        let first = Pipeline.build(BuildOptions.test(content: Repo.content, output: dir.path + "/a", suite: "build"))
+        let second = Pipeline.build(BuildOptions.test(content: Repo.content, output: dir.path + "/b", suite: "build"))
         #expect(first.succeeded && second.succeeded)
         let a = snapshotTree(dir.path + "/a"), b = snapshotTree(dir.path + "/b")
         #expect(a.count > 20)
@@ -30,12 +30,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: output + "/stale", withIntermediateDirectories: true)
         try Data("old".utf8).write(to: URL(fileURLWithPath: output + "/stale/page.html"))
         try Data().write(to: URL(fileURLWithPath: output + "/.gitkeep"))
-        let report = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: output))
+        let report = Pipeline.build(BuildOptions.test(content: Repo.content, output: output, suite: "build"))
         #expect(report.succeeded)
         #expect(!FileManager.default.fileExists(atPath: output + "/stale/page.html"))
         #expect(FileManager.default.fileExists(atPath: output + "/.gitkeep"), "hidden files at the top are kept")
         #expect(FileManager.default.fileExists(atPath: output + "/index.html"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("plein-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".plein-staging") || $0.contains(".plein-old") }
         #expect(leftovers.isEmpty, "no staging folder is left behind")
     }
 
@@ -43,23 +43,23 @@ import Testing
         let dir = TempDir()
         defer { dir.cleanup() }
         let output = dir.path + "/public"
-        #expect(Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: output)).succeeded)
+        #expect(Pipeline.build(BuildOptions.test(content: Repo.content, output: output, suite: "build")).succeeded)
         let before = snapshotTree(output)
 
         try copyTree(Repo.content, to: dir.path + "/content")
         try dir.write(["users/kapot.md": "---\nname: [unclosed\n---\n"], under: "content")
-        let failed = Pipeline.build(BuildOptions(content: dir.path + "/content", templates: Repo.templates, output: output))
+        let failed = Pipeline.build(BuildOptions.test(content: dir.path + "/content", output: output, suite: "build"))
         #expect(!failed.succeeded)
         #expect(failed.diagnostics.contains { $0.file.hasSuffix("users/kapot.md") && $0.severity == .error })
         #expect(snapshotTree(output) == before)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("plein-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".plein-staging") || $0.contains(".plein-old") }
         #expect(leftovers.isEmpty)
     }
 
     @Test func noEmailAddressReachesTheOutput() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let report = Pipeline.build(BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path))
+        let report = Pipeline.build(BuildOptions.test(content: Repo.content, output: dir.path, suite: "build"))
         #expect(report.succeeded)
         let emails = Pipeline.check(content: Repo.content).content.members.map(\.email)
         #expect(emails.count >= 15)
@@ -69,5 +69,34 @@ import Testing
                 Issue.record("\(email) appears in \(path)")
             }
         }
+    }
+
+    @Test func aCorruptPhotoFailsTheBuildWithItsPath() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try copyTree(Repo.content, to: dir.path + "/content")
+        let photo = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland/zonsondergang-brouwershaven.jpg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/content/" + photo))
+        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: dir.path + "/content/" + photo))
+        let report = Pipeline.build(BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "build"))
+        #expect(!report.succeeded)
+        let problems = report.diagnostics.filter { $0.severity == .error }
+        #expect(problems.count == 1)
+        #expect(problems.first?.file == dir.path + "/content/" + photo)
+        #expect(problems.first.map { if case .corruptImage = $0.problem { true } else { false } } == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/public"))
+    }
+
+    @Test func aSecondBuildMakesNoImageAgain() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let cache = dir.path + "/cache"
+        let options = BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path + "/public", cache: cache)
+        let first = Pipeline.build(options)
+        #expect(first.succeeded && first.imagesMade > 100)
+        let second = Pipeline.build(options)
+        #expect(second.succeeded)
+        #expect(second.imagesMade == 0)
+        #expect(second.imagesReused == first.imagesMade + first.imagesReused)
     }
 }

@@ -13,7 +13,7 @@ import Testing
         let dir = TempDir()
         defer { dir.cleanup() }
         try copyTree(Repo.content, to: dir.path + "/content")
-        let options = BuildOptions(content: dir.path + "/content", templates: Repo.templates, output: dir.path + "/public")
+        let options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "feeds")
         #expect(Pipeline.build(options).succeeded)
         let before = snapshotTree(dir.path + "/public")
 
@@ -47,7 +47,7 @@ import Testing
         let sitePath = dir.path + "/content/site.yaml"
         let site = try String(contentsOfFile: sitePath, encoding: .utf8).replacingOccurrences(of: "language: nl", with: "language: en")
         try site.write(toFile: sitePath, atomically: true, encoding: .utf8)
-        let report = Pipeline.build(BuildOptions(content: dir.path + "/content", templates: Repo.templates, output: dir.path + "/public"))
+        let report = Pipeline.build(BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "feeds"))
         #expect(report.succeeded, "\(report.diagnostics.map(\.message))")
         let home = try String(contentsOfFile: dir.path + "/public/index.html", encoding: .utf8)
         #expect(home.contains("<html lang=\"en\">"))

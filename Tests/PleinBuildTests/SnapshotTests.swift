@@ -42,7 +42,7 @@ import Testing
     private static let built: Result<String, any Error> = Result {
         let dir = TempDir()
         try Txtar.fixture("clean").write(to: dir.path + "/content")
-        let report = Pipeline.build(BuildOptions(content: dir.path + "/content", templates: Repo.templates, output: dir.path + "/public"))
+        let report = Pipeline.build(BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots"))
         guard report.succeeded else { throw BuildFailed(diagnostics: report.diagnostics.map(\.message)) }
         return dir.path + "/public"
     }

@@ -7,6 +7,19 @@ enum Repo {
         .deletingLastPathComponent().path
     static let content = root + "/content"
     static let templates = root + "/templates"
+
+    /// A derived-image cache for one serialized suite: builds in it reuse thumbnails, and no
+    /// other suite prunes it while a build runs.
+    static func cache(_ suite: String) -> String {
+        NSTemporaryDirectory() + "plein-test-cache-" + suite
+    }
+}
+
+extension BuildOptions {
+    /// The demo (or another content folder) built with the repository's theme.
+    static func test(content: String = Repo.content, output: String, suite: String) -> BuildOptions {
+        BuildOptions(content: content, templates: Repo.templates, output: output, cache: Repo.cache(suite))
+    }
 }
 
 /// A fresh temporary folder, removed by `cleanup()`.

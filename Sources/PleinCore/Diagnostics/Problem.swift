@@ -57,6 +57,8 @@ public enum Problem: Sendable, Hashable, Error {
     case notParticipant(String, suggestion: String?)
     case imageTypeMismatch(file: String, declared: String, actual: String)
     case notAnImage(file: String)
+    case corruptImage(file: String, reason: String)
+    case tooManyPixels(file: String, width: Int, height: Int, limit: Int)
     case groupWithoutMembers
     case photoWithoutCaption(String)
     case emptyAlbum
@@ -153,6 +155,9 @@ public enum Problem: Sendable, Hashable, Error {
         case .imageTypeMismatch(let file, let declared, let actual):
             return "'\(file)' is named .\(declared) but holds \(actual) data"
         case .notAnImage(let file): return "'\(file)' is not a JPEG, PNG or WebP image"
+        case .corruptImage(let file, let reason): return "'\(file)' cannot be read as an image: \(reason)"
+        case .tooManyPixels(let file, let width, let height, let limit):
+            return "'\(file)' is \(width) × \(height) pixels, more than the limit of \(limit) (images.max_pixels in site.yaml)"
         case .groupWithoutMembers: return "this group has no members and will not be published"
         case .photoWithoutCaption(let file): return "photo '\(file)' has no caption (it is used as alt text)"
         case .emptyAlbum: return "this album has no photos"

@@ -1,6 +1,8 @@
 /// Builds the `SiteModel` from checked content.
 public enum ModelBuilder {
-    public static func build(_ content: Content) -> SiteModel {
+    /// - Parameter captureTimes: when each photo was taken (from EXIF), by content path: photos
+    ///   an album's list leaves out follow in this order.
+    public static func build(_ content: Content, captureTimes: [String: Moment] = [:]) -> SiteModel {
         let index = MemberIndex(content.members)
         let site = content.site
         func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value)?.id } }
@@ -44,7 +46,7 @@ public enum ModelBuilder {
                 createdBy: id(g.createdBy), body: g.body)
         }
         for a in content.albums where groups[a.group] != nil {
-            groups[a.group]!.albums.append(album(a, resolve: { index.resolve($0)?.id }))
+            groups[a.group]!.albums.append(album(a, captureTimes: captureTimes, resolve: { index.resolve($0)?.id }))
         }
         for goal in content.goals where groups[goal.group] != nil {
             let model = GoalModel(
@@ -160,7 +162,7 @@ public enum ModelBuilder {
     }
 
     /// An album's photos in display order: listed entries first, then the remaining files.
-    static func album(_ a: Album, resolve: (String) -> String?) -> AlbumModel {
+    static func album(_ a: Album, captureTimes: [String: Moment], resolve: (String) -> String?) -> AlbumModel {
         var photos: [PhotoModel] = []
         var used: Set<String> = []
         for entry in a.entries where a.imageFiles.contains(entry.file.value) && !used.contains(entry.file.value) {
@@ -169,7 +171,11 @@ public enum ModelBuilder {
                 file: entry.file.value, path: "\(a.folder)/\(entry.file.value)", slug: PhotoName.slug(entry.file.value),
                 caption: entry.caption, by: entry.by.flatMap { resolve($0.value) }))
         }
-        for file in a.imageFiles where !used.contains(file) {
+        let rest = a.imageFiles.filter { !used.contains($0) }.sorted { x, y in
+            let (tx, ty) = (captureTimes["\(a.folder)/\(x)"]?.seconds ?? .max, captureTimes["\(a.folder)/\(y)"]?.seconds ?? .max)
+            return tx != ty ? tx < ty : x < y
+        }
+        for file in rest {
             photos.append(PhotoModel(file: file, path: "\(a.folder)/\(file)", slug: PhotoName.slug(file), caption: nil, by: nil))
         }
         let cover = a.cover.flatMap { c in photos.firstIndex { $0.file == c.value } } ?? (photos.isEmpty ? nil : 0)

@@ -1,0 +1,252 @@
+#include "plein_vips.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vips/vips.h>
+
+static int started = 0;
+
+/* libvips reports recoverable trouble through GLib warnings on stderr; plein reports problems as
+   diagnostics instead, so the terminal stays readable. */
+static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+int plein_vips_start(void) {
+    if (started) return 0;
+    if (VIPS_INIT("plein")) return -1;
+    /* plein runs one job per core itself; the operation cache would only hold memory. */
+    vips_concurrency_set(1);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
+    vips_cache_set_max(0);
+    started = 1;
+    return 0;
+}
+
+const char *plein_vips_version(void) {
+    return vips_version_string();
+}
+
+static void take_error(char *error, size_t size) {
+    const char *message = vips_error_buffer();
+    snprintf(error, size, "%s", message && *message ? message : "libvips failed");
+    /* Keep only the first line: libvips repeats the loader's name on each. */
+    char *newline = strchr(error, '\n');
+    if (newline) *newline = '\0';
+    vips_error_clear();
+}
+
+/* EXIF strings come back as "value (value, Type, n components, m bytes)". */
+static void exif_value(VipsImage *image, const char *name, char *out, size_t size) {
+    const char *text = NULL;
+    out[0] = '\0';
+    if (!vips_image_get_typeof(image, name) || vips_image_get_string(image, name, &text) || !text) return;
+    const char *cut = strstr(text, " (");
+    size_t length = cut ? (size_t)(cut - text) : strlen(text);
+    if (length >= size) length = size - 1;
+    memcpy(out, text, length);
+    out[length] = '\0';
+}
+
+/* "52/1 31/1 617/50" → degrees. */
+static int parse_rationals(const char *text, double *degrees) {
+    double parts[3] = {0, 0, 0};
+    int count = 0;
+    const char *p = text;
+    while (*p && count < 3) {
+        char *end;
+        double numerator = strtod(p, &end);
+        if (end == p) return -1;
+        p = end;
+        double denominator = 1;
+        if (*p == '/') {
+            p++;
+            denominator = strtod(p, &end);
+            if (end == p) return -1;
+            p = end;
+        }
+        if (denominator == 0) return -1;
+        parts[count++] = numerator / denominator;
+        while (*p == ' ') p++;
+    }
+    if (count == 0) return -1;
+    *degrees = parts[0] + parts[1] / 60.0 + parts[2] / 3600.0;
+    return 0;
+}
+
+/* Sequential access reads the header cheaply; rotating a whole image needs random access. */
+static VipsImage *open_image(const char *path, int sequential, char *error, size_t size) {
+    VipsImage *image = vips_image_new_from_file(
+        path, "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) take_error(error, size);
+    return image;
+}
+
+int plein_image_info_read(const char *path, plein_image_info *info, char *error, size_t error_size) {
+    memset(info, 0, sizeof(*info));
+    VipsImage *image = open_image(path, 1, error, error_size);
+    if (!image) return -1;
+
+    int orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation)) orientation = 1;
+    if (orientation < 1 || orientation > 8) orientation = 1;
+    info->orientation = orientation;
+    int swap = orientation >= 5;
+    info->width = swap ? vips_image_get_height(image) : vips_image_get_width(image);
+    info->height = swap ? vips_image_get_width(image) : vips_image_get_height(image);
+
+    const char *loader = NULL;
+    if (!vips_image_get_string(image, VIPS_META_LOADER, &loader) && loader) {
+        if (strstr(loader, "jpeg")) snprintf(info->format, sizeof(info->format), "jpeg");
+        else if (strstr(loader, "png")) snprintf(info->format, sizeof(info->format), "png");
+        else if (strstr(loader, "webp")) snprintf(info->format, sizeof(info->format), "webp");
+    }
+
+    exif_value(image, "exif-ifd2-DateTimeOriginal", info->taken, sizeof(info->taken));
+    exif_value(image, "exif-ifd2-OffsetTimeOriginal", info->offset, sizeof(info->offset));
+
+    char latitude[64], longitude[64], latitude_ref[8], longitude_ref[8];
+    exif_value(image, "exif-ifd3-GPSLatitude", latitude, sizeof(latitude));
+    exif_value(image, "exif-ifd3-GPSLongitude", longitude, sizeof(longitude));
+    exif_value(image, "exif-ifd3-GPSLatitudeRef", latitude_ref, sizeof(latitude_ref));
+    exif_value(image, "exif-ifd3-GPSLongitudeRef", longitude_ref, sizeof(longitude_ref));
+    double lat, lon;
+    if (latitude[0] && longitude[0] && !parse_rationals(latitude, &lat) && !parse_rationals(longitude, &lon)) {
+        if (latitude_ref[0] == 'S') lat = -lat;
+        if (longitude_ref[0] == 'W') lon = -lon;
+        if (lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) {
+            info->has_gps = 1;
+            info->latitude = lat;
+            info->longitude = lon;
+        }
+    }
+
+    char make[48], model[64];
+    exif_value(image, "exif-ifd0-Make", make, sizeof(make));
+    exif_value(image, "exif-ifd0-Model", model, sizeof(model));
+    if (make[0] && model[0] && strncmp(model, make, strlen(make)) != 0)
+        snprintf(info->camera, sizeof(info->camera), "%s %s", make, model);
+    else
+        snprintf(info->camera, sizeof(info->camera), "%s", model[0] ? model : make);
+
+    g_object_unref(image);
+    return 0;
+}
+
+/* libvips 8.14.1's webpsave ignores "strip" and writes the source's EXIF (GPS included), so
+   metadata is removed from the image itself before any save. */
+static int save_clean(VipsImage *image, const char *out, int format, int quality);
+
+static int strip_metadata(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL)) return -1;
+    gchar **fields = vips_image_get_fields(*out);
+    for (int i = 0; fields[i]; i++) {
+        const char *name = fields[i];
+        if (!strncmp(name, "exif-", 5) || !strncmp(name, "xmp-", 4) || !strncmp(name, "iptc-", 5) ||
+            !strcmp(name, "orientation") || !strncmp(name, "png-comment", 11) || !strncmp(name, "gif-comment", 11) ||
+            !strcmp(name, "jpeg-comment") || !strcmp(name, "jpeg-thumbnail-data")) {
+            vips_image_remove(*out, name);
+        }
+    }
+    g_strfreev(fields);
+    return 0;
+}
+
+static unsigned int le32(const unsigned char *p) {
+    return (unsigned int)p[0] | (unsigned int)p[1] << 8 | (unsigned int)p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+static void put_le32(unsigned char *p, unsigned int v) {
+    p[0] = v & 0xFF; p[1] = (v >> 8) & 0xFF; p[2] = (v >> 16) & 0xFF; p[3] = (v >> 24) & 0xFF;
+}
+
+/* Even with no metadata fields left, libvips 8.14.1 writes a fresh EXIF chunk into WebP files.
+   Rewrite the RIFF container without its EXIF and XMP chunks and clear their VP8X flags. */
+static int webp_remove_metadata(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    if (fseek(f, 0, SEEK_END)) { fclose(f); return -1; }
+    long size = ftell(f);
+    if (size < 12 || fseek(f, 0, SEEK_SET)) { fclose(f); return -1; }
+    unsigned char *in = malloc((size_t)size), *out = malloc((size_t)size);
+    if (!in || !out || fread(in, 1, (size_t)size, f) != (size_t)size) { fclose(f); free(in); free(out); return -1; }
+    fclose(f);
+    if (memcmp(in, "RIFF", 4) || memcmp(in + 8, "WEBP", 4)) { free(in); free(out); return -1; }
+    memcpy(out, in, 12);
+    size_t at = 12, written = 12;
+    unsigned char *vp8x = NULL;
+    while (at + 8 <= (size_t)size) {
+        unsigned int length = le32(in + at + 4);
+        size_t padded = 8 + (size_t)length + (length & 1);
+        if (at + padded > (size_t)size) break;
+        if (!memcmp(in + at, "EXIF", 4) || !memcmp(in + at, "XMP ", 4)) { at += padded; continue; }
+        memcpy(out + written, in + at, padded);
+        if (!memcmp(in + at, "VP8X", 4) && length >= 1) vp8x = out + written + 8;
+        written += padded;
+        at += padded;
+    }
+    if (vp8x) vp8x[0] &= (unsigned char)~(0x08 | 0x04);
+    put_le32(out + 4, (unsigned int)(written - 8));
+    f = fopen(path, "wb");
+    int failed = !f || fwrite(out, 1, written, f) != written;
+    if (f && fclose(f)) failed = 1;
+    free(in);
+    free(out);
+    return failed ? -1 : 0;
+}
+
+static int save(VipsImage *image, const char *out, int format, int quality) {
+    VipsImage *clean = NULL;
+    if (strip_metadata(image, &clean)) return -1;
+    int failed = save_clean(clean, out, format, quality);
+    g_object_unref(clean);
+    if (!failed && format == PLEIN_FORMAT_WEBP && webp_remove_metadata(out)) {
+        vips_error("plein", "cannot remove metadata from %s", out);
+        return -1;
+    }
+    return failed;
+}
+
+static int save_clean(VipsImage *image, const char *out, int format, int quality) {
+    switch (format) {
+    case PLEIN_FORMAT_JPEG:
+        return vips_jpegsave(image, out, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, "interlace", TRUE, NULL);
+    case PLEIN_FORMAT_PNG:
+        return vips_pngsave(image, out, "strip", TRUE, "compression", 6, NULL);
+    default:
+        return vips_webpsave(image, out, "Q", quality, "strip", TRUE, "effort", 4, NULL);
+    }
+}
+
+int plein_image_write(const char *path, const char *out, int width, int square, int format, int quality,
+                      int *out_width, int *out_height, char *error, size_t error_size) {
+    VipsImage *result = NULL;
+    int failed;
+    if (width > 0 && square) {
+        failed = vips_thumbnail(path, &result, width, "height", width, "crop", VIPS_INTERESTING_ATTENTION,
+                                "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    } else if (width > 0) {
+        failed = vips_thumbnail(path, &result, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+                                "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    } else {
+        VipsImage *image = open_image(path, 0, error, error_size);
+        if (!image) return -1;
+        failed = vips_autorot(image, &result, NULL);
+        g_object_unref(image);
+    }
+    if (failed || !result) {
+        take_error(error, error_size);
+        return -1;
+    }
+    if (save(result, out, format, quality)) {
+        take_error(error, error_size);
+        g_object_unref(result);
+        return -1;
+    }
+    *out_width = vips_image_get_width(result);
+    *out_height = vips_image_get_height(result);
+    g_object_unref(result);
+    return 0;
+}

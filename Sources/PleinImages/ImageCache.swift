@@ -1,0 +1,115 @@
+import Foundation
+import PleinCore
+import Synchronization
+
+/// Derived images on disk in `.plein-cache/images/vips-<version>/`, named by a hash of the
+/// source's bytes and the operation, so a rebuild with unchanged photos decodes nothing.
+///
+/// Every file is written under a temporary name and renamed into place: a killed build leaves
+/// no half-written image that a later build could serve.
+public final class ImageCache: Sendable {
+    public let root: String
+    public let folder: String
+    private let index: Mutex<[String: IndexEntry]>
+    private let used = Mutex<Set<String>>([])
+
+    /// Remembers each source's hash by its size, modification time and inode, so unchanged
+    /// files are not read again just to be hashed.
+    struct IndexEntry: Codable {
+        let size: Int
+        let mtime: Int
+        let inode: UInt64
+        let hash: String
+    }
+
+    /// What the cache knows about one source: its header and the variants made from it.
+    public struct Manifest: Codable, Sendable {
+        public var info: ImageInfo
+        /// Variant key → size written.
+        public var variants: [String: [Int]]
+    }
+
+    public init(root: String) {
+        self.root = root
+        folder = root + "/images/vips-" + ImageIO.version
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var loaded: [String: IndexEntry] = [:]
+        if let data = FileManager.default.contents(atPath: root + "/index.json"),
+           let decoded = try? JSONDecoder().decode([String: IndexEntry].self, from: data) {
+            loaded = decoded
+        }
+        index = Mutex(loaded)
+    }
+
+    /// The SHA-256 of a file, from the index when the file has not changed.
+    public func hash(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        let inode = UInt64(info.st_ino)
+        if let entry = index.withLock({ $0[path] }), entry.size == size, entry.mtime == mtime, entry.inode == inode {
+            return entry.hash
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let hash = Hashing.sha256Hex(Array(data))
+        index.withLock { $0[path] = IndexEntry(size: size, mtime: mtime, inode: inode, hash: hash) }
+        return hash
+    }
+
+    public func manifestPath(_ hash: String) -> String { folder + "/" + hash + ".json" }
+
+    public func variantPath(_ hash: String, _ spec: VariantSpec) -> String {
+        folder + "/" + hash + "-" + spec.key + "." + spec.format.fileExtension
+    }
+
+    public func manifest(_ hash: String) -> Manifest? {
+        markUsed(manifestPath(hash))
+        guard let data = FileManager.default.contents(atPath: manifestPath(hash)) else { return nil }
+        return try? JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    public func store(_ manifest: Manifest, for hash: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(manifest) else { return }
+        writeAtomically(data, to: manifestPath(hash))
+    }
+
+    public func markUsed(_ path: String) {
+        used.withLock { _ = $0.insert(path) }
+    }
+
+    /// A temporary name beside `path` for writing it whole before renaming.
+    public func temporary(for path: String) -> String {
+        let ext = (path as NSString).pathExtension
+        return path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))." + ext
+    }
+
+    private func writeAtomically(_ data: Data, to path: String) {
+        let temporary = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        if rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    /// Saves the index and removes every cached file this build did not use, and the folders
+    /// of other libvips versions.
+    public func finish() -> (pruned: Int, kept: Int) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let entries = index.withLock { $0 }
+        if let data = try? encoder.encode(entries) { writeAtomically(data, to: root + "/index.json") }
+        let keep = used.withLock { $0 }
+        var pruned = 0
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where !keep.contains(folder + "/" + name) {
+            if (try? fm.removeItem(atPath: folder + "/" + name)) != nil { pruned += 1 }
+        }
+        let mine = (folder as NSString).lastPathComponent
+        for name in (try? fm.contentsOfDirectory(atPath: root + "/images")) ?? [] where name != mine {
+            try? fm.removeItem(atPath: root + "/images/" + name)
+            pruned += 1
+        }
+        return (pruned, keep.count)
+    }
+}

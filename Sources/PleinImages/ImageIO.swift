@@ -1,0 +1,84 @@
+internal import CVipsShim
+import Foundation
+
+/// What an image file says about itself, read without decoding its pixels.
+public struct ImageInfo: Sendable, Codable, Hashable {
+    /// Size after applying the EXIF orientation.
+    public let width: Int
+    public let height: Int
+    public let orientation: Int
+    /// `jpeg`, `png` or `webp`.
+    public let format: String
+    /// EXIF `DateTimeOriginal` as written (`2026:08:16 21:05:00`), and its offset (`+02:00`).
+    public let taken: String?
+    public let offset: String?
+    public let latitude: Double?
+    public let longitude: Double?
+    public let camera: String?
+}
+
+public struct ImageFailure: Error, Sendable, Equatable {
+    public let reason: String
+}
+
+/// Reads and writes images through libvips (a small C shim; its calls are variadic).
+public enum ImageIO {
+    private static let started: Bool = plein_vips_start() == 0
+
+    /// libvips' version, part of every cache key.
+    public static var version: String {
+        guard started, let text = plein_vips_version() else { return "unknown" }
+        return String(cString: text)
+    }
+
+    public static func info(_ path: String) -> Result<ImageInfo, ImageFailure> {
+        guard started else { return .failure(ImageFailure(reason: "libvips could not start")) }
+        var raw = plein_image_info()
+        var error = [CChar](repeating: 0, count: 512)
+        guard plein_image_info_read(path, &raw, &error, error.count) == 0 else {
+            return .failure(ImageFailure(reason: string(error)))
+        }
+        func text<T>(_ tuple: T) -> String? {
+            let value = withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return value.isEmpty ? nil : value
+        }
+        return .success(ImageInfo(
+            width: Int(raw.width), height: Int(raw.height), orientation: Int(raw.orientation),
+            format: text(raw.format) ?? "", taken: text(raw.taken), offset: text(raw.offset),
+            latitude: raw.has_gps != 0 ? raw.latitude : nil, longitude: raw.has_gps != 0 ? raw.longitude : nil,
+            camera: text(raw.camera)?.trimmingCharacters(in: .whitespaces)))
+    }
+
+    public enum Format: String, Sendable, Codable, Hashable {
+        case webp, jpeg, png
+
+        var code: Int32 {
+            switch self {
+            case .webp: return Int32(PLEIN_FORMAT_WEBP)
+            case .jpeg: return Int32(PLEIN_FORMAT_JPEG)
+            case .png: return Int32(PLEIN_FORMAT_PNG)
+            }
+        }
+
+        public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    }
+
+    /// Writes an upright, metadata-free copy of `path` to `output`; `width` 0 keeps the size.
+    /// Returns the size written.
+    public static func write(
+        _ path: String, to output: String, width: Int, square: Bool, format: Format, quality: Int
+    ) -> Result<(width: Int, height: Int), ImageFailure> {
+        guard started else { return .failure(ImageFailure(reason: "libvips could not start")) }
+        var w: Int32 = 0, h: Int32 = 0
+        var error = [CChar](repeating: 0, count: 512)
+        guard plein_image_write(path, output, Int32(width), square ? 1 : 0, format.code, Int32(quality), &w, &h, &error, error.count) == 0 else {
+            return .failure(ImageFailure(reason: string(error)))
+        }
+        return .success((Int(w), Int(h)))
+    }
+
+    private static func string(_ buffer: [CChar]) -> String {
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "libvips failed" : text
+    }
+}

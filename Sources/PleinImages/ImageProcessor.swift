@@ -1,0 +1,113 @@
+import Foundation
+import PleinCore
+
+/// One source image to publish: where it is and what to make of it.
+public struct ImageJob: Sendable {
+    public enum Kind: Sendable, Hashable { case photo, avatar, attachment }
+    /// Path on disk.
+    public let source: String
+    /// Content-relative path, for messages and names.
+    public let path: String
+    public let kind: Kind
+
+    public init(source: String, path: String, kind: Kind) {
+        self.source = source
+        self.path = path
+        self.kind = kind
+    }
+}
+
+/// The outcome of one job: the header and the variants on disk, or why it failed.
+public struct ProcessedImage: Sendable {
+    public struct Made: Sendable {
+        public let spec: VariantSpec
+        /// The file in the cache.
+        public let file: String
+        public let width: Int
+        public let height: Int
+    }
+
+    public let job: ImageJob
+    public let hash: String
+    public let info: ImageInfo
+    public let variants: [Made]
+    public let made: Int
+    public let reused: Int
+}
+
+public enum ImageProblem: Error, Sendable, Equatable {
+    case unreadable(String)
+    case corrupt(String)
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+}
+
+/// Reads headers and makes variants, reusing the cache.
+public struct ImageProcessor: Sendable {
+    public let cache: ImageCache
+    public let maxPixels: Int
+
+    public init(cache: ImageCache, maxPixels: Int) {
+        self.cache = cache
+        self.maxPixels = maxPixels
+    }
+
+    /// The header and EXIF of a source (from the cache when the bytes are unchanged).
+    public func inspect(_ job: ImageJob) -> Result<(hash: String, info: ImageInfo), ImageProblem> {
+        guard let hash = cache.hash(of: job.source) else { return .failure(.unreadable("cannot read the file")) }
+        if let manifest = cache.manifest(hash) { return .success((hash, manifest.info)) }
+        switch ImageIO.info(job.source) {
+        case .failure(let failure):
+            return .failure(.corrupt(failure.reason))
+        case .success(let info):
+            cache.store(ImageCache.Manifest(info: info, variants: [:]), for: hash)
+            return .success((hash, info))
+        }
+    }
+
+    /// Makes (or finds) every variant the job's kind calls for.
+    public func process(_ job: ImageJob) -> Result<ProcessedImage, ImageProblem> {
+        let inspected: (hash: String, info: ImageInfo)
+        switch inspect(job) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let value): inspected = value
+        }
+        let (hash, info) = inspected
+        guard info.width * info.height <= maxPixels else {
+            return .failure(.tooManyPixels(width: info.width, height: info.height, limit: maxPixels))
+        }
+        let specs: [VariantSpec]
+        switch job.kind {
+        case .photo: specs = VariantSpec.photo(original: info, format: info.format)
+        case .avatar: specs = VariantSpec.avatar()
+        case .attachment: specs = VariantSpec.attachment(format: info.format)
+        }
+        var manifest = cache.manifest(hash) ?? ImageCache.Manifest(info: info, variants: [:])
+        var results: [ProcessedImage.Made] = []
+        var made = 0, reused = 0
+        for spec in specs {
+            let file = cache.variantPath(hash, spec)
+            cache.markUsed(file)
+            if let size = manifest.variants[spec.key], size.count == 2, FileManager.default.fileExists(atPath: file) {
+                results.append(.init(spec: spec, file: file, width: size[0], height: size[1]))
+                reused += 1
+                continue
+            }
+            let temporary = cache.temporary(for: file)
+            switch ImageIO.write(job.source, to: temporary, width: spec.width, square: spec.square, format: spec.format, quality: spec.quality) {
+            case .failure(let failure):
+                unlink(temporary)
+                return .failure(.corrupt(failure.reason))
+            case .success(let size):
+                guard rename(temporary, file) == 0 else {
+                    unlink(temporary)
+                    return .failure(.unreadable("cannot write to the image cache"))
+                }
+                manifest.variants[spec.key] = [size.width, size.height]
+                results.append(.init(spec: spec, file: file, width: size.width, height: size.height))
+                made += 1
+            }
+        }
+        if made > 0 { cache.store(manifest, for: hash) }
+        return .success(ProcessedImage(job: job, hash: hash, info: info, variants: results, made: made, reused: reused))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// One derived image: what to make from a source.
+public struct VariantSpec: Sendable, Hashable, Codable {
+    public enum Role: String, Sendable, Codable, Hashable {
+        /// A `srcset` width.
+        case thumbnail
+        /// The JPEG for link previews.
+        case preview
+        /// The full-size copy without metadata.
+        case display
+    }
+
+    public let role: Role
+    /// 0: the original size.
+    public let width: Int
+    public let square: Bool
+    public let format: ImageIO.Format
+    public let quality: Int
+
+    /// Bumped whenever the way variants are made changes, so cached files are made again
+    /// (3: metadata removed before saving, and WebP files rewritten without EXIF and XMP
+    /// chunks: libvips 8.14.1's webpsave ignores "strip").
+    public static let revision = 3
+
+    /// Names the operation in cache keys and file names: change any parameter, get a new file.
+    public var key: String {
+        "\(role.rawValue)-\(width)\(square ? "sq" : "")-\(format.rawValue)-q\(quality)-r\(Self.revision)"
+    }
+
+    /// Photos: WebP at 320, 640 and 1280 px (never wider than the original), a 1200 px JPEG
+    /// preview and a full-size copy in the original's format.
+    public static func photo(original: ImageInfo, format: String) -> [VariantSpec] {
+        var specs: [VariantSpec] = []
+        var widths = [320, 640, 1280].filter { $0 < original.width }
+        if widths.count < 3 { widths.append(original.width) }
+        for width in widths {
+            specs.append(VariantSpec(role: .thumbnail, width: width, square: false, format: .webp, quality: 80))
+        }
+        specs.append(VariantSpec(role: .preview, width: min(1200, original.width), square: false, format: .jpeg, quality: 82))
+        let display: ImageIO.Format = format == "png" ? .png : format == "webp" ? .webp : .jpeg
+        specs.append(VariantSpec(role: .display, width: 0, square: false, format: display, quality: 88))
+        return specs
+    }
+
+    /// Avatars: square crops around the most interesting part at 64, 128 and 256 px (the
+    /// largest is also the one shown on its own), and a 256 px JPEG for link previews.
+    public static func avatar() -> [VariantSpec] {
+        [64, 128, 256].map { VariantSpec(role: .thumbnail, width: $0, square: true, format: .webp, quality: 82) }
+            + [VariantSpec(role: .preview, width: 256, square: true, format: .jpeg, quality: 85)]
+    }
+
+    /// Attachments of report bundles: a full-size copy without metadata.
+    public static func attachment(format: String) -> [VariantSpec] {
+        let display: ImageIO.Format = format == "png" ? .png : format == "webp" ? .webp : .jpeg
+        return [VariantSpec(role: .display, width: 0, square: false, format: display, quality: 88)]
+    }
+}
