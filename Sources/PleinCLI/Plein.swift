@@ -8,7 +8,7 @@ public struct Plein: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plein",
         abstract: "Builds a community's website and feeds from Markdown and YAML records.",
-        subcommands: [Build.self, Check.self],
+        subcommands: [Build.self, Check.self, Find.self],
         defaultSubcommand: Build.self
     )
 
@@ -26,6 +26,9 @@ public struct Plein: AsyncParsableCommand {
             Foundation.exit(0)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
+        } catch let usage as UsageError {
+            Terminal.error("error: " + usage.message)
+            Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
@@ -69,6 +72,11 @@ struct SiteOptions: ParsableArguments {
     var buildOptions: BuildOptions {
         BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
     }
+}
+
+/// A mistake in how plein was called, found while running: exit status 2, no usage text.
+struct UsageError: Error {
+    let message: String
 }
 
 /// Terminal output helpers: colour only on a terminal and without NO_COLOR.

@@ -26,6 +26,8 @@ public enum OutputID: Hashable, Sendable {
     case robots
     case atom(FeedID)
     case jsonFeed(FeedID)
+    case geoJSON(MapID)
+    case diversIndex
 
     /// Every feed: the site's, one per area, report, published group and member.
     static func feeds(_ model: SiteModel) -> [FeedID] {
@@ -39,7 +41,7 @@ public enum OutputID: Hashable, Sendable {
 
     /// Every output the model calls for, in a fixed order.
     public static func all(_ model: SiteModel) -> [OutputID] {
-        var ids: [OutputID] = [.home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots]
+        var ids: [OutputID] = [.home, .members, .divers, .diversIndex, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots]
         for id in model.memberOrder {
             ids.append(.member(id))
             if model.sessions.contains(where: { $0.member == id }) { ids.append(.progress(id)) }
@@ -56,6 +58,7 @@ public enum OutputID: Hashable, Sendable {
         ids += model.reportOrder.sorted().map { .report($0) }
         ids += model.locations.map { .location($0.id) }
         for feed in feeds(model) { ids += [.atom(feed), .jsonFeed(feed)] }
+        ids += [.geoJSON(.reports), .geoJSON(.locations)] + model.areas.map { .geoJSON(.area($0.id)) }
         return ids
     }
 }

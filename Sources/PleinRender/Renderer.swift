@@ -22,9 +22,12 @@ public struct OutputFile: Sendable, Equatable {
 public struct RenderOptions: Sendable {
     /// Markup injected before `</body>` on every page (the dev server's reload script).
     public var pageFooterInjection: String?
+    /// Leaflet's published files; without them maps stay SVG drawings.
+    public var leaflet: LeafletAssets?
 
-    public init(pageFooterInjection: String? = nil) {
+    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil) {
         self.pageFooterInjection = pageFooterInjection
+        self.leaflet = leaflet
     }
 }
 
@@ -51,7 +54,9 @@ public struct Renderer: Sendable {
 
     /// Every output of the site.
     public func outputs() -> [OutputID] {
-        OutputID.all(model)
+        // Album maps depend on the photos' EXIF, which only the image catalog knows.
+        let albumMaps = model.groupOrder.flatMap { model.groups[$0]!.albums }.filter(albumHasMap).map { OutputID.geoJSON(.album($0.key)) }
+        return OutputID.all(model) + albumMaps
     }
 
     /// Renders one output.
@@ -82,6 +87,10 @@ public struct Renderer: Sendable {
         case .jsonFeed(let feedID):
             let feed = feed(feedID)
             return OutputFile(path: feed.jsonPath, text: jsonFeed(feed))
+        case .diversIndex:
+            return OutputFile(path: "divers/index.json", text: diversIndex())
+        case .geoJSON(let map):
+            return OutputFile(path: geoJSONPath(map), text: geoJSON(map))
         }
     }
 
@@ -97,6 +106,9 @@ public struct Renderer: Sendable {
             "js": .text(routes.url(theme.asset("plein.js"))),
             "icon": .text(routes.url(theme.asset("icon.svg"))),
         ])
+        if page.hasMap, let leaflet = options.leaflet {
+            context["leaflet"] = .object(["script": .text(routes.url(leaflet.script)), "stylesheet": .text(routes.url(leaflet.stylesheet))])
+        }
         var html = theme.library.render(context, withTemplate: page.template) ?? ""
         if let injection = options.pageFooterInjection, let end = html.range(of: "</body>", options: .backwards) {
             html.insert(contentsOf: injection, at: end.lowerBound)
@@ -121,6 +133,8 @@ struct Page {
     var breadcrumbs: [(label: String, path: String)] = []
     /// Overrides the file name (`404.html`).
     var fileName: String?
+    /// Loads Leaflet on this page.
+    var hasMap = false
 
     struct Feed {
         let title: String

@@ -10,10 +10,11 @@ public enum Privacy {
         let row = (c.lat / latStep).rounded(.down)
         let lat = min(90, max(-90, (row + 0.5) * latStep))
         let kmPerDegreeLon = max(kmPerDegreeLat * cos(lat * .pi / 180), 0.01)
-        let lonStep = min(360, km / kmPerDegreeLon)
-        let column = ((c.lon + 180) / lonStep).rounded(.down)
-        var lon = (column + 0.5) * lonStep - 180
-        if lon > 180 { lon -= 360 }
+        // A whole number of columns round the world, so cells line up at the antimeridian.
+        let columns = max(1, (360 / (km / kmPerDegreeLon)).rounded(.down))
+        let lonStep = 360 / columns
+        let column = min(columns - 1, ((c.lon + 180) / lonStep).rounded(.down))
+        let lon = (column + 0.5) * lonStep - 180
         return Coordinate(lat: round6(lat), lon: round6(lon))
     }
 

@@ -117,10 +117,13 @@ extension Renderer {
             "photos": .list(photos),
         ]
         if let html = bodies[album.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        let map = albumHasMap(album) ? mapContext(id: "map-album", title: album.title, features: features(.album(key)), geoJSON: geoJSONPath(.album(key))) : nil
+        c["map"] = map.map { .object($0) }
         var page = Page(
             template: "album", path: routes.album(key), title: album.title,
             description: summary(bodies[album.file]?.text ?? album.title, limit: 200), section: .groups,
             context: ["album": .object(c)])
+        page.hasMap = map != nil
         if let cover = album.cover, let image = images[cover.path] { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
         page.feeds = [groupFeedLink(g)]
@@ -161,9 +164,14 @@ extension Renderer {
             let next = album.photos[index + 1]
             c["next"] = .object(["url": .text(routes.url(routes.photo(key, next.slug))), "caption": .text(next.caption ?? next.file)])
         }
+        let map = photoFeature(album, photo).flatMap {
+            mapContext(id: "map-photo", title: title, features: [$0], geoJSON: geoJSONPath(.album(key)), highlight: $0.path)
+        }
+        c["map"] = map.map { .object($0) }
         var page = Page(
             template: "photo", path: routes.photo(key, photo.slug), title: title,
             description: photo.caption ?? album.title, section: .groups, context: ["photo": .object(c)])
+        page.hasMap = map != nil
         if let image = images[photo.path] { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
         page.feeds = [groupFeedLink(g)]

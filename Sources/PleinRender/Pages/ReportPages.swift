@@ -27,11 +27,13 @@ extension Renderer {
         var page = Page(
             template: "areas", path: routes.areas, title: strings["areas_title"],
             description: strings.format("areas_description", ["site": site.title]), section: .reports)
+        let map = mapContext(id: "map-reports", title: strings["areas_title"], features: features(.reports), geoJSON: routes.reportsMap)
         page.context = [
             "areas": .list(areas),
             "recent": .list(model.reportOrder.prefix(6).map { reportCard($0) }),
-            "map_url": .text(routes.url(routes.reportsMap)),
+            "map": map.map { .object($0) },
         ]
+        page.hasMap = map != nil
         page.feeds = [siteFeedLink] + model.areas.map(areaFeedLink)
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         return page
@@ -63,8 +65,9 @@ extension Renderer {
             "categories": .list(categoryCounts(area.reports)),
             "count": .text(strings.count("report_count", area.reports.count)),
             "feed_url": .text(routes.url(routes.areaFeed(id))),
-            "map_url": .text(routes.url(routes.areaMap(id))),
         ]
+        let map = mapContext(id: "map-area", title: areaName(area), features: features(.area(id)), geoJSON: routes.areaMap(id))
+        c["map"] = map.map { .object($0) }
         let today = area.reports.first.flatMap { model.reports[$0] }.map { site.clock.civil($0.at).isoDate } ?? "2026-01-01"
         if let new = newFileURL(folder: "reports/\(id)", name: "\(today)-titel.md", text: ReportTemplate.report) {
             c["new_report_url"] = .text(new)
@@ -73,6 +76,7 @@ extension Renderer {
             template: "area", path: routes.area(id), title: areaName(area),
             description: strings.format("area_description", ["area": areaName(area), "n": strings.number(area.reports.count)]),
             section: .reports, context: ["area": .object(c)])
+        page.hasMap = map != nil
         page.feeds = [areaFeedLink(area)]
         page.source = area.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas)]
@@ -112,6 +116,11 @@ extension Renderer {
                 "osm": .text("https://www.openstreetmap.org/?mlat=\(coordinateText(location.lat))&mlon=\(coordinateText(location.lon))#map=17/\(coordinateText(location.lat))/\(coordinateText(location.lon))"),
             ])
         }
+        let outline = area.flatMap(areaFeature).map { [$0] } ?? []
+        let map = mapContext(
+            id: "map-report", title: r.title, features: outline + (reportFeature(id).map { [$0] } ?? []),
+            geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
+        c["map"] = map.map { .object($0) }
         let folder = r.file.hasSuffix("/index.md") ? "reports/\(id)/replies" : nil
         if let folder, let url = newFileURL(folder: folder, name: "JJJJMMDDTUUMM-lid.md", text: ReportTemplate.reply) {
             c["reply_url"] = .text(url)
@@ -122,6 +131,7 @@ extension Renderer {
             template: "report", path: routes.report(id), title: r.title,
             description: summary(bodies[r.file]?.text ?? r.title, limit: 200), section: .reports,
             context: ["report": .object(c)])
+        page.hasMap = map != nil
         if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
            let image = images["reports/\(id)/\(first)"] {
             page.image = (image.preview ?? image.display).path

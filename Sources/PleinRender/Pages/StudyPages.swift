@@ -41,11 +41,13 @@ extension Renderer {
         var page = Page(
             template: "locations", path: routes.locations, title: strings["locations_title"],
             description: strings.format("locations_description", ["site": site.title]), section: .locations)
+        let map = mapContext(id: "map-locations", title: strings["locations_title"], features: features(.locations), geoJSON: routes.locationsMap)
         page.context = [
             "locations": .list(locations),
             "as_of": time(model.asOf),
-            "map_url": .text(routes.url(routes.locationsMap)),
+            "map": map.map { .object($0) },
         ]
+        page.hasMap = map != nil
         page.feeds = [siteFeedLink]
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         return page
@@ -64,6 +66,8 @@ extension Renderer {
             "as_of": time(model.asOf),
         ]
         if let html = bodies[l.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        let map = locationFeature(l).flatMap { mapContext(id: "map-location", title: l.name, features: [$0], geoJSON: routes.locationsMap, highlight: $0.path) }
+        c["map"] = map.map { .object($0) }
         if let location = l.location {
             c["location"] = .object([
                 "lat": .text(coordinateText(location.lat)), "lon": .text(coordinateText(location.lon)),
@@ -74,6 +78,7 @@ extension Renderer {
             template: "location", path: routes.location(id), title: l.name,
             description: summary(bodies[l.file]?.text ?? l.name, limit: 200), section: .locations,
             context: ["location": .object(c)])
+        page.hasMap = map != nil
         page.feeds = [siteFeedLink]
         page.source = l.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_locations"], routes.locations)]
@@ -143,23 +148,67 @@ extension Renderer {
         return page
     }
 
-    /// `/divers/`: every diver; searching by distance comes with the maps.
+    /// `/divers/`: a search by distance from a place (done by a script from `index.json`), and
+    /// without JavaScript every diver, grouped by the place they live near.
     func diversPage() -> Page {
-        let divers = model.memberOrder.compactMap { id -> TemplateContext? in
-            guard let m = model.members[id], let d = m.diving else { return nil }
-            var c = memberLink(id)
-            c["certification"] = .text(d.certification)
-            c["dives"] = .text(d.dives.map { strings.number($0) })
-            c["years"] = .text(d.years.map { strings.count("years_count", $0) })
-            c["near"] = .text(m.nearPlace)
-            return c
+        let divers = model.memberOrder.filter { model.members[$0]?.diving != nil }
+        var byPlace: [String: [String]] = [:]
+        for id in divers { byPlace[model.members[id]!.nearPlace ?? "", default: []].append(id) }
+        let groups = byPlace.keys.sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }.map { place -> TemplateContext in
+            [
+                "place": .text(place.isEmpty ? strings["divers_elsewhere"] : place),
+                "divers": .list(byPlace[place]!.map(diverCard)),
+            ]
         }
         var page = Page(
             template: "divers", path: routes.divers, title: strings["divers_title"],
             description: strings.format("divers_description", ["site": site.title]), section: .divers)
-        page.context = ["divers": .list(divers), "count": .text(strings.count("diver_count", divers.count))]
+        page.context = [
+            "groups": .list(groups),
+            "count": .text(strings.count("diver_count", divers.count)),
+            "places": .list(model.places.map { ["name": .text($0.name)] }),
+            "data_url": .text(routes.url("divers/index.json")),
+            "page_url": .text(routes.url(routes.divers)),
+            "radius_min": .number(5), "radius_max": .number(100), "radius_default": .number(25),
+        ]
         page.feeds = [siteFeedLink]
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         return page
+    }
+
+    func diverCard(_ id: String) -> TemplateContext {
+        let m = model.members[id]!
+        var c = memberLink(id)
+        c["certification"] = .text(m.diving?.certification)
+        c["dives"] = .text(m.diving?.dives.map { strings.number($0) })
+        c["years"] = .text(m.diving?.years.map { strings.count("years_count", $0) })
+        c["near"] = .text(m.nearPlace)
+        return c
+    }
+
+    /// `/divers/index.json`: what the search needs. Homes are the coarsened points of the model,
+    /// so the page can never reveal more than the privacy grid.
+    func diversIndex() -> String {
+        let divers: [JSON] = model.memberOrder.compactMap { id in
+            guard let m = model.members[id], let d = m.diving, let home = m.home else { return nil }
+            var fields: [(String, JSON)] = [
+                ("id", .string(id)), ("name", .string(m.name)), ("url", .string(routes.url(routes.member(id)))),
+                ("lat", .number(round6(home.lat))), ("lon", .number(round6(home.lon))),
+            ]
+            if let avatar = m.avatar, let image = images[avatar] { fields.append(("avatar", .string(routes.url((image.variants.first ?? image.display).path)))) }
+            if let c = d.certification { fields.append(("certification", .string(c))) }
+            if let n = d.dives { fields.append(("dives", .int(n))) }
+            if let y = d.years { fields.append(("years", .int(y))) }
+            if let near = m.nearPlace { fields.append(("near", .string(near))) }
+            return .object(fields)
+        }
+        let places: [JSON] = model.places.map {
+            .object([("name", .string($0.name)), ("lat", .number(round6($0.coordinate.lat))), ("lon", .number(round6($0.coordinate.lon)))])
+        }
+        return JSON.object([
+            ("precision_km", .number(site.locationPrecisionKm)),
+            ("places", .array(places)),
+            ("divers", .array(divers)),
+        ]).serialized(pretty: true) + "\n"
     }
 }

@@ -101,10 +101,11 @@ extension Strings {
             "feed_area_subtitle", "feed_report_subtitle", "feed_group_subtitle", "feed_member_subtitle",
             "feed_following_subtitle", "feed_reply_context", "feed_reply_title", "feed_album_title", "feed_goal_title",
             "feed_completion_title", "feed_completion_text", "feed_joined_title", "json_feed",
+            "map_legend_area", "map_legend_location", "map_legend_photo", "divers_elsewhere",
         ]
         for count in ["member_count", "diver_count", "group_count", "report_count", "location_count", "present_count",
                       "reply_count", "photo_count", "points_count", "years_count", "session_count", "album_count",
-                      "open_goal_count", "follower_count", "seat_count", "free_seat_count"] {
+                      "open_goal_count", "follower_count", "seat_count", "free_seat_count", "map_points"] {
             keys += [count + "_one", count + "_other"]
         }
         keys += Category.allCases.map { "category_\($0.rawValue)" }

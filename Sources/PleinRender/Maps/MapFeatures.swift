@@ -1,0 +1,102 @@
+import Foundation
+public import PleinCore
+import PleinMarkdown
+
+/// Which map: the GeoJSON files of PRODUCT.md "Maps", plus one per album with GPS photos.
+public enum MapID: Hashable, Sendable {
+    case reports
+    case area(String)
+    case locations
+    case album(AlbumKey)
+}
+
+/// A thing on a map, the same for the GeoJSON file and the SVG drawing.
+struct MapFeature {
+    enum Shape {
+        case point(Coordinate)
+        /// An area's outline, counter-clockwise, the first point not repeated.
+        case polygon([Coordinate])
+    }
+
+    let shape: Shape
+    let title: String
+    /// Site-relative path of the record's page.
+    let path: String
+    let category: String
+    let date: Moment?
+    let description: String
+    let color: String
+    let symbol: String
+}
+
+/// Colours and Maki symbols of the things that are not report categories.
+enum MapStyle {
+    static let location = (color: "#334155", symbol: "library")
+    static let photo = (color: "#0e7490", symbol: "attraction")
+    static let area = "#1d4ed8"
+}
+
+extension Renderer {
+    func features(_ id: MapID) -> [MapFeature] {
+        switch id {
+        case .reports:
+            return model.areas.compactMap(areaFeature) + model.reportOrder.sorted().compactMap(reportFeature)
+        case .area(let aid):
+            let area = model.areas.first { $0.id == aid }
+            return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap(reportFeature) ?? [])
+        case .locations:
+            return model.locations.compactMap(locationFeature)
+        case .album(let key):
+            guard let album = model.album(key) else { return [] }
+            return album.photos.compactMap { photoFeature(album, $0) }
+        }
+    }
+
+    func areaFeature(_ area: AreaModel) -> MapFeature? {
+        guard area.boundary.count >= 3 else { return nil }
+        return MapFeature(
+            shape: .polygon(Geo.counterClockwise(area.boundary)), title: areaName(area),
+            path: routes.area(area.id), category: "area", date: nil,
+            description: strings.count("report_count", area.reports.count), color: MapStyle.area, symbol: "")
+    }
+
+    func reportFeature(_ id: String) -> MapFeature? {
+        guard let r = model.reports[id], let location = r.location else { return nil }
+        return MapFeature(
+            shape: .point(location), title: r.title, path: routes.report(id),
+            category: r.category.rawValue, date: r.at, description: summary(bodies[r.file]?.text ?? "", limit: 280),
+            color: CategoryStyle.color(r.category), symbol: CategoryStyle.symbol(r.category))
+    }
+
+    func locationFeature(_ l: LocationModel) -> MapFeature? {
+        guard let location = l.location else { return nil }
+        let description = [l.address, strings.count("present_count", l.present.count)].compactMap { $0 }.joined(separator: " · ")
+        return MapFeature(
+            shape: .point(location), title: l.name, path: routes.location(l.id), category: "location",
+            date: model.asOf, description: description, color: MapStyle.location.color, symbol: MapStyle.location.symbol)
+    }
+
+    func photoFeature(_ album: AlbumModel, _ photo: PhotoModel) -> MapFeature? {
+        guard let info = images[photo.path]?.info, let lat = info.latitude, let lon = info.longitude else { return nil }
+        return MapFeature(
+            shape: .point(Coordinate(lat: lat, lon: lon)), title: photo.caption ?? photo.file,
+            path: routes.photo(album.key, photo.slug), category: "photo",
+            date: info.takenAt.map { Moment(seconds: $0) }, description: album.title,
+            color: MapStyle.photo.color, symbol: MapStyle.photo.symbol)
+    }
+
+    /// Site-relative path of a map's GeoJSON file.
+    func geoJSONPath(_ id: MapID) -> String {
+        switch id {
+        case .reports: return routes.reportsMap
+        case .area(let aid): return routes.areaMap(aid)
+        case .locations: return routes.locationsMap
+        case .album(let key): return routes.album(key) + "map.geojson"
+        }
+    }
+
+    /// Albums whose photos carry a GPS position get a map.
+    func albumHasMap(_ album: AlbumModel) -> Bool {
+        album.photos.contains { images[$0.path]?.info.latitude != nil }
+    }
+}
