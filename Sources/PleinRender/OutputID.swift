@@ -28,6 +28,7 @@ public enum OutputID: Hashable, Sendable {
     case jsonFeed(FeedID)
     case geoJSON(MapID)
     case diversIndex
+    case leaderboardJSON(String)
 
     /// Every feed: the site's, one per area, report, published group and member.
     static func feeds(_ model: SiteModel) -> [FeedID] {
@@ -48,7 +49,7 @@ public enum OutputID: Hashable, Sendable {
         }
         for gid in model.groupOrder {
             let group = model.groups[gid]!
-            ids += [.group(gid), .leaderboard(gid)]
+            ids += [.group(gid), .leaderboard(gid), .leaderboardJSON(gid)]
             for album in group.albums {
                 ids.append(.album(album.key))
                 ids += album.photos.indices.map { .photo(album.key, $0) }

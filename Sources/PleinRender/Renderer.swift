@@ -87,6 +87,8 @@ public struct Renderer: Sendable {
         case .jsonFeed(let feedID):
             let feed = feed(feedID)
             return OutputFile(path: feed.jsonPath, text: jsonFeed(feed))
+        case .leaderboardJSON(let gid):
+            return OutputFile(path: routes.leaderboard(gid) + "leaderboard.json", text: leaderboardJSON(gid))
         case .diversIndex:
             return OutputFile(path: "divers/index.json", text: diversIndex())
         case .geoJSON(let map):

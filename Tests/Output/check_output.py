@@ -391,6 +391,25 @@ def check_in_browser(site):
         server.shutdown()
 
 
+def check_leaderboards(site):
+    """Each leaderboard.json holds the numbers its page shows."""
+    import json, html as html_module
+    files = sorted(glob.glob(os.path.join(site, "groups", "*", "leaderboard", "leaderboard.json")))
+    bad = 0
+    for path in files:
+        data = json.load(open(path, encoding="utf-8"))
+        page = open(os.path.join(os.path.dirname(path), "index.html"), encoding="utf-8").read()
+        table = page.split('<table class="data leaderboard">')[1].split("</table>")[0]
+        rows = re.findall(r"<tr[^>]*>\s*<td class=\"num\">([^<]+)</td>.*?<span>([^<]+)</span></a>.*?<td class=\"num\">([^<]+)</td><td class=\"num\">([^<]+)</td>", table, re.S)
+        shown = [(r[0].replace(".", ""), html_module.unescape(r[1]), r[2].replace(".", ""), r[3].replace(".", "")) for r in rows]
+        expected = [(str(s["rank"]), s["name"], str(s["points"]), str(s["goals"])) for s in data["standings"]]
+        if shown != expected:
+            bad += 1
+            fail(f"{os.path.relpath(path, site)} does not match its page:\n  page {shown}\n  json {expected}")
+    if files and bad == 0:
+        print(f"ok   {len(files)} leaderboard.json files hold the numbers their pages show")
+
+
 def check_privacy(site, content):
     """No member e-mail address and no exact home coordinate appears in any output file."""
     emails, coords = set(), set()
@@ -437,6 +456,7 @@ def main():
             check_privacy(site, content)
             check_exif(site)
             check_geojson(site, base)
+            check_leaderboards(site)
             check_in_browser(site)
         hostile_content = os.path.join(ROOT, "Tests", "Fixtures", "hostile")
         hostile = os.path.join(tmp, "hostile")

@@ -215,3 +215,51 @@
   }
   fromURL();
 })();
+
+// "Open now" depends on the reader's clock, so it is worked out here, in the site's time zone,
+// from the opening hours the page carries.
+(function () {
+  "use strict";
+  var lang = document.documentElement.lang || "en";
+  document.querySelectorAll(".open-now[data-hours]").forEach(function (el) {
+    var hours, zone = el.getAttribute("data-timezone");
+    try { hours = JSON.parse(el.getAttribute("data-hours")); } catch (e) { return; }
+    var parts;
+    try {
+      parts = new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+        .formatToParts(new Date());
+    } catch (e) { return; }
+    var get = function (type) { return (parts.filter(function (p) { return p.type === type; })[0] || {}).value; };
+    var day = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].indexOf(get("weekday"));
+    var now = parseInt(get("hour"), 10) * 60 + parseInt(get("minute"), 10);
+    if (day < 0 || isNaN(now)) return;
+    var clock = function (m) { m = m % 1440; return String(Math.floor(m / 60)).padStart(2, "0") + ":" + String(m % 60).padStart(2, "0"); };
+    var fill = function (template, values) {
+      Object.keys(values).forEach(function (k) { template = template.split("{" + k + "}").join(values[k]); });
+      return template;
+    };
+    // Open today, or still open from yesterday past midnight?
+    var ranges = (hours[day] || []).map(function (r) { return [r[0], r[1]]; })
+      .concat((hours[(day + 6) % 7] || []).filter(function (r) { return r[1] > 1440; }).map(function (r) { return [r[0] - 1440, r[1] - 1440]; }));
+    var open = ranges.filter(function (r) { return r[0] <= now && now < r[1]; })[0];
+    var weekday = new Intl.DateTimeFormat(lang, { weekday: "long" });
+    var text;
+    if (open) {
+      text = fill(el.getAttribute("data-open"), { time: clock(open[1]) });
+      el.classList.add("is-open");
+    } else {
+      text = el.getAttribute("data-closed");
+      for (var i = 0; i < 8; i++) {
+        var d = (day + i) % 7;
+        var next = (hours[d] || []).filter(function (r) { return i > 0 || r[0] > now; })[0];
+        if (next) {
+          var monday = new Date(Date.UTC(2024, 0, 1 + d));
+          text = fill(el.getAttribute("data-opens"), { day: weekday.format(monday), time: clock(next[0]) });
+          break;
+        }
+      }
+    }
+    el.textContent = text;
+    el.hidden = false;
+  });
+})();

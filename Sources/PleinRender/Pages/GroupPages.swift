@@ -64,15 +64,27 @@ extension Renderer {
     func standingContext(_ s: Standing) -> TemplateContext {
         [
             "rank": .text(strings.number(s.rank)),
+            "leader": .flag(s.rank == 1 && s.points > 0),
             "member": .object(memberLink(s.member)),
             "points": .text(strings.number(s.points)),
             "goals": .text(strings.number(s.goals)),
         ]
     }
 
-    /// `/groups/<id>/leaderboard/`: everyone in the group by points.
+    /// Completions of a group oldest first, with each member's running total.
+    func completionHistory(_ g: GroupModel) -> [(goal: GoalModel, member: String, total: Int)] {
+        var totals: [String: Int] = [:]
+        return g.completedGoals.sorted { ($0.completedAt!, $0.id) < ($1.completedAt!, $1.id) }.compactMap { goal in
+            guard let by = goal.completedBy else { return nil }
+            totals[by, default: 0] += goal.points
+            return (goal, by, totals[by]!)
+        }
+    }
+
+    /// `/groups/<id>/leaderboard/`: everyone in the group by points, and points over time.
     func leaderboardPage(_ id: String) -> Page {
         let g = model.groups[id]!
+        let history = completionHistory(g)
         var page = Page(
             template: "leaderboard", path: routes.leaderboard(id), title: strings.format("leaderboard_title", ["group": g.name]),
             description: strings.format("leaderboard_description", ["group": g.name]), section: .groups)
@@ -80,11 +92,67 @@ extension Renderer {
             "group": .text(g.name),
             "group_url": .text(routes.url(routes.group(id))),
             "standings": .list(g.leaderboard.map(standingContext)),
+            "json_url": .text(routes.url(routes.leaderboard(id) + "leaderboard.json")),
+            "history": .list(history.map { entry in
+                [
+                    "date": time(entry.goal.completedAt),
+                    "member": .object(memberLink(entry.member)),
+                    "goal": .text(entry.goal.title),
+                    "points": .text(strings.number(entry.goal.points)),
+                    "total": .text(strings.number(entry.total)),
+                ]
+            }),
         ]
+        if let first = history.first?.goal.completedAt, let last = history.last?.goal.completedAt {
+            let scorers = g.leaderboard.filter { $0.points > 0 }
+            let series = scorers.enumerated().map { i, standing in
+                Charts.Series(
+                    name: model.members[standing.member]?.name ?? standing.member, color: Charts.palette[i % Charts.palette.count],
+                    points: history.filter { $0.member == standing.member }.map { entry in
+                        (entry.goal.completedAt!, Double(entry.total),
+                         strings.format("chart_completion", [
+                            "name": model.members[entry.member]?.name ?? entry.member, "goal": entry.goal.title,
+                            "total": strings.count("points_count", entry.total),
+                         ]))
+                    })
+            }
+            let leader = g.leaderboard.first.map { model.members[$0.member]?.name ?? $0.member } ?? ""
+            let description = strings.format("chart_points_description", [
+                "n": strings.number(scorers.count), "leader": leader,
+                "points": strings.count("points_count", g.leaderboard.first?.points ?? 0),
+            ])
+            let end = Moment(seconds: last.seconds + max(86_400, (last.seconds - first.seconds) / 20))
+            page.context["chart"] = .html(Charts.steps(
+                id: "points-chart", title: strings.format("chart_points_title", ["group": g.name]), description: description,
+                series: series, start: Moment(seconds: first.seconds - 86_400), end: end, clock: site.clock, strings: strings))
+        }
         page.noindex = !g.isListed
         page.feeds = [groupFeedLink(g)]
         page.breadcrumbs = groupCrumbs(g)
         return page
+    }
+
+    /// `leaderboard.json`: the numbers of the leaderboard page, for other tools.
+    func leaderboardJSON(_ id: String) -> String {
+        let g = model.groups[id]!
+        let standings: [JSON] = g.leaderboard.map { s in
+            .object([
+                ("rank", .int(s.rank)), ("member", .string(s.member)),
+                ("name", .string(model.members[s.member]?.name ?? s.member)),
+                ("url", .string(routes.absolute(routes.member(s.member)))), ("points", .int(s.points)), ("goals", .int(s.goals)),
+            ])
+        }
+        let completions: [JSON] = completionHistory(g).map { entry in
+            .object([
+                ("goal", .string(entry.goal.id)), ("title", .string(entry.goal.title)), ("points", .int(entry.goal.points)),
+                ("member", .string(entry.member)), ("completed_at", .string(site.clock.rfc3339(entry.goal.completedAt!))),
+                ("total", .int(entry.total)),
+            ])
+        }
+        return JSON.object([
+            ("group", .string(id)), ("name", .string(g.name)), ("url", .string(routes.absolute(routes.leaderboard(id)))),
+            ("standings", .array(standings)), ("completions", .array(completions)),
+        ]).serialized(pretty: true) + "\n"
     }
 
     func groupCrumbs(_ g: GroupModel) -> [(label: String, path: String)] {

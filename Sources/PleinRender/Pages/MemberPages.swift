@@ -74,13 +74,15 @@ extension Renderer {
         c["goals"] = .list(goals.map { goalContext($0) })
         let points = pointsPerGroup(id, goals: goals)
         if !points.isEmpty { c["points"] = .object(["rows": .list(points)]) }
-        let study = studyTime(id)
-        if study.sessions > 0 {
+        let sessions = model.sessions.filter { $0.member == id }
+        if !sessions.isEmpty {
+            let study = StudyTime(sessions: sessions, clock: site.clock)
+            let present = sessions.last { $0.end == nil }.flatMap { s in model.locations.first { $0.id == s.location }?.name }
             c["study"] = .object([
-                "total": .text(strings.duration(seconds: study.seconds)),
-                "sessions": .text(strings.count("session_count", study.sessions)),
+                "total": .text(strings.duration(seconds: study.total)),
+                "sessions": .text(strings.count("session_count", study.finished)),
                 "url": .text(routes.url(routes.progress(id))),
-                "present": .text(study.presentAt),
+                "present": .text(present),
             ])
         }
         c["feed_url"] = .text(routes.url(routes.memberFeed(id)))
@@ -114,19 +116,5 @@ extension Renderer {
                 "rank": .text(rank.map { strings.number($0) }),
             ]
         }
-    }
-
-    /// Total time of a member's finished sessions, and where they are checked in now.
-    func studyTime(_ member: String) -> (seconds: Int64, sessions: Int, presentAt: String?) {
-        var seconds: Int64 = 0
-        var count = 0
-        var present: String?
-        for s in model.sessions where s.member == member {
-            count += 1
-            if let end = s.end { seconds += end.seconds - s.start.seconds } else {
-                present = model.locations.first { $0.id == s.location }?.name
-            }
-        }
-        return (seconds, count, present)
     }
 }

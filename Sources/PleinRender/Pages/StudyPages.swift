@@ -15,6 +15,59 @@ extension Renderer {
         }
     }
 
+    /// Opening hours as the script reads them: day index (0 = Monday) → [[start, end]] in minutes.
+    func hoursData(_ hours: OpeningHours?) -> String? {
+        guard let hours else { return nil }
+        let days: [(String, JSON)] = hours.days.enumerated().compactMap { i, ranges in
+            guard let ranges else { return nil }
+            return (String(i), .array(ranges.map { .array([.int($0.start), .int($0.end)]) }))
+        }
+        return JSON.object(days).serialized()
+    }
+
+    /// schema.org structured data: the place, its position and its opening hours.
+    func locationJSONLD(_ l: LocationModel) -> String {
+        var fields: [(String, JSON)] = [
+            ("@context", .string("https://schema.org")), ("@type", .string("Place")), ("name", .string(l.name)),
+            ("url", .string(routes.absolute(routes.location(l.id)))),
+        ]
+        if let address = l.address {
+            fields.append(("address", .object([("@type", .string("PostalAddress")), ("streetAddress", .string(address))])))
+        }
+        if let c = l.location {
+            fields.append(("geo", .object([("@type", .string("GeoCoordinates")), ("latitude", .number(round6(c.lat))), ("longitude", .number(round6(c.lon)))])))
+        }
+        if let seats = l.seats { fields.append(("maximumAttendeeCapacity", .int(seats))) }
+        if let hours = l.openingHours {
+            // Days with the same hours share one specification.
+            let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+            var groups: [(OpeningHours.Range, [String])] = []
+            for (i, ranges) in hours.days.enumerated() {
+                for range in ranges ?? [] {
+                    if let index = groups.firstIndex(where: { $0.0 == range }) {
+                        groups[index].1.append(names[i])
+                    } else {
+                        groups.append((range, [names[i]]))
+                    }
+                }
+            }
+            func clock(_ minutes: Int) -> String {
+                let m = minutes >= 24 * 60 ? (minutes == 24 * 60 ? 23 * 60 + 59 : minutes - 24 * 60) : minutes
+                return pad2(m / 60) + ":" + pad2(m % 60)
+            }
+            fields.append(("openingHoursSpecification", .array(groups.map { range, days in
+                .object([
+                    ("@type", .string("OpeningHoursSpecification")),
+                    ("dayOfWeek", .array(days.map { .string("https://schema.org/" + $0) })),
+                    ("opens", .string(clock(range.start))), ("closes", .string(clock(range.end))),
+                ])
+            })))
+        }
+        return "<script type=\"application/ld+json\">" + JSON.object(fields).serialized() + "</script>"
+    }
+
+    func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+
     func occupancy(_ l: LocationModel) -> TemplateContext {
         var c: TemplateContext = ["present": .text(strings.count("present_count", l.present.count))]
         if let seats = l.seats, seats > 0 {
@@ -36,6 +89,7 @@ extension Renderer {
                 "occupancy": .object(occupancy(l)),
                 "student_id": .flag(l.studentIDRequired),
                 "hours": .list(hoursContext(l.openingHours)),
+                "hours_data": .text(hoursData(l.openingHours)),
             ]
         }
         var page = Page(
@@ -46,6 +100,7 @@ extension Renderer {
             "locations": .list(locations),
             "as_of": time(model.asOf),
             "map": map.map { .object($0) },
+            "timezone": .text(site.clock.identifier),
         ]
         page.hasMap = map != nil
         page.feeds = [siteFeedLink]
@@ -64,6 +119,8 @@ extension Renderer {
             "hours": .list(hoursContext(l.openingHours)),
             "present": .list(l.present.map { memberLink($0) }),
             "as_of": time(model.asOf),
+            "hours_data": .text(hoursData(l.openingHours)),
+            "timezone": .text(site.clock.identifier),
         ]
         if let html = bodies[l.file]?.html, !html.isEmpty { c["body"] = .html(html) }
         let map = locationFeature(l).flatMap { mapContext(id: "map-location", title: l.name, features: [$0], geoJSON: routes.locationsMap, highlight: $0.path) }
@@ -77,7 +134,7 @@ extension Renderer {
         var page = Page(
             template: "location", path: routes.location(id), title: l.name,
             description: summary(bodies[l.file]?.text ?? l.name, limit: 200), section: .locations,
-            context: ["location": .object(c)])
+            context: ["location": .object(c), "jsonld": .html(locationJSONLD(l))])
         page.hasMap = map != nil
         page.feeds = [siteFeedLink]
         page.source = l.file
@@ -105,16 +162,47 @@ extension Renderer {
             }
             return c
         }
-        let study = studyTime(member)
+        let study = StudyTime(sessions: sessions, clock: site.clock)
+        let weeks = study.everyWeek
         var page = Page(
             template: "progress", path: routes.progress(member), title: strings.format("progress_title", ["name": m.name]),
             description: strings.format("progress_description", ["name": m.name]), section: .members)
         page.context = [
             "member": .object(memberLink(member)),
             "sessions": .list(rows),
-            "total": .text(strings.duration(seconds: study.seconds)),
-            "count": .text(strings.count("session_count", study.sessions)),
+            "total": .text(strings.duration(seconds: study.total)),
+            "count": .text(strings.count("session_count", study.finished)),
+            "weeks": .list(weeks.reversed().map { week in
+                [
+                    "label": .text(strings.format("week_label", ["week": String(week.week), "year": String(week.year)])),
+                    "monday": .object(time(Moment(seconds: site.clock.instant(of: week.monday), isDateOnly: true))),
+                    "hours": .text(strings.duration(seconds: week.seconds)),
+                ]
+            }),
+            "days": .list(study.days.reversed().map { day in
+                [
+                    "date": .object(time(Moment(seconds: site.clock.instant(of: day.date), isDateOnly: true))),
+                    "weekday": .text(strings.weekday(day.date.weekday)),
+                    "hours": .text(strings.duration(seconds: day.seconds)),
+                ]
+            }),
         ]
+        if !weeks.isEmpty {
+            let busiest = weeks.max { ($0.seconds, $1.week) < ($1.seconds, $0.week) }!
+            let bars = weeks.map { week in
+                Charts.Bar(
+                    label: strings.format("week_short", ["week": String(week.week)]), value: Double(week.seconds) / 3600,
+                    detail: strings.format("week_label", ["week": String(week.week), "year": String(week.year)]) + ": "
+                        + strings.duration(seconds: week.seconds))
+            }
+            page.context["chart"] = .html(Charts.bars(
+                id: "weeks-chart", title: strings.format("chart_weeks_title", ["name": m.name]),
+                description: strings.format("chart_weeks_description", [
+                    "n": strings.number(weeks.count), "total": strings.duration(seconds: study.total),
+                    "week": String(busiest.week), "hours": strings.duration(seconds: busiest.seconds),
+                ]),
+                unit: strings["hours_unit"], bars: bars, strings: strings))
+        }
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members), (m.name, routes.member(member))]
         return page
     }

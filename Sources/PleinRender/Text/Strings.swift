@@ -101,7 +101,9 @@ extension Strings {
             "feed_area_subtitle", "feed_report_subtitle", "feed_group_subtitle", "feed_member_subtitle",
             "feed_following_subtitle", "feed_reply_context", "feed_reply_title", "feed_album_title", "feed_goal_title",
             "feed_completion_title", "feed_completion_text", "feed_joined_title", "json_feed",
-            "map_legend_area", "map_legend_location", "map_legend_photo", "divers_elsewhere",
+            "map_legend_area", "map_legend_location", "map_legend_photo", "divers_elsewhere", "chart_points_title",
+            "chart_points_description", "chart_completion", "week_label", "week_short", "hours_unit", "chart_weeks_title",
+            "chart_weeks_description", "open_now_until", "closed_now", "closed_now_opens",
         ]
         for count in ["member_count", "diver_count", "group_count", "report_count", "location_count", "present_count",
                       "reply_count", "photo_count", "points_count", "years_count", "session_count", "album_count",
