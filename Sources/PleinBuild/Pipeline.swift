@@ -15,6 +15,9 @@ public struct BuildOptions: Sendable {
     public var cache: String?
     /// Called as image jobs finish: (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// The secret that message threads' addresses are derived from (`PLEIN_SECRET` or
+    /// `--secret-file`); without it threads are not rendered.
+    public var secret: [UInt8]?
     /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
     public var leaflet = ProcessInfo.processInfo.environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder
 
@@ -105,11 +108,16 @@ public enum Pipeline {
         let model = ModelBuilder.build(content, captureTimes: checked.captureTimes)
         let leaflet = Leaflet(folder: options.leaflet)
         var notes: [String] = []
+        let threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
+        if threadKeys == nil, !model.threads.isEmpty {
+            notes.append("\(model.threads.count) message thread\(model.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
+        }
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
         }
         let site = Site(
-            model: model, theme: theme, content: content, contentRoot: options.content, images: published.catalog, leaflet: leaflet)
+            model: model, theme: theme, content: content, contentRoot: options.content, images: published.catalog, leaflet: leaflet,
+            threadKeys: threadKeys)
         var rendered = site.renderAll()
         rendered.links += published.links
 

@@ -13,16 +13,20 @@ struct Site: Sendable {
 
     let leaflet: Leaflet?
 
-    init(model: SiteModel, theme: Theme, content: Content, contentRoot: String, images: ImageCatalog, leaflet: Leaflet?) {
+    init(
+        model: SiteModel, theme: Theme, content: Content, contentRoot: String, images: ImageCatalog, leaflet: Leaflet?,
+        threadKeys: ThreadKeys?
+    ) {
         self.model = model
         self.theme = theme
         self.content = content
         self.contentRoot = contentRoot
         self.leaflet = leaflet
         let routes = Routes(baseURL: model.site.baseURL)
-        let bodies = Bodies.render(Bodies.jobs(model, routes: routes), routes: routes)
+        let bodies = Bodies.render(Bodies.jobs(model, routes: routes, threadKeys: threadKeys), routes: routes)
         renderer = Renderer(
-            model: model, theme: theme, bodies: bodies, images: images, options: RenderOptions(leaflet: leaflet?.assets))
+            model: model, theme: theme, bodies: bodies, images: images,
+            options: RenderOptions(leaflet: leaflet?.assets, threadKeys: threadKeys))
     }
 
     /// Everything the output will hold.

@@ -12,7 +12,7 @@ struct Build: ParsableCommand {
     @OptionGroup var site: SiteOptions
 
     func run() throws {
-        var options = site.buildOptions
+        var options = try site.buildOptions()
         let bar = ProgressBar(label: "images")
         if bar.enabled { options.progress = { done, total in bar.update(done, total) } }
         let report = Pipeline.build(options)

@@ -59,6 +59,9 @@ struct SiteOptions: ParsableArguments {
     @Option(help: "The cache of derived images (default: .plein-cache beside the content folder).")
     var cache: String?
 
+    @Option(name: .customLong("secret-file"), help: "A file holding the secret for message threads' addresses (else PLEIN_SECRET).")
+    var secretFile: String?
+
     func validate() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -69,8 +72,24 @@ struct SiteOptions: ParsableArguments {
         }
     }
 
-    var buildOptions: BuildOptions {
-        BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
+    /// The thread secret: the file's contents without a final newline, or `PLEIN_SECRET`.
+    func secret() throws -> [UInt8]? {
+        if let secretFile {
+            guard let data = FileManager.default.contents(atPath: secretFile) else {
+                throw UsageError(message: "cannot read the secret file '\(secretFile)'")
+            }
+            var bytes = Array(data)
+            while let last = bytes.last, last == 10 || last == 13 { bytes.removeLast() }
+            guard !bytes.isEmpty else { throw UsageError(message: "the secret file '\(secretFile)' is empty") }
+            return bytes
+        }
+        return ProcessInfo.processInfo.environment["PLEIN_SECRET"].flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+    }
+
+    func buildOptions() throws -> BuildOptions {
+        var options = BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
+        options.secret = try secret()
+        return options
     }
 }
 

@@ -20,8 +20,8 @@ public struct Bodies: Sendable {
         public let page: String
     }
 
-    /// The bodies of every published record.
-    public static func jobs(_ model: SiteModel, routes: Routes) -> [Job] {
+    /// The bodies of every published record; messages only when their threads are rendered.
+    public static func jobs(_ model: SiteModel, routes: Routes, threadKeys: ThreadKeys? = nil) -> [Job] {
         var jobs: [Job] = []
         for id in model.memberOrder {
             let m = model.members[id]!
@@ -44,6 +44,12 @@ public struct Bodies: Sendable {
         }
         for l in model.locations {
             jobs.append(Job(file: l.file, markdown: l.body.markdown, page: routes.location(l.id)))
+        }
+        if let threadKeys {
+            for thread in model.threads {
+                let page = routes.thread(threadKeys.key(for: thread.id))
+                jobs += thread.messages.map { Job(file: $0.file, markdown: $0.body.markdown, page: page) }
+            }
         }
         return jobs
     }

@@ -29,6 +29,9 @@ public enum OutputID: Hashable, Sendable {
     case geoJSON(MapID)
     case diversIndex
     case leaderboardJSON(String)
+    case thread(String)
+    case threadFeed(String)
+    case threadJSONFeed(String)
 
     /// Every feed: the site's, one per area, report, published group and member.
     static func feeds(_ model: SiteModel) -> [FeedID] {

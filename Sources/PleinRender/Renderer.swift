@@ -24,10 +24,13 @@ public struct RenderOptions: Sendable {
     public var pageFooterInjection: String?
     /// Leaflet's published files; without them maps stay SVG drawings.
     public var leaflet: LeafletAssets?
+    /// Message threads are rendered only with these keys (from the build's secret).
+    public var threadKeys: ThreadKeys?
 
-    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil) {
+    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil) {
         self.pageFooterInjection = pageFooterInjection
         self.leaflet = leaflet
+        self.threadKeys = threadKeys
     }
 }
 
@@ -56,7 +59,9 @@ public struct Renderer: Sendable {
     public func outputs() -> [OutputID] {
         // Album maps depend on the photos' EXIF, which only the image catalog knows.
         let albumMaps = model.groupOrder.flatMap { model.groups[$0]!.albums }.filter(albumHasMap).map { OutputID.geoJSON(.album($0.key)) }
-        return OutputID.all(model) + albumMaps
+        // Threads only with a secret; they are listed nowhere else.
+        let threads = options.threadKeys == nil ? [] : model.threads.flatMap { [OutputID.thread($0.id), .threadFeed($0.id), .threadJSONFeed($0.id)] }
+        return OutputID.all(model) + albumMaps + threads
     }
 
     /// Renders one output.
@@ -79,6 +84,13 @@ public struct Renderer: Sendable {
         case .location(let lid): return page(locationPage(lid))
         case .now: return page(nowPage())
         case .notFound: return page(notFound())
+        case .thread(let tid): return page(threadPage(tid))
+        case .threadFeed(let tid):
+            let feed = threadFeed(tid)
+            return OutputFile(path: feed.atomPath, text: atom(feed))
+        case .threadJSONFeed(let tid):
+            let feed = threadFeed(tid)
+            return OutputFile(path: feed.jsonPath, text: jsonFeed(feed))
         case .sitemap: return OutputFile(path: "sitemap.xml", text: sitemap())
         case .robots: return OutputFile(path: "robots.txt", text: robots())
         case .atom(let feedID):
@@ -130,6 +142,7 @@ struct Page {
     var context: TemplateContext = [:]
     var image: String?
     var noindex = false
+    var nofollow = false
     var feeds: [Feed] = []
     var source: String?
     var breadcrumbs: [(label: String, path: String)] = []

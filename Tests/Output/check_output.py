@@ -19,10 +19,15 @@ def fail(message):
     print("FAIL", message)
 
 
+SECRET = "output-check-secret-7f3a"
+
+
 def build(plein, content, output, extra=()):
+    """Builds with a thread secret, so message pages are checked too."""
     cache = os.path.join(os.path.dirname(output), "cache-" + os.path.basename(output))
     result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
-                             "--output", output, "--cache", cache, *extra], capture_output=True, text=True)
+                             "--output", output, "--cache", cache, *extra], capture_output=True, text=True,
+                            env={**os.environ, "PLEIN_SECRET": SECRET})
     if result.returncode != 0:
         fail(f"plein build {content} failed:\n{result.stderr}")
     return result
@@ -422,6 +427,9 @@ def check_privacy(site, content):
         if isinstance(home, dict):
             coords.add((str(home["lat"]), str(home["lon"])))
     leaks = 0
+    if not glob.glob(os.path.join(site, "messages", "*", "index.html")):
+        leaks += 1
+        fail("no message thread was built, although a secret was given")
     for path in glob.glob(os.path.join(site, "**", "*"), recursive=True):
         if os.path.isdir(path):
             continue
@@ -430,6 +438,9 @@ def check_privacy(site, content):
             if email in data:
                 leaks += 1
                 fail(f"{os.path.relpath(path, site)} contains the e-mail address {email}")
+        if SECRET.lower() in data:
+            leaks += 1
+            fail(f"{os.path.relpath(path, site)} contains the thread secret")
         for lat, lon in coords:
             if lat in data and lon in data:
                 leaks += 1

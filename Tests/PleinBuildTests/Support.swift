@@ -61,3 +61,18 @@ func snapshotTree(_ root: String) -> [String: Data] {
 func copyTree(_ source: String, to target: String) throws {
     try FileManager.default.copyItem(atPath: source, toPath: target)
 }
+
+/// Where in a built site any of `needles` occurs (ignoring ASCII case when asked), searched as
+/// bytes in every text file: pages, feeds, JSON, GeoJSON, XML and robots.txt.
+func occurrences(of needles: [String], in root: String, ignoringCase: Bool = false) -> [(path: String, needle: String)] {
+    let textExtensions: Set<String> = ["html", "xml", "json", "geojson", "txt", "js", "css", "svg"]
+    var found: [(String, String)] = []
+    let patterns = needles.map { needle in Data((ignoringCase ? needle.lowercased() : needle).utf8) }
+    for (path, data) in snapshotTree(root) where textExtensions.contains((path as NSString).pathExtension) {
+        let bytes = ignoringCase ? Data(data.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) : data
+        for (needle, pattern) in zip(needles, patterns) where !pattern.isEmpty && bytes.range(of: pattern) != nil {
+            found.append((path, needle))
+        }
+    }
+    return found
+}

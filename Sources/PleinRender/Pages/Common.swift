@@ -46,6 +46,7 @@ extension Renderer {
             "description": .text(page.description.isEmpty ? site.description : page.description),
             "canonical": .text(routes.absolute(page.path)),
             "noindex": .flag(page.noindex),
+            "robots": .text(page.noindex ? (page.nofollow ? "noindex, nofollow" : "noindex") : nil),
             "og_type": .text(page.section == .reports && page.path.count > routes.areas.count + 6 ? "article" : "website"),
             "feeds": .list(page.feeds.flatMap { feed -> [TemplateContext] in
                 var links: [TemplateContext] = [["title": .text(feed.title), "url": .text(routes.url(feed.path)), "type": .text(feed.type)]]

@@ -85,6 +85,10 @@ extension Renderer {
                 "present": .text(present),
             ])
         }
+        let thread = "participants: [jouw-id, \(id)]\nsubject: \n"
+        if let url = newFileURL(folder: "threads", name: "\(id)-nieuw/thread.yaml", text: thread) {
+            c["message_url"] = .text(url)
+        }
         c["feed_url"] = .text(routes.url(routes.memberFeed(id)))
         c["following_url"] = .text(routes.url(routes.followingFeed(id)))
 

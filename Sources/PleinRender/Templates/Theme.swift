@@ -24,7 +24,7 @@ public struct Theme: Sendable {
     /// Every template a page renderer may ask for.
     public static let requiredTemplates = [
         "base", "home", "members", "member", "groups", "group", "album", "photo", "leaderboard", "areas", "area",
-        "report", "locations", "location", "progress", "now", "divers", "not-found",
+        "report", "locations", "location", "progress", "now", "divers", "thread", "not-found",
     ]
 }
 

@@ -1,0 +1,57 @@
+import Foundation
+import PleinCore
+import PleinMarkdown
+
+extension Renderer {
+    func thread(_ id: String) -> (ThreadModel, key: String) {
+        let thread = model.threads.first { $0.id == id }!
+        return (thread, options.threadKeys!.key(for: id))
+    }
+
+    /// `/messages/<key>/`: a thread for those who have its address. Linked from nowhere,
+    /// `noindex, nofollow`, and left out of every list, feed and sitemap.
+    func threadPage(_ id: String) -> Page {
+        let (t, key) = thread(id)
+        let messages = t.messages.map { m -> TemplateContext in
+            var c: TemplateContext = [
+                "anchor": .text("message-" + Slug.make(m.name)),
+                "author": .object(memberLink(m.author)),
+                "at": .object(time(m.at)),
+            ]
+            if let html = bodies[m.file]?.html { c["body"] = .html(html) }
+            return c
+        }
+        var page = Page(
+            template: "thread", path: routes.thread(key), title: t.subject,
+            description: strings.format("thread_description", ["n": strings.number(t.participants.count)]), section: .none)
+        page.context = [
+            "subject": .text(t.subject),
+            "participants": .list(t.participants.map { memberLink($0) }),
+            "messages": .list(messages),
+            "count": .text(strings.count("message_count", t.messages.count)),
+            "feed_url": .text(routes.url(routes.thread(key) + "feed.xml")),
+        ]
+        page.noindex = true
+        page.nofollow = true
+        page.feeds = [Page.Feed(title: strings.format("feed_thread", ["subject": t.subject]), path: routes.thread(key) + "feed.xml", type: "application/atom+xml")]
+        return page
+    }
+
+    /// The thread's own feed, for its participants.
+    func threadFeed(_ id: String) -> Feed {
+        let (t, key) = thread(id)
+        let page = routes.thread(key)
+        let entries = t.messages.map { m -> FeedEntry in
+            let name = model.members[m.author]?.name ?? m.author
+            return FeedEntry(
+                id: tagURI(m.at, page + m.name), title: strings.format("feed_message_title", ["name": name, "subject": t.subject]),
+                published: m.at, updated: m.at, author: person(m.author),
+                link: routes.absolute(page) + "#message-" + Slug.make(m.name), content: absoluteHTML(m.file),
+                summary: nil, categories: [], inReplyTo: nil)
+        }
+        return Feed(
+            id: routes.absolute(page + "feed.xml"), title: strings.format("feed_thread", ["subject": t.subject]),
+            subtitle: strings["feed_thread_subtitle"], atomPath: page + "feed.xml", jsonPath: page + "feed.json", pagePath: page,
+            entries: Array(entries.sorted(by: FeedEntry.newestFirst).prefix(site.feedLimit)))
+    }
+}
