@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         .systemLibrary(
@@ -46,8 +47,17 @@ let package = Package(
             name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "PleinImages", "CPleinSystem"], swiftSettings: strict
         ),
         .target(
+            name: "PleinServer",
+            dependencies: [
+                "PleinBuild", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "PleinCLI",
-            dependencies: ["PleinBuild", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "PleinBuild", "PleinServer", "CPleinSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
@@ -57,6 +67,7 @@ let package = Package(
             name: "PleinCoreTests", dependencies: ["PleinCore", "PleinTestSupport"], exclude: ["Fixtures"], swiftSettings: strict
         ),
         .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender"], swiftSettings: strict),
+        .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: strict),
         .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "PleinBuildTests",

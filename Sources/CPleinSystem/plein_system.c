@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <stdio.h>
 #include <unistd.h>
 
 int plein_exchange_paths(const char *first, const char *second) {
@@ -13,4 +14,8 @@ int plein_exchange_paths(const char *first, const char *second) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+void plein_line_buffered_stdout(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -5,23 +5,39 @@ import PleinRender
 import Synchronization
 
 /// Publishes the content's images: reads headers (for checking and capture times), makes the
-/// derived files through the cache, and describes them for the pages.
+/// derived files through the cache, and describes them for the pages. Results are kept per
+/// image, so after an edit only the images that changed are looked at again.
 struct ImageStage: Sendable {
-    let content: Content
     let contentRoot: String
     let processor: ImageProcessor
+    private(set) var headers: [String: Result<ImageInfo, ImageProblem>] = [:]
+    private(set) var processed: [String: Result<ProcessedImage, ImageProblem>] = [:]
 
-    init(content: Content, contentRoot: String, cacheRoot: String) {
-        self.content = content
+    init(contentRoot: String, cacheRoot: String, maxPixels: Int) {
         self.contentRoot = contentRoot
-        processor = ImageProcessor(cache: ImageCache(root: cacheRoot), maxPixels: content.site.maxPixels)
+        processor = ImageProcessor(cache: ImageCache(root: cacheRoot), maxPixels: maxPixels)
     }
 
-    /// One job per readable image, photos, avatars and report attachments alike.
-    var jobs: [ImageJob] {
-        content.images.values.filter { $0.kind != nil }.sorted { $0.path < $1.path }.map { image in
+    /// One job per readable image: photos, avatars and report attachments alike.
+    static func jobs(_ content: Content, root: String, only paths: Set<String>? = nil) -> [ImageJob] {
+        content.images.values.filter { $0.kind != nil && (paths?.contains($0.path) ?? true) }.sorted { $0.path < $1.path }.map { image in
             let kind: ImageJob.Kind = image.path.hasPrefix("users/") ? .avatar : image.path.hasPrefix("groups/") ? .photo : .attachment
-            return ImageJob(source: contentRoot + "/" + image.path, path: image.path, kind: kind)
+            return ImageJob(source: root + "/" + image.path, path: image.path, kind: kind)
+        }
+    }
+
+    /// Reads the headers of the given images (all when nil) and forgets images that are gone.
+    mutating func inspect(_ content: Content, only paths: Set<String>? = nil) {
+        let current = Set(content.images.values.filter { $0.kind != nil }.map(\.path))
+        for path in headers.keys where !current.contains(path) {
+            headers.removeValue(forKey: path)
+            processed.removeValue(forKey: path)
+        }
+        let jobs = Self.jobs(content, root: contentRoot, only: paths)
+        let results = parallelMap(jobs) { [processor] job in (job.path, processor.inspect(job).map(\.info)) }
+        for (path, result) in results {
+            headers[path] = result
+            processed.removeValue(forKey: path)
         }
     }
 
@@ -35,72 +51,81 @@ struct ImageStage: Sendable {
         }
     }
 
-    /// Headers of every image: problems found without decoding, and capture times.
-    func inspect() -> (diagnostics: [Diagnostic], captureTimes: [String: Moment]) {
-        let results = parallelMap(jobs) { job in (job, processor.inspect(job)) }
-        var diagnostics: [Diagnostic] = []
-        var times: [String: Moment] = [:]
-        for (job, result) in results {
-            switch result {
-            case .failure(let problem):
-                diagnostics.append(diagnostic(problem, job.path))
-            case .success(let (_, info)):
-                if info.width * info.height > content.site.maxPixels {
-                    diagnostics.append(diagnostic(.tooManyPixels(width: info.width, height: info.height, limit: content.site.maxPixels), job.path))
-                }
-                if let taken = captureTime(info) { times[job.path] = taken }
+    /// Problems found without decoding: unreadable files and too many pixels.
+    func headerDiagnostics(maxPixels: Int) -> [Diagnostic] {
+        headers.keys.sorted().compactMap { path in
+            switch headers[path]! {
+            case .failure(let problem): return diagnostic(problem, path)
+            case .success(let info) where info.width * info.height > maxPixels:
+                return diagnostic(.tooManyPixels(width: info.width, height: info.height, limit: maxPixels), path)
+            case .success: return nil
             }
         }
-        return (diagnostics, times)
+    }
+
+    func captureTimes(clock: SiteClock) -> [String: Moment] {
+        var times: [String: Moment] = [:]
+        for (path, result) in headers {
+            if case .success(let info) = result, let taken = Self.captureTime(info, clock: clock) { times[path] = taken }
+        }
+        return times
     }
 
     /// EXIF `DateTimeOriginal` with its offset; without one, in the site's time zone.
-    func captureTime(_ info: ImageInfo) -> Moment? {
+    static func captureTime(_ info: ImageInfo, clock: SiteClock) -> Moment? {
         guard let taken = info.taken else { return nil }
         let normalized = taken.prefix(10).replacingOccurrences(of: ":", with: "-") + "T" + taken.dropFirst(11)
         switch ISO8601.parse(normalized + (info.offset ?? "")) {
         case .success(.zoned(let civil, let offset)): return Moment(seconds: civil.secondsAsUTC - Int64(offset))
-        case .success(.local(let civil)): return Moment(seconds: content.site.clock.instant(of: civil))
+        case .success(.local(let civil)): return Moment(seconds: clock.instant(of: civil))
         default: return nil
         }
     }
 
-    struct Published: Sendable {
-        var catalog = ImageCatalog()
-        /// (file in the cache, output path)
-        var links: [(String, String)] = []
-        var diagnostics: [Diagnostic] = []
-        var made = 0
-        var reused = 0
-    }
-
-    /// Makes every variant (on all cores) and names the published files.
-    func publish(captureTimes: [String: Moment], progress: (@Sendable (Int, Int) -> Void)?) -> Published {
-        let jobs = self.jobs
+    /// Makes the variants of every image not processed yet (on all cores). Returns how many
+    /// files were made and reused.
+    mutating func process(_ content: Content, progress: (@Sendable (Int, Int) -> Void)?) -> (made: Int, reused: Int) {
+        let waiting = Set(headers.keys.filter { processed[$0] == nil })
+        let jobs = Self.jobs(content, root: contentRoot, only: waiting)
         let counter = Counter(total: jobs.count, report: progress)
-        let results = parallelMap(jobs) { job -> (ImageJob, Result<ProcessedImage, ImageProblem>) in
+        let results = parallelMap(jobs) { [processor] job -> (String, Result<ProcessedImage, ImageProblem>) in
             let result = processor.process(job)
             counter.tick()
-            return (job, result)
+            return (job.path, result)
         }
-        var published = Published()
-        for (job, result) in results {
-            switch result {
-            case .failure(let problem):
-                published.diagnostics.append(diagnostic(problem, job.path))
-            case .success(let image):
-                published.made += image.made
-                published.reused += image.reused
-                let (entry, links) = describe(image, takenAt: captureTimes[job.path])
-                published.catalog.images[job.path] = entry
-                published.links += links
+        var made = 0, reused = 0
+        for (path, result) in results {
+            processed[path] = result
+            if case .success(let image) = result {
+                made += image.made
+                reused += image.reused
             }
         }
-        return published
+        return (made, reused)
+    }
+
+    var processingDiagnostics: [Diagnostic] {
+        processed.keys.sorted().compactMap { path in
+            if case .failure(let problem) = processed[path]! { return diagnostic(problem, path) }
+            return nil
+        }
+    }
+
+    /// The published images and the files to place in the output.
+    func catalog(captureTimes: [String: Moment]) -> (ImageCatalog, [(String, String)]) {
+        var catalog = ImageCatalog()
+        var links: [(String, String)] = []
+        for path in processed.keys.sorted() {
+            guard case .success(let image) = processed[path]! else { continue }
+            let (entry, files) = Self.describe(image, takenAt: captureTimes[path])
+            catalog.images[path] = entry
+            links += files
+        }
+        return (catalog, links)
     }
 
     /// Where each variant is published, and what the pages say about it.
-    func describe(_ image: ProcessedImage, takenAt: Moment?) -> (PublishedImage, [(String, String)]) {
+    static func describe(_ image: ProcessedImage, takenAt: Moment?) -> (PublishedImage, [(String, String)]) {
         let name = (image.job.path as NSString).lastPathComponent
         let stem = PhotoName.slug(name)
         let folder = "media/" + image.hash.prefix(16) + "/"

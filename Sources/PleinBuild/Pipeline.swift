@@ -18,6 +18,8 @@ public struct BuildOptions: Sendable {
     /// The secret that message threads' addresses are derived from (`PLEIN_SECRET` or
     /// `--secret-file`); without it threads are not rendered.
     public var secret: [UInt8]?
+    /// Markup added before `</body>` of every page (the dev server's reload script).
+    public var pageFooterInjection: String?
     /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
     public var leaflet = ProcessInfo.processInfo.environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder
 
@@ -72,71 +74,33 @@ public enum Pipeline {
         let loaded = ContentLoader.load(.disk(path))
         var diagnostics = loaded.diagnostics + Checker.check(loaded.content)
         let cacheRoot = BuildOptions(content: path, cache: cache).cacheRoot
-        let (imageProblems, times) = ImageStage(content: loaded.content, contentRoot: path, cacheRoot: cacheRoot).inspect()
-        diagnostics += imageProblems
+        var images = ImageStage(contentRoot: path, cacheRoot: cacheRoot, maxPixels: loaded.content.site.maxPixels)
+        images.inspect(loaded.content)
+        diagnostics += images.headerDiagnostics(maxPixels: loaded.content.site.maxPixels)
         let root = loaded.content.displayRoot
         var sources: [String: String] = [:]
         for (file, text) in loaded.content.sources { sources[root + "/" + file] = text }
         return CheckResult(
             content: loaded.content, diagnostics: diagnostics.sorted().map { $0.under(root) }, sources: sources,
-            captureTimes: times)
+            captureTimes: images.captureTimes(clock: loaded.content.site.clock))
     }
 
+    /// A full build written to the output folder.
     public static func build(_ options: BuildOptions) -> BuildReport {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
-
-        let checked = check(content: options.content, cache: options.cache)
-        var content = checked.content
-        if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
-        let (theme, themeProblems) = ThemeLoader.load(.disk(options.templates), language: content.site.language)
-        var diagnostics = checked.diagnostics + themeProblems
-        var sources = checked.sources
-        if let theme { sources.merge(theme.sources) { a, _ in a } }
-
-        func failed(_ reason: String? = nil) -> BuildReport {
-            BuildReport(diagnostics: diagnostics, sources: sources, succeeded: false, pages: 0, files: 0, images: 0,
-                        imagesMade: 0, imagesReused: 0, seconds: elapsed(), failure: reason, notes: [])
-        }
-        guard let theme, !diagnostics.hasErrors else { return failed() }
-
-        let stage = ImageStage(content: content, contentRoot: options.content, cacheRoot: options.cacheRoot)
-        let published = stage.publish(captureTimes: checked.captureTimes, progress: options.progress)
-        diagnostics += published.diagnostics.map { $0.under(content.displayRoot) }
-        guard !diagnostics.hasErrors else { return failed() }
-
-        let model = ModelBuilder.build(content, captureTimes: checked.captureTimes)
-        let leaflet = Leaflet(folder: options.leaflet)
-        var notes: [String] = []
-        let threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
-        if threadKeys == nil, !model.threads.isEmpty {
-            notes.append("\(model.threads.count) message thread\(model.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
-        }
-        if leaflet == nil {
-            notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
-        }
-        let site = Site(
-            model: model, theme: theme, content: content, contentRoot: options.content, images: published.catalog, leaflet: leaflet,
-            threadKeys: threadKeys)
-        var rendered = site.renderAll()
-        rendered.links += published.links
-
-        do throws(OutputWriter.Failure) {
-            let writer = try OutputWriter(output: options.output)
+        let state = SiteState(options, tracking: false)
+        var failure: String?
+        if state.succeeded {
             do throws(OutputWriter.Failure) {
-                try site.write(rendered, to: writer)
-                try writer.commit()
+                try state.write()
             } catch {
-                writer.discard()
-                throw error
+                failure = error.description
             }
-        } catch {
-            return failed(error.description)
         }
-        _ = stage.processor.cache.finish()
         return BuildReport(
-            diagnostics: diagnostics, sources: sources, succeeded: true, pages: rendered.pages,
-            files: rendered.files.count + rendered.links.count, images: published.catalog.images.count,
-            imagesMade: published.made, imagesReused: published.reused, seconds: elapsed(), failure: nil, notes: notes)
+            diagnostics: state.diagnostics, sources: state.sources, succeeded: state.succeeded && failure == nil,
+            pages: state.pageCount, files: state.outputCount, images: state.imageCount, imagesMade: state.imagesMade,
+            imagesReused: state.imagesReused, seconds: elapsed(), failure: failure, notes: state.succeeded ? state.notes : [])
     }
 }

@@ -1,4 +1,5 @@
 public import ArgumentParser
+internal import CPleinSystem
 import Foundation
 import PleinBuild
 import PleinCore
@@ -8,7 +9,7 @@ public struct Plein: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plein",
         abstract: "Builds a community's website and feeds from Markdown and YAML records.",
-        subcommands: [Build.self, Check.self, Find.self],
+        subcommands: [Build.self, Check.self, Serve.self, New.self, Find.self, SchemaCommand.self],
         defaultSubcommand: Build.self
     )
 
@@ -16,6 +17,8 @@ public struct Plein: AsyncParsableCommand {
 
     /// Runs the command line and exits with plein's codes: 0 success, 1 content errors, 2 usage errors.
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        // Line by line, also into a pipe or a log: `plein serve` reports as it goes.
+        plein_line_buffered_stdout()
         do {
             var command = try parseAsRoot(arguments)
             if var async = command as? any AsyncParsableCommand {

@@ -68,6 +68,11 @@ public struct Bodies: Sendable {
     public mutating func merge(_ other: Bodies) {
         rendered.merge(other.rendered) { _, new in new }
     }
+
+    /// Drops the bodies of files not in `files`.
+    public mutating func keep(_ files: Set<String>) {
+        rendered = rendered.filter { files.contains($0.key) }
+    }
 }
 
 /// Resolves a link target against an absolute page URL, as a browser would.

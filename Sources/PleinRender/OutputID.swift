@@ -33,6 +33,31 @@ public enum OutputID: Hashable, Sendable {
     case threadFeed(String)
     case threadJSONFeed(String)
 
+    /// The page template an output is rendered with (nil for feeds, maps and other data).
+    public var template: String? {
+        switch self {
+        case .home: return "home"
+        case .members: return "members"
+        case .member: return "member"
+        case .progress: return "progress"
+        case .divers: return "divers"
+        case .groups: return "groups"
+        case .group: return "group"
+        case .leaderboard: return "leaderboard"
+        case .album: return "album"
+        case .photo: return "photo"
+        case .areas: return "areas"
+        case .area: return "area"
+        case .report: return "report"
+        case .locations: return "locations"
+        case .location: return "location"
+        case .now: return "now"
+        case .notFound: return "not-found"
+        case .thread: return "thread"
+        default: return nil
+        }
+    }
+
     /// Every feed: the site's, one per area, report, published group and member.
     static func feeds(_ model: SiteModel) -> [FeedID] {
         var feeds: [FeedID] = [.site]

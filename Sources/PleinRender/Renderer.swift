@@ -42,6 +42,8 @@ public struct Renderer: Sendable {
     public let bodies: Bodies
     public let images: ImageCatalog
     public let options: RenderOptions
+    /// When set, learns what each output reads (for incremental rebuilds).
+    var recorder: DependencyRecorder?
 
     public init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions = .init()) {
         self.model = model
@@ -58,10 +60,19 @@ public struct Renderer: Sendable {
     /// Every output of the site.
     public func outputs() -> [OutputID] {
         // Album maps depend on the photos' EXIF, which only the image catalog knows.
-        let albumMaps = model.groupOrder.flatMap { model.groups[$0]!.albums }.filter(albumHasMap).map { OutputID.geoJSON(.album($0.key)) }
+        let albumMaps = groupOrder.flatMap { groupModel($0)!.albums }.filter(albumHasMap).map { OutputID.geoJSON(.album($0.key)) }
         // Threads only with a secret; they are listed nowhere else.
         let threads = options.threadKeys == nil ? [] : model.threads.flatMap { [OutputID.thread($0.id), .threadFeed($0.id), .threadJSONFeed($0.id)] }
         return OutputID.all(model) + albumMaps + threads
+    }
+
+    /// Renders one output and tells what it read.
+    public func renderTracked(_ id: OutputID) -> (OutputFile, Set<Dependency>) {
+        var tracked = self
+        let recorder = DependencyRecorder()
+        tracked.recorder = recorder
+        let file = tracked.render(id)
+        return (file, recorder.dependencies)
     }
 
     /// Renders one output.

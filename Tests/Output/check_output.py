@@ -415,6 +415,48 @@ def check_leaderboards(site):
         print(f"ok   {len(files)} leaderboard.json files hold the numbers their pages show")
 
 
+def check_schemas(plein, content, tmp):
+    """`plein schema` writes JSON Schemas that accept every demo file and reject a misspelt field."""
+    import json, jsonschema, datetime, fnmatch
+    folder = os.path.join(tmp, "schemas")
+    subprocess.run([plein, "schema", "--output", folder], check=True, capture_output=True)
+    globs = {"site": ["site.yaml"], "places": ["places.yaml"], "area": ["reports/*/area.yaml"], "checkins": ["checkins/*.yaml"],
+             "thread": ["threads/*/thread.yaml"], "member": ["users/*.md"], "group": ["groups/*/index.md"],
+             "album": ["groups/*/albums/*/index.md"], "goal": ["groups/*/goals/*.md"],
+             "report": ["reports/*/*.md", "reports/*/*/index.md"], "reply": ["reports/*/*/replies/*.md"],
+             "location": ["locations/*.md"], "message": ["threads/*/*.md"]}
+    def plain(value):
+        if isinstance(value, (datetime.date, datetime.datetime)):
+            return value.isoformat()
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return value
+    checked, bad = 0, 0
+    for kind, patterns in globs.items():
+        schema = json.load(open(os.path.join(folder, kind + ".json"), encoding="utf-8"))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        for pattern in patterns:
+            for path in sorted(glob.glob(os.path.join(content, pattern))):
+                rel = os.path.relpath(path, content)
+                if not any(fnmatch.fnmatch(rel, p) for p in patterns) or (kind == "message" and rel.endswith("thread.yaml")):
+                    continue
+                text = open(path, encoding="utf-8").read()
+                data = yaml.safe_load(text.split("---")[1] if path.endswith(".md") else text)
+                errors = list(validator.iter_errors(plain(data)))
+                checked += 1
+                if errors:
+                    bad += 1
+                    fail(f"{rel} does not match the {kind} schema: {errors[0].message}")
+    member = json.load(open(os.path.join(folder, "member.json"), encoding="utf-8"))
+    if not list(jsonschema.Draft202012Validator(member).iter_errors({"name": "A", "email": "a@example.org", "emial": "x"})):
+        fail("the member schema accepts a misspelt field")
+    if bad == 0:
+        print(f"ok   JSON Schemas are valid and accept all {checked} demo files")
+
+
 def check_privacy(site, content):
     """No member e-mail address and no exact home coordinate appears in any output file."""
     emails, coords = set(), set()
@@ -468,6 +510,7 @@ def main():
             check_exif(site)
             check_geojson(site, base)
             check_leaderboards(site)
+            check_schemas(args.plein, content, tmp)
             check_in_browser(site)
         hostile_content = os.path.join(ROOT, "Tests", "Fixtures", "hostile")
         hostile = os.path.join(tmp, "hostile")

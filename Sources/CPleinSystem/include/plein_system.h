@@ -5,4 +5,7 @@
 /// Returns 0, or -1 with errno set (ENOSYS or EINVAL where unsupported).
 int plein_exchange_paths(const char *first, const char *second);
 
+/// Makes standard output line-buffered, also when it is a pipe or a file.
+void plein_line_buffered_stdout(void);
+
 #endif

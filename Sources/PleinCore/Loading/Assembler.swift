@@ -16,28 +16,28 @@ struct Assembler {
     // MARK: Images
 
     /// Reads the first bytes of every image file and compares them with its extension.
-    mutating func inspectImages(_ files: [FileTree.File], roles: [(FileTree.File, FileRole)], fs: ContentFS) {
-        let candidates = roles.filter { file, role in
-            switch role {
+    static func inspectImages(_ files: [(path: String, size: Int)], fs: ContentFS) -> [(ImageFile, Diagnostic?)] {
+        let candidates = files.filter { path, _ in
+            switch FileRole.of(path) {
             case .avatar, .photo: return true
-            case .reportResource: return FileRole.imageExtensions.contains(FileRole.splitExtension(file.path).ext.lowercased())
+            case .reportResource: return FileRole.imageExtensions.contains(FileRole.splitExtension(path).ext.lowercased())
             default: return false
             }
-        }.map(\.0)
-        let inspected = parallelMap(candidates) { file -> (ImageFile, Diagnostic?) in
-            let ext = FileRole.splitExtension(file.path).ext.lowercased()
-            guard file.size <= ContentLoader.maxImageBytes else {
-                return (ImageFile(path: file.path, size: file.size, kind: nil),
-                        Diagnostic(.fileTooLarge(bytes: file.size, limit: ContentLoader.maxImageBytes), in: file.path))
+        }
+        return parallelMap(candidates.map { ($0.path, $0.size) }) { path, size -> (ImageFile, Diagnostic?) in
+            let ext = FileRole.splitExtension(path).ext.lowercased()
+            guard size <= ContentLoader.maxImageBytes else {
+                return (ImageFile(path: path, size: size, kind: nil),
+                        Diagnostic(.fileTooLarge(bytes: size, limit: ContentLoader.maxImageBytes), in: path))
             }
             let head: [UInt8]
             do throws(ContentFS.Failure) {
-                head = try fs.readPrefix(file.path, 16)
+                head = try fs.readPrefix(path, 16)
             } catch {
-                return (ImageFile(path: file.path, size: file.size, kind: nil), Diagnostic(.unreadable(error.reason), in: file.path))
+                return (ImageFile(path: path, size: size, kind: nil), Diagnostic(.unreadable(error.reason), in: path))
             }
             let kind = ImageSniffer.kind(of: head)
-            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            let name = path.split(separator: "/").last.map(String.init) ?? path
             let declared: ImageFile.Kind = ext == "png" ? .png : ext == "webp" ? .webp : .jpeg
             var problem: Problem?
             if let kind, kind != declared {
@@ -45,11 +45,7 @@ struct Assembler {
             } else if kind == nil {
                 problem = .notAnImage(file: name)
             }
-            return (ImageFile(path: file.path, size: file.size, kind: kind), problem.map { Diagnostic($0, in: file.path) })
-        }
-        for (image, problem) in inspected {
-            content.images[image.path] = image
-            if let problem { diagnostics.append(problem) }
+            return (ImageFile(path: path, size: size, kind: kind), problem.map { Diagnostic($0, in: path) })
         }
     }
 

@@ -1,45 +1,97 @@
+/// What loading learned, kept so that the next load after an edit reads only what changed.
+public struct ContentState: Sendable {
+    fileprivate var tree: FileTree
+    fileprivate var site: SiteConfig
+    fileprivate var siteDiagnostics: [Diagnostic]
+    fileprivate var siteText: String?
+    fileprivate var parsed: [String: Parsed]
+    fileprivate var images: [String: (ImageFile, Diagnostic?)]
+}
+
 /// Loads a content folder into typed records, collecting every problem on the way.
 public enum ContentLoader {
     /// Image files above this size are refused before any decoding.
     public static let maxImageBytes = 64 * 1024 * 1024
 
     public static func load(_ fs: ContentFS) -> LoadResult {
-        let tree = FileTree(fs)
-        var diagnostics = tree.diagnostics
+        loadKeepingState(fs).0
+    }
 
+    /// Loads everything, and returns what a later `reload` needs.
+    public static func loadKeepingState(_ fs: ContentFS) -> (LoadResult, ContentState) {
+        let tree = FileTree(fs)
+        var siteDiagnostics: [Diagnostic] = []
         // site.yaml first: its time zone is needed to read every date.
         var site = SiteConfig(title: "plein", baseURL: "http://localhost/")
-        var sources: [String: String] = [:]
-        let sizes = Dictionary(tree.files.map { ($0.path, $0.size) }, uniquingKeysWith: { a, _ in a })
-        if let size = sizes["site.yaml"] {
-            let reader = SourceReader(fs: fs, clock: .utc)
-            let (read, text) = reader.read("site.yaml", size: size, schema: Schemas.site, into: &diagnostics)
+        var siteText: String?
+        if let size = tree.files["site.yaml"] {
+            let (read, text) = SourceReader(fs: fs, clock: .utc).read("site.yaml", size: size, schema: Schemas.site, into: &siteDiagnostics)
             if let read { site = SiteConfig(read.object) }
-            sources["site.yaml"] = text
+            siteText = text
         } else {
-            diagnostics.append(Diagnostic(.missingFile("site.yaml"), in: "site.yaml"))
+            siteDiagnostics.append(Diagnostic(.missingFile("site.yaml"), in: "site.yaml"))
         }
+        var state = ContentState(tree: tree, site: site, siteDiagnostics: siteDiagnostics, siteText: siteText, parsed: [:], images: [:])
+        let files = tree.sortedFiles
+        for item in parse(files, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
+        for (image, problem) in Assembler.inspectImages(files, fs: fs) { state.images[image.path] = (image, problem) }
+        return (assemble(state, displayRoot: fs.displayRoot), state)
+    }
 
-        let roles = tree.files.map { ($0, FileRole.of($0.path)) }
-        let reader = SourceReader(fs: fs, clock: site.clock)
-        let parsed = parallelMap(roles) { file, role -> Parsed in
-            var diagnostics: [Diagnostic] = []
+    /// Loads again after `changed` paths (files or folders, content-relative) were created,
+    /// modified or removed, reading only those. A change to `site.yaml` reloads everything.
+    public static func reload(_ previous: ContentState, fs: ContentFS, changed: Set<String>) -> (LoadResult, ContentState) {
+        if changed.contains("site.yaml") || changed.contains("") { return loadKeepingState(fs) }
+        var state = previous
+        // List again the folder of every changed path (new folders are walked whole).
+        var folders: Set<String> = []
+        for path in changed {
+            let parent = path.split(separator: "/").dropLast().joined(separator: "/")
+            folders.insert(parent)
+        }
+        for folder in folders.sorted() where !folders.contains(where: { folder.hasPrefix($0 + "/") || ($0.isEmpty && !folder.isEmpty) }) {
+            state.tree.refresh(fs, folder)
+        }
+        let current = state.tree.files
+        for path in state.parsed.keys where current[path] == nil { state.parsed.removeValue(forKey: path) }
+        for path in state.images.keys where current[path] == nil { state.images.removeValue(forKey: path) }
+        let touched = current.filter { path, _ in
+            changed.contains(path) || changed.contains(where: { path.hasPrefix($0 + "/") })
+                || (state.parsed[path] == nil && state.images[path] == nil)
+        }.keys.sorted().map { ($0, current[$0]!) }
+        for item in parse(touched, fs: fs, clock: state.site.clock) { state.parsed[item.path] = item }
+        for path in touched.map(\.0) where state.images[path] != nil { state.images.removeValue(forKey: path) }
+        for (image, problem) in Assembler.inspectImages(touched, fs: fs) { state.images[image.path] = (image, problem) }
+        return (assemble(state, displayRoot: fs.displayRoot), state)
+    }
+
+    private static func parse(_ files: [(path: String, size: Int)], fs: ContentFS, clock: SiteClock) -> [Parsed] {
+        let reader = SourceReader(fs: fs, clock: clock)
+        return parallelMap(files.map { ($0.path, $0.size) }) { path, size -> Parsed in
+            let role = FileRole.of(path)
             guard let schema = role.schema else {
-                return Parsed(path: file.path, role: role, read: nil, text: nil, image: nil, diagnostics: [])
+                return Parsed(path: path, role: role, read: nil, text: nil, image: nil, diagnostics: [])
             }
-            let (read, text) = reader.read(file.path, size: file.size, schema: schema, into: &diagnostics)
-            return Parsed(path: file.path, role: role, read: read, text: text, image: nil, diagnostics: diagnostics)
+            var diagnostics: [Diagnostic] = []
+            let (read, text) = reader.read(path, size: size, schema: schema, into: &diagnostics)
+            return Parsed(path: path, role: role, read: read, text: text, image: nil, diagnostics: diagnostics)
         }
+    }
 
-        var assembler = Assembler(site: site, displayRoot: fs.displayRoot)
-        assembler.content.sources = sources
-        assembler.diagnostics = diagnostics
+    private static func assemble(_ state: ContentState, displayRoot: String) -> LoadResult {
+        var assembler = Assembler(site: state.site, displayRoot: displayRoot)
+        assembler.diagnostics = state.tree.diagnostics + state.siteDiagnostics
+        if let text = state.siteText { assembler.content.sources["site.yaml"] = text }
+        let parsed = state.parsed.keys.sorted().map { state.parsed[$0]! }
         for item in parsed {
             assembler.diagnostics += item.diagnostics
             if let text = item.text { assembler.content.sources[item.path] = text }
         }
-        assembler.inspectImages(tree.files, roles: roles, fs: fs)
-        assembler.assemble(parsed, directories: tree.directories)
+        for (path, (image, problem)) in state.images {
+            assembler.content.images[path] = image
+            if let problem { assembler.diagnostics.append(problem) }
+        }
+        assembler.assemble(parsed, directories: Array(state.tree.directories).sorted())
         return LoadResult(content: assembler.content, diagnostics: assembler.diagnostics.sorted())
     }
 }

@@ -1,17 +1,25 @@
-/// Every file under the content root, found by walking it once.
-struct FileTree {
-    struct File: Sendable {
-        let path: String
-        let size: Int
-    }
-
-    private(set) var files: [File] = []
-    private(set) var diagnostics: [Diagnostic] = []
-    /// Directories seen, relative to the root (for "missing index.md" checks).
-    private(set) var directories: [String] = []
+/// Every file under the content root, found by walking it, and kept up to date one directory at
+/// a time when the dev server learns that something changed.
+struct FileTree: Sendable {
+    /// File path → size in bytes.
+    private(set) var files: [String: Int] = [:]
+    private(set) var directories: Set<String> = []
+    /// Directory → the names of its entries that plein keeps (files and folders).
+    private var children: [String: Set<String>] = [:]
+    /// Problems of single entries: symbolic links out of the root, unreadable folders.
+    private var problems: [String: Diagnostic] = [:]
 
     init(_ fs: ContentFS) {
         walk(fs, "")
+    }
+
+    var diagnostics: [Diagnostic] { problems.keys.sorted().map { problems[$0]! } }
+
+    /// Files in path order: the order every later stage reads them in.
+    var sortedFiles: [(path: String, size: Int)] { files.keys.sorted().map { ($0, files[$0]!) } }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.isEmpty ? name : directory + "/" + name
     }
 
     private mutating func walk(_ fs: ContentFS, _ directory: String) {
@@ -19,28 +27,58 @@ struct FileTree {
         do throws(ContentFS.Failure) {
             entries = try fs.list(directory)
         } catch {
-            diagnostics.append(Diagnostic(.unreadable(error.reason), in: directory.isEmpty ? "." : directory + "/"))
+            problems[directory.isEmpty ? "." : directory + "/"] = Diagnostic(.unreadable(error.reason), in: directory.isEmpty ? "." : directory + "/")
             return
         }
+        var names: Set<String> = []
         for entry in entries {
             // Hidden files and folders (.git, .DS_Store, editor swap files) are not content.
             if entry.name.hasPrefix(".") || entry.name.hasSuffix("~") { continue }
-            let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
+            let path = Self.join(directory, entry.name)
             if entry.escapesRoot {
-                diagnostics.append(Diagnostic(.symlinkOutsideContent(entry.linkTarget ?? "?"), in: path))
+                problems[path] = Diagnostic(.symlinkOutsideContent(entry.linkTarget ?? "?"), in: path)
                 continue
             }
             switch entry.kind {
             case .directory:
-                directories.append(path)
+                names.insert(entry.name)
+                directories.insert(path)
                 walk(fs, path)
             case .file:
-                files.append(File(path: path, size: entry.size))
+                names.insert(entry.name)
+                files[path] = entry.size
             case .other:
                 let reason = entry.linkTarget != nil ? "it is a broken symbolic link" : "it is not a regular file"
-                diagnostics.append(Diagnostic(.unreadable(reason), in: path))
+                problems[path] = Diagnostic(.unreadable(reason), in: path)
             }
         }
+        children[directory] = names
+    }
+
+    /// Forgets a directory's entries (and everything below its subfolders).
+    private mutating func forget(_ directory: String) {
+        for name in children.removeValue(forKey: directory) ?? [] {
+            let path = Self.join(directory, name)
+            files.removeValue(forKey: path)
+            if directories.remove(path) != nil { forget(path) }
+        }
+        for key in problems.keys where key.hasPrefix(directory.isEmpty ? "" : directory + "/") && !key.dropFirst(directory.isEmpty ? 0 : directory.count + 1).contains("/") {
+            problems.removeValue(forKey: key)
+        }
+    }
+
+    /// Lists `directory` again (walking any new folder in it). A directory that no longer
+    /// exists is dropped with everything below it.
+    mutating func refresh(_ fs: ContentFS, _ directory: String) {
+        forget(directory)
+        if !directory.isEmpty, (try? fs.list(directory)) == nil {
+            directories.remove(directory)
+            let parent = directory.split(separator: "/").dropLast().joined(separator: "/")
+            let name = String(directory.split(separator: "/").last ?? "")
+            children[parent]?.remove(name)
+            return
+        }
+        walk(fs, directory)
     }
 }
 

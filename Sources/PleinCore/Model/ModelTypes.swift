@@ -1,5 +1,5 @@
 /// A member as the site may show them: no e-mail address, home only coarsened.
-public struct MemberModel: Sendable {
+public struct MemberModel: Sendable, Equatable {
     public let id: String
     public let file: String
     public let name: String
@@ -45,7 +45,7 @@ public struct GoalKey: Sendable, Hashable, Comparable {
     public static func < (a: GoalKey, b: GoalKey) -> Bool { (a.group, a.goal) < (b.group, b.goal) }
 }
 
-public struct GroupModel: Sendable {
+public struct GroupModel: Sendable, Equatable {
     public let id: String
     public let file: String
     public let name: String
@@ -65,7 +65,7 @@ public struct GroupModel: Sendable {
     public var isListed: Bool { visibility == .public }
 }
 
-public struct AlbumModel: Sendable {
+public struct AlbumModel: Sendable, Equatable {
     public let group: String
     public let id: String
     public let file: String
@@ -79,7 +79,7 @@ public struct AlbumModel: Sendable {
     public var cover: PhotoModel? { coverIndex.map { photos[$0] } }
 }
 
-public struct PhotoModel: Sendable {
+public struct PhotoModel: Sendable, Equatable {
     /// File name in the album folder.
     public let file: String
     /// Content-relative path of the original.
@@ -90,7 +90,7 @@ public struct PhotoModel: Sendable {
     public let by: String?
 }
 
-public struct GoalModel: Sendable {
+public struct GoalModel: Sendable, Equatable {
     public let group: String
     public let id: String
     public let file: String
@@ -113,7 +113,7 @@ public struct Standing: Sendable, Hashable {
     public let rank: Int
 }
 
-public struct AreaModel: Sendable {
+public struct AreaModel: Sendable, Equatable {
     public let id: String
     public let file: String?
     public let name: String?
@@ -123,7 +123,7 @@ public struct AreaModel: Sendable {
     public var reports: [String] = []
 }
 
-public struct ReportModel: Sendable {
+public struct ReportModel: Sendable, Equatable {
     public let id: String
     public let area: String
     public let slug: String
@@ -142,7 +142,7 @@ public struct ReportModel: Sendable {
     public var lastActivity: Moment { replies.last.map { max($0.at, at) } ?? at }
 }
 
-public struct ReplyModel: Sendable {
+public struct ReplyModel: Sendable, Equatable {
     public let name: String
     public let file: String
     public let author: String
@@ -152,7 +152,7 @@ public struct ReplyModel: Sendable {
     public var anchor: String { "reply-" + Slug.make(name) }
 }
 
-public struct LocationModel: Sendable {
+public struct LocationModel: Sendable, Equatable {
     public let id: String
     public let file: String
     public let name: String
@@ -174,7 +174,7 @@ public struct Session: Sendable, Hashable {
     public let end: Moment?
 }
 
-public struct ThreadModel: Sendable {
+public struct ThreadModel: Sendable, Equatable {
     public let id: String
     public let file: String
     public let subject: String
@@ -182,7 +182,7 @@ public struct ThreadModel: Sendable {
     public let messages: [MessageModel]
 }
 
-public struct MessageModel: Sendable {
+public struct MessageModel: Sendable, Equatable {
     public let name: String
     public let file: String
     public let author: String

@@ -46,7 +46,7 @@ public struct SiteModel: Sendable {
 }
 
 extension AlbumModel {
-    static func newestFirst(_ a: AlbumModel, _ b: AlbumModel) -> Bool {
+    public static func newestFirst(_ a: AlbumModel, _ b: AlbumModel) -> Bool {
         let (da, db) = (a.date?.seconds ?? .min, b.date?.seconds ?? .min)
         return da != db ? da > db : a.key < b.key
     }
@@ -60,7 +60,7 @@ extension GoalModel {
         return ta != tb ? ta < tb : a.id < b.id
     }
 
-    static func newestFirst(_ a: GoalModel, _ b: GoalModel) -> Bool {
+    public static func newestFirst(_ a: GoalModel, _ b: GoalModel) -> Bool {
         let (da, db) = (a.completedAt?.seconds ?? .min, b.completedAt?.seconds ?? .min)
         return da != db ? da > db : a.key < b.key
     }

@@ -1,5 +1,5 @@
 /// `content/site.yaml`: the site's settings, with defaults filled in.
-public struct SiteConfig: Sendable {
+public struct SiteConfig: Sendable, Equatable {
     public let title: String
     /// Always ends with `/`.
     public let baseURL: String

@@ -1,6 +1,7 @@
-/// An instant read from content, remembering how it was written.
+/// An instant read from content, remembering whether it was a date alone.
 ///
-/// Ordering and equality use the instant alone, so `10:00+02:00` equals `08:00Z`.
+/// Ordering uses the instant alone, so `10:00+02:00` sorts with `08:00Z`; equality also asks
+/// whether both were written as a date (a date shows differently from midnight).
 public struct Moment: Sendable, Hashable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
     public let seconds: Int64
@@ -12,8 +13,11 @@ public struct Moment: Sendable, Hashable, Comparable {
         self.isDateOnly = isDateOnly
     }
 
-    public static func == (lhs: Moment, rhs: Moment) -> Bool { lhs.seconds == rhs.seconds }
-    public func hash(into hasher: inout Hasher) { hasher.combine(seconds) }
+    public static func == (lhs: Moment, rhs: Moment) -> Bool { lhs.seconds == rhs.seconds && lhs.isDateOnly == rhs.isDateOnly }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seconds)
+        hasher.combine(isDateOnly)
+    }
     public static func < (lhs: Moment, rhs: Moment) -> Bool { lhs.seconds < rhs.seconds }
 
     /// RFC 3339 in UTC (`2026-05-01T08:30:00Z`): for feeds and machine-readable output.

@@ -2,9 +2,11 @@ import Foundation
 
 /// The site's time zone: turns instants into wall-clock times and back, never using the
 /// machine's zone.
-public struct SiteClock: Sendable {
+public struct SiteClock: Sendable, Equatable {
     public let identifier: String
     private let zone: TimeZone
+
+    public static func == (a: SiteClock, b: SiteClock) -> Bool { a.identifier == b.identifier }
 
     public init?(identifier: String) {
         guard let zone = TimeZone(identifier: identifier) else { return nil }

@@ -16,12 +16,12 @@ extension Renderer {
     }
 
     func person(_ member: String?) -> FeedEntry.Person? {
-        guard let member, let m = model.members[member] else { return nil }
+        guard let member, let m = memberModel(member) else { return nil }
         return .init(name: m.name, uri: routes.absolute(routes.member(member)))
     }
 
     func absoluteHTML(_ file: String) -> String {
-        bodies[file]?.absoluteHTML ?? bodies[file]?.html ?? ""
+        bodyOf(file)?.absoluteHTML ?? bodyOf(file)?.html ?? ""
     }
 
     func feed(_ id: FeedID) -> Feed {
@@ -33,29 +33,29 @@ extension Renderer {
         }
         switch id {
         case .site:
-            var entries = model.reportOrder.map { reportEntry($0) }
-            for rid in model.reportOrder { entries += model.reports[rid]!.replies.indices.map { replyEntry(rid, $0) } }
-            for gid in model.groupOrder where model.groups[gid]!.isListed {
-                let g = model.groups[gid]!
+            var entries = reportOrder.map { reportEntry($0) }
+            for rid in reportOrder { entries += reportModel(rid)!.replies.indices.map { replyEntry(rid, $0) } }
+            for gid in groupOrder where groupModel(gid)!.isListed {
+                let g = groupModel(gid)!
                 entries += g.albums.map(albumEntry)
                 entries += g.completedGoals.map(completionEntry)
             }
-            entries += model.memberOrder.compactMap(joinedEntry)
+            entries += memberOrder.compactMap(joinedEntry)
             return make(strings.format("feed_site", ["site": site.title]), site.description,
                         atom: routes.siteFeed, json: "feed.json", page: routes.home, entries)
         case .area(let aid):
-            let area = model.areas.first { $0.id == aid }!
+            let area = areaModel(aid)!
             return make(strings.format("feed_area", ["area": areaName(area)]),
                         strings.format("feed_area_subtitle", ["area": areaName(area)]),
                         atom: routes.areaFeed(aid), json: "reports/\(aid)/feed.json", page: routes.area(aid),
                         area.reports.map { reportEntry($0) })
         case .report(let rid):
-            let r = model.reports[rid]!
+            let r = reportModel(rid)!
             return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
                         atom: routes.reportFeed(rid), json: "reports/\(rid)/feed.json", page: routes.report(rid),
                         r.replies.indices.map { replyEntry(rid, $0) })
         case .group(let gid):
-            let g = model.groups[gid]!
+            let g = groupModel(gid)!
             var entries = g.albums.map(albumEntry)
             for album in g.albums { entries += album.photos.indices.map { photoEntry(album, $0) } }
             entries += (g.openGoals + g.completedGoals).compactMap(goalAddedEntry)
@@ -63,21 +63,21 @@ extension Renderer {
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
                         atom: routes.groupFeed(gid), json: "groups/\(gid)/feed.json", page: routes.group(gid), entries)
         case .member(let mid):
-            let m = model.members[mid]!
+            let m = memberModel(mid)!
             var entries = m.reports.map { reportEntry($0) }
             entries += m.replies.map { replyEntry($0.report, $0.index) }
-            entries += m.completedGoals.compactMap { model.goal($0) }.map(completionEntry)
+            entries += m.completedGoals.compactMap { goalModel($0) }.map(completionEntry)
             for key in m.albums {
-                guard let album = model.album(key) else { continue }
+                guard let album = albumModel(key) else { continue }
                 entries += album.photos.indices.filter { album.photos[$0].by == mid }.map { photoEntry(album, $0) }
             }
             if let joined = joinedEntry(mid) { entries.append(joined) }
             return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
                         atom: routes.memberFeed(mid), json: "users/\(mid)/feed.json", page: routes.member(mid), entries)
         case .following(let mid):
-            let m = model.members[mid]!
+            let m = memberModel(mid)!
             var entries: [FeedEntry] = []
-            for rid in m.follows { entries += model.reports[rid]!.replies.indices.map { replyEntry(rid, $0) } }
+            for rid in m.follows { entries += reportModel(rid)!.replies.indices.map { replyEntry(rid, $0) } }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
                         atom: routes.followingFeed(mid), json: "users/\(mid)/following.json", page: routes.member(mid), entries)
         }
@@ -86,42 +86,42 @@ extension Renderer {
     // MARK: Entries
 
     func reportEntry(_ id: String) -> FeedEntry {
-        let r = model.reports[id]!
-        let area = model.areas.first { $0.id == r.area }.map(areaName) ?? r.area
+        let r = reportModel(id)!
+        let area = areaModel(r.area).map(areaName) ?? r.area
         let label = strings["category_\(r.category.rawValue)"]
         let head = "<p><strong>\(XML.escape(label))</strong> · \(XML.escape(area))</p>\n"
         return FeedEntry(
             id: tagURI(r.at, routes.report(id).trimmingSlash), title: r.title, published: r.at, updated: r.at,
             author: person(r.author), link: routes.absolute(routes.report(id)), content: head + absoluteHTML(r.file),
-            summary: summary(bodies[r.file]?.text ?? "", limit: 240),
+            summary: summary(bodyOf(r.file)?.text ?? "", limit: 240),
             categories: [.init(term: r.category.rawValue, label: label), .init(term: r.area, label: area)], inReplyTo: nil)
     }
 
     func replyEntry(_ report: String, _ index: Int) -> FeedEntry {
-        let r = model.reports[report]!
+        let r = reportModel(report)!
         let reply = r.replies[index]
-        let author = model.members[reply.author]?.name ?? reply.author
+        let author = memberModel(reply.author)?.name ?? reply.author
         let link = routes.absolute(routes.report(report)) + "#" + reply.anchor
         let context = "<p>" + XML.escape(strings.format("feed_reply_context", ["title": r.title])) + "</p>\n"
         return FeedEntry(
             id: tagURI(reply.at, routes.report(report) + "replies/" + reply.name), title: strings.format("feed_reply_title", ["name": author, "title": r.title]),
             published: reply.at, updated: reply.at, author: person(reply.author), link: link,
-            content: context + absoluteHTML(reply.file), summary: summary(bodies[reply.file]?.text ?? "", limit: 240),
+            content: context + absoluteHTML(reply.file), summary: summary(bodyOf(reply.file)?.text ?? "", limit: 240),
             categories: [.init(term: r.category.rawValue, label: strings["category_\(r.category.rawValue)"])],
             inReplyTo: (tagURI(r.at, routes.report(report).trimmingSlash), routes.absolute(routes.report(report))))
     }
 
     /// When an album has no date, its newest photo's capture time or else a fixed date stands in.
     func albumDate(_ album: AlbumModel) -> Moment {
-        album.date ?? album.photos.compactMap { images[$0.path]?.info.takenAt }.max().map { Moment(seconds: $0) }
+        album.date ?? album.photos.compactMap { imageOf($0.path)?.info.takenAt }.max().map { Moment(seconds: $0) }
             ?? Moment(seconds: 946_684_800)
     }
 
     func albumEntry(_ album: AlbumModel) -> FeedEntry {
-        let g = model.groups[album.group]!
+        let g = groupModel(album.group)!
         var html = absoluteHTML(album.file)
         for photo in album.photos.prefix(12) {
-            guard let image = images[photo.path] else { continue }
+            guard let image = imageOf(photo.path) else { continue }
             let thumb = image.variants.first ?? image.display
             html += "\n<a href=\"\(XML.escape(routes.absolute(routes.photo(album.key, photo.slug))))\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(photo.caption ?? ""))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
         }
@@ -130,16 +130,16 @@ extension Renderer {
         return FeedEntry(
             id: tagURI(date, routes.album(album.key).trimmingSlash), title: strings.format("feed_album_title", ["title": album.title]),
             published: date, updated: date, author: person(by), link: routes.absolute(routes.album(album.key)),
-            content: html, summary: summary(bodies[album.file]?.text ?? "", limit: 240),
+            content: html, summary: summary(bodyOf(album.file)?.text ?? "", limit: 240),
             categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
 
     func photoEntry(_ album: AlbumModel, _ index: Int) -> FeedEntry {
         let photo = album.photos[index]
-        let g = model.groups[album.group]!
-        let date = images[photo.path]?.info.takenAt.map { Moment(seconds: $0) } ?? albumDate(album)
+        let g = groupModel(album.group)!
+        let date = imageOf(photo.path)?.info.takenAt.map { Moment(seconds: $0) } ?? albumDate(album)
         var html = ""
-        if let image = images[photo.path] {
+        if let image = imageOf(photo.path) {
             let shown = image.variants.last ?? image.display
             html = "<p><img src=\"\(XML.escape(routes.absolute(shown.path)))\" alt=\"\(XML.escape(photo.caption ?? ""))\"\(shown.width > 0 ? " width=\"\(shown.width)\" height=\"\(shown.height)\"" : "")></p>"
         }
@@ -153,7 +153,7 @@ extension Renderer {
 
     func goalAddedEntry(_ goal: GoalModel) -> FeedEntry? {
         guard let added = goal.added else { return nil }
-        let g = model.groups[goal.group]!
+        let g = groupModel(goal.group)!
         let points = "<p>" + XML.escape(strings.count("points_count", goal.points)) + "</p>\n"
         return FeedEntry(
             id: tagURI(added, "groups/\(goal.group)/goals/\(goal.id)"), title: strings.format("feed_goal_title", ["title": goal.title]),
@@ -163,9 +163,9 @@ extension Renderer {
     }
 
     func completionEntry(_ goal: GoalModel) -> FeedEntry {
-        let g = model.groups[goal.group]!
+        let g = groupModel(goal.group)!
         let at = goal.completedAt ?? Moment(seconds: 0)
-        let name = goal.completedBy.flatMap { model.members[$0]?.name } ?? ""
+        let name = goal.completedBy.flatMap { memberModel($0)?.name } ?? ""
         let text = strings.format("feed_completion_text", [
             "name": name, "title": goal.title, "points": strings.count("points_count", goal.points), "group": g.name,
         ])
@@ -178,11 +178,11 @@ extension Renderer {
     }
 
     func joinedEntry(_ member: String) -> FeedEntry? {
-        guard let m = model.members[member], let joined = m.joined else { return nil }
+        guard let m = memberModel(member), let joined = m.joined else { return nil }
         return FeedEntry(
             id: tagURI(joined, routes.member(member).trimmingSlash), title: strings.format("feed_joined_title", ["name": m.name]),
             published: joined, updated: joined, author: person(member), link: routes.absolute(routes.member(member)),
-            content: absoluteHTML(m.file), summary: summary(bodies[m.file]?.text ?? "", limit: 240), categories: [], inReplyTo: nil)
+            content: absoluteHTML(m.file), summary: summary(bodyOf(m.file)?.text ?? "", limit: 240), categories: [], inReplyTo: nil)
     }
 }
 

@@ -40,14 +40,14 @@ extension Renderer {
     func features(_ id: MapID) -> [MapFeature] {
         switch id {
         case .reports:
-            return model.areas.compactMap(areaFeature) + model.reportOrder.sorted().compactMap(reportFeature)
+            return areaModels.compactMap(areaFeature) + reportOrder.sorted().compactMap(reportFeature)
         case .area(let aid):
-            let area = model.areas.first { $0.id == aid }
+            let area = areaModel(aid)
             return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap(reportFeature) ?? [])
         case .locations:
-            return model.locations.compactMap(locationFeature)
+            return locationModels.compactMap(locationFeature)
         case .album(let key):
-            guard let album = model.album(key) else { return [] }
+            guard let album = albumModel(key) else { return [] }
             return album.photos.compactMap { photoFeature(album, $0) }
         }
     }
@@ -61,10 +61,10 @@ extension Renderer {
     }
 
     func reportFeature(_ id: String) -> MapFeature? {
-        guard let r = model.reports[id], let location = r.location else { return nil }
+        guard let r = reportModel(id), let location = r.location else { return nil }
         return MapFeature(
             shape: .point(location), title: r.title, path: routes.report(id),
-            category: r.category.rawValue, date: r.at, description: summary(bodies[r.file]?.text ?? "", limit: 280),
+            category: r.category.rawValue, date: r.at, description: summary(bodyOf(r.file)?.text ?? "", limit: 280),
             color: CategoryStyle.color(r.category), symbol: CategoryStyle.symbol(r.category))
     }
 
@@ -73,11 +73,11 @@ extension Renderer {
         let description = [l.address, strings.count("present_count", l.present.count)].compactMap { $0 }.joined(separator: " · ")
         return MapFeature(
             shape: .point(location), title: l.name, path: routes.location(l.id), category: "location",
-            date: model.asOf, description: description, color: MapStyle.location.color, symbol: MapStyle.location.symbol)
+            date: asOf, description: description, color: MapStyle.location.color, symbol: MapStyle.location.symbol)
     }
 
     func photoFeature(_ album: AlbumModel, _ photo: PhotoModel) -> MapFeature? {
-        guard let info = images[photo.path]?.info, let lat = info.latitude, let lon = info.longitude else { return nil }
+        guard let info = imageOf(photo.path)?.info, let lat = info.latitude, let lon = info.longitude else { return nil }
         return MapFeature(
             shape: .point(Coordinate(lat: lat, lon: lon)), title: photo.caption ?? photo.file,
             path: routes.photo(album.key, photo.slug), category: "photo",
@@ -97,6 +97,6 @@ extension Renderer {
 
     /// Albums whose photos carry a GPS position get a map.
     func albumHasMap(_ album: AlbumModel) -> Bool {
-        album.photos.contains { images[$0.path]?.info.latitude != nil }
+        album.photos.contains { imageOf($0.path)?.info.latitude != nil }
     }
 }

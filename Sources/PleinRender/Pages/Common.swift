@@ -104,14 +104,14 @@ extension Renderer {
 
     /// A member as a link with their avatar.
     func memberLink(_ id: String) -> TemplateContext {
-        guard let m = model.members[id] else { return ["name": .text(id)] }
+        guard let m = memberModel(id) else { return ["name": .text(id)] }
         var c: TemplateContext = [
             "id": .text(id),
             "name": .text(m.name),
             "url": .text(routes.url(routes.member(id))),
             "initials": .text(initials(m.name)),
         ]
-        if let avatar = m.avatar, let image = images[avatar] { c["avatar"] = .object(imageContext(image, alt: "")) }
+        if let avatar = m.avatar, let image = imageOf(avatar) { c["avatar"] = .object(imageContext(image, alt: "")) }
         return c
     }
 
@@ -141,8 +141,8 @@ extension Renderer {
     }
 
     func reportCard(_ id: String) -> TemplateContext {
-        guard let r = model.reports[id] else { return [:] }
-        let area = model.areas.first { $0.id == r.area }
+        guard let r = reportModel(id) else { return [:] }
+        let area = areaModel(r.area)
         return [
             "title": .text(r.title),
             "url": .text(routes.url(routes.report(id))),
@@ -151,7 +151,7 @@ extension Renderer {
             "author": .object(memberLink(r.author)),
             "area": .text(area?.name ?? r.area),
             "area_url": .text(routes.url(routes.area(r.area))),
-            "summary": .text(summary(bodies[r.file]?.text ?? "", limit: 160)),
+            "summary": .text(summary(bodyOf(r.file)?.text ?? "", limit: 160)),
             "replies": .text(r.replies.isEmpty ? nil : strings.count("reply_count", r.replies.count)),
         ]
     }
@@ -160,12 +160,12 @@ extension Renderer {
         var c: TemplateContext = [
             "title": .text(album.title),
             "url": .text(routes.url(routes.album(album.key))),
-            "group": .text(model.groups[album.group]?.name ?? album.group),
+            "group": .text(groupModel(album.group)?.name ?? album.group),
             "group_url": .text(routes.url(routes.group(album.group))),
             "photos": .text(strings.count("photo_count", album.photos.count)),
             "date": time(album.date),
         ]
-        if let cover = album.cover, let image = images[cover.path] {
+        if let cover = album.cover, let image = imageOf(cover.path) {
             c["cover"] = .object(imageContext(image, alt: cover.caption ?? "", sizes: "(min-width: 60rem) 20rem, 50vw"))
         }
         return c
@@ -178,14 +178,14 @@ extension Renderer {
             "title": .text(goal.title),
             "points": .text(strings.count("points_count", goal.points)),
             "url": .text(routes.url(routes.group(goal.group)) + "#goal-\(goal.id)"),
-            "group": .text(model.groups[goal.group]?.name ?? goal.group),
+            "group": .text(groupModel(goal.group)?.name ?? goal.group),
             "group_url": .text(routes.url(routes.group(goal.group))),
             "added": time(goal.added),
             "completed_at": time(goal.completedAt),
         ]
         if let by = goal.addedBy { c["added_by"] = .object(memberLink(by)) }
         if let by = goal.completedBy { c["completed_by"] = .object(memberLink(by)) }
-        if let html = bodies[goal.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        if let html = bodyOf(goal.file)?.html, !html.isEmpty { c["body"] = .html(html) }
         return c
     }
 

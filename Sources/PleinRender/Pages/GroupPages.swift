@@ -5,17 +5,17 @@ import PleinCore
 extension Renderer {
     /// `/groups/`: the listed groups by name. Unlisted groups are left out on purpose.
     func groupList() -> Page {
-        let groups = model.groupOrder.compactMap { model.groups[$0] }.filter(\.isListed).map { g -> TemplateContext in
+        let groups = groupOrder.compactMap { groupModel($0) }.filter(\.isListed).map { g -> TemplateContext in
             var c: TemplateContext = [
                 "name": .text(g.name),
                 "url": .text(routes.url(routes.group(g.id))),
-                "summary": .text(summary(bodies[g.file]?.text ?? "", limit: 180)),
+                "summary": .text(summary(bodyOf(g.file)?.text ?? "", limit: 180)),
                 "members": .text(strings.count("member_count", g.members.count)),
                 "albums": .text(strings.count("album_count", g.albums.count)),
                 "goals": .text(strings.count("open_goal_count", g.openGoals.count)),
                 "people": .list(g.members.prefix(6).map { memberLink($0) }),
             ]
-            if let cover = g.albums.first?.cover, let image = images[cover.path] {
+            if let cover = g.albums.first?.cover, let image = imageOf(cover.path) {
                 c["cover"] = .object(imageContext(image, alt: "", sizes: "(min-width: 60rem) 22rem, 100vw"))
             }
             return c
@@ -31,7 +31,7 @@ extension Renderer {
 
     /// `/groups/<id>/`: members, albums, goals and the top of the leaderboard.
     func groupPage(_ id: String) -> Page {
-        let g = model.groups[id]!
+        let g = groupModel(id)!
         var c: TemplateContext = [
             "name": .text(g.name),
             "members": .list(g.members.map { memberLink($0) }),
@@ -44,13 +44,13 @@ extension Renderer {
             "feed_url": .text(routes.url(routes.groupFeed(id))),
             "unlisted": .flag(!g.isListed),
         ]
-        if let html = bodies[g.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        if let html = bodyOf(g.file)?.html, !html.isEmpty { c["body"] = .html(html) }
         if let creator = g.createdBy { c["created_by"] = .object(memberLink(creator)) }
         var page = Page(
             template: "group", path: routes.group(id), title: g.name,
-            description: summary(bodies[g.file]?.text ?? g.name, limit: 200), section: .groups, context: ["group": .object(c)])
+            description: summary(bodyOf(g.file)?.text ?? g.name, limit: 200), section: .groups, context: ["group": .object(c)])
         page.noindex = !g.isListed
-        if let cover = g.albums.first?.cover, let image = images[cover.path] { page.image = (image.preview ?? image.display).path }
+        if let cover = g.albums.first?.cover, let image = imageOf(cover.path) { page.image = (image.preview ?? image.display).path }
         page.feeds = [groupFeedLink(g)]
         page.source = g.file
         page.breadcrumbs = [(strings["nav_home"], routes.home)] + (g.isListed ? [(strings["nav_groups"], routes.groups)] : [])
@@ -83,7 +83,7 @@ extension Renderer {
 
     /// `/groups/<id>/leaderboard/`: everyone in the group by points, and points over time.
     func leaderboardPage(_ id: String) -> Page {
-        let g = model.groups[id]!
+        let g = groupModel(id)!
         let history = completionHistory(g)
         var page = Page(
             template: "leaderboard", path: routes.leaderboard(id), title: strings.format("leaderboard_title", ["group": g.name]),
@@ -107,16 +107,16 @@ extension Renderer {
             let scorers = g.leaderboard.filter { $0.points > 0 }
             let series = scorers.enumerated().map { i, standing in
                 Charts.Series(
-                    name: model.members[standing.member]?.name ?? standing.member, color: Charts.palette[i % Charts.palette.count],
+                    name: memberModel(standing.member)?.name ?? standing.member, color: Charts.palette[i % Charts.palette.count],
                     points: history.filter { $0.member == standing.member }.map { entry in
                         (entry.goal.completedAt!, Double(entry.total),
                          strings.format("chart_completion", [
-                            "name": model.members[entry.member]?.name ?? entry.member, "goal": entry.goal.title,
+                            "name": memberModel(entry.member)?.name ?? entry.member, "goal": entry.goal.title,
                             "total": strings.count("points_count", entry.total),
                          ]))
                     })
             }
-            let leader = g.leaderboard.first.map { model.members[$0.member]?.name ?? $0.member } ?? ""
+            let leader = g.leaderboard.first.map { memberModel($0.member)?.name ?? $0.member } ?? ""
             let description = strings.format("chart_points_description", [
                 "n": strings.number(scorers.count), "leader": leader,
                 "points": strings.count("points_count", g.leaderboard.first?.points ?? 0),
@@ -134,11 +134,11 @@ extension Renderer {
 
     /// `leaderboard.json`: the numbers of the leaderboard page, for other tools.
     func leaderboardJSON(_ id: String) -> String {
-        let g = model.groups[id]!
+        let g = groupModel(id)!
         let standings: [JSON] = g.leaderboard.map { s in
             .object([
                 ("rank", .int(s.rank)), ("member", .string(s.member)),
-                ("name", .string(model.members[s.member]?.name ?? s.member)),
+                ("name", .string(memberModel(s.member)?.name ?? s.member)),
                 ("url", .string(routes.absolute(routes.member(s.member)))), ("points", .int(s.points)), ("goals", .int(s.goals)),
             ])
         }
@@ -162,15 +162,15 @@ extension Renderer {
 
     /// `/groups/<g>/albums/<a>/`: the album's story and a grid of its photos.
     func albumPage(_ key: AlbumKey) -> Page {
-        let g = model.groups[key.group]!
-        let album = model.album(key)!
+        let g = groupModel(key.group)!
+        let album = albumModel(key)!
         let photos = album.photos.map { photo -> TemplateContext in
             var c: TemplateContext = [
                 "url": .text(routes.url(routes.photo(key, photo.slug))),
                 "caption": .text(photo.caption),
             ]
             if let by = photo.by { c["by"] = .object(memberLink(by)) }
-            if let image = images[photo.path] {
+            if let image = imageOf(photo.path) {
                 c["image"] = .object(imageContext(
                     image, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw"))
             }
@@ -184,15 +184,15 @@ extension Renderer {
             "count": .text(strings.count("photo_count", album.photos.count)),
             "photos": .list(photos),
         ]
-        if let html = bodies[album.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        if let html = bodyOf(album.file)?.html, !html.isEmpty { c["body"] = .html(html) }
         let map = albumHasMap(album) ? mapContext(id: "map-album", title: album.title, features: features(.album(key)), geoJSON: geoJSONPath(.album(key))) : nil
         c["map"] = map.map { .object($0) }
         var page = Page(
             template: "album", path: routes.album(key), title: album.title,
-            description: summary(bodies[album.file]?.text ?? album.title, limit: 200), section: .groups,
+            description: summary(bodyOf(album.file)?.text ?? album.title, limit: 200), section: .groups,
             context: ["album": .object(c)])
         page.hasMap = map != nil
-        if let cover = album.cover, let image = images[cover.path] { page.image = (image.preview ?? image.display).path }
+        if let cover = album.cover, let image = imageOf(cover.path) { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
         page.feeds = [groupFeedLink(g)]
         page.source = album.file
@@ -202,8 +202,8 @@ extension Renderer {
 
     /// `/groups/<g>/albums/<a>/<photo>/`: one photo with its caption, author and neighbours.
     func photoPage(_ key: AlbumKey, _ index: Int) -> Page {
-        let g = model.groups[key.group]!
-        let album = model.album(key)!
+        let g = groupModel(key.group)!
+        let album = albumModel(key)!
         let photo = album.photos[index]
         let title = photo.caption ?? strings.format("photo_number", ["n": String(index + 1), "album": album.title])
         var c: TemplateContext = [
@@ -216,7 +216,7 @@ extension Renderer {
             "album_url": .text(routes.url(routes.album(key))),
         ]
         if let by = photo.by { c["by"] = .object(memberLink(by)) }
-        if let image = images[photo.path] {
+        if let image = imageOf(photo.path) {
             c["image"] = .object(imageContext(image, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 64rem, 100vw"))
             c["full_url"] = .text(routes.url(image.display.path))
             if let taken = image.info.takenAt {
@@ -240,7 +240,7 @@ extension Renderer {
             template: "photo", path: routes.photo(key, photo.slug), title: title,
             description: photo.caption ?? album.title, section: .groups, context: ["photo": .object(c)])
         page.hasMap = map != nil
-        if let image = images[photo.path] { page.image = (image.preview ?? image.display).path }
+        if let image = imageOf(photo.path) { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
         page.feeds = [groupFeedLink(g)]
         page.source = album.file

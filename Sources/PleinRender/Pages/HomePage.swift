@@ -5,18 +5,18 @@ import PleinCore
 extension Renderer {
     /// `/`: what is new, and a door to every section.
     func home() -> Page {
-        let reports = model.reportOrder.prefix(8).map { reportCard($0) }
-        let albums = model.listedAlbums.prefix(4).map { albumCard($0) }
-        let completions = model.listedCompletions.prefix(6).map { goalContext($0) }
-        let listedGroups = model.groupOrder.filter { model.groups[$0]!.isListed }
+        let reports = reportOrder.prefix(8).map { reportCard($0) }
+        let albums = listedAlbums.prefix(4).map { albumCard($0) }
+        let completions = listedCompletions.prefix(6).map { goalContext($0) }
+        let listedGroups = groupOrder.filter { groupModel($0)!.isListed }
         let sections: [(String, String, String, String)] = [
-            ("nav_members", "home_members_text", routes.members, strings.count("member_count", model.memberOrder.count)),
+            ("nav_members", "home_members_text", routes.members, strings.count("member_count", memberOrder.count)),
             ("nav_divers", "home_divers_text", routes.divers,
-             strings.count("diver_count", model.members.values.filter { $0.diving != nil }.count)),
+             strings.count("diver_count", memberOrder.compactMap(memberModel).filter { $0.diving != nil }.count)),
             ("nav_groups", "home_groups_text", routes.groups, strings.count("group_count", listedGroups.count)),
-            ("nav_reports", "home_reports_text", routes.areas, strings.count("report_count", model.reportOrder.count)),
-            ("nav_locations", "home_locations_text", routes.locations, strings.count("location_count", model.locations.count)),
-            ("nav_now", "home_now_text", routes.now, strings.count("present_count", model.locations.reduce(0) { $0 + $1.present.count })),
+            ("nav_reports", "home_reports_text", routes.areas, strings.count("report_count", reportOrder.count)),
+            ("nav_locations", "home_locations_text", routes.locations, strings.count("location_count", locationModels.count)),
+            ("nav_now", "home_now_text", routes.now, strings.count("present_count", locationModels.reduce(0) { $0 + $1.present.count })),
         ]
         var page = Page(
             template: "home", path: routes.home, title: site.title, description: site.description, section: .home)

@@ -5,8 +5,8 @@ import PleinCore
 extension Renderer {
     /// `/users/`: every member by name.
     func memberList() -> Page {
-        let members = model.memberOrder.map { id -> TemplateContext in
-            let m = model.members[id]!
+        let members = memberOrder.map { id -> TemplateContext in
+            let m = memberModel(id)!
             var c = memberLink(id)
             c["near"] = .text(m.nearPlace)
             c["postcode"] = .text(m.postcode)
@@ -26,13 +26,13 @@ extension Renderer {
 
     /// `/users/<id>/`: everything a member did on the site.
     func memberPage(_ id: String) -> Page {
-        let m = model.members[id]!
+        let m = memberModel(id)!
         var c = memberLink(id)
-        if let avatar = m.avatar, let image = images[avatar] {
+        if let avatar = m.avatar, let image = imageOf(avatar) {
             c["portrait"] = .object(imageContext(image, alt: strings.format("avatar_alt", ["name": m.name]), sizes: "10rem"))
         }
         c["joined"] = time(m.joined)
-        if let bio = bodies[m.file]?.html, !bio.isEmpty { c["bio"] = .html(bio) }
+        if let bio = bodyOf(m.file)?.html, !bio.isEmpty { c["bio"] = .html(bio) }
         if let d = m.diving {
             var diving: TemplateContext = ["certification": .text(d.certification)]
             if let years = d.years { diving["years"] = .text(strings.count("years_count", years)) }
@@ -46,38 +46,38 @@ extension Renderer {
                     "place": near, "km": strings.decimal(site.locationPrecisionKm, digits: site.locationPrecisionKm < 1 ? 1 : 0),
                 ]))
             }
-            if let postcode = m.postcode, model.areas.contains(where: { $0.id == postcode }) {
+            if let postcode = m.postcode, areaModels.contains(where: { $0.id == postcode }) {
                 home["area_url"] = .text(routes.url(routes.area(postcode)))
             }
             c["home"] = .object(home)
         }
         c["groups"] = .list(m.groups.map { gid in
-            let g = model.groups[gid]!
+            let g = groupModel(gid)!
             return ["name": .text(g.name), "url": .text(routes.url(routes.group(gid))),
                     "members": .text(strings.count("member_count", g.members.count))]
         })
-        c["albums"] = .list(m.albums.compactMap { model.album($0).map(albumCard) })
+        c["albums"] = .list(m.albums.compactMap { albumModel($0).map(albumCard) })
         c["reports"] = .list(m.reports.map { reportCard($0) })
         c["follows"] = .list(m.follows.map { reportCard($0) })
         c["replies"] = .list(m.replies.compactMap { ref -> TemplateContext? in
-            guard let report = model.reports[ref.report] else { return nil }
+            guard let report = reportModel(ref.report) else { return nil }
             let reply = report.replies[ref.index]
             return [
                 "report": .text(report.title),
                 "url": .text(routes.url(routes.report(report.id)) + "#\(reply.anchor)"),
                 "at": .object(time(reply.at)),
-                "summary": .text(summary(bodies[reply.file]?.text ?? "", limit: 140)),
+                "summary": .text(summary(bodyOf(reply.file)?.text ?? "", limit: 140)),
             ]
         })
         c["friends"] = .list(m.friends.map { memberLink($0) })
-        let goals = m.completedGoals.compactMap { model.goal($0) }
+        let goals = m.completedGoals.compactMap { goalModel($0) }
         c["goals"] = .list(goals.map { goalContext($0) })
         let points = pointsPerGroup(id, goals: goals)
         if !points.isEmpty { c["points"] = .object(["rows": .list(points)]) }
-        let sessions = model.sessions.filter { $0.member == id }
+        let sessions = self.sessions(of: id)
         if !sessions.isEmpty {
             let study = StudyTime(sessions: sessions, clock: site.clock)
-            let present = sessions.last { $0.end == nil }.flatMap { s in model.locations.first { $0.id == s.location }?.name }
+            let present = sessions.last { $0.end == nil }.flatMap { s in locationModel(s.location)?.name }
             c["study"] = .object([
                 "total": .text(strings.duration(seconds: study.total)),
                 "sessions": .text(strings.count("session_count", study.finished)),
@@ -94,9 +94,9 @@ extension Renderer {
 
         var page = Page(
             template: "member", path: routes.member(id), title: m.name,
-            description: summary(bodies[m.file]?.text ?? strings.format("member_description", ["name": m.name]), limit: 200),
+            description: summary(bodyOf(m.file)?.text ?? strings.format("member_description", ["name": m.name]), limit: 200),
             section: .members, context: ["member": .object(c)])
-        if let avatar = m.avatar, let image = images[avatar] { page.image = (image.preview ?? image.display).path }
+        if let avatar = m.avatar, let image = imageOf(avatar) { page.image = (image.preview ?? image.display).path }
         page.feeds = [
             Page.Feed(title: strings.format("feed_member", ["name": m.name]), path: routes.memberFeed(id), type: "application/atom+xml"),
             Page.Feed(title: strings.format("feed_following", ["name": m.name]), path: routes.followingFeed(id), type: "application/atom+xml"),
@@ -110,10 +110,10 @@ extension Renderer {
     func pointsPerGroup(_ member: String, goals: [GoalModel]) -> [TemplateContext] {
         var totals: [String: (points: Int, goals: Int)] = [:]
         for goal in goals { totals[goal.group, default: (0, 0)].points += goal.points; totals[goal.group]!.goals += 1 }
-        return model.groupOrder.filter { totals[$0] != nil }.map { gid in
-            let rank = model.groups[gid]!.leaderboard.first { $0.member == member }?.rank
+        return groupOrder.filter { totals[$0] != nil }.map { gid in
+            let rank = groupModel(gid)!.leaderboard.first { $0.member == member }?.rank
             return [
-                "group": .text(model.groups[gid]!.name),
+                "group": .text(groupModel(gid)!.name),
                 "url": .text(routes.url(routes.leaderboard(gid))),
                 "points": .text(strings.number(totals[gid]!.points)),
                 "goals": .text(strings.number(totals[gid]!.goals)),

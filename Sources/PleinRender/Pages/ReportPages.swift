@@ -9,7 +9,7 @@ extension Renderer {
 
     /// `/reports/`: the postcode areas.
     func areaList() -> Page {
-        let areas = model.areas.map { area -> TemplateContext in
+        let areas = areaModels.map { area -> TemplateContext in
             var c: TemplateContext = [
                 "id": .text(area.id),
                 "name": .text(area.name),
@@ -18,7 +18,7 @@ extension Renderer {
                 "feed_url": .text(routes.url(routes.areaFeed(area.id))),
                 "categories": .list(categoryCounts(area.reports)),
             ]
-            if let latest = area.reports.first.flatMap({ model.reports[$0] }) {
+            if let latest = area.reports.first.flatMap({ reportModel($0) }) {
                 c["latest"] = .object(["title": .text(latest.title), "url": .text(routes.url(routes.report(latest.id))),
                                        "at": .object(time(latest.at))])
             }
@@ -30,11 +30,11 @@ extension Renderer {
         let map = mapContext(id: "map-reports", title: strings["areas_title"], features: features(.reports), geoJSON: routes.reportsMap)
         page.context = [
             "areas": .list(areas),
-            "recent": .list(model.reportOrder.prefix(6).map { reportCard($0) }),
+            "recent": .list(reportOrder.prefix(6).map { reportCard($0) }),
             "map": map.map { .object($0) },
         ]
         page.hasMap = map != nil
-        page.feeds = [siteFeedLink] + model.areas.map(areaFeedLink)
+        page.feeds = [siteFeedLink] + areaModels.map(areaFeedLink)
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         return page
     }
@@ -46,7 +46,7 @@ extension Renderer {
     /// Report counts per category (only categories that occur), for filters and summaries.
     func categoryCounts(_ reports: [String]) -> [TemplateContext] {
         Category.allCases.compactMap { category in
-            let n = reports.count { model.reports[$0]?.category == category }
+            let n = reports.count { reportModel($0)?.category == category }
             guard n > 0 else { return nil }
             var c = categoryContext(category)
             c["count"] = .text(strings.number(n))
@@ -56,7 +56,7 @@ extension Renderer {
 
     /// `/reports/<area>/`: the area's reports, newest first, with a filter by category.
     func areaPage(_ id: String) -> Page {
-        let area = model.areas.first { $0.id == id }!
+        let area = areaModel(id)!
         var c: TemplateContext = [
             "id": .text(area.id),
             "name": .text(area.name),
@@ -68,7 +68,7 @@ extension Renderer {
         ]
         let map = mapContext(id: "map-area", title: areaName(area), features: features(.area(id)), geoJSON: routes.areaMap(id))
         c["map"] = map.map { .object($0) }
-        let today = area.reports.first.flatMap { model.reports[$0] }.map { site.clock.civil($0.at).isoDate } ?? "2026-01-01"
+        let today = area.reports.first.flatMap { reportModel($0) }.map { site.clock.civil($0.at).isoDate } ?? "2026-01-01"
         if let new = newFileURL(folder: "reports/\(id)", name: "\(today)-titel.md", text: ReportTemplate.report) {
             c["new_report_url"] = .text(new)
         }
@@ -85,15 +85,15 @@ extension Renderer {
 
     /// `/reports/<area>/<slug>/`: one report with its replies.
     func reportPage(_ id: String) -> Page {
-        let r = model.reports[id]!
-        let area = model.areas.first { $0.id == r.area }
+        let r = reportModel(id)!
+        let area = areaModel(r.area)
         let replies = r.replies.map { reply -> TemplateContext in
             var c: TemplateContext = [
                 "anchor": .text(reply.anchor),
                 "author": .object(memberLink(reply.author)),
                 "at": .object(time(reply.at)),
             ]
-            if let html = bodies[reply.file]?.html { c["body"] = .html(html) }
+            if let html = bodyOf(reply.file)?.html { c["body"] = .html(html) }
             if let edit = editURL(reply.file) { c["edit_url"] = .text(edit) }
             return c
         }
@@ -109,7 +109,7 @@ extension Renderer {
             "followers": .text(r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count)),
             "feed_url": .text(routes.url(routes.reportFeed(id))),
         ]
-        if let html = bodies[r.file]?.html { c["body"] = .html(html) }
+        if let html = bodyOf(r.file)?.html { c["body"] = .html(html) }
         if let location = r.location {
             c["location"] = .object([
                 "lat": .text(coordinateText(location.lat)), "lon": .text(coordinateText(location.lon)),
@@ -129,11 +129,11 @@ extension Renderer {
         }
         var page = Page(
             template: "report", path: routes.report(id), title: r.title,
-            description: summary(bodies[r.file]?.text ?? r.title, limit: 200), section: .reports,
+            description: summary(bodyOf(r.file)?.text ?? r.title, limit: 200), section: .reports,
             context: ["report": .object(c)])
         page.hasMap = map != nil
         if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
-           let image = images["reports/\(id)/\(first)"] {
+           let image = imageOf("reports/\(id)/\(first)") {
             page.image = (image.preview ?? image.display).path
         }
         page.feeds = [

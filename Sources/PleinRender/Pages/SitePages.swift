@@ -16,10 +16,10 @@ extension Renderer {
     /// Every listed page, for search engines. Unlisted groups and message threads stay out.
     func sitemap() -> String {
         var paths: [String] = [routes.home, routes.members, routes.groups, routes.areas, routes.locations, routes.now, routes.divers]
-        paths += model.memberOrder.map { routes.member($0) }
-        paths += model.memberOrder.filter { id in model.sessions.contains { $0.member == id } }.map { routes.progress($0) }
-        for gid in model.groupOrder where model.groups[gid]!.isListed {
-            let g = model.groups[gid]!
+        paths += memberOrder.map { routes.member($0) }
+        paths += memberOrder.filter { !sessions(of: $0).isEmpty }.map { routes.progress($0) }
+        for gid in groupOrder where groupModel(gid)!.isListed {
+            let g = groupModel(gid)!
             paths.append(routes.group(gid))
             paths.append(routes.leaderboard(gid))
             for album in g.albums {
@@ -27,9 +27,9 @@ extension Renderer {
                 paths += album.photos.map { routes.photo(album.key, $0.slug) }
             }
         }
-        paths += model.areas.map { routes.area($0.id) }
-        paths += model.reportOrder.sorted().map { routes.report($0) }
-        paths += model.locations.map { routes.location($0.id) }
+        paths += areaModels.map { routes.area($0.id) }
+        paths += reportOrder.sorted().map { routes.report($0) }
+        paths += locationModels.map { routes.location($0.id) }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for path in paths {
             xml += "  <url><loc>\(XML.escape(routes.absolute(path)))</loc></url>\n"

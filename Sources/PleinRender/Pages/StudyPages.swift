@@ -81,7 +81,7 @@ extension Renderer {
 
     /// `/locations/`: study places with their occupancy as of the content's latest check-in.
     func locationList() -> Page {
-        let locations = model.locations.map { l -> TemplateContext in
+        let locations = locationModels.map { l -> TemplateContext in
             [
                 "name": .text(l.name),
                 "url": .text(routes.url(routes.location(l.id))),
@@ -98,7 +98,7 @@ extension Renderer {
         let map = mapContext(id: "map-locations", title: strings["locations_title"], features: features(.locations), geoJSON: routes.locationsMap)
         page.context = [
             "locations": .list(locations),
-            "as_of": time(model.asOf),
+            "as_of": time(asOf),
             "map": map.map { .object($0) },
             "timezone": .text(site.clock.identifier),
         ]
@@ -110,7 +110,7 @@ extension Renderer {
 
     /// `/locations/<id>/`: one study place in full.
     func locationPage(_ id: String) -> Page {
-        let l = model.locations.first { $0.id == id }!
+        let l = locationModel(id)!
         var c: TemplateContext = [
             "name": .text(l.name),
             "address": .text(l.address),
@@ -118,11 +118,11 @@ extension Renderer {
             "student_id": .flag(l.studentIDRequired),
             "hours": .list(hoursContext(l.openingHours)),
             "present": .list(l.present.map { memberLink($0) }),
-            "as_of": time(model.asOf),
+            "as_of": time(asOf),
             "hours_data": .text(hoursData(l.openingHours)),
             "timezone": .text(site.clock.identifier),
         ]
-        if let html = bodies[l.file]?.html, !html.isEmpty { c["body"] = .html(html) }
+        if let html = bodyOf(l.file)?.html, !html.isEmpty { c["body"] = .html(html) }
         let map = locationFeature(l).flatMap { mapContext(id: "map-location", title: l.name, features: [$0], geoJSON: routes.locationsMap, highlight: $0.path) }
         c["map"] = map.map { .object($0) }
         if let location = l.location {
@@ -133,7 +133,7 @@ extension Renderer {
         }
         var page = Page(
             template: "location", path: routes.location(id), title: l.name,
-            description: summary(bodies[l.file]?.text ?? l.name, limit: 200), section: .locations,
+            description: summary(bodyOf(l.file)?.text ?? l.name, limit: 200), section: .locations,
             context: ["location": .object(c), "jsonld": .html(locationJSONLD(l))])
         page.hasMap = map != nil
         page.feeds = [siteFeedLink]
@@ -144,10 +144,10 @@ extension Renderer {
 
     /// `/users/<id>/progress/`: a member's check-ins and study time.
     func progressPage(_ member: String) -> Page {
-        let m = model.members[member]!
-        let sessions = model.sessions.filter { $0.member == member }.sorted { $0.start > $1.start }
+        let m = memberModel(member)!
+        let sessions = self.sessions(of: member).sorted { $0.start > $1.start }
         let rows = sessions.map { s -> TemplateContext in
-            let location = model.locations.first { $0.id == s.location }
+            let location = locationModel(s.location)
             var c: TemplateContext = [
                 "date": .object(time(Moment(seconds: s.start.seconds))),
                 "location": .text(location?.name ?? s.location),
@@ -209,14 +209,14 @@ extension Renderer {
 
     /// `/now/`: who is checked in where, as of the latest check-in in the content.
     func nowPage() -> Page {
-        let places = model.locations.filter { !$0.present.isEmpty }.map { l -> TemplateContext in
+        let places = locationModels.filter { !$0.present.isEmpty }.map { l -> TemplateContext in
             [
                 "name": .text(l.name),
                 "url": .text(routes.url(routes.location(l.id))),
                 "occupancy": .object(occupancy(l)),
                 "people": .list(l.present.map { id -> TemplateContext in
                     var c = memberLink(id)
-                    if let since = model.sessions.last(where: { $0.member == id && $0.end == nil })?.start {
+                    if let since = sessions(of: id).last(where: { $0.end == nil })?.start {
                         c["since"] = .object(time(since))
                     }
                     return c
@@ -228,8 +228,8 @@ extension Renderer {
             description: strings.format("now_description", ["site": site.title]), section: .now)
         page.context = [
             "places": .list(places),
-            "as_of": time(model.asOf),
-            "count": .text(strings.count("present_count", model.locations.reduce(0) { $0 + $1.present.count })),
+            "as_of": time(asOf),
+            "count": .text(strings.count("present_count", locationModels.reduce(0) { $0 + $1.present.count })),
         ]
         page.feeds = [siteFeedLink]
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
@@ -239,9 +239,9 @@ extension Renderer {
     /// `/divers/`: a search by distance from a place (done by a script from `index.json`), and
     /// without JavaScript every diver, grouped by the place they live near.
     func diversPage() -> Page {
-        let divers = model.memberOrder.filter { model.members[$0]?.diving != nil }
+        let divers = memberOrder.filter { memberModel($0)?.diving != nil }
         var byPlace: [String: [String]] = [:]
-        for id in divers { byPlace[model.members[id]!.nearPlace ?? "", default: []].append(id) }
+        for id in divers { byPlace[memberModel(id)!.nearPlace ?? "", default: []].append(id) }
         let groups = byPlace.keys.sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }.map { place -> TemplateContext in
             [
                 "place": .text(place.isEmpty ? strings["divers_elsewhere"] : place),
@@ -254,7 +254,7 @@ extension Renderer {
         page.context = [
             "groups": .list(groups),
             "count": .text(strings.count("diver_count", divers.count)),
-            "places": .list(model.places.map { ["name": .text($0.name)] }),
+            "places": .list(places.map { ["name": .text($0.name)] }),
             "data_url": .text(routes.url("divers/index.json")),
             "page_url": .text(routes.url(routes.divers)),
             "radius_min": .number(5), "radius_max": .number(100), "radius_default": .number(25),
@@ -265,7 +265,7 @@ extension Renderer {
     }
 
     func diverCard(_ id: String) -> TemplateContext {
-        let m = model.members[id]!
+        let m = memberModel(id)!
         var c = memberLink(id)
         c["certification"] = .text(m.diving?.certification)
         c["dives"] = .text(m.diving?.dives.map { strings.number($0) })
@@ -277,20 +277,20 @@ extension Renderer {
     /// `/divers/index.json`: what the search needs. Homes are the coarsened points of the model,
     /// so the page can never reveal more than the privacy grid.
     func diversIndex() -> String {
-        let divers: [JSON] = model.memberOrder.compactMap { id in
-            guard let m = model.members[id], let d = m.diving, let home = m.home else { return nil }
+        let divers: [JSON] = memberOrder.compactMap { id in
+            guard let m = memberModel(id), let d = m.diving, let home = m.home else { return nil }
             var fields: [(String, JSON)] = [
                 ("id", .string(id)), ("name", .string(m.name)), ("url", .string(routes.url(routes.member(id)))),
                 ("lat", .number(round6(home.lat))), ("lon", .number(round6(home.lon))),
             ]
-            if let avatar = m.avatar, let image = images[avatar] { fields.append(("avatar", .string(routes.url((image.variants.first ?? image.display).path)))) }
+            if let avatar = m.avatar, let image = imageOf(avatar) { fields.append(("avatar", .string(routes.url((image.variants.first ?? image.display).path)))) }
             if let c = d.certification { fields.append(("certification", .string(c))) }
             if let n = d.dives { fields.append(("dives", .int(n))) }
             if let y = d.years { fields.append(("years", .int(y))) }
             if let near = m.nearPlace { fields.append(("near", .string(near))) }
             return .object(fields)
         }
-        let places: [JSON] = model.places.map {
+        let places: [JSON] = places.map {
             .object([("name", .string($0.name)), ("lat", .number(round6($0.coordinate.lat))), ("lon", .number(round6($0.coordinate.lon)))])
         }
         return JSON.object([

@@ -4,7 +4,7 @@ import PleinMarkdown
 
 extension Renderer {
     func thread(_ id: String) -> (ThreadModel, key: String) {
-        let thread = model.threads.first { $0.id == id }!
+        let thread = threadModel(id)!
         return (thread, options.threadKeys!.key(for: id))
     }
 
@@ -18,7 +18,7 @@ extension Renderer {
                 "author": .object(memberLink(m.author)),
                 "at": .object(time(m.at)),
             ]
-            if let html = bodies[m.file]?.html { c["body"] = .html(html) }
+            if let html = bodyOf(m.file)?.html { c["body"] = .html(html) }
             return c
         }
         var page = Page(
@@ -42,7 +42,7 @@ extension Renderer {
         let (t, key) = thread(id)
         let page = routes.thread(key)
         let entries = t.messages.map { m -> FeedEntry in
-            let name = model.members[m.author]?.name ?? m.author
+            let name = memberModel(m.author)?.name ?? m.author
             return FeedEntry(
                 id: tagURI(m.at, page + m.name), title: strings.format("feed_message_title", ["name": name, "subject": t.subject]),
                 published: m.at, updated: m.at, author: person(m.author),

@@ -11,6 +11,25 @@ public struct Theme: Sendable {
     public let assets: [String: Asset]
     /// Template texts by display path, for showing template errors.
     public let sources: [String: String]
+    /// Template texts by template name.
+    public let templates: [String: String]
+
+    /// The templates a template uses, itself included: its partials and parents, transitively.
+    public func closure(of name: String) -> Set<String> {
+        var seen: Set<String> = []
+        var queue = [name]
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted, let text = templates[next] else { continue }
+            var rest = text[...]
+            while let open = rest.range(of: "{{") {
+                rest = rest[open.upperBound...]
+                guard let marker = rest.first, marker == ">" || marker == "<" else { continue }
+                let name = rest.dropFirst().drop { $0 == " " }.prefix { $0 != "}" && $0 != " " }
+                if !name.isEmpty { queue.append(String(name)) }
+            }
+        }
+        return seen
+    }
 
     public struct Asset: Sendable {
         /// Relative to the output root: `assets/style.3f2a1b9c0d.css`.
@@ -35,6 +54,7 @@ public enum ThemeLoader {
         var library = MustacheLibrary()
         var origins: [String: String] = [:]
         var sources: [String: String] = [:]
+        var templates: [String: String] = [:]
         var assets: [String: Theme.Asset] = [:]
         var table: [String: String] = [:]
         var usedKeys: [(key: String, file: String, span: Span)] = []
@@ -75,6 +95,7 @@ public enum ThemeLoader {
                     continue
                 }
                 origins[name] = shown
+                templates[name] = text
                 do {
                     library.register(try MustacheTemplate(string: text), named: name)
                 } catch let error as MustacheTemplate.ParserError {
@@ -109,7 +130,8 @@ public enum ThemeLoader {
         }
         guard !diagnostics.hasErrors else { return (nil, diagnostics) }
         let theme = Theme(
-            library: library, strings: Strings(language: language, table: table), assets: assets, sources: sources)
+            library: library, strings: Strings(language: language, table: table), assets: assets, sources: sources,
+            templates: templates)
         return (theme, diagnostics)
     }
 

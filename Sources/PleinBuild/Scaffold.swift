@@ -1,0 +1,359 @@
+public import PleinCore
+import Foundation
+
+/// Writes new content files that `plein check` accepts: the right place, the right name, the
+/// required fields. Never overwrites.
+public struct Scaffold: Sendable {
+    public let contentRoot: String
+    public let content: Content
+    /// "Now", for dates and file-name stamps (the real clock: this is authoring, not building).
+    public let now: Moment
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public init(contentRoot: String, now: Moment? = nil) {
+        self.contentRoot = contentRoot
+        self.content = ContentLoader.load(.disk(contentRoot)).content
+        self.now = now ?? Moment(seconds: Int64(Date().timeIntervalSince1970))
+    }
+
+    var clock: SiteClock { content.site.clock }
+
+    // MARK: Writing
+
+    /// Creates a file that must not exist yet; returns its path as shown to the user.
+    func create(_ relative: String, _ text: String) throws(Failure) -> String {
+        let path = contentRoot + "/" + relative
+        guard !FileManager.default.fileExists(atPath: path) else { throw Failure("\(path) already exists; plein new never overwrites") }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw Failure("cannot write \(path): \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    /// A YAML string in double quotes (safe for any text).
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    func timestamp(_ moment: Moment) -> String { clock.rfc3339(moment) }
+
+    /// `20261121T1430`, in the site's time zone.
+    func stamp(_ moment: Moment) -> String {
+        let c = clock.civil(moment)
+        return c.isoDate.replacingOccurrences(of: "-", with: "") + "T" + c.hourMinute.replacingOccurrences(of: ":", with: "")
+    }
+
+    /// Parses a time given on the command line, or takes now.
+    func moment(_ text: String?) throws(Failure) -> Moment {
+        guard let text else { return now }
+        switch ISO8601.parse(text) {
+        case .success(.zoned(let civil, let offset)): return Moment(seconds: civil.secondsAsUTC - Int64(offset))
+        case .success(.local(let civil)): return Moment(seconds: clock.instant(of: civil))
+        case .success(.date(let civil)): return Moment(seconds: clock.instant(of: civil), isDateOnly: true)
+        case .failure(let failure): throw Failure("'\(text)' is not a date or time: \(failure.reason)")
+        }
+    }
+
+    func requireMember(_ reference: String) throws(Failure) -> Member {
+        let index = MemberIndex(content.members)
+        guard let member = index.resolve(reference) else {
+            let hint = index.suggestion(for: reference).map { " (did you mean '\($0)'?)" } ?? ""
+            throw Failure("unknown member '\(reference)'\(hint)")
+        }
+        return member
+    }
+
+    func slug(_ text: String, what: String) throws(Failure) -> String {
+        let slug = Slug.make(text)
+        guard !slug.isEmpty else { throw Failure("cannot make an id from the \(what) '\(text)'") }
+        return slug
+    }
+
+    // MARK: Record kinds
+
+    public func member(name: String, email: String, id: String? = nil) throws(Failure) -> String {
+        var chosen = id ?? ""
+        if id == nil { chosen = try slug(name, what: "name") }
+        let id = chosen
+        guard Slug.isValid(id) else { throw Failure("'\(id)' is not a valid id") }
+        guard Email.isValid(email) else { throw Failure("'\(email)' is not an e-mail address") }
+        if let taken = content.members.first(where: { Email.key($0.email) == Email.key(email) }) {
+            throw Failure("\(email) is already used by member '\(taken.id)'")
+        }
+        let joined = clock.civil(now).isoDate
+        return try create("users/\(id).md", """
+            ---
+            name: \(Self.quote(name))
+            email: \(Self.quote(email))
+            joined: \(joined)
+            ---
+            A few words about \(name).
+
+            """)
+    }
+
+    public func group(name: String, members: [String], id: String? = nil) throws(Failure) -> String {
+        var chosen = id ?? ""
+        if id == nil { chosen = try slug(name, what: "name") }
+        let id = chosen
+        guard !members.isEmpty else { throw Failure("a group needs at least one member") }
+        let ids = try members.map { (m: String) throws(Failure) -> String in try requireMember(m).id }
+        if content.groups.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            throw Failure("a group named '\(name)' already exists")
+        }
+        return try create("groups/\(id)/index.md", """
+            ---
+            name: \(Self.quote(name))
+            members: [\(ids.joined(separator: ", "))]
+            created_by: \(ids[0])
+            ---
+            What this group is about.
+
+            """)
+    }
+
+    public func album(group: String, title: String, date: String?) throws(Failure) -> String {
+        guard content.groups.contains(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
+        let day = try date.map { (d: String) throws(Failure) -> String in clock.civil(try moment(d)).isoDate } ?? clock.civil(now).isoDate
+        let id = try slug(title, what: "title")
+        return try create("groups/\(group)/albums/\(id)/index.md", """
+            ---
+            title: \(Self.quote(title))
+            date: \(day)
+            ---
+            The story of this album. Put the photos (.jpg, .png, .webp) in this folder.
+
+            """)
+    }
+
+    public func goal(group: String, title: String, points: Int, addedBy: String) throws(Failure) -> String {
+        guard let g = content.groups.first(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
+        guard points > 0 else { throw Failure("points must be a positive whole number") }
+        let adder = try requireMember(addedBy)
+        let index = MemberIndex(content.members)
+        guard g.members.contains(where: { index.resolve($0.value)?.id == adder.id }) else {
+            throw Failure("'\(adder.id)' is not a member of '\(group)'")
+        }
+        let id = try slug(title, what: "title")
+        return try create("groups/\(group)/goals/\(id).md", """
+            ---
+            title: \(Self.quote(title))
+            points: \(points)
+            added_by: \(adder.id)
+            added: \(clock.civil(now).isoDate)
+            ---
+            What counts as done.
+
+            """)
+    }
+
+    public func report(area: String, title: String, category: String, author: String, lat: Double, lon: Double, at: String?) throws(Failure) -> String {
+        guard Slug.isValid(area) else { throw Failure("'\(area)' is not a valid area id") }
+        guard Schemas.categories.contains(category) else {
+            throw Failure("unknown category '\(category)'; use \(Schemas.categories.joined(separator: ", "))")
+        }
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw Failure("the coordinate is out of range") }
+        let who = try requireMember(author)
+        let when = try moment(at)
+        let name = clock.civil(when).isoDate + "-" + (try slug(title, what: "title"))
+        if FileManager.default.fileExists(atPath: contentRoot + "/reports/\(area)/\(name)") {
+            throw Failure("\(contentRoot)/reports/\(area)/\(name)/ already exists")
+        }
+        return try create("reports/\(area)/\(name).md", """
+            ---
+            title: \(Self.quote(title))
+            category: \(category)
+            at: \(timestamp(when))
+            author: \(who.id)
+            location: {lat: \(lat), lon: \(lon)}
+            ---
+            What happened.
+
+            """)
+    }
+
+    /// A reply; a report that is a single file becomes a folder (`index.md` + `replies/`) first.
+    public func reply(report: String, author: String, at: String?) throws(Failure) -> String {
+        guard let r = content.reports.first(where: { $0.id == report }) else {
+            let hint = Suggestions.closest(to: report, in: content.reports.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw Failure("unknown report '\(report)'\(hint)")
+        }
+        let who = try requireMember(author)
+        let when = try moment(at)
+        if !r.file.hasSuffix("/index.md") {
+            let folder = contentRoot + "/reports/\(report)"
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileManager.default.moveItem(atPath: contentRoot + "/" + r.file, toPath: folder + "/index.md")
+            } catch {
+                throw Failure("cannot turn \(r.file) into a folder: \(error.localizedDescription)")
+            }
+        }
+        return try create("reports/\(report)/replies/\(stamp(when))-\(who.id).md", """
+            ---
+            author: \(who.id)
+            at: \(timestamp(when))
+            ---
+            The reply.
+
+            """)
+    }
+
+    public func location(name: String, address: String?, lat: Double, lon: Double, seats: Int) throws(Failure) -> String {
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw Failure("the coordinate is out of range") }
+        guard seats >= 0 else { throw Failure("seats cannot be negative") }
+        let id = try slug(name, what: "name")
+        return try create("locations/\(id).md", """
+            ---
+            name: \(Self.quote(name))
+            \(address.map { "address: \(Self.quote($0))\n" } ?? "")location: {lat: \(lat), lon: \(lon)}
+            seats: \(seats)
+            student_id_required: false
+            opening_hours:
+              mon-fri: "09:00-17:00"
+              sat-sun: closed
+            ---
+            What it is like to study here.
+
+            """)
+    }
+
+    /// Appends a check-in to `checkins/<member>.yaml` (created when missing).
+    public func checkIn(member: String, location: String, at: String?, out: String?) throws(Failure) -> String {
+        let who = try requireMember(member)
+        guard content.locations.contains(where: { $0.id == location }) else {
+            let hint = Suggestions.closest(to: location, in: content.locations.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw Failure("unknown location '\(location)'\(hint)")
+        }
+        let start = try moment(at)
+        var entry = "- location: \(location)\n  in: \(timestamp(start))\n"
+        if let out {
+            let end = try moment(out)
+            guard end > start else { throw Failure("check-out must be after check-in") }
+            entry += "  out: \(timestamp(end))\n"
+        }
+        let path = contentRoot + "/checkins/\(who.id).yaml"
+        var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
+        do {
+            try FileManager.default.createDirectory(atPath: contentRoot + "/checkins", withIntermediateDirectories: true)
+            try (text + entry).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw Failure("cannot write \(path): \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    /// A message; a new thread also gets its `thread.yaml` (then participants and subject are needed).
+    public func message(thread: String, author: String, participants: [String], subject: String?, at: String?) throws(Failure) -> String {
+        guard Slug.isValid(thread) else { throw Failure("'\(thread)' is not a valid thread id") }
+        let who = try requireMember(author)
+        let when = try moment(at)
+        if let existing = content.threads.first(where: { $0.id == thread }) {
+            let index = MemberIndex(content.members)
+            guard existing.participants.contains(where: { index.resolve($0.value)?.id == who.id }) else {
+                throw Failure("'\(who.id)' is not a participant of '\(thread)'")
+            }
+        } else {
+            guard let subject else { throw Failure("a new thread needs --subject") }
+            var ids = try participants.map { (p: String) throws(Failure) -> String in try requireMember(p).id }
+            if !ids.contains(who.id) { ids.insert(who.id, at: 0) }
+            guard ids.count >= 2 else { throw Failure("a new thread needs --participants: at least one other member") }
+            _ = try create("threads/\(thread)/thread.yaml", "participants: [\(ids.joined(separator: ", "))]\nsubject: \(Self.quote(subject))\n")
+        }
+        return try create("threads/\(thread)/\(stamp(when))-\(who.id).md", """
+            ---
+            author: \(who.id)
+            at: \(timestamp(when))
+            ---
+            The message.
+
+            """)
+    }
+
+    // MARK: A new site
+
+    /// Starts an empty community in `folder` with the editor schemas wired up.
+    public static func site(at folder: String, title: String, baseURL: String, language: Language, timezone: String) throws(Failure) -> [String] {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: folder + "/site.yaml") { throw Failure("\(folder) already holds a site") }
+        var written: [String] = []
+        func write(_ relative: String, _ text: String) throws(Failure) {
+            let path = folder + "/" + relative
+            do {
+                try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw Failure("cannot write \(path): \(error.localizedDescription)")
+            }
+            written.append(path)
+        }
+        try write("site.yaml", """
+            # yaml-language-server: $schema=.plein/schemas/site.json
+            title: \(quote(title))
+            base_url: \(baseURL)
+            language: \(language.rawValue)
+            timezone: \(timezone)
+            description: ""
+            privacy:
+              location_precision_km: 1
+            feeds:
+              limit: 50
+
+            """)
+        try write("places.yaml", """
+            # yaml-language-server: $schema=.plein/schemas/places.json
+            # Named places members can give as their home: - {name: Zandvoort, lat: 52.3713, lon: 4.5331}
+            []
+
+            """)
+        for kind in ["users", "groups", "reports", "locations", "checkins", "threads"] {
+            try write("\(kind)/.keep", "")
+        }
+        for schema in Schemas.all {
+            try write(".plein/schemas/\(schema.kind).json", JSONSchemaWriter.schema(schema).serialized(pretty: true) + "\n")
+        }
+        let mappings = Schemas.all.compactMap { schema -> String? in
+            guard schema.format == .yaml, let globs = JSONSchemaWriter.globs[schema.kind] else { return nil }
+            return "    \"./.plein/schemas/\(schema.kind).json\": [\(globs.map { "\"\($0)\"" }.joined(separator: ", "))]"
+        }
+        try write(".vscode/settings.json", "{\n  \"yaml.schemas\": {\n" + mappings.joined(separator: ",\n") + "\n  }\n}\n")
+        try write("README.md", """
+            # \(title)
+
+            This folder holds the records of the community: every member, group, album, goal,
+            report, study place, check-in and message is a small Markdown or YAML file. Edit them,
+            then run `plein build` (or `plein serve` to see changes as you save).
+
+            - `site.yaml`: the site's settings.
+            - `places.yaml`: named places with coordinates.
+            - `users/<member>.md`, `groups/<group>/index.md`, `reports/<area>/<date>-<slug>.md`,
+              `locations/<place>.md`, `checkins/<member>.yaml`, `threads/<thread>/`.
+
+            `plein new member|group|album|goal|report|reply|location|checkin|message` writes a new
+            file in the right place; `plein check` tells you, file and line, what is wrong.
+
+            Editors that speak yaml-language-server (VS Code with the YAML extension, and others)
+            check the YAML files as you type with the schemas in `.plein/schemas/`.
+
+            """)
+        return written
+    }
+}

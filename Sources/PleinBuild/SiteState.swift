@@ -1,0 +1,284 @@
+public import PleinCore
+public import PleinRender
+import Foundation
+import PleinImages
+import PleinMarkdown
+
+/// Everything a build made, kept so that the next build after an edit redoes only what the edit
+/// touched: files read, image variants, rendered Markdown and each output with what it read.
+///
+/// `plein build` makes one of these and writes it out; `plein serve` keeps one and updates it.
+public struct SiteState: Sendable {
+    public let options: BuildOptions
+    /// Whether each output's dependencies are recorded (for incremental updates).
+    let tracking: Bool
+
+    private var contentState: ContentState
+    private var content: Content
+    private var images: ImageStage
+    private var theme: Theme?
+    private var themeDiagnostics: [Diagnostic] = []
+    private var loadDiagnostics: [Diagnostic] = []
+    private var leaflet: Leaflet?
+    private var threadKeys: ThreadKeys?
+
+    /// What the last successful build made: the base the next update compares with.
+    private var model: SiteModel?
+    private var bodies = Bodies()
+    private var bodyJobs: [String: Bodies.Job] = [:]
+    private var catalog = ImageCatalog()
+    private var imageLinks: [(String, String)] = []
+    private var outputs: [OutputID: (file: OutputFile, dependencies: Set<Dependency>)] = [:]
+    private var assets: [OutputFile] = []
+
+    /// Problems of the current content and theme, with paths as the user sees them.
+    public private(set) var diagnostics: [Diagnostic] = []
+    public private(set) var sources: [String: String] = [:]
+    public private(set) var notes: [String] = []
+    public private(set) var imagesMade = 0
+    public private(set) var imagesReused = 0
+
+    /// Whether the current content built (no errors); when false, the outputs are the last good ones.
+    public var succeeded: Bool { !diagnostics.hasErrors && model != nil }
+
+    // MARK: Building
+
+    /// Loads, checks and (when the content has no errors) renders the whole site.
+    public init(_ options: BuildOptions, tracking: Bool) {
+        self.options = options
+        self.tracking = tracking
+        let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content))
+        contentState = state
+        content = loaded.content
+        if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+        images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels)
+        images.inspect(content)
+        leaflet = Leaflet(folder: options.leaflet)
+        threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
+        loadDiagnostics = loaded.diagnostics
+        loadTheme()
+        check()
+        _ = renderIfPossible(previous: nil, changedTemplates: nil)
+    }
+
+    private mutating func loadTheme() {
+        (theme, themeDiagnostics) = ThemeLoader.load(.disk(options.templates), language: content.site.language)
+    }
+
+    /// Collects the diagnostics of content, image headers and theme.
+    private mutating func check() {
+        let root = content.displayRoot
+        var found = loadDiagnostics + Checker.check(content) + images.headerDiagnostics(maxPixels: content.site.maxPixels)
+        found = found.sorted().map { $0.under(root) }
+        diagnostics = found + themeDiagnostics
+        var texts: [String: String] = [:]
+        for (file, text) in content.sources { texts[root + "/" + file] = text }
+        if let theme { texts.merge(theme.sources) { a, _ in a } }
+        sources = texts
+    }
+
+    /// What an update changed in the output.
+    public struct Update: Sendable {
+        /// Output paths written again (new or changed bytes).
+        public var changed: [String] = []
+        /// Output paths that no longer exist.
+        public var removed: [String] = []
+        /// Outputs rendered (for measuring how incremental an update was).
+        public var rendered = 0
+    }
+
+    /// Applies edits: `content` and `templates` are paths relative to their folders.
+    public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>) -> Update {
+        notes = []
+        let languageBefore = content.site.language
+        if !changedContent.isEmpty {
+            let (loaded, state) = ContentLoader.reload(contentState, fs: .disk(options.content), changed: changedContent)
+            contentState = state
+            content = loaded.content
+            if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+            loadDiagnostics = loaded.diagnostics
+            let touchedImages = Set(changedContent.filter { path in content.images[path] != nil })
+                .union(content.images.keys.filter { images.headers[$0] == nil })
+            images.inspect(content, only: touchedImages)
+        }
+        if !changedTemplates.isEmpty || content.site.language != languageBefore { loadTheme() }
+        check()
+        let templateNames = Set(changedTemplates.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".mustache", with: "") })
+        let wholeTheme = changedTemplates.contains { !$0.hasSuffix(".mustache") }
+        return renderIfPossible(previous: model, changedTemplates: wholeTheme ? nil : templateNames)
+    }
+
+    /// Renders what changed since `previous` (everything when there is no previous model or
+    /// when `changedTemplates` is nil). Keeps the last good outputs when there are errors.
+    private mutating func renderIfPossible(previous: SiteModel?, changedTemplates: Set<String>?) -> Update {
+        guard let theme, !diagnostics.hasErrors else { return Update() }
+        let counts = images.process(content, progress: options.progress)
+        imagesMade = counts.made
+        imagesReused = counts.reused
+        let imageProblems = images.processingDiagnostics.map { $0.under(content.displayRoot) }
+        guard imageProblems.isEmpty else {
+            diagnostics += imageProblems
+            return Update()
+        }
+        let times = images.captureTimes(clock: content.site.clock)
+        let newModel = ModelBuilder.build(content, captureTimes: times)
+        if threadKeys == nil, !newModel.threads.isEmpty {
+            notes.append("\(newModel.threads.count) message thread\(newModel.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
+        }
+        if leaflet == nil {
+            notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
+        }
+        let (newCatalog, newLinks) = images.catalog(captureTimes: times)
+
+        // Markdown: only bodies whose text or page changed are rendered again.
+        let routes = Routes(baseURL: newModel.site.baseURL)
+        let jobs = Bodies.jobs(newModel, routes: routes, threadKeys: threadKeys)
+        var jobIndex: [String: Bodies.Job] = [:]
+        for job in jobs { jobIndex[job.file] = job }
+        let stale = jobs.filter { job in bodyJobs[job.file].map { $0.markdown != job.markdown || $0.page != job.page } ?? true }
+        var newBodies = bodies
+        newBodies.merge(Bodies.render(stale, routes: routes))
+        newBodies.keep(Set(jobIndex.keys))
+        let changedBodies = Set(stale.map(\.file)).union(Set(bodyJobs.keys).subtracting(jobIndex.keys))
+
+        let renderer = Renderer(
+            model: newModel, theme: theme, bodies: newBodies, images: newCatalog,
+            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys))
+        let ids = renderer.outputs()
+
+        // What to render: everything, or the outputs that read something that changed.
+        var todo: [OutputID]
+        let everything = previous == nil || changedTemplates == nil || previous!.site != newModel.site
+        if everything {
+            todo = ids
+        } else {
+            var changed = Self.changes(from: previous!, to: newModel)
+            changed.formUnion(changedBodies.map { .body($0) })
+            for path in Set(catalog.images.keys).union(newCatalog.images.keys) where catalog.images[path] != newCatalog.images[path] {
+                changed.insert(.image(path))
+            }
+            let templates = changedTemplates!
+            let affected = templates.isEmpty ? Set<String>() : Set(theme.templates.keys.filter { !theme.closure(of: $0).isDisjoint(with: templates) })
+            todo = ids.filter { id in
+                guard let old = outputs[id] else { return true }
+                if let template = id.template, affected.contains(template) { return true }
+                return !old.dependencies.isDisjoint(with: changed)
+            }
+        }
+
+        let rendered: [(OutputID, OutputFile, Set<Dependency>)] = parallelMap(todo) { [tracking] id in
+            if tracking {
+                let (file, dependencies) = renderer.renderTracked(id)
+                return (id, file, dependencies)
+            }
+            return (id, renderer.render(id), [])
+        }
+        var update = Update(rendered: rendered.count)
+        let keep = Set(ids)
+        for (id, old) in outputs where !keep.contains(id) {
+            outputs.removeValue(forKey: id)
+            update.removed.append(old.file.path)
+        }
+        for (id, file, dependencies) in rendered {
+            if outputs[id]?.file != file { update.changed.append(file.path) }
+            outputs[id] = (file, dependencies)
+        }
+
+        // Assets: the theme's (named by content hash) and Leaflet's.
+        var newAssets = leaflet?.files ?? []
+        for (_, asset) in theme.assets.sorted(by: { $0.key < $1.key }) {
+            newAssets.append(OutputFile(path: asset.output, bytes: asset.bytes))
+        }
+        let oldAssetPaths = Set(assets.map(\.path))
+        update.changed += newAssets.map(\.path).filter { !oldAssetPaths.contains($0) }
+        update.removed += oldAssetPaths.subtracting(newAssets.map(\.path))
+        assets = newAssets
+
+        // Files published as they are: image variants and report attachments.
+        var links = newLinks
+        for report in content.reports {
+            for resource in report.resources where content.images["reports/\(report.id)/\(resource)"] == nil {
+                links.append((options.content + "/reports/\(report.id)/\(resource)", "reports/\(report.id)/\(resource)"))
+            }
+        }
+        let oldLinks = Dictionary(imageLinks.map { ($0.1, $0.0) }, uniquingKeysWith: { a, _ in a })
+        let newLinkIndex = Dictionary(links.map { ($0.1, $0.0) }, uniquingKeysWith: { a, _ in a })
+        update.changed += newLinkIndex.filter { oldLinks[$0.key] != $0.value }.keys
+        update.removed += oldLinks.keys.filter { newLinkIndex[$0] == nil }
+        imageLinks = links
+
+        model = newModel
+        bodies = newBodies
+        bodyJobs = jobIndex
+        catalog = newCatalog
+        update.changed.sort()
+        update.removed.sort()
+        return update
+    }
+
+    /// The pieces of the model that differ between two builds.
+    static func changes(from a: SiteModel, to b: SiteModel) -> Set<Dependency> {
+        var changed: Set<Dependency> = []
+        func compare<T: Equatable>(_ x: [String: T], _ y: [String: T], _ make: (String) -> Dependency) {
+            for key in Set(x.keys).union(y.keys) where x[key] != y[key] { changed.insert(make(key)) }
+        }
+        compare(a.members, b.members, Dependency.member)
+        compare(a.groups, b.groups, Dependency.group)
+        compare(a.reports, b.reports, Dependency.report)
+        compare(Dictionary(a.areas.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x }),
+                Dictionary(b.areas.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x }), Dependency.area)
+        compare(Dictionary(a.locations.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x }),
+                Dictionary(b.locations.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x }), Dependency.location)
+        compare(Dictionary(a.threads.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x }),
+                Dictionary(b.threads.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x }), Dependency.thread)
+        compare(Dictionary(grouping: a.sessions, by: \.member), Dictionary(grouping: b.sessions, by: \.member), Dependency.sessions)
+        if a.memberOrder != b.memberOrder { changed.insert(.memberOrder) }
+        if a.groupOrder != b.groupOrder { changed.insert(.groupOrder) }
+        if a.reportOrder != b.reportOrder { changed.insert(.reportOrder) }
+        if a.areas.map(\.id) != b.areas.map(\.id) { changed.insert(.areaOrder) }
+        if a.locations.map(\.id) != b.locations.map(\.id) { changed.insert(.locationOrder) }
+        if a.places != b.places { changed.insert(.places) }
+        if a.asOf != b.asOf { changed.insert(.asOf) }
+        return changed
+    }
+
+    // MARK: Reading the result
+
+    /// A file of the site: bytes in memory, or a file on disk (image variants, attachments).
+    public enum Served: Sendable {
+        case bytes([UInt8])
+        case disk(String)
+    }
+
+    /// Every file of the current site by output path.
+    public var files: [String: Served] {
+        var all: [String: Served] = [:]
+        for (_, output) in outputs { all[output.file.path] = .bytes(output.file.bytes) }
+        for asset in assets { all[asset.path] = .bytes(asset.bytes) }
+        for (source, target) in imageLinks { all[target] = .disk(source) }
+        return all
+    }
+
+    public var pageCount: Int { outputs.values.count { $0.file.path.hasSuffix(".html") } }
+    public var imageCount: Int { catalog.images.count }
+    public var outputCount: Int { outputs.count + assets.count + imageLinks.count }
+
+    /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
+    public func write() throws(OutputWriter.Failure) {
+        let writer = try OutputWriter(output: options.output)
+        do throws(OutputWriter.Failure) {
+            let files = outputs.values.map(\.file) + assets
+            let failures = parallelMap(files) { file -> OutputWriter.Failure? in
+                do throws(OutputWriter.Failure) { try writer.write(file) } catch { return error }
+                return nil
+            }
+            if let failure = failures.compactMap({ $0 }).first { throw failure }
+            for (source, target) in imageLinks { try writer.link(source, as: target) }
+            try writer.commit()
+        } catch {
+            writer.discard()
+            throw error
+        }
+        _ = images.processor.cache.finish()
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import PleinCore
+@testable import PleinBuild
+import Testing
+
+/// The dev server rebuilds only what an edit touches; what it then serves must be exactly what
+/// a fresh full build of the same files gives.
+@Suite(.serialized) struct IncrementalTests {
+    struct Site {
+        let dir = TempDir()
+        var content: String { dir.path + "/content" }
+        var templates: String { dir.path + "/templates" }
+        var options: BuildOptions {
+            var o = BuildOptions(content: content, templates: templates, output: dir.path + "/public", cache: Repo.cache("incremental"))
+            o.secret = Array("incremental-secret".utf8)
+            return o
+        }
+
+        init() throws {
+            try copyTree(Repo.content, to: dir.path + "/content")
+            try copyTree(Repo.templates, to: dir.path + "/templates")
+        }
+
+        func edit(_ path: String, _ change: (String) -> String) throws {
+            let text = try String(contentsOfFile: content + "/" + path, encoding: .utf8)
+            let changed = change(text)
+            #expect(changed != text, "the edit of \(path) changed nothing")
+            try changed.write(toFile: content + "/" + path, atomically: true, encoding: .utf8)
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            try FileManager.default.createDirectory(atPath: ((content + "/" + path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: content + "/" + path, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Served files as comparable values.
+    func flatten(_ files: [String: SiteState.Served]) -> [String: String] {
+        files.mapValues { served in
+            switch served {
+            case .bytes(let b): return "bytes:" + Hashing.sha256Hex(b)
+            case .disk(let path): return "disk:" + path
+            }
+        }
+    }
+
+    func expectSameAsFullBuild(_ state: SiteState, _ site: Site, _ label: String) {
+        let fresh = SiteState(site.options, tracking: false)
+        let built = fresh.succeeded
+        let problems = fresh.diagnostics.filter { $0.severity == .error }.map { "\($0.file): \($0.message)" }
+        #expect(built, "\(label): \(problems)")
+        let a = flatten(state.files), b = flatten(fresh.files)
+        #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(8))")
+        let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
+        #expect(differing.isEmpty, "\(label): incremental output differs in \(differing.prefix(8))")
+    }
+
+    @Test func incrementalEqualsFullForSingleEdits() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        let built = state.succeeded
+        #expect(built)
+        let total = state.outputCount
+
+        let report = "reports/1094/2026-10-25-omgevallen-boom-timorplein.md"
+        try site.edit(report) { $0.replacingOccurrences(of: "title: Omgewaaide boom", with: "title: Omgevallen boom") }
+        var update = state.update(content: [report], templates: [])
+        #expect(update.rendered > 0 && update.rendered < total / 4, "a title edit re-renders \(update.rendered) of \(total)")
+        #expect(update.changed.contains("reports/1094/2026-10-25-omgevallen-boom-timorplein/index.html"))
+        expectSameAsFullBuild(state, site, "change a report's title")
+
+        let reply = "reports/1094/2026-10-10-auto-inbraken-celebesstraat/replies/20261121T0900-bram-van-dijk.md"
+        try site.write(reply, "---\nauthor: bram-van-dijk\nat: 2026-11-21T09:00:00+01:00\n---\nIk heb ook iets gezien.\n")
+        update = state.update(content: [reply], templates: [])
+        #expect(update.changed.contains("reports/1094/2026-10-10-auto-inbraken-celebesstraat/feed.xml"))
+        expectSameAsFullBuild(state, site, "add a reply")
+
+        let goal = try FileManager.default.contentsOfDirectory(atPath: site.content + "/groups/oosterpark-fotografen/goals").sorted()
+            .first { name in !((try? String(contentsOfFile: site.content + "/groups/oosterpark-fotografen/goals/" + name, encoding: .utf8))?.contains("completed_by") ?? true) }
+        let goalPath = "groups/oosterpark-fotografen/goals/" + (try #require(goal))
+        try site.edit(goalPath) { $0.replacingOccurrences(of: "\n---\n", with: "\ncompleted_by: anna-de-vries\ncompleted_at: 2026-11-20T18:00:00+01:00\n---\n") }
+        update = state.update(content: [goalPath], templates: [])
+        #expect(update.changed.contains("groups/oosterpark-fotografen/leaderboard/index.html"))
+        expectSameAsFullBuild(state, site, "complete a goal")
+
+        let checkins = "checkins/lucas-de-graaf.yaml"
+        try site.edit(checkins) { $0 + "- location: oba-oosterdok\n  in: 2026-09-01T09:00:00+02:00\n  out: 2026-09-01T11:30:00+02:00\n" }
+        _ = state.update(content: [checkins], templates: [])
+        expectSameAsFullBuild(state, site, "add a check-in")
+
+        let member = "users/anna-de-vries.md"
+        try site.edit(member) { $0.replacingOccurrences(of: "name: Anna de Vries", with: "name: Anna de Vries-Bakker") }
+        _ = state.update(content: [member], templates: [])
+        expectSameAsFullBuild(state, site, "rename a member")
+
+        let removed = "reports/1011"
+        let victim = try FileManager.default.contentsOfDirectory(atPath: site.content + "/" + removed).sorted().first { $0.hasSuffix(".md") }!
+        try FileManager.default.removeItem(atPath: site.content + "/" + removed + "/" + victim)
+        update = state.update(content: [removed + "/" + victim], templates: [])
+        #expect(!update.removed.isEmpty)
+        expectSameAsFullBuild(state, site, "delete a report")
+
+        let template = "partials/report-card.mustache"
+        let templateText = try String(contentsOfFile: site.templates + "/" + template, encoding: .utf8)
+        try templateText.replacingOccurrences(of: "class=\"summary\"", with: "class=\"summary card-text\"")
+            .write(toFile: site.templates + "/" + template, atomically: true, encoding: .utf8)
+        update = state.update(content: [], templates: [template])
+        #expect(update.rendered < total, "a partial edit re-renders only the pages that use it")
+        expectSameAsFullBuild(state, site, "edit a template")
+    }
+
+    @Test func aBrokenEditKeepsTheSiteAndTheFixRestoresIt() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        let before = flatten(state.files)
+        let path = "users/bram-van-dijk.md"
+        let original = try String(contentsOfFile: site.content + "/" + path, encoding: .utf8)
+        try site.write(path, "---\nname: [Bram\n---\n")
+        _ = state.update(content: [path], templates: [])
+        #expect(!state.succeeded)
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(path) && $0.severity == .error })
+        #expect(flatten(state.files) == before, "the last good site is still served")
+        try site.write(path, original)
+        _ = state.update(content: [path], templates: [])
+        #expect(state.succeeded)
+        expectSameAsFullBuild(state, site, "break and fix a member")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import PleinCore
+@testable import PleinBuild
+import Testing
+
+@Suite(.serialized) struct ScaffoldTests {
+    @Test func everyKindOfNewFileChecksClean() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let root = dir.path + "/site"
+        let written = try Scaffold.site(at: root, title: "Buurt \"Oost\"", baseURL: "https://example.org/", language: .nl, timezone: "Europe/Amsterdam")
+        #expect(written.contains(root + "/.plein/schemas/member.json"))
+        #expect(written.contains(root + "/.vscode/settings.json"))
+        #expect(Pipeline.check(content: root).diagnostics.isEmpty)
+
+        let now = Moment(seconds: CivilTime(year: 2026, month: 11, day: 21, hour: 13, minute: 30).secondsAsUTC)
+        func s() -> Scaffold { Scaffold(contentRoot: root, now: now) }
+        #expect(try s().member(name: "Zoë de Wit", email: "zoe@example.org") == root + "/users/zoe-de-wit.md")
+        _ = try s().member(name: "Bram", email: "bram@example.org")
+        _ = try s().group(name: "Duikclub", members: ["zoe-de-wit", "bram@example.org"])
+        _ = try s().album(group: "duikclub", title: "Eerste duik", date: "2026-11-01")
+        _ = try s().goal(group: "duikclub", title: "Dertig meter", points: 10, addedBy: "bram")
+        let report = try s().report(area: "1094", title: "Fiets: gestolen!", category: "suspicious", author: "bram", lat: 52.36, lon: 4.94, at: nil)
+        #expect(report == root + "/reports/1094/2026-11-21-fiets-gestolen.md")
+        // Replying to a single-file report turns it into a folder.
+        let reply = try s().reply(report: "1094/2026-11-21-fiets-gestolen", author: "zoe-de-wit", at: nil)
+        #expect(reply == root + "/reports/1094/2026-11-21-fiets-gestolen/replies/20261121T1430-zoe-de-wit.md")
+        #expect(FileManager.default.fileExists(atPath: root + "/reports/1094/2026-11-21-fiets-gestolen/index.md"))
+        _ = try s().location(name: "OBA Oost", address: "Linnaeusstraat 1", lat: 52.36, lon: 4.93, seats: 20)
+        _ = try s().checkIn(member: "bram", location: "oba-oost", at: "2026-11-20T09:00:00+01:00", out: "2026-11-20T12:00:00+01:00")
+        _ = try s().checkIn(member: "bram", location: "oba-oost", at: "2026-11-21T09:00:00+01:00", out: nil)
+        _ = try s().message(thread: "duiken", author: "bram", participants: ["zoe-de-wit"], subject: "Duiken?", at: nil)
+        _ = try s().message(thread: "duiken", author: "zoe-de-wit", participants: [], subject: nil, at: "2026-11-21T15:00:00+01:00")
+
+        let check = Pipeline.check(content: root)
+        #expect(check.diagnostics.filter { $0.severity == .error }.isEmpty, "\(check.diagnostics.map(\.message))")
+        #expect(check.content.checkIns.count == 2)
+        #expect(check.content.threads.first?.messages.count == 2)
+        #expect(check.content.site.title == "Buurt \"Oost\"")
+    }
+
+    @Test func refusesToOverwriteOrToWriteNonsense() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let root = dir.path + "/site"
+        _ = try Scaffold.site(at: root, title: "T", baseURL: "https://example.org/", language: .en, timezone: "UTC")
+        _ = try Scaffold(contentRoot: root).member(name: "Anna", email: "anna@example.org")
+        #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).member(name: "Anna", email: "other@example.org") }
+        #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).member(name: "Ann", email: "anna@example.org") }
+        #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).group(name: "G", members: ["nobody"]) }
+        #expect(throws: Scaffold.Failure.self) {
+            try Scaffold(contentRoot: root).report(area: "1094", title: "X", category: "rumour", author: "anna", lat: 1, lon: 1, at: nil)
+        }
+        #expect(throws: Scaffold.Failure.self) { try Scaffold.site(at: root, title: "T", baseURL: "https://example.org/", language: .en, timezone: "UTC") }
+    }
+}
