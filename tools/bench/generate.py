@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Generates a synthetic community for the benchmark, and the same pages as a Hugo site.
+
+Deterministic: the same --seed and --reports give the same files, byte for byte.
+
+    python3 tools/bench/generate.py --reports 10000 --out /tmp/bench-10k
+
+writes /tmp/bench-10k/content (plein) and /tmp/bench-10k/hugo (a Hugo site with one page per
+report and member, a list page per area, category pages, RSS for the home page and each area,
+and Hugo's sitemap).
+"""
+import argparse, os, random, shutil
+
+WORDS = ("buurt straat fiets gracht brug melding bewoner avond ochtend regen zon plein park boom "
+         "container afval lamp stoep auto scooter hond kat markt feest school winkel tram bus "
+         "geluid water kade haven duiker fles wrak zee strand duin vuurtoren moestuin kas oogst "
+         "pompoen tomaat bibliotheek studie tentamen koffie thee fietsenstalling gemeente politie "
+         "wijkagent buurthuis vrijwilliger rommelmarkt lichtjes kerst sinterklaas zomer herfst").split()
+CATEGORIES = ["suspicious", "attention", "event", "complaint", "message"]
+FIRST = ("Anna Bram Carla Daan Eva Fenna Gijs Hanna Isa Jesse Kees Lotte Mehmet Noah Olga Priya "
+         "Quinten Roos Sanne Thijs Umut Vera Wout Xander Yara Zoë Daniël Joëlle Sophie Lucas").split()
+LAST = ("de Vries, Jansen, de Boer, Bakker, Visser, Smit, Mulder, de Graaf, Brouwer, Kok, Vermeulen, "
+        "Hendriks, Çelik, van Dijk, El Amrani, Ramdin, van 't Hof, Dekker, Peters, Meijer").split(", ")
+
+
+def slugify(text):
+    out, dash = [], False
+    for ch in text.lower().replace("ë", "e").replace("ç", "c").replace("'", ""):
+        if ch.isascii() and ch.isalnum():
+            if dash and out:
+                out.append("-")
+            out.append(ch)
+            dash = False
+        else:
+            dash = True
+    return "".join(out)
+
+
+class Gen:
+    def __init__(self, seed, reports, out):
+        self.r = random.Random(seed)
+        self.reports, self.out = reports, out
+        self.content = os.path.join(out, "content")
+        self.hugo = os.path.join(out, "hugo")
+
+    def words(self, n):
+        return " ".join(self.r.choice(WORDS) for _ in range(n))
+
+    def sentence(self):
+        s = self.words(self.r.randint(8, 16))
+        return s[0].upper() + s[1:] + "."
+
+    def body(self, size):
+        parts, length = [], 0
+        while length < size:
+            kind = self.r.random()
+            if kind < 0.12:
+                p = "\n".join(f"- {self.words(self.r.randint(3, 7))}" for _ in range(self.r.randint(2, 4)))
+            elif kind < 0.2:
+                p = f"Zie ook [de gemeente](https://www.amsterdam.nl/) of *{self.words(2)}* en **{self.words(1)}**."
+            else:
+                p = " ".join(self.sentence() for _ in range(self.r.randint(2, 5)))
+            parts.append(p)
+            length += len(p)
+        return "\n\n".join(parts) + "\n"
+
+    def write(self, root, path, text):
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def stamp(self, day, minute):
+        # Days after 2026-01-01 in 2026, Amsterdam offset by season (good enough for synthetic data).
+        import datetime
+        t = datetime.datetime(2026, 1, 1) + datetime.timedelta(days=day, minutes=minute)
+        offset = "+02:00" if 3 < t.month < 11 else "+01:00"
+        return t, t.strftime("%Y-%m-%dT%H:%M:00") + offset
+
+    def run(self):
+        shutil.rmtree(self.out, ignore_errors=True)
+        c = self.content
+        self.write(c, "site.yaml", "title: Bench Buurt\nbase_url: https://bench.example.org/\nlanguage: nl\n"
+                   "timezone: Europe/Amsterdam\ndescription: Een synthetische buurt voor de benchmark.\nfeeds:\n  limit: 50\n")
+        places = []
+        for i in range(50):
+            places.append((f"Plaats {i:02d}", round(52.0 + self.r.random() * 0.8, 4), round(4.3 + self.r.random() * 1.2, 4)))
+        self.write(c, "places.yaml", "".join(f"- {{name: {n}, lat: {la}, lon: {lo}}}\n" for n, la, lo in places))
+
+        members = []
+        for i in range(2000):
+            name = f"{self.r.choice(FIRST)} {self.r.choice(LAST)} {i}"
+            members.append((slugify(name), name))
+        areas = [str(1001 + i) for i in range(40)]
+        report_ids = []
+        hugo_pages = []
+        for a, area in enumerate(areas):
+            lat, lon = 52.30 + (a % 8) * 0.02, 4.80 + (a // 8) * 0.03
+            text = f"name: Gebied {area}\ncenter: {{lat: {lat}, lon: {lon}}}\n"
+            if a % 4 == 0:
+                text += "boundary:\n" + "".join(f"  - {{lat: {round(lat + dy, 4)}, lon: {round(lon + dx, 4)}}}\n"
+                                                for dy, dx in [(-0.008, -0.012), (-0.008, 0.012), (0.008, 0.012), (0.008, -0.012)])
+            self.write(c, f"reports/{area}/area.yaml", text)
+            self.write(self.hugo, f"content/reports/{area}/_index.md", f"---\ntitle: \"Gebied {area}\"\n---\n")
+        for i in range(self.reports):
+            area = areas[i % len(areas)]
+            t, at = self.stamp(self.r.randint(0, 320), self.r.randint(0, 1439))
+            title = self.sentence()[:-1][:60].strip()
+            slug = f"{t:%Y-%m-%d}-{slugify(title)[:40].strip('-')}-{i}"
+            category = self.r.choice(CATEGORIES)
+            author = self.r.choice(members)[0]
+            body = self.body(2000)
+            front = (f"---\ntitle: \"{title}\"\ncategory: {category}\nat: {at}\nauthor: {author}\n"
+                     f"location: {{lat: {round(52.30 + (areas.index(area) % 8) * 0.02 + self.r.uniform(-0.005, 0.005), 6)}, "
+                     f"lon: {round(4.80 + (areas.index(area) // 8) * 0.03 + self.r.uniform(-0.008, 0.008), 6)}}}\n---\n")
+            if self.r.random() < 0.3:
+                self.write(c, f"reports/{area}/{slug}/index.md", front + body)
+                for k in range(self.r.randint(1, 5)):
+                    rt, rat = self.stamp(int((t - __import__('datetime').datetime(2026, 1, 1)).days) + 1 + k, self.r.randint(0, 1439))
+                    who = self.r.choice(members)[0]
+                    self.write(c, f"reports/{area}/{slug}/replies/{rt:%Y%m%dT%H%M}-{who}.md",
+                               f"---\nauthor: {who}\nat: {rat}\n---\n{self.body(300)}")
+            else:
+                self.write(c, f"reports/{area}/{slug}.md", front + body)
+            report_ids.append(f"{area}/{slug}")
+            self.write(self.hugo, f"content/reports/{area}/{slug}.md",
+                       f"---\ntitle: \"{title}\"\ndate: {at}\ncategories: [\"{category}\"]\nauthor: \"{author}\"\n---\n{body}")
+        for j, (id, name) in enumerate(members):
+            lines = [f"name: \"{name}\"", f"email: {id}@bench.example.org", "joined: 2025-06-01"]
+            if j % 3 == 0:
+                lines.append(f"home: {self.r.choice(places)[0]}")
+            elif j % 3 == 1:
+                lines.append(f"home: {{lat: {round(52.3 + self.r.random() * 0.1, 4)}, lon: {round(4.8 + self.r.random() * 0.2, 4)}}}")
+            if j % 5 == 0:
+                lines.append(f"diving: {{certification: PADI Open Water, years: {self.r.randint(1, 20)}, dives: {self.r.randint(5, 500)}}}")
+            if j % 7 == 0:
+                lines.append("follows: [" + ", ".join(self.r.sample(report_ids, 3)) + "]")
+            bio = self.body(500)
+            self.write(c, f"users/{id}.md", "---\n" + "\n".join(lines) + "\n---\n" + bio)
+            self.write(self.hugo, f"content/users/{id}.md", f"---\ntitle: \"{name}\"\n---\n{bio}")
+        for g in range(200):
+            gid = f"groep-{g:03d}"
+            people = self.r.sample(members, self.r.randint(5, 15))
+            ids = [p[0] for p in people]
+            self.write(c, f"groups/{gid}/index.md", f"---\nname: Groep {g:03d}\nmembers: [{', '.join(ids)}]\ncreated_by: {ids[0]}\n---\n{self.body(300)}")
+            for k in range(5):
+                done = k % 2 == 0
+                text = f"---\ntitle: \"Doel {k} van groep {g}\"\npoints: {self.r.choice([5, 10, 20, 50])}\nadded_by: {ids[0]}\nadded: 2026-02-01\n"
+                if done:
+                    text += f"completed_by: {self.r.choice(ids)}\ncompleted_at: {self.stamp(60 + g % 200, k * 60)[1]}\n"
+                self.write(c, f"groups/{gid}/goals/doel-{k}.md", text + "---\n" + self.body(200))
+            self.write(c, f"groups/{gid}/albums/album-{g:03d}/index.md", f"---\ntitle: Album {g:03d}\ndate: 2026-05-01\n---\n{self.body(200)}")
+        for l in range(20):
+            self.write(c, f"locations/plek-{l:02d}.md", f"---\nname: Studieplek {l:02d}\naddress: Straat {l}\nlocation: {{lat: 52.3{l:02d}, lon: 4.9{l:02d}}}\n"
+                       f"seats: {self.r.randint(20, 300)}\nstudent_id_required: {'true' if l % 2 else 'false'}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n  sat-sun: \"10:00-18:00\"\n---\n{self.body(300)}")
+        for m in range(300):
+            id = members[m][0]
+            entries = []
+            for k in range(10):
+                _, tin = self.stamp(200 + k * 3, 9 * 60 + m % 60)
+                _, tout = self.stamp(200 + k * 3, 12 * 60 + m % 60)
+                entries.append(f"- location: plek-{(m + k) % 20:02d}\n  in: {tin}\n  out: {tout}\n")
+            self.write(c, f"checkins/{id}.yaml", "".join(entries))
+        self.hugo_site()
+
+    def hugo_site(self):
+        h = self.hugo
+        self.write(h, "config.toml", 'baseURL = "https://bench.example.org/"\nlanguageCode = "nl"\ntitle = "Bench Buurt"\n'
+                   '[taxonomies]\n  category = "categories"\n[services.rss]\n  limit = 50\n')
+        base = """<!DOCTYPE html>
+<html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ .Title }} · {{ .Site.Title }}</title><meta name="description" content="{{ .Summary | plainify | truncate 160 }}">
+<link rel="canonical" href="{{ .Permalink }}"><meta property="og:title" content="{{ .Title }}"><meta property="og:url" content="{{ .Permalink }}">
+{{ range .AlternativeOutputFormats -}}<link rel="{{ .Rel }}" type="{{ .MediaType.Type }}" href="{{ .Permalink }}">{{ end }}
+</head><body><header><a href="/">{{ .Site.Title }}</a><nav><ul><li><a href="/users/">Leden</a></li><li><a href="/reports/">Meldingen</a></li></ul></nav></header>
+<main>{{ block "main" . }}{{ end }}</main><footer>{{ .Site.Title }}</footer></body></html>
+"""
+        self.write(h, "layouts/_default/baseof.html", base)
+        self.write(h, "layouts/_default/single.html", '{{ define "main" }}<article><h1>{{ .Title }}</h1>'
+                   '{{ with .Params.categories }}<p>{{ range . }}<a href="/categories/{{ . | urlize }}/">{{ . }}</a> {{ end }}</p>{{ end }}'
+                   '<time datetime="{{ .Date.Format "2006-01-02T15:04:05-07:00" }}">{{ .Date.Format "2 January 2006 15:04" }}</time>'
+                   '{{ .Content }}</article>{{ end }}')
+        self.write(h, "layouts/_default/list.html", '{{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}'
+                   '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time>{{ .Date.Format "2006-01-02" }}</time><p>{{ .Summary | plainify | truncate 160 }}</p></li>'
+                   '{{ end }}</ul>{{ end }}')
+        self.write(h, "layouts/index.html", '{{ define "main" }}<h1>{{ .Site.Title }}</h1><ul>{{ range first 8 (where .Site.RegularPages "Section" "reports") }}'
+                   '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}')
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reports", type=int, default=10000)
+    parser.add_argument("--seed", type=int, default=20261121)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    Gen(args.seed, args.reports, args.out).run()
+    print(f"generated {args.reports} reports in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
