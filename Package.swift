@@ -17,7 +17,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
@@ -34,11 +33,8 @@ let package = Package(
             dependencies: ["Yams", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .target(
-            name: "PleinRender",
-            dependencies: ["PleinCore", "PleinMarkdown", .product(name: "Mustache", package: "swift-mustache")],
-            swiftSettings: strict
-        ),
+        .target(name: "PleinMustache", dependencies: ["PleinCore"], swiftSettings: strict),
+        .target(name: "PleinRender", dependencies: ["PleinCore", "PleinMarkdown", "PleinMustache"], swiftSettings: strict),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         .target(name: "PleinImages", dependencies: ["PleinCore", "CVipsShim"], swiftSettings: strict),
@@ -66,7 +62,8 @@ let package = Package(
         .testTarget(
             name: "PleinCoreTests", dependencies: ["PleinCore", "PleinTestSupport"], exclude: ["Fixtures"], swiftSettings: strict
         ),
-        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender"], swiftSettings: strict),
+        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], swiftSettings: strict),
+        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinMustache"], swiftSettings: strict),
         .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: strict),
         .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(

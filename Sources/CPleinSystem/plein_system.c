@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include "plein_system.h"
+#include <ftw.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -19,3 +21,15 @@ int plein_exchange_paths(const char *first, const char *second) {
 void plein_line_buffered_stdout(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
 }
+
+static int remove_entry(const char *path, const struct stat *info, int type, struct FTW *ftw) {
+    (void)info;
+    (void)ftw;
+    return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int plein_remove_tree(const char *path) {
+    /* Depth first, without following symbolic links, with up to 64 open folders. */
+    return nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
+}
+

@@ -5,10 +5,24 @@ import Synchronization
 
 /// Writes a new site beside the old one and swaps them in one step, so a failed or killed build
 /// leaves the previous output exactly as it was.
+///
+/// The site before the previous one is kept as a spare (`.public.plein-spare` beside the output)
+/// and becomes the next build's staging folder: its folders are reused and its files kept where
+/// their bytes are still right, so a rebuild creates, links and deletes only what changed
+/// (creating folders is the slowest thing a build asks of ext4). Files are never written in
+/// place: a file that changes is replaced by a new one, so the two trees can share unchanged
+/// files as hard links.
 public final class OutputWriter: Sendable {
     public let output: String
     let staging: String
-    private let createdDirectories = Mutex<Set<String>>([])
+    let spare: String
+    /// Whether the staging folder is a recycled earlier site (else it started empty).
+    let recycled: Bool
+    /// What the recycled staging folder held when the build began: relative paths.
+    private let oldFiles: Set<String>
+    private let oldDirectories: Set<String>
+    private let madeDirectories = Mutex<Set<String>>([])
+    private let writtenFiles = Mutex<Set<String>>([])
 
     public struct Failure: Error, CustomStringConvertible {
         public let path: String
@@ -16,32 +30,82 @@ public final class OutputWriter: Sendable {
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// Prepares an empty staging folder next to `output`, removing leftovers of killed builds.
-    public init(output: String) throws(Failure) {
+    /// Prepares the staging folder next to `output`: the spare site when there is one (and
+    /// `recycle` is on), else an empty folder. Leftovers of killed builds are removed.
+    public init(output: String, recycle: Bool = true) throws(Failure) {
         let trimmed = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
         self.output = trimmed
         let url = URL(fileURLWithPath: trimmed)
         let parent = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        let prefix = ".\(name).plein-"
+        let prefix = ".\(url.lastPathComponent).plein-"
+        spare = parent + "/" + prefix + "spare"
+        staging = parent + "/" + prefix + "staging-\(getpid())"
+        var info = stat()
         if let leftovers = try? FileManager.default.contentsOfDirectory(atPath: parent) {
-            for entry in leftovers where entry.hasPrefix(prefix) {
-                try? FileManager.default.removeItem(atPath: parent + "/" + entry)
+            for entry in leftovers where entry.hasPrefix(prefix) && parent + "/" + entry != spare {
+                // A killed build's staging folder serves as the spare when there is none: every
+                // file in it is compared before it is kept.
+                if entry.hasPrefix(prefix + "staging-"), lstat(spare, &info) != 0, rename(parent + "/" + entry, spare) == 0 { continue }
+                _ = plein_remove_tree(parent + "/" + entry)
             }
         }
-        staging = parent + "/" + prefix + "staging-\(getpid())"
-        do {
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
-        } catch {
-            throw Failure(path: staging, reason: "cannot create the staging folder: \(error.localizedDescription)")
+        if recycle, lstat(spare, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, rename(spare, staging) == 0 {
+            recycled = true
+            var files: Set<String> = []
+            var directories: Set<String> = []
+            Self.walk(staging, "", files: &files, directories: &directories)
+            oldFiles = files
+            oldDirectories = directories
+            return
+        }
+        if lstat(spare, &info) == 0 { _ = plein_remove_tree(spare) }
+        recycled = false
+        oldFiles = []
+        oldDirectories = []
+        guard mkdir(staging, 0o755) == 0 else {
+            throw Failure(path: staging, reason: "cannot create the staging folder: \(String(cString: strerror(errno)))")
         }
     }
 
-    /// Writes one file into the staging folder.
+    /// Every file (anything that is not a folder) and folder below `root`.
+    private static func walk(_ root: String, _ relative: String, files: inout Set<String>, directories: inout Set<String>) {
+        guard let dir = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
+        defer { closedir(dir) }
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            // Hidden entries at the top (`.git`) are replaced from the output as a whole.
+            if name == "." || name == ".." || (relative.isEmpty && name.hasPrefix(".")) { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            var isDirectory = item.pointee.d_type == UInt8(DT_DIR)
+            if item.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                isDirectory = lstat(root + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            }
+            if isDirectory {
+                directories.insert(path)
+                walk(root, path, files: &files, directories: &directories)
+            } else {
+                files.insert(path)
+            }
+        }
+    }
+
+    /// Puts one file into the staging folder: kept when the recycled file already holds these
+    /// bytes, hard-linked from the current output when that one does, else written anew.
     public func write(_ file: OutputFile) throws(Failure) {
         let path = staging + "/" + file.path
         try makeParent(of: file.path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        writtenFiles.withLock { _ = $0.insert(file.path) }
+        if oldDirectories.contains(file.path) { _ = plein_remove_tree(path) }
+        if oldFiles.contains(file.path) {
+            if Self.holds(path, file.bytes) { return }
+            guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
+        }
+        let current = output + "/" + file.path
+        if Self.holds(current, file.bytes), Glibc.link(current, path) == 0 { return }
+        // Always a new file: an existing one may be a hard link shared with the output.
+        var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0, errno == EEXIST, unlink(path) == 0 { fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var written = 0
@@ -60,7 +124,14 @@ public final class OutputWriter: Sendable {
     /// bytes copied; the source is never modified), else a copy.
     public func link(_ source: String, as relative: String) throws(Failure) {
         try makeParent(of: relative)
+        writtenFiles.withLock { _ = $0.insert(relative) }
         let target = staging + "/" + relative
+        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
+        if oldFiles.contains(relative) {
+            var a = stat(), b = stat()
+            if stat(source, &a) == 0, lstat(target, &b) == 0, a.st_ino == b.st_ino, a.st_dev == b.st_dev { return }
+            _ = unlink(target)
+        }
         if Glibc.link(source, target) == 0 { return }
         do {
             try FileManager.default.copyItem(atPath: source, toPath: target)
@@ -69,22 +140,60 @@ public final class OutputWriter: Sendable {
         }
     }
 
+    /// Whether the file at `path` is a regular file holding exactly `bytes`.
+    private static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == bytes.count, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        guard !bytes.isEmpty else { return true }
+        var old = [UInt8](repeating: 0, count: bytes.count)
+        var done = 0
+        while done < old.count {
+            let n = old.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n <= 0 { return false }
+            done += n
+        }
+        return old.withUnsafeBytes { a in bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    }
+
+    /// Creates the folders of a path that the staging folder lacks (POSIX `mkdir`, remembered:
+    /// FileManager's is slow here). A file standing where a folder must be is removed.
     private func makeParent(of relative: String) throws(Failure) {
         guard let slash = relative.lastIndex(of: "/") else { return }
         let directory = String(relative[..<slash])
-        if createdDirectories.withLock({ $0.contains(directory) }) { return }
-        do {
-            try FileManager.default.createDirectory(atPath: staging + "/" + directory, withIntermediateDirectories: true)
-        } catch {
-            throw Failure(path: directory, reason: error.localizedDescription)
+        if madeDirectories.withLock({ $0.contains(directory) }) { return }
+        try makeParent(of: directory)
+        if !oldDirectories.contains(directory) {
+            if oldFiles.contains(directory) { _ = unlink(staging + "/" + directory) }
+            if mkdir(staging + "/" + directory, 0o755) != 0, errno != EEXIST {
+                throw Failure(path: directory, reason: String(cString: strerror(errno)))
+            }
         }
-        createdDirectories.withLock { _ = $0.insert(directory) }
+        madeDirectories.withLock { _ = $0.insert(directory) }
     }
 
-    /// Replaces the output with the staging folder. Hidden entries at the top of the old output
-    /// (`.git`, `.gitkeep`, a `CNAME` host's dot files) are carried over.
+    /// Removes what the recycled site had and the new one has not, then replaces the output
+    /// with the staging folder in one step; the previous output becomes the spare. Hidden
+    /// entries at the top of the output (`.git`, `.gitkeep`, a host's dot files) are carried over.
     public func commit() throws(Failure) {
         let fm = FileManager.default
+        if recycled {
+            let written = writtenFiles.withLock { $0 }
+            let made = madeDirectories.withLock { $0 }
+            for file in oldFiles where !written.contains(file) {
+                _ = unlink(staging + "/" + file)
+            }
+            // Deepest first, so a folder is empty when its turn comes.
+            for directory in oldDirectories.sorted(by: { $0.count > $1.count }) where !made.contains(directory) && !written.contains(directory) {
+                if rmdir(staging + "/" + directory) != 0, errno == ENOTEMPTY { _ = plein_remove_tree(staging + "/" + directory) }
+            }
+            // Hidden top-level entries come from the current output, as they are now.
+            for entry in (try? fm.contentsOfDirectory(atPath: staging)) ?? [] where entry.hasPrefix(".") {
+                _ = plein_remove_tree(staging + "/" + entry)
+            }
+        }
         var isDirectory: ObjCBool = false
         let exists = fm.fileExists(atPath: output, isDirectory: &isDirectory)
         if exists, !isDirectory.boolValue {
@@ -105,28 +214,29 @@ public final class OutputWriter: Sendable {
             return
         }
         if plein_exchange_paths(staging, output) == 0 {
-            try? fm.removeItem(atPath: staging)  // now holds the previous site
+            // The staging folder now holds the previous site: the next build's spare.
+            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) }
             return
         }
         // Without RENAME_EXCHANGE: two renames, with a moment in which the output is missing.
-        let old = staging.replacingOccurrences(of: "-staging-", with: "-old-")
-        guard rename(output, old) == 0 else {
+        guard rename(output, spare) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()
             throw Failure(path: output, reason: reason)
         }
         guard rename(staging, output) == 0 else {
             let reason = String(cString: strerror(errno))
-            _ = rename(old, output)
+            _ = rename(spare, output)
             discard()
             throw Failure(path: output, reason: reason)
         }
-        try? fm.removeItem(atPath: old)
     }
 
-    /// Removes the staging folder; the output is untouched.
+    /// Gives up the staging folder; the output is untouched. A recycled folder stays the spare
+    /// (whatever it holds now, the next build compares every file anyway).
     public func discard() {
-        try? FileManager.default.removeItem(atPath: staging)
+        if recycled, rename(staging, spare) == 0 { return }
+        _ = plein_remove_tree(staging)
     }
 
     /// Recreates a file tree with hard links (directories are created, files linked or copied).

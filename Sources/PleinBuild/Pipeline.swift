@@ -89,13 +89,25 @@ public enum Pipeline {
     public static func build(_ options: BuildOptions) -> BuildReport {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
-        let state = SiteState(options, tracking: false)
+        // Pages go to the staging folder as they are rendered, not kept in memory.
+        let writer: OutputWriter?
         var failure: String?
-        if state.succeeded {
-            do throws(OutputWriter.Failure) {
-                try state.write()
-            } catch {
-                failure = error.description
+        do throws(OutputWriter.Failure) {
+            writer = try OutputWriter(output: options.output)
+        } catch {
+            writer = nil
+            failure = error.description
+        }
+        let state = SiteState(options, tracking: false, streamingTo: writer)
+        if let writer {
+            if state.succeeded {
+                do throws(OutputWriter.Failure) {
+                    try state.write(finishing: writer)
+                } catch {
+                    failure = error.description
+                }
+            } else {
+                writer.discard()
             }
         }
         return BuildReport(

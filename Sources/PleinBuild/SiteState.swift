@@ -3,6 +3,7 @@ public import PleinRender
 import Foundation
 import PleinImages
 import PleinMarkdown
+import Synchronization
 
 /// Everything a build made, kept so that the next build after an edit redoes only what the edit
 /// touched: files read, image variants, rendered Markdown and each output with what it read.
@@ -43,21 +44,34 @@ public struct SiteState: Sendable {
 
     // MARK: Building
 
-    /// Loads, checks and (when the content has no errors) renders the whole site.
-    public init(_ options: BuildOptions, tracking: Bool) {
+    /// Where outputs are written as they are rendered (a one-off build); nil keeps them in memory.
+    private let stream: OutputWriter?
+    /// The first failure to write a streamed output.
+    private var streamFailure: OutputWriter.Failure?
+
+    /// Loads, checks and (when the content has no errors) renders the whole site. With
+    /// `streamingTo`, outputs are written there as they are rendered and not kept (the state
+    /// then cannot serve files or be updated).
+    public init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter? = nil) {
         self.options = options
         self.tracking = tracking
+        self.stream = stream
+        var timer = PhaseTimer()
         let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content))
+        timer.lap("load")
         contentState = state
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels)
         images.inspect(content)
+        timer.lap("image headers")
         leaflet = Leaflet(folder: options.leaflet)
         threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
         loadDiagnostics = loaded.diagnostics
         loadTheme()
+        timer.lap("theme")
         check()
+        timer.lap("check")
         _ = renderIfPossible(previous: nil, changedTemplates: nil)
     }
 
@@ -112,7 +126,9 @@ public struct SiteState: Sendable {
     /// when `changedTemplates` is nil). Keeps the last good outputs when there are errors.
     private mutating func renderIfPossible(previous: SiteModel?, changedTemplates: Set<String>?) -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
+        var timer = PhaseTimer()
         let counts = images.process(content, progress: options.progress)
+        timer.lap("images")
         imagesMade = counts.made
         imagesReused = counts.reused
         let imageProblems = images.processingDiagnostics.map { $0.under(content.displayRoot) }
@@ -122,6 +138,7 @@ public struct SiteState: Sendable {
         }
         let times = images.captureTimes(clock: content.site.clock)
         let newModel = ModelBuilder.build(content, captureTimes: times)
+        timer.lap("model")
         if threadKeys == nil, !newModel.threads.isEmpty {
             notes.append("\(newModel.threads.count) message thread\(newModel.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
         }
@@ -140,6 +157,7 @@ public struct SiteState: Sendable {
         newBodies.merge(Bodies.render(stale, routes: routes))
         newBodies.keep(Set(jobIndex.keys))
         let changedBodies = Set(stale.map(\.file)).union(Set(bodyJobs.keys).subtracting(jobIndex.keys))
+        timer.lap("markdown (\(stale.count) bodies)")
 
         let renderer = Renderer(
             model: newModel, theme: theme, bodies: newBodies, images: newCatalog,
@@ -166,13 +184,25 @@ public struct SiteState: Sendable {
             }
         }
 
-        let rendered: [(OutputID, OutputFile, Set<Dependency>)] = parallelMap(todo) { [tracking] id in
+        let profile = KindProfile()
+        let failures = Mutex<OutputWriter.Failure?>(nil)
+        let rendered: [(OutputID, OutputFile, Set<Dependency>)] = parallelMap(OutputID.batches(todo)) { [tracking, stream] batch in
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { profile.add(batch[0], DispatchTime.now().uptimeNanoseconds - start) }
             if tracking {
-                let (file, dependencies) = renderer.renderTracked(id)
-                return (id, file, dependencies)
+                let (files, dependencies) = renderer.renderTracked(batch: batch)
+                return zip(batch, files).map { ($0, $1, dependencies) }
             }
-            return (id, renderer.render(id), [])
-        }
+            let files = renderer.render(batch: batch)
+            guard let stream else { return zip(batch, files).map { ($0, $1, []) } }
+            return zip(batch, files).map { id, file in
+                do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.withLock { $0 = $0 ?? error } }
+                return (id, OutputFile(path: file.path, bytes: []), [])
+            }
+        }.flatMap { $0 }
+        streamFailure = failures.withLock { $0 }
+        profile.report()
+        timer.lap("render (\(rendered.count) outputs)")
         var update = Update(rendered: rendered.count)
         let keep = Set(ids)
         for (id, old) in outputs where !keep.contains(id) {
@@ -213,6 +243,7 @@ public struct SiteState: Sendable {
         catalog = newCatalog
         update.changed.sort()
         update.removed.sort()
+        timer.lap("collect")
         return update
     }
 
@@ -250,8 +281,9 @@ public struct SiteState: Sendable {
         case disk(String)
     }
 
-    /// Every file of the current site by output path.
+    /// Every file of the current site by output path (not for a streamed build).
     public var files: [String: Served] {
+        precondition(stream == nil, "a streamed build keeps no files")
         var all: [String: Served] = [:]
         for (_, output) in outputs { all[output.file.path] = .bytes(output.file.bytes) }
         for asset in assets { all[asset.path] = .bytes(asset.bytes) }
@@ -265,20 +297,48 @@ public struct SiteState: Sendable {
 
     /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
     public func write() throws(OutputWriter.Failure) {
-        let writer = try OutputWriter(output: options.output)
+        try write(finishing: OutputWriter(output: options.output))
+    }
+
+    /// Writes what `writer` lacks (everything, unless the outputs were streamed to it) and swaps
+    /// the result in.
+    func write(finishing writer: OutputWriter) throws(OutputWriter.Failure) {
+        var timer = PhaseTimer()
         do throws(OutputWriter.Failure) {
-            let files = outputs.values.map(\.file) + assets
+            if let streamFailure { throw streamFailure }
+            let files = (stream == nil ? outputs.values.map(\.file) : []) + assets
             let failures = parallelMap(files) { file -> OutputWriter.Failure? in
                 do throws(OutputWriter.Failure) { try writer.write(file) } catch { return error }
                 return nil
             }
             if let failure = failures.compactMap({ $0 }).first { throw failure }
             for (source, target) in imageLinks { try writer.link(source, as: target) }
+            timer.lap("write")
             try writer.commit()
+            timer.lap("swap")
         } catch {
             writer.discard()
             throw error
         }
         _ = images.processor.cache.finish()
+    }
+}
+
+/// With `PLEIN_TIMINGS`: where render time goes, by kind of output.
+final class KindProfile: Sendable {
+    private let totals = Mutex<[String: (count: Int, nanoseconds: UInt64)]>([:])
+    private let enabled = ProcessInfo.processInfo.environment["PLEIN_TIMINGS"] != nil
+
+    func add(_ id: OutputID, _ nanoseconds: UInt64) {
+        guard enabled else { return }
+        let kind = String(String(describing: id).prefix { $0 != "(" })
+        totals.withLock { $0[kind, default: (0, 0)].count += 1; $0[kind]!.nanoseconds += nanoseconds }
+    }
+
+    func report() {
+        guard enabled else { return }
+        for (kind, total) in totals.withLock({ $0 }).sorted(by: { $0.value.nanoseconds > $1.value.nanoseconds }) {
+            FileHandle.standardError.write(Data("    \(kind): \(total.count) in \(total.nanoseconds / 1_000_000) ms\n".utf8))
+        }
     }
 }

@@ -29,7 +29,7 @@ public enum Markdown {
         let trimmed = url.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         // Browsers ignore ASCII control characters and whitespace inside the scheme.
         let scheme = String(trimmed.prefix { $0 != ":" }.filter { !$0.isWhitespace && !($0.asciiValue.map { $0 < 0x20 } ?? false) }).lowercased()
-        guard trimmed.contains(":"), scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+        guard trimmed.utf8.contains(58), scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
             return true
         }
         switch scheme {
@@ -116,7 +116,8 @@ private final class Engine: Sendable {
         let extensions = cmark_parser_get_syntax_extensions(parser)
         let html = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
         var absoluteHTML: String?
-        if let absoluteURL, !links.isEmpty {
+        // Rendering again only pays when a target changes (relative links; most are absolute).
+        if let absoluteURL, links.contains(where: { absoluteURL($0.url) != $0.url }) {
             rewriteURLs(document, with: absoluteURL)
             absoluteHTML = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
         } else if absoluteURL != nil {
@@ -198,8 +199,8 @@ private final class Engine: Sendable {
     /// Footnote ids are `fn-1`, `fnref-1` in every document; a prefix keeps them unique per page.
     private func finishHTML(_ html: String, prefix: String) -> String {
         // HTML, not XHTML: `<br />` becomes `<br>`. Text never holds a raw " />" (cmark escapes `>`).
-        let html = html.contains(" />") ? html.replacingOccurrences(of: " />", with: ">") : html
-        guard html.contains("data-footnote") else { return html }
+        let html = Self.replacing(html, " />", ">")
+        guard Self.contains(html, "data-footnote") else { return html }
         // The footnote list has no heading of its own: a `div`, not a `section` (raw HTML is
         // never passed through, so this is the only section a body can hold).
         var out = html.replacingOccurrences(of: "<section class=\"footnotes\" data-footnotes>", with: "<div class=\"footnotes\" data-footnotes>")
@@ -209,12 +210,66 @@ private final class Engine: Sendable {
             ("id=\"fn-", "id=\"fn-\(prefix)-"), ("id=\"fnref-", "id=\"fnref-\(prefix)-"),
             ("href=\"#fn-", "href=\"#fn-\(prefix)-"), ("href=\"#fnref-", "href=\"#fnref-\(prefix)-"),
         ] {
-            out = out.replacingOccurrences(of: old, with: new)
+            out = Self.replacing(out, old, new)
         }
         return out
     }
 
+    /// Whether `text` contains `target`, on bytes (Foundation's `contains` is slow on Linux).
+    static func contains(_ text: String, _ target: String) -> Bool {
+        let t = Array(target.utf8)
+        guard let first = t.first else { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            var i = 0
+            while i + t.count <= bytes.count {
+                if bytes[i] == first, bytes[i..<(i + t.count)].elementsEqual(t) { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    /// Replaces every `target` by `replacement`, on bytes (Foundation's replace is slow on Linux).
+    static func replacing(_ text: String, _ target: String, _ replacement: String) -> String {
+        let t = Array(target.utf8), r = Array(replacement.utf8)
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard let first = t.first else { return nil }
+            var out: [UInt8] = []
+            var i = 0, last = 0
+            while i + t.count <= bytes.count {
+                if bytes[i] == first, bytes[i..<(i + t.count)].elementsEqual(t) {
+                    if out.isEmpty { out.reserveCapacity(bytes.count) }
+                    out += bytes[last..<i]
+                    out += r
+                    i += t.count
+                    last = i
+                } else {
+                    i += 1
+                }
+            }
+            guard last > 0 else { return nil }
+            out += bytes[last..<bytes.count]
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
+    }
+
+    /// Runs of ASCII whitespace become one space; leading and trailing ones go (on bytes: this
+    /// runs for every body of the site).
     private func collapseWhitespace(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 32 || byte == 10 || byte == 9 || byte == 13 || byte == 12 {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(32) }
+                pendingSpace = false
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

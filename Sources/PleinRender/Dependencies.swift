@@ -90,7 +90,7 @@ extension Renderer {
 
     func sessions(of member: String) -> [Session] {
         note(.sessions(member))
-        return model.sessions.filter { $0.member == member }
+        return core.sessionsByMember[member] ?? []
     }
 
     func albumModel(_ key: AlbumKey) -> AlbumModel? {

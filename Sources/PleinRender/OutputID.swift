@@ -58,6 +58,33 @@ public enum OutputID: Hashable, Sendable {
         }
     }
 
+    /// The output made from the same data in another format: a feed's JSON Feed twin.
+    var twin: OutputID? {
+        switch self {
+        case .atom(let feed): return .jsonFeed(feed)
+        case .jsonFeed(let feed): return .atom(feed)
+        case .threadFeed(let thread): return .threadJSONFeed(thread)
+        case .threadJSONFeed(let thread): return .threadFeed(thread)
+        default: return nil
+        }
+    }
+
+    /// Groups outputs for `Renderer.render(batch:)`: twins together, everything else alone.
+    public static func batches(_ ids: [OutputID]) -> [[OutputID]] {
+        var batches: [[OutputID]] = []
+        batches.reserveCapacity(ids.count)
+        var waiting: [OutputID: Int] = [:]
+        for id in ids {
+            if let twin = id.twin, let index = waiting.removeValue(forKey: twin) {
+                batches[index].append(id)
+                continue
+            }
+            if id.twin != nil { waiting[id] = batches.count }
+            batches.append([id])
+        }
+        return batches
+    }
+
     /// Every feed: the site's, one per area, report, published group and member.
     static func feeds(_ model: SiteModel) -> [FeedID] {
         var feeds: [FeedID] = [.site]
@@ -71,9 +98,10 @@ public enum OutputID: Hashable, Sendable {
     /// Every output the model calls for, in a fixed order.
     public static func all(_ model: SiteModel) -> [OutputID] {
         var ids: [OutputID] = [.home, .members, .divers, .diversIndex, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots]
+        let studying = Set(model.sessions.map(\.member))
         for id in model.memberOrder {
             ids.append(.member(id))
-            if model.sessions.contains(where: { $0.member == id }) { ids.append(.progress(id)) }
+            if studying.contains(id) { ids.append(.progress(id)) }
         }
         for gid in model.groupOrder {
             let group = model.groups[gid]!

@@ -1,7 +1,7 @@
 import PleinMarkdown
 import Foundation
 public import PleinCore
-import Mustache
+import PleinMustache
 
 /// One file of the output: a site-relative path and its bytes.
 public struct OutputFile: Sendable, Equatable {
@@ -35,24 +35,49 @@ public struct RenderOptions: Sendable {
 }
 
 /// Everything a page renderer reads. Rendering one output is a pure function of this value.
+///
+/// The inputs live in one shared object, so copying a renderer (every feed entry's closure
+/// captures one) costs a single reference count.
 public struct Renderer: Sendable {
-    public let model: SiteModel
-    public let theme: Theme
-    public let routes: Routes
-    public let bodies: Bodies
-    public let images: ImageCatalog
-    public let options: RenderOptions
+    final class Core: Sendable {
+        let model: SiteModel
+        let theme: Theme
+        let routes: Routes
+        let bodies: Bodies
+        let images: ImageCatalog
+        let options: RenderOptions
+        /// The parts of every page's context that depend only on the site and the theme.
+        let shared: SharedContexts
+        /// Each member's check-ins, in the model's order.
+        let sessionsByMember: [String: [Session]]
+
+        init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions) {
+            self.model = model
+            self.theme = theme
+            routes = Routes(baseURL: model.site.baseURL)
+            self.bodies = bodies
+            self.images = images
+            self.options = options
+            shared = SharedContexts(site: model.site, theme: theme, routes: routes, leaflet: options.leaflet)
+            sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
+        }
+    }
+
+    let core: Core
     /// When set, learns what each output reads (for incremental rebuilds).
     var recorder: DependencyRecorder?
 
     public init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions = .init()) {
-        self.model = model
-        self.theme = theme
-        self.routes = Routes(baseURL: model.site.baseURL)
-        self.bodies = bodies
-        self.images = images
-        self.options = options
+        core = Core(model: model, theme: theme, bodies: bodies, images: images, options: options)
     }
+
+    public var model: SiteModel { core.model }
+    public var theme: Theme { core.theme }
+    public var routes: Routes { core.routes }
+    public var bodies: Bodies { core.bodies }
+    public var images: ImageCatalog { core.images }
+    public var options: RenderOptions { core.options }
+    var shared: SharedContexts { core.shared }
 
     var strings: Strings { theme.strings }
     var site: SiteConfig { model.site }
@@ -68,15 +93,40 @@ public struct Renderer: Sendable {
 
     /// Renders one output and tells what it read.
     public func renderTracked(_ id: OutputID) -> (OutputFile, Set<Dependency>) {
+        let (files, dependencies) = renderTracked(batch: [id])
+        return (files[0], dependencies)
+    }
+
+    /// Renders outputs together and tells what they read, all of them.
+    public func renderTracked(batch ids: [OutputID]) -> ([OutputFile], Set<Dependency>) {
         var tracked = self
         let recorder = DependencyRecorder()
         tracked.recorder = recorder
-        let file = tracked.render(id)
-        return (file, recorder.dependencies)
+        let files = tracked.render(batch: ids)
+        return (files, recorder.dependencies)
     }
 
     /// Renders one output.
     public func render(_ id: OutputID) -> OutputFile {
+        var feeds: [OutputID: Feed] = [:]
+        return render(id, feeds: &feeds)
+    }
+
+    /// Renders outputs together: an Atom feed and its JSON Feed twin choose and build their
+    /// entries once (see `OutputID.batches`).
+    public func render(batch ids: [OutputID]) -> [OutputFile] {
+        var feeds: [OutputID: Feed] = [:]
+        return ids.map { render($0, feeds: &feeds) }
+    }
+
+    /// `feeds` keeps the feeds made so far, by their Atom output.
+    private func render(_ id: OutputID, feeds: inout [OutputID: Feed]) -> OutputFile {
+        func cached(_ key: OutputID, _ make: () -> Feed) -> Feed {
+            if let feed = feeds[key] { return feed }
+            let feed = make()
+            feeds[key] = feed
+            return feed
+        }
         switch id {
         case .home: return page(home())
         case .members: return page(memberList())
@@ -97,19 +147,19 @@ public struct Renderer: Sendable {
         case .notFound: return page(notFound())
         case .thread(let tid): return page(threadPage(tid))
         case .threadFeed(let tid):
-            let feed = threadFeed(tid)
-            return OutputFile(path: feed.atomPath, text: atom(feed))
+            let feed = cached(.threadFeed(tid)) { self.threadFeed(tid) }
+            return OutputFile(path: feed.atomPath, bytes: atom(feed))
         case .threadJSONFeed(let tid):
-            let feed = threadFeed(tid)
-            return OutputFile(path: feed.jsonPath, text: jsonFeed(feed))
+            let feed = cached(.threadFeed(tid)) { self.threadFeed(tid) }
+            return OutputFile(path: feed.jsonPath, bytes: jsonFeed(feed))
         case .sitemap: return OutputFile(path: "sitemap.xml", text: sitemap())
         case .robots: return OutputFile(path: "robots.txt", text: robots())
         case .atom(let feedID):
-            let feed = feed(feedID)
-            return OutputFile(path: feed.atomPath, text: atom(feed))
+            let feed = cached(.atom(feedID)) { self.feed(feedID) }
+            return OutputFile(path: feed.atomPath, bytes: atom(feed))
         case .jsonFeed(let feedID):
-            let feed = feed(feedID)
-            return OutputFile(path: feed.jsonPath, text: jsonFeed(feed))
+            let feed = cached(.atom(feedID)) { self.feed(feedID) }
+            return OutputFile(path: feed.jsonPath, bytes: jsonFeed(feed))
         case .leaderboardJSON(let gid):
             return OutputFile(path: routes.leaderboard(gid) + "leaderboard.json", text: leaderboardJSON(gid))
         case .diversIndex:
@@ -122,24 +172,21 @@ public struct Renderer: Sendable {
     /// Fills the base layout around a page and renders it.
     func page(_ page: Page) -> OutputFile {
         var context = page.context
-        context["site"] = .object(siteContext)
+        context["site"] = shared.site
         context["page"] = .object(frameContext(page))
-        context["t"] = .object(textContext)
+        context["t"] = shared.text
         context["nav"] = .list(navigation(current: page.section, path: page.path))
-        context["assets"] = .object([
-            "css": .text(routes.url(theme.asset("style.css"))),
-            "js": .text(routes.url(theme.asset("plein.js"))),
-            "icon": .text(routes.url(theme.asset("icon.svg"))),
-        ])
-        if page.hasMap, let leaflet = options.leaflet {
-            context["leaflet"] = .object(["script": .text(routes.url(leaflet.script)), "stylesheet": .text(routes.url(leaflet.stylesheet))])
-        }
-        var html = theme.library.render(context, withTemplate: page.template) ?? ""
-        if let injection = options.pageFooterInjection, let end = html.range(of: "</body>", options: .backwards) {
-            html.insert(contentsOf: injection, at: end.lowerBound)
+        context["assets"] = shared.assets
+        if page.hasMap { context["leaflet"] = shared.leaflet }
+        var html = theme.library.render(context, withTemplate: page.template) ?? []
+        if let injection = options.pageFooterInjection {
+            let end = Array("</body>".utf8)
+            if let at = stride(from: html.count - end.count, through: 0, by: -1).first(where: { html[$0..<($0 + end.count)].elementsEqual(end) }) {
+                html.insert(contentsOf: injection.utf8, at: at)
+            }
         }
         let path = page.fileName ?? routes.file(page.path)
-        return OutputFile(path: path, text: html)
+        return OutputFile(path: path, bytes: html)
     }
 }
 

@@ -9,6 +9,8 @@ public struct Routes: Sendable {
     public let baseURL: String
     /// `/sub/`
     public let basePath: String
+    /// `example.org`, for tag URIs.
+    public let host: String
 
     public init(baseURL: String) {
         let base = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
@@ -18,6 +20,8 @@ public struct Routes: Sendable {
         } else {
             basePath = "/"
         }
+        let afterScheme = base.range(of: "://").map { base[$0.upperBound...] } ?? Substring(base)
+        host = String(afterScheme.prefix { $0 != "/" && $0 != ":" })
     }
 
     /// A link for pages (`/sub/users/anna/`).

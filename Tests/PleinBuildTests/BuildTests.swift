@@ -39,6 +39,44 @@ import Testing
         #expect(leftovers.isEmpty, "no staging folder is left behind")
     }
 
+    /// Rebuilds reuse the site before the previous one as their staging folder: whatever that
+    /// spare holds (stale pages, files edited or added by hand, a file where a folder belongs),
+    /// the result must be exactly a fresh build, and the output must never be written in place.
+    @Test func rebuildsFromTheSpareEqualFreshBuilds() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/public", spare = dir.path + "/.public.plein-spare"
+        try copyTree(Repo.content, to: dir.path + "/content")
+        let options = BuildOptions.test(content: dir.path + "/content", output: output, suite: "build")
+        #expect(Pipeline.build(options).succeeded)
+        #expect(Pipeline.build(options).succeeded)
+        #expect(FileManager.default.fileExists(atPath: spare + "/index.html"), "the previous site is kept as the spare")
+
+        // Edit content, and tamper with the spare the next build will reuse.
+        let reportFolder = dir.path + "/content/reports"
+        let area = try FileManager.default.contentsOfDirectory(atPath: reportFolder).sorted().first { !$0.hasPrefix(".") }!
+        let report = try FileManager.default.contentsOfDirectory(atPath: reportFolder + "/" + area).sorted().first { $0.hasSuffix(".md") }!
+        let reportPath = reportFolder + "/" + area + "/" + report
+        try (String(contentsOfFile: reportPath, encoding: .utf8) + "\nEen zin die er net bij kwam.\n").write(toFile: reportPath, atomically: true, encoding: .utf8)
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: spare + "/index.html"))
+        try Data("by hand".utf8).write(to: URL(fileURLWithPath: spare + "/users/extra.html"))
+        try FileManager.default.removeItem(atPath: spare + "/groups")
+        try Data("a file where a folder belongs".utf8).write(to: URL(fileURLWithPath: spare + "/groups"))
+        try FileManager.default.removeItem(atPath: spare + "/robots.txt")
+        try FileManager.default.createDirectory(atPath: spare + "/robots.txt/odd", withIntermediateDirectories: true)
+        let liveBefore = snapshotTree(output)
+
+        #expect(Pipeline.build(options).succeeded)
+        let fresh = dir.path + "/fresh"
+        #expect(Pipeline.build(BuildOptions.test(content: dir.path + "/content", output: fresh, suite: "build")).succeeded)
+        let rebuilt = snapshotTree(output), expected = snapshotTree(fresh)
+        let extra = Set(rebuilt.keys).subtracting(expected.keys), missing = Set(expected.keys).subtracting(rebuilt.keys)
+        #expect(extra.isEmpty && missing.isEmpty, "extra: \(extra.sorted()), missing: \(missing.sorted())")
+        for (path, bytes) in expected where rebuilt[path] != nil && rebuilt[path] != bytes { Issue.record("\(path) differs from a fresh build") }
+        // The site that was live a moment ago is now the spare, unchanged: nothing was written in place.
+        #expect(snapshotTree(spare) == liveBefore)
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputUntouched() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

@@ -1,4 +1,5 @@
 @testable import PleinCore
+import Foundation
 import Testing
 
 @Suite struct TimeTests {
@@ -78,5 +79,26 @@ import Testing
         #expect(!Slug.isValid("a_b"))
         #expect(Slug.make("Zoë van 't Hof") == "zoe-van-t-hof")
         #expect(Slug.make("IMG_2034") == "img-2034")
+        #expect(Slug.make("  --Hello,  World!-- ") == "hello-world")
+        #expect(Slug.make("Straße café 42") == "strasse-cafe-42" || Slug.make("Straße café 42") == "stra-e-cafe-42")
+        #expect(Slug.make("") == "" && Slug.make("!!!") == "")
+    }
+
+    @Test func fixedPointText() {
+        #expect(FixedPoint.text(52.3, digits: 6) == "52.3")
+        #expect(FixedPoint.text(4.05, digits: 6) == "4.05")
+        #expect(FixedPoint.text(52.3012345678, digits: 6) == "52.301235")
+        #expect(FixedPoint.text(12.0, digits: 1) == "12")
+        #expect(FixedPoint.text(12.34, digits: 1) == "12.3")
+        #expect(FixedPoint.text(-0.46, digits: 1) == "-0.5")
+        #expect(FixedPoint.text(0.04, digits: 1) == "0")
+        #expect(FixedPoint.text(1e300, digits: 2) == "1e+300")
+        for value in stride(from: -180.0, through: 180.0, by: 0.123457) {
+            var printed = String(format: "%.6f", (value * 1_000_000).rounded() / 1_000_000)
+            while printed.hasSuffix("0") { printed.removeLast() }
+            if printed.hasSuffix(".") { printed.removeLast() }
+            if printed == "-0" { printed = "0" }
+            #expect(FixedPoint.text(value, digits: 6) == printed)
+        }
     }
 }

@@ -49,11 +49,4 @@ import Testing
         #expect(routes.absolute(routes.report("1094/2026-10-02-x")) == "https://example.org/buurt/reports/1094/2026-10-02-x/")
         #expect(routes.file(routes.home) == "index.html")
     }
-
-    @Test func templateContextsHideEmptyValues() {
-        let context: TemplateContext = ["name": .text("Anna"), "missing": .text(nil), "list": .list([])]
-        #expect(context.child(named: "name") as? String == "Anna")
-        #expect(context.child(named: "missing") == nil)
-        #expect((context.child(named: "list") as? [TemplateContext])?.isEmpty == true)
-    }
 }

@@ -71,11 +71,12 @@ class Gen:
             f.write(text)
 
     def stamp(self, day, minute):
-        # Days after 2026-01-01 in 2026, Amsterdam offset by season (good enough for synthetic data).
-        import datetime
+        # A local time in Amsterdam `day` days after 2026-01-01, with that moment's real UTC offset,
+        # so the date in a file name is the date plein sees in the site's time zone.
+        import datetime, zoneinfo
         t = datetime.datetime(2026, 1, 1) + datetime.timedelta(days=day, minutes=minute)
-        offset = "+02:00" if 3 < t.month < 11 else "+01:00"
-        return t, t.strftime("%Y-%m-%dT%H:%M:00") + offset
+        offset = t.replace(tzinfo=zoneinfo.ZoneInfo("Europe/Amsterdam")).strftime("%z")
+        return t, t.strftime("%Y-%m-%dT%H:%M:00") + offset[:3] + ":" + offset[3:]
 
     def run(self):
         shutil.rmtree(self.out, ignore_errors=True)

@@ -19,7 +19,9 @@ public enum ContentLoader {
 
     /// Loads everything, and returns what a later `reload` needs.
     public static func loadKeepingState(_ fs: ContentFS) -> (LoadResult, ContentState) {
+        var timer = PhaseTimer()
         let tree = FileTree(fs)
+        timer.lap("  list files")
         var siteDiagnostics: [Diagnostic] = []
         // site.yaml first: its time zone is needed to read every date.
         var site = SiteConfig(title: "plein", baseURL: "http://localhost/")
@@ -34,8 +36,11 @@ public enum ContentLoader {
         var state = ContentState(tree: tree, site: site, siteDiagnostics: siteDiagnostics, siteText: siteText, parsed: [:], images: [:])
         let files = tree.sortedFiles
         for item in parse(files, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
+        timer.lap("  read and parse")
         for (image, problem) in Assembler.inspectImages(files, fs: fs) { state.images[image.path] = (image, problem) }
-        return (assemble(state, displayRoot: fs.displayRoot), state)
+        let result = assemble(state, displayRoot: fs.displayRoot)
+        timer.lap("  assemble")
+        return (result, state)
     }
 
     /// Loads again after `changed` paths (files or folders, content-relative) were created,

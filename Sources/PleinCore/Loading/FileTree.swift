@@ -104,7 +104,7 @@ enum FileRole: Equatable, Sendable {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
     static func of(_ path: String) -> FileRole {
-        let parts = path.split(separator: "/").map(String.init)
+        let parts = path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         let name = parts.last ?? ""
         let (stem, ext) = splitExtension(name)
         let isImage = imageExtensions.contains(ext.lowercased())

@@ -8,24 +8,37 @@ enum FrontMatter {
         let bodyLine: Int
     }
 
-    /// `text` must already be free of a BOM and CR line endings.
+    /// `text` must already be free of a BOM and CR line endings. Works on bytes: this runs for
+    /// every Markdown file.
     static func split(_ text: String) -> Result<Parts, Problem> {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        guard let first = lines.first, first.trimmingTrailingSpaces == "---" else {
-            return .failure(.missingFrontMatter)
+        let bytes = Array(text.utf8)
+        /// The end of the line starting at `start` (index of its newline, or the end).
+        func lineEnd(_ start: Int) -> Int {
+            var i = start
+            while i < bytes.count, bytes[i] != 10 { i += 1 }
+            return i
         }
-        lines = lines.dropFirst()
-        var yamlLines: [Substring] = []
-        var lineNumber = 2
-        while let line = lines.first {
-            lines = lines.dropFirst()
-            if line.trimmingTrailingSpaces == "---" {
-                let body = lines.joined(separator: "\n")
-                return .success(Parts(
-                    yaml: yamlLines.joined(separator: "\n"), yamlLine: 2, body: body, bodyLine: lineNumber + 1))
+        /// Whether the line is `---`, maybe with trailing spaces or tabs.
+        func isDelimiter(_ start: Int, _ end: Int) -> Bool {
+            guard end - start >= 3, bytes[start] == 45, bytes[start + 1] == 45, bytes[start + 2] == 45 else { return false }
+            return bytes[(start + 3)..<end].allSatisfy { $0 == 32 || $0 == 9 }
+        }
+        let firstEnd = lineEnd(0)
+        guard isDelimiter(0, firstEnd) else { return .failure(.missingFrontMatter) }
+        var start = firstEnd + 1
+        var line = 2
+        let yamlStart = min(start, bytes.count)
+        while start <= bytes.count {
+            let end = lineEnd(start)
+            if start < bytes.count, isDelimiter(start, end) {
+                let yaml = String(decoding: bytes[yamlStart..<max(yamlStart, start - 1)], as: UTF8.self)
+                let bodyStart = min(end + 1, bytes.count)
+                let body = String(decoding: bytes[bodyStart...], as: UTF8.self)
+                return .success(Parts(yaml: start == yamlStart ? "" : yaml, yamlLine: 2, body: body, bodyLine: line + 1))
             }
-            yamlLines.append(line)
-            lineNumber += 1
+            if end >= bytes.count { break }
+            start = end + 1
+            line += 1
         }
         return .failure(.unclosedFrontMatter)
     }
@@ -51,10 +64,10 @@ enum TextDecoding {
     static func decode(_ bytes: [UInt8]) -> Outcome {
         var bytes = bytes[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard var text = String(validating: bytes, as: UTF8.self) else {
+        guard var text = bytes.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) else {
             return .invalid(firstInvalid(bytes))
         }
-        if text.utf8.contains(13) {
+        if text.containsByte(13) {
             text = text.replacing("\r\n", with: "\n").replacing("\r", with: "\n")
         }
         if text.allSatisfy(\.isWhitespace) { return .empty }

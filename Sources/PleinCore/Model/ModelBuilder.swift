@@ -98,8 +98,12 @@ public enum ModelBuilder {
         for mid in members.keys {
             members[mid]!.follows = members[mid]!.follows.filter { reports[$0] != nil }
         }
-        for (rid, _) in reports {
-            reports[rid]!.followers = members.values.filter { $0.follows.contains(rid) }.map(\.id).sorted()
+        var followers: [String: [String]] = [:]
+        for member in members.values {
+            for rid in member.follows { followers[rid, default: []].append(member.id) }
+        }
+        for (rid, ids) in followers where reports[rid] != nil {
+            reports[rid]!.followers = ids.sorted()
         }
         for rid in reportOrder {
             let report = reports[rid]!

@@ -23,7 +23,7 @@ struct Validator {
     func span(of node: Node) -> Span {
         guard let mark = node.mark else { return Span(line: 1 + lineOffset, column: 1) }
         var length = 1
-        if case .scalar(let scalar) = node, !scalar.string.contains("\n") {
+        if case .scalar(let scalar) = node, !scalar.string.containsByte(10) {
             length = scalar.string.unicodeScalars.count
             if scalar.style == .singleQuoted || scalar.style == .doubleQuoted { length += 2 }
         }
@@ -71,7 +71,7 @@ struct Validator {
             report(.wrongType(expected: type.expectation, found: describe(node)), at: span(of: node))
             return nil
         }
-        return CleanText.clean(s.string.trimmingCharacters(in: .whitespaces))
+        return CleanText.clean(s.string.trimmingSpaces())
     }
 
     mutating func validate(_ node: Node, as type: FieldType) -> ValueNode? {
@@ -327,7 +327,7 @@ struct Validator {
                 }
                 days[index] = ranges
             }
-            written.append(.init(days: key.string, hours: value.string.trimmingCharacters(in: .whitespaces)))
+            written.append(.init(days: key.string, hours: value.string.trimmingSpaces()))
         }
         guard valid else { return nil }
         return ValueNode(value: .openingHours(OpeningHours(days: days, written: written)), span: here)

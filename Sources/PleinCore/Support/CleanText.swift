@@ -1,3 +1,4 @@
+import Foundation
 /// Drops characters that HTML and XML forbid in documents: C0 controls other than tab, line
 /// feed and carriage return, DEL, C1 controls and Unicode noncharacters. Content can carry them
 /// (YAML escapes such as "\x07", pasted text); no output may.
@@ -12,9 +13,63 @@ public enum CleanText {
     }
 
     public static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { !isAllowed($0) }) else { return text }
+        guard mayNeedCleaning(text), text.unicodeScalars.contains(where: { !isAllowed($0) }) else { return text }
         var out = ""
         out.unicodeScalars.append(contentsOf: text.unicodeScalars.filter(isAllowed))
         return out
+    }
+
+    /// False when no byte can begin a character `isAllowed` refuses: control bytes and DEL,
+    /// the lead bytes of C1 controls (C2 80–9F), of U+FDD0–FDEF and U+FFFE/FFFF (EF), and of
+    /// the other planes' last two code points (F0–F4 with BF BE/BF at the end).
+    static func mayNeedCleaning(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let count = bytes.count
+            var i = 0
+            while i < count {
+                let byte = bytes[i]
+                if byte >= 0x20 && byte < 0x7F || byte == 0x9 || byte == 0xA || byte == 0xD {
+                    i += 1
+                    continue
+                }
+                switch byte {
+                case 0xC2: if i + 1 < count, bytes[i + 1] < 0xA0 { return true }
+                case 0xEF: return true
+                case 0xF0...0xF4: if i + 3 < count, bytes[i + 2] == 0xBF, bytes[i + 3] >= 0xBE { return true }
+                case 0x80...0xFF: break
+                default: return true
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+}
+
+extension String {
+    /// Whether the UTF-8 bytes hold `byte` (memchr: `utf8.contains` walks byte by byte).
+    public func containsByte(_ byte: UInt8) -> Bool {
+        var text = self
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(byte), bytes.count) != nil
+        }
+    }
+
+    /// Without leading and trailing spaces and tabs, Unicode space separators (no-break space,
+    /// ideographic space…) included: what `trimmingCharacters(in: .whitespaces)` does, without
+    /// Foundation's detour through UTF-16.
+    public func trimmingSpaces() -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar == " " || (scalar.value >= 0x80 && scalar.properties.generalCategory == .spaceSeparator)
+        }
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        // Plain ASCII at both ends (no space, tab or byte of a multi-byte character): nothing to trim.
+        if first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return self }
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(scalars[start...end])
     }
 }

@@ -12,40 +12,51 @@ public indirect enum JSON: Sendable, Equatable {
 
     /// Compact text, or indented with two spaces when `pretty`.
     public func serialized(pretty: Bool = false) -> String {
-        var out = ""
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The same as `serialized`, as UTF-8 bytes.
+    public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
         write(to: &out, pretty: pretty, indent: 0)
         return out
     }
 
-    private func write(to out: inout String, pretty: Bool, indent: Int) {
+    /// Appends the serialized value to `out`.
+    public func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
+        func newline(_ depth: Int) {
+            out.append(10)
+            for _ in 0..<depth { out.append(32); out.append(32) }
+        }
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .number(let d): out += JSON.format(d)
-        case .string(let s): JSON.quote(s, into: &out)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .int(let i): out.append(String(i))
+        case .number(let d): out.append(JSON.format(d))
+        case .string(let s): Escaping.appendJSON(s, to: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out.append("[]"); return }
+            out.append(91)
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if i > 0 { out.append(44) }
+                if pretty { newline(indent + 1) }
                 item.write(to: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "]"
+            if pretty { newline(indent) }
+            out.append(93)
         case .object(let fields):
-            if fields.isEmpty { out += "{}"; return }
-            out += "{"
+            if fields.isEmpty { out.append("{}"); return }
+            out.append(123)
             for (i, (key, value)) in fields.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSON.quote(key, into: &out)
-                out += pretty ? ": " : ":"
+                if i > 0 { out.append(44) }
+                if pretty { newline(indent + 1) }
+                Escaping.appendJSON(key, to: &out)
+                out.append(58)
+                if pretty { out.append(32) }
                 value.write(to: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "}"
+            if pretty { newline(indent) }
+            out.append(125)
         }
     }
 
@@ -54,33 +65,5 @@ public indirect enum JSON: Sendable, Equatable {
         guard d.isFinite else { return "null" }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return "\(d)"
-    }
-
-    /// Escapes for JSON and also `<`, `>`, `&`, U+2028 and U+2029, so the text is safe inside
-    /// an HTML `<script>` element as well.
-    public static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

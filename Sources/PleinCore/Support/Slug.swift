@@ -3,12 +3,34 @@ import Foundation
 /// Record ids: lowercase ASCII letters, digits and single `-` between them.
 public enum Slug {
     public static func isValid(_ text: String) -> Bool {
-        guard !text.isEmpty, text.first != "-", text.last != "-", !text.contains("--") else { return false }
-        return text.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+        guard let first = text.utf8.first, let last = text.utf8.last, first != 45, last != 45 else { return false }
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            guard (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || (byte == 45 && previous != 45) else { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// The slug closest to `text`: accents dropped, lowercase, other characters as `-`.
     public static func make(_ text: String) -> String {
+        // ASCII text (most names and titles) needs no folding, which is slow.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count)
+            var pendingDash = false
+            for byte in text.utf8 {
+                let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                if (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) {
+                    if pendingDash, !out.isEmpty { out.append(45) }
+                    pendingDash = false
+                    out.append(lower)
+                } else {
+                    pendingDash = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
         var out = ""
         var pendingDash = false

@@ -132,7 +132,6 @@ enum Charts {
     }
 
     static func n(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+        FixedPoint.text(value, digits: 1)
     }
 }

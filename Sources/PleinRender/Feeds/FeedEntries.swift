@@ -4,15 +4,10 @@ import PleinMarkdown
 
 /// Builds feeds from the model: which entries each feed holds and what each entry says.
 extension Renderer {
-    var host: String {
-        let afterScheme = routes.baseURL.range(of: "://").map { routes.baseURL[$0.upperBound...] } ?? Substring(routes.baseURL)
-        return String(afterScheme.prefix { $0 != "/" && $0 != ":" })
-    }
-
     /// `tag:<host>,<date>:/<path>` — from the record's own date and id.
     func tagURI(_ date: Moment?, _ path: String) -> String {
         let day = date.map { site.clock.civil($0).isoDate } ?? "2000-01-01"
-        return "tag:\(host),\(day):/\(path)"
+        return "tag:\(routes.host),\(day):/\(path)"
     }
 
     func person(_ member: String?) -> FeedEntry.Person? {
@@ -24,23 +19,40 @@ extension Renderer {
         bodyOf(file)?.absoluteHTML ?? bodyOf(file)?.html ?? ""
     }
 
+    /// An entry known by its date and id only, built when it makes the cut. The id is only
+    /// needed to order entries published at the same moment, so it is made only then.
+    struct Candidate {
+        let published: Moment
+        let id: () -> String
+        let make: () -> FeedEntry
+
+        init(published: Moment, id: @autoclosure @escaping () -> String, make: @escaping () -> FeedEntry) {
+            self.published = published
+            self.id = id
+            self.make = make
+        }
+    }
+
     func feed(_ id: FeedID) -> Feed {
         let limit = site.feedLimit
-        func make(_ title: String, _ subtitle: String, atom: String, json: String, page: String, _ entries: [FeedEntry]) -> Feed {
-            Feed(
+        // Choose the newest entries from their dates and ids first: only those are written out
+        // (the site feed would otherwise render every report and reply to keep fifty).
+        func make(_ title: String, _ subtitle: String, atom: String, json: String, page: String, _ candidates: [Candidate]) -> Feed {
+            let chosen = candidates.sorted { a, b in a.published != b.published ? a.published > b.published : a.id() < b.id() }.prefix(limit)
+            return Feed(
                 id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom, jsonPath: json, pagePath: page,
-                entries: Array(entries.sorted(by: FeedEntry.newestFirst).prefix(limit)))
+                entries: chosen.map { $0.make() })
         }
         switch id {
         case .site:
-            var entries = reportOrder.map { reportEntry($0) }
-            for rid in reportOrder { entries += reportModel(rid)!.replies.indices.map { replyEntry(rid, $0) } }
+            var entries = reportOrder.map { reportCandidate($0) }
+            for rid in reportOrder { entries += reportModel(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             for gid in groupOrder where groupModel(gid)!.isListed {
                 let g = groupModel(gid)!
-                entries += g.albums.map(albumEntry)
-                entries += g.completedGoals.map(completionEntry)
+                entries += g.albums.map(albumCandidate)
+                entries += g.completedGoals.map(completionCandidate)
             }
-            entries += memberOrder.compactMap(joinedEntry)
+            entries += memberOrder.compactMap(joinedCandidate)
             return make(strings.format("feed_site", ["site": site.title]), site.description,
                         atom: routes.siteFeed, json: "feed.json", page: routes.home, entries)
         case .area(let aid):
@@ -48,39 +60,79 @@ extension Renderer {
             return make(strings.format("feed_area", ["area": areaName(area)]),
                         strings.format("feed_area_subtitle", ["area": areaName(area)]),
                         atom: routes.areaFeed(aid), json: "reports/\(aid)/feed.json", page: routes.area(aid),
-                        area.reports.map { reportEntry($0) })
+                        area.reports.map { reportCandidate($0) })
         case .report(let rid):
             let r = reportModel(rid)!
             return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
                         atom: routes.reportFeed(rid), json: "reports/\(rid)/feed.json", page: routes.report(rid),
-                        r.replies.indices.map { replyEntry(rid, $0) })
+                        r.replies.indices.map { replyCandidate(rid, $0) })
         case .group(let gid):
             let g = groupModel(gid)!
-            var entries = g.albums.map(albumEntry)
-            for album in g.albums { entries += album.photos.indices.map { photoEntry(album, $0) } }
-            entries += (g.openGoals + g.completedGoals).compactMap(goalAddedEntry)
-            entries += g.completedGoals.map(completionEntry)
+            var entries = g.albums.map(albumCandidate)
+            for album in g.albums { entries += album.photos.indices.map { photoCandidate(album, $0) } }
+            entries += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
+            entries += g.completedGoals.map(completionCandidate)
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
                         atom: routes.groupFeed(gid), json: "groups/\(gid)/feed.json", page: routes.group(gid), entries)
         case .member(let mid):
             let m = memberModel(mid)!
-            var entries = m.reports.map { reportEntry($0) }
-            entries += m.replies.map { replyEntry($0.report, $0.index) }
-            entries += m.completedGoals.compactMap { goalModel($0) }.map(completionEntry)
+            var entries = m.reports.map { reportCandidate($0) }
+            entries += m.replies.map { replyCandidate($0.report, $0.index) }
+            entries += m.completedGoals.compactMap { goalModel($0) }.map(completionCandidate)
             for key in m.albums {
                 guard let album = albumModel(key) else { continue }
-                entries += album.photos.indices.filter { album.photos[$0].by == mid }.map { photoEntry(album, $0) }
+                entries += album.photos.indices.filter { album.photos[$0].by == mid }.map { photoCandidate(album, $0) }
             }
-            if let joined = joinedEntry(mid) { entries.append(joined) }
+            if let joined = joinedCandidate(mid) { entries.append(joined) }
             return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
                         atom: routes.memberFeed(mid), json: "users/\(mid)/feed.json", page: routes.member(mid), entries)
         case .following(let mid):
             let m = memberModel(mid)!
-            var entries: [FeedEntry] = []
-            for rid in m.follows { entries += reportModel(rid)!.replies.indices.map { replyEntry(rid, $0) } }
+            var entries: [Candidate] = []
+            for rid in m.follows { entries += reportModel(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
                         atom: routes.followingFeed(mid), json: "users/\(mid)/following.json", page: routes.member(mid), entries)
         }
+    }
+
+    func reportCandidate(_ id: String) -> Candidate {
+        let r = reportModel(id)!
+        return Candidate(published: r.at, id: tagURI(r.at, routes.report(id).trimmingSlash)) { reportEntry(id) }
+    }
+
+    func replyCandidate(_ report: String, _ index: Int) -> Candidate {
+        let reply = reportModel(report)!.replies[index]
+        return Candidate(published: reply.at, id: tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
+            replyEntry(report, index)
+        }
+    }
+
+    func albumCandidate(_ album: AlbumModel) -> Candidate {
+        let date = albumDate(album)
+        return Candidate(published: date, id: tagURI(date, routes.album(album.key).trimmingSlash)) { albumEntry(album) }
+    }
+
+    func photoCandidate(_ album: AlbumModel, _ index: Int) -> Candidate {
+        let photo = album.photos[index]
+        let date = imageOf(photo.path)?.info.takenAt.map { Moment(seconds: $0) } ?? albumDate(album)
+        return Candidate(published: date, id: tagURI(albumDate(album), routes.photo(album.key, photo.slug).trimmingSlash)) {
+            photoEntry(album, index)
+        }
+    }
+
+    func goalAddedCandidate(_ goal: GoalModel) -> Candidate? {
+        guard let added = goal.added else { return nil }
+        return Candidate(published: added, id: tagURI(added, "groups/\(goal.group)/goals/\(goal.id)")) { goalAddedEntry(goal)! }
+    }
+
+    func completionCandidate(_ goal: GoalModel) -> Candidate {
+        let at = goal.completedAt ?? Moment(seconds: 0)
+        return Candidate(published: at, id: tagURI(at, "groups/\(goal.group)/goals/\(goal.id)/completed")) { completionEntry(goal) }
+    }
+
+    func joinedCandidate(_ member: String) -> Candidate? {
+        guard let joined = memberModel(member)?.joined else { return nil }
+        return Candidate(published: joined, id: tagURI(joined, routes.member(member).trimmingSlash)) { joinedEntry(member)! }
     }
 
     // MARK: Entries

@@ -6,8 +6,8 @@ extension Renderer {
     static let generatorURI = "https://github.com/plein-ssg/plein"
     static let version = "0.1.0"
 
-    func atom(_ feed: Feed) -> String {
-        var x = XMLBuilder()
+    func atom(_ feed: Feed) -> [UInt8] {
+        var x = XMLBuilder(capacity: 2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
         x.declaration()
         x.open("feed", [("xmlns", "http://www.w3.org/2005/Atom"), ("xmlns:thr", "http://purl.org/syndication/thread/1.0"),
                         ("xml:lang", site.language.rawValue)])
@@ -46,10 +46,10 @@ extension Renderer {
             x.close("entry")
         }
         x.close("feed")
-        return x.text
+        return x.bytes
     }
 
-    func jsonFeed(_ feed: Feed) -> String {
+    func jsonFeed(_ feed: Feed) -> [UInt8] {
         func author(_ p: FeedEntry.Person) -> JSON {
             var fields: [(String, JSON)] = [("name", .string(p.name))]
             if let uri = p.uri { fields.append(("url", .string(uri))) }
@@ -83,7 +83,11 @@ extension Renderer {
             ("authors", .array([.object([("name", .string(site.title)), ("url", .string(routes.baseURL))])])),
             ("items", .array(items)),
         ]
-        return JSON.object(fields).serialized(pretty: true) + "\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
+        JSON.object(fields).write(to: &out, pretty: true, indent: 0)
+        out.append(10)
+        return out
     }
 }
 
@@ -91,41 +95,12 @@ extension Renderer {
 /// characters the Atom twin drops, so both feeds say the same thing.
 enum JSONText {
     static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { !XML.isAllowed($0) }) else { return text }
+        // Only control bytes and the lead byte of U+FFFE/U+FFFF can start a forbidden character.
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x9 && $0 != 0xA && $0 != 0xD) || $0 == 0xEF }),
+              text.unicodeScalars.contains(where: { !XML.isAllowed($0) })
+        else { return text }
         var out = ""
         out.unicodeScalars.append(contentsOf: text.unicodeScalars.filter(XML.isAllowed))
         return out
-    }
-}
-
-/// A small writer for indented XML; every text and attribute value goes through `XML.escape`.
-struct XMLBuilder {
-    private(set) var text = ""
-    private var depth = 0
-
-    mutating func declaration() { text += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" }
-
-    private func attributes(_ attrs: [(String, String)]) -> String {
-        attrs.map { " \($0.0)=\"\(XML.escape($0.1))\"" }.joined()
-    }
-
-    private var indent: String { String(repeating: "  ", count: depth) }
-
-    mutating func open(_ name: String, _ attrs: [(String, String)] = []) {
-        text += "\(indent)<\(name)\(attributes(attrs))>\n"
-        depth += 1
-    }
-
-    mutating func close(_ name: String) {
-        depth -= 1
-        text += "\(indent)</\(name)>\n"
-    }
-
-    mutating func element(_ name: String, _ value: String, _ attrs: [(String, String)] = []) {
-        text += "\(indent)<\(name)\(attributes(attrs))>\(XML.escape(value))</\(name)>\n"
-    }
-
-    mutating func empty(_ name: String, _ attrs: [(String, String)]) {
-        text += "\(indent)<\(name)\(attributes(attrs))/>\n"
     }
 }

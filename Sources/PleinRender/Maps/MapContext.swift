@@ -1,5 +1,6 @@
 import Foundation
 import PleinCore
+import PleinMustache
 
 /// Where Leaflet was published, when it is available (Debian's libjs-leaflet).
 public struct LeafletAssets: Sendable {

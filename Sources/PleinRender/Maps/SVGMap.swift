@@ -85,7 +85,6 @@ struct SVGMap {
     }
 
     private func n(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+        FixedPoint.text(value, digits: 1)
     }
 }

@@ -1,25 +1,40 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinMustache
+
+/// Context values that are the same on every page, made once per build.
+struct SharedContexts: Sendable {
+    let site: TemplateValue
+    /// The interface text table as `t`.
+    let text: TemplateValue
+    let assets: TemplateValue
+    let leaflet: TemplateValue?
+
+    init(site config: SiteConfig, theme: Theme, routes: Routes, leaflet: LeafletAssets?) {
+        site = .object([
+            "title": .text(config.title),
+            "description": .text(config.description),
+            "language": .text(config.language.rawValue),
+            "home": .text(routes.url(routes.home)),
+            "feed": .text(routes.url(routes.siteFeed)),
+        ])
+        var text = TemplateContext()
+        for (key, value) in theme.strings.table { text[key] = .text(value) }
+        self.text = .object(text)
+        assets = .object([
+            "css": .text(routes.url(theme.asset("style.css"))),
+            "js": .text(routes.url(theme.asset("plein.js"))),
+            "icon": .text(routes.url(theme.asset("icon.svg"))),
+        ])
+        self.leaflet = leaflet.map {
+            .object(["script": .text(routes.url($0.script)), "stylesheet": .text(routes.url($0.stylesheet))])
+        }
+    }
+}
 
 /// Context pieces shared by many pages.
 extension Renderer {
-    var siteContext: TemplateContext {
-        [
-            "title": .text(site.title),
-            "description": .text(site.description),
-            "language": .text(site.language.rawValue),
-            "home": .text(routes.url(routes.home)),
-            "feed": .text(routes.url(routes.siteFeed)),
-        ]
-    }
-
-    var textContext: TemplateContext {
-        var c = TemplateContext()
-        for (key, value) in strings.table { c[key] = .text(value) }
-        return c
-    }
-
     /// The section links; the current section is marked `aria-current="page"` on its own page and
     /// `aria-current="true"` on the pages below it.
     func navigation(current: Section, path: String) -> [TemplateContext] {
@@ -191,8 +206,19 @@ extension Renderer {
 
     /// Text cut at a word boundary near `limit` characters.
     func summary(_ text: String, limit: Int) -> String {
-        guard text.count > limit else { return text }
-        let cut = text.prefix(limit)
+        // Counting every character of a long text is slow; a text has at most as many
+        // characters as bytes, and only the first `limit` are walked. Where the first `limit`
+        // + 1 bytes are ASCII (and not a carriage return), each byte is a character.
+        guard text.utf8.count > limit else { return text }
+        let limitIndex: String.Index
+        if text.utf8.prefix(limit + 1).allSatisfy({ $0 < 0x80 && $0 != 13 }) {
+            limitIndex = text.utf8.index(text.startIndex, offsetBy: limit)
+        } else {
+            guard let index = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), index < text.endIndex
+            else { return text }
+            limitIndex = index
+        }
+        let cut = text[..<limitIndex]
         let end = cut.lastIndex(of: " ") ?? cut.endIndex
         return String(cut[..<end]) + "…"
     }

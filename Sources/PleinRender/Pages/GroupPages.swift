@@ -1,6 +1,7 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinMustache
 
 extension Renderer {
     /// `/groups/`: the listed groups by name. Unlisted groups are left out on purpose.

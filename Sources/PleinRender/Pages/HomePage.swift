@@ -1,6 +1,7 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinMustache
 
 extension Renderer {
     /// `/`: what is new, and a door to every section.

@@ -1,6 +1,7 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinMustache
 
 extension Renderer {
     /// `/users/`: every member by name.

@@ -1,6 +1,7 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinMustache
 
 extension Renderer {
     func areaName(_ area: AreaModel) -> String {
@@ -145,13 +146,7 @@ extension Renderer {
         return page
     }
 
-    func coordinateText(_ value: Double) -> String {
-        let rounded = (value * 1_000_000).rounded() / 1_000_000
-        var text = String(format: "%.6f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    func coordinateText(_ value: Double) -> String { FixedPoint.text(value, digits: 6) }
 }
 
 /// The text of a new report or reply, for the forge's "new file" page.

@@ -1,6 +1,7 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinMustache
 
 extension Renderer {
     /// Opening hours as rows: days as written, hours as written (`closed` translated).

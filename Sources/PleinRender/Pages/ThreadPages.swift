@@ -1,6 +1,7 @@
 import Foundation
 import PleinCore
 import PleinMarkdown
+import PleinMustache
 
 extension Renderer {
     func thread(_ id: String) -> (ThreadModel, key: String) {

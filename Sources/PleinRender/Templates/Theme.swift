@@ -1,11 +1,11 @@
 import PleinMarkdown
 import Foundation
-public import Mustache
+public import PleinMustache
 public import PleinCore
 
 /// The templates, interface text and assets of a theme folder (`templates/`).
 public struct Theme: Sendable {
-    public let library: MustacheLibrary
+    public let library: TemplateLibrary
     public let strings: Strings
     /// Asset paths as written in `templates/assets/` → their published path with a content hash.
     public let assets: [String: Asset]
@@ -19,14 +19,8 @@ public struct Theme: Sendable {
         var seen: Set<String> = []
         var queue = [name]
         while let next = queue.popLast() {
-            guard seen.insert(next).inserted, let text = templates[next] else { continue }
-            var rest = text[...]
-            while let open = rest.range(of: "{{") {
-                rest = rest[open.upperBound...]
-                guard let marker = rest.first, marker == ">" || marker == "<" else { continue }
-                let name = rest.dropFirst().drop { $0 == " " }.prefix { $0 != "}" && $0 != " " }
-                if !name.isEmpty { queue.append(String(name)) }
-            }
+            guard seen.insert(next).inserted, templates[next] != nil else { continue }
+            queue += library.template(named: next)?.partialNames ?? []
         }
         return seen
     }
@@ -51,7 +45,7 @@ public struct Theme: Sendable {
 public enum ThemeLoader {
     public static func load(_ fs: ContentFS, language: Language) -> (Theme?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        var library = MustacheLibrary()
+        var library = TemplateLibrary()
         var origins: [String: String] = [:]
         var sources: [String: String] = [:]
         var templates: [String: String] = [:]
@@ -97,13 +91,10 @@ public enum ThemeLoader {
                 origins[name] = shown
                 templates[name] = text
                 do {
-                    library.register(try MustacheTemplate(string: text), named: name)
-                } catch let error as MustacheTemplate.ParserError {
-                    diagnostics.append(Diagnostic(
-                        .templateSyntax(String(describing: error.error)), in: shown,
-                        at: Span(line: error.context.lineNumber, column: error.context.columnNumber)))
+                    library.register(try Template(text), named: name)
                 } catch {
-                    diagnostics.append(Diagnostic(.templateSyntax(String(describing: error)), in: shown))
+                    diagnostics.append(Diagnostic(
+                        .templateSyntax(error.message), in: shown, at: Span(line: error.line, column: error.column)))
                 }
                 usedKeys += textKeys(in: text).map { ($0.key, shown, $0.span) }
             } else if path == "i18n/\(language.rawValue).yaml" {

@@ -16,11 +16,21 @@ public struct Strings: Sendable {
     /// The text for `key`; the key itself when missing (the theme check reports those).
     public subscript(key: String) -> String { table[key] ?? key }
 
-    /// Fills `{name}` placeholders.
+    /// Fills `{name}` placeholders (unknown ones stay as they are).
     public func format(_ key: String, _ values: [String: String]) -> String {
-        var text = self[key]
-        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
-        return text
+        let text = self[key]
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        var out = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            if let value = values[name] { out += value } else { out += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return out
     }
 
     /// `key_one` or `key_other` with `{n}` filled in.

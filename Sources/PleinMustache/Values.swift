@@ -1,15 +1,12 @@
-import PleinMarkdown
-import Foundation
-public import Mustache
-
 /// What a template sees: named values of a few known kinds. Page renderers build these from the
 /// typed model; this is the only place model values meet the template engine.
-public struct TemplateContext: MustacheParent, Sendable, ExpressibleByDictionaryLiteral {
-    private var storage: [String: TemplateValue] = [:]
+public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
+    var storage: [String: TemplateValue] = [:]
 
     public init() {}
 
     public init(dictionaryLiteral elements: (String, TemplateValue?)...) {
+        storage.reserveCapacity(elements.count)
         for (key, value) in elements { storage[key] = value }
     }
 
@@ -17,14 +14,13 @@ public struct TemplateContext: MustacheParent, Sendable, ExpressibleByDictionary
         get { storage[key] }
         set { storage[key] = newValue }
     }
-
-    public func child(named name: String) -> Any? {
-        storage[name]?.templateObject
-    }
 }
 
 /// The kinds of values a template can hold. `{{x}}` escapes text; only `.html` values are meant
 /// for `{{{x}}}`.
+///
+/// In sections, `false` and empty lists are falsy; everything present is truthy, the empty
+/// text and zero included (as in swift-mustache, which plein used before).
 public enum TemplateValue: Sendable {
     case text(String)
     /// Markup produced by plein itself (rendered Markdown, inline SVG): already safe.
@@ -38,16 +34,5 @@ public enum TemplateValue: Sendable {
     public static func text(_ value: String?) -> TemplateValue? {
         guard let value, !value.isEmpty else { return nil }
         return .text(value)
-    }
-
-    var templateObject: Any {
-        switch self {
-        case .text(let s), .html(let s): return s
-        case .flag(let b): return b
-        case .number(let n): return n
-        case .object(let c): return c
-        // An empty list must be falsy for `{{#list}}` and truthy for `{{^list}}`: arrays are.
-        case .list(let items): return items
-        }
     }
 }

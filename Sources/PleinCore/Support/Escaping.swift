@@ -1,0 +1,178 @@
+/// Escaping on UTF-8 bytes, appending straight into an output buffer. Every page, feed and map
+/// of a build goes through these loops, so they copy runs of plain bytes whole and never build
+/// intermediate strings.
+public enum Escaping {
+    /// HTML text and attribute values: `& < > " '` (as swift-mustache writes them). Text with
+    /// nothing to escape is returned as it is.
+    public static func html(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 16)
+            appendHTML(bytes, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
+    }
+
+    /// Appends `text` escaped for HTML.
+    public static func appendHTML(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendHTML($0, to: &out) }
+    }
+
+    static func appendHTML(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        for i in 0..<bytes.count {
+            let replacement: StaticString
+            switch bytes[i] {
+            case 38: replacement = "&amp;"
+            case 60: replacement = "&lt;"
+            case 62: replacement = "&gt;"
+            case 34: replacement = "&quot;"
+            case 39: replacement = "&#39;"
+            default: continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            append(replacement, to: &out)
+            start = i + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+    }
+
+    /// Appends `text` escaped for XML text and attribute values, without the characters XML 1.0
+    /// forbids (control characters other than tab, newline and carriage return; U+FFFE, U+FFFF).
+    public static func appendXML(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            var i = 0
+            let count = bytes.count
+            while i < count {
+                let byte = bytes[i]
+                // Everything from `?` up is plain, except the lead byte of U+FFFE and U+FFFF.
+                if byte >= 0x3F && byte != 0xEF {
+                    i += 1
+                    continue
+                }
+                let replacement: StaticString
+                var width = 1
+                switch byte {
+                case 38: replacement = "&amp;"
+                case 60: replacement = "&lt;"
+                case 62: replacement = "&gt;"
+                case 34: replacement = "&quot;"
+                case 39: replacement = "&apos;"
+                case 0x9, 0xA, 0xD:
+                    i += 1
+                    continue
+                case 0..<0x20: replacement = ""
+                case 0xEF where i + 2 < count && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
+                    replacement = ""
+                    width = 3
+                default:
+                    i += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                append(replacement, to: &out)
+                i += width
+                start = i
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+    }
+
+    /// Appends `text` as a JSON string, quotes included. Besides what JSON requires, `<`, `>`,
+    /// `&`, U+2028 and U+2029 are escaped, so the text is safe inside an HTML `<script>` too.
+    public static func appendJSON(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        out.append(34)
+        text.withUTF8 { bytes in
+            var start = 0
+            var i = 0
+            let count = bytes.count
+            while i < count {
+                let byte = bytes[i]
+                if byte >= 0x3F && byte != 0x5C && byte != 0xE2 {
+                    i += 1
+                    continue
+                }
+                var width = 1
+                switch byte {
+                case 34, 92, 10, 13, 9, 60, 62, 38, 0..<0x20: break
+                case 0xE2 where i + 2 < count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    width = 3
+                default:
+                    i += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                switch byte {
+                case 34: append("\\\"", to: &out)
+                case 92: append("\\\\", to: &out)
+                case 10: append("\\n", to: &out)
+                case 13: append("\\r", to: &out)
+                case 9: append("\\t", to: &out)
+                case 0xE2: append(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
+                default:
+                    append("\\u00", to: &out)
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 15)])
+                }
+                i += width
+                start = i
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        out.append(34)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    @inline(__always)
+    public static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends a string's UTF-8 bytes.
+    @inline(__always)
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+}
+
+/// Decimal text for numbers in maps, charts and coordinates.
+public enum FixedPoint {
+    /// `value` rounded to `digits` decimals, without trailing zeros (and without the point when
+    /// whole): `52.3`, `4.05`, `12`. The same as `String(format: "%.*f")` and trimming, without
+    /// Foundation's formatter, which is slow.
+    public static func text(_ value: Double, digits: Int) -> String {
+        var scale = 1.0
+        var power = 1
+        for _ in 0..<digits {
+            scale *= 10
+            power *= 10
+        }
+        let scaled = (value * scale).rounded()
+        guard scaled.isFinite, abs(scaled) < 9e15 else { return value.isFinite ? String(value) : "0" }
+        let units = Int(scaled)
+        let magnitude = units.magnitude
+        var text = units < 0 ? "-" : ""
+        text += String(magnitude / UInt(power))
+        var fraction = magnitude % UInt(power)
+        if fraction > 0 {
+            var shown = digits
+            while fraction % 10 == 0 {
+                fraction /= 10
+                shown -= 1
+            }
+            let fractionText = String(fraction)
+            text += "." + String(repeating: "0", count: shown - fractionText.count) + fractionText
+        }
+        return text
+    }
+}

@@ -1,0 +1,127 @@
+import PleinCore
+
+/// What a partial or block inherits from where it is rendered.
+struct Frame {
+    /// Added at the start of every line rendered (standalone partials and blocks).
+    var indentation: [UInt8] = []
+    /// Blocks overridden by the parents being rendered; the outermost override wins.
+    var overrides: [String: [Node]]?
+    var depth = 0
+}
+
+/// One render: the output bytes and the context stack. No dynamic casts, no intermediate strings.
+struct RenderState {
+    let templates: [String: Template]
+    var out: [UInt8] = []
+    var stack: [TemplateValue] = []
+
+    /// Partials nested deeper than this render nothing (a template that includes itself
+    /// without end must not crash the build).
+    static let maximumDepth = 100
+
+    init(templates: [String: Template]) {
+        self.templates = templates
+        out.reserveCapacity(32 * 1024)
+        stack.reserveCapacity(16)
+    }
+
+    mutating func render(_ nodes: [Node], _ frame: Frame) {
+        if frame.indentation.isEmpty {
+            for node in nodes { render(node, frame) }
+            return
+        }
+        // Indentation goes before anything rendered at the start of a line of this template's
+        // own output (not before its very first byte: the caller wrote that indentation).
+        let start = out.count
+        for node in nodes {
+            let before = out.count
+            if before > start, out[before - 1] == 10 {
+                out.append(contentsOf: frame.indentation)
+                let mark = out.count
+                render(node, frame)
+                if out.count == mark { out.removeLast(frame.indentation.count) }
+            } else {
+                render(node, frame)
+            }
+        }
+    }
+
+    private mutating func render(_ node: Node, _ frame: Frame) {
+        switch node {
+        case .text(let bytes):
+            out.append(contentsOf: bytes)
+        case .variable(let path, let escaped):
+            guard let value = lookup(path) else { return }
+            switch value {
+            case .text(let text), .html(let text):
+                if escaped { Escaping.appendHTML(text, to: &out) } else { out.append(text) }
+            case .number(let number): out.append(String(number))
+            case .flag(let flag): out.append(flag ? "true" : "false")
+            case .object, .list: break
+            }
+        case .section(let path, let body):
+            guard let value = lookup(path) else { return }
+            switch value {
+            case .list(let items):
+                for item in items {
+                    stack.append(.object(item))
+                    render(body, frame)
+                    stack.removeLast()
+                }
+            case .flag(let flag):
+                if flag { render(body, frame) }
+            default:
+                stack.append(value)
+                render(body, frame)
+                stack.removeLast()
+            }
+        case .inverted(let path, let body):
+            switch lookup(path) {
+            case nil, .flag(false): render(body, frame)
+            case .list(let items) where items.isEmpty: render(body, frame)
+            default: break
+            }
+        case .partial(let name, let indentation, let overrides):
+            guard let template = templates[name], frame.depth < Self.maximumDepth else { return }
+            var inner = frame
+            inner.depth += 1
+            inner.indentation += indentation
+            if let overrides {
+                inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
+            }
+            render(template.nodes, inner)
+        case .block(let name, let body, let indentation):
+            var inner = frame
+            inner.indentation += indentation
+            render(frame.overrides?[name] ?? body, inner)
+        case .blockDefinition:
+            break
+        }
+    }
+
+    /// Finds a dotted name: its first part in the innermost context that has it (or only in
+    /// the innermost one for `.name`), the rest inside that value.
+    private func lookup(_ path: Path) -> TemplateValue? {
+        guard let first = path.parts.first else { return stack.last }
+        var value: TemplateValue
+        if path.anchored {
+            guard case .object(let context)? = stack.last, let found = context.storage[first] else { return nil }
+            value = found
+        } else {
+            var found: TemplateValue?
+            for item in stack.reversed() {
+                if case .object(let context) = item, let match = context.storage[first] {
+                    found = match
+                    break
+                }
+            }
+            guard let found else { return nil }
+            value = found
+        }
+        for part in path.parts.dropFirst() {
+            guard case .object(let context) = value, let next = context.storage[part] else { return nil }
+            value = next
+        }
+        return value
+    }
+}

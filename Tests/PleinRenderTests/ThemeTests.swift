@@ -1,0 +1,42 @@
+import Foundation
+import PleinCore
+import PleinRender
+import Testing
+
+@Suite struct ThemeTests {
+    static let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("templates").path
+
+    /// The default theme's files, with some replaced.
+    func theme(replacing replacements: [String: String]) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: Self.templates)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let full = Self.templates + "/" + path
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = Array(try Data(contentsOf: URL(fileURLWithPath: full)))
+            }
+        }
+        for (path, text) in replacements { files[path] = Array(text.utf8) }
+        return files
+    }
+
+    @Test func theDefaultThemeLoadsClean() throws {
+        let (theme, diagnostics) = ThemeLoader.load(.memory(try theme(replacing: [:]), displayRoot: "templates"), language: .nl)
+        #expect(theme != nil)
+        #expect(diagnostics.isEmpty)
+        #expect(theme?.closure(of: "report") == ["report", "base", "category-badge", "member-chip", "time", "map"])
+    }
+
+    @Test func aBrokenTemplateIsReportedWithItsPlace() throws {
+        let broken = "{{<base}}\n{{$main}}\n<h1>{{title}</h1>\n{{/main}}\n{{/base}}\n"
+        let files = try theme(replacing: ["pages/report.mustache": broken, "partials/time.mustache": "{{#at}}\n"])
+        let (theme, diagnostics) = ThemeLoader.load(.memory(files, displayRoot: "templates"), language: .nl)
+        #expect(theme == nil)
+        #expect(diagnostics.map { "\($0.file):\($0.span.line):\($0.span.column): \($0.message)" } == [
+            "templates/pages/report.mustache:3:12: template syntax: the tag is not closed with '}}'",
+            "templates/partials/time.mustache:2:1: template syntax: 'at' is opened but never closed (expected {{/at}})",
+        ])
+    }
+}
