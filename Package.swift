@@ -57,6 +57,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
+        // `make bench`: the incremental rebuild of the serve path, measured in process.
+        .executableTarget(name: "plein-bench", dependencies: ["PleinBuild"], swiftSettings: strict),
         .target(name: "PleinTestSupport", dependencies: ["PleinCore"], path: "Tests/PleinTestSupport", swiftSettings: strict),
         .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),
         .testTarget(

@@ -1,0 +1,67 @@
+// plein-bench: measures the incremental rebuild of `plein serve` after one edited file.
+//
+//     plein-bench <content> <templates> <file relative to content> [edits]
+//
+// Builds the site as `plein serve` does (in memory, tracking what each output read), then edits
+// the file `edits` times (appending a sentence to its body, each time a different one) and
+// measures each rebuild as the dev server does it: `SiteState.update` plus the snapshot of all
+// files it publishes. Prints one JSON object; restores the file at the end.
+import Foundation
+import PleinBuild
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4 else {
+    FileHandle.standardError.write(Data("usage: plein-bench <content> <templates> <file relative to content> [edits]\n".utf8))
+    exit(2)
+}
+let (content, templates, file) = (arguments[1], arguments[2], arguments[3])
+let edits = arguments.count > 4 ? Int(arguments[4]) ?? 20 : 20
+let path = content + "/" + file
+guard let original = FileManager.default.contents(atPath: path) else {
+    FileHandle.standardError.write(Data("plein-bench: cannot read \(path)\n".utf8))
+    exit(2)
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+var options = BuildOptions(content: content, templates: templates, output: "/nonexistent-plein-bench-output")
+options.baseURL = "http://localhost:1313/"
+let fullStart = now()
+var state = SiteState(options, tracking: true)
+_ = state.files
+let full = Double(now() - fullStart) / 1e6
+guard state.succeeded else {
+    FileHandle.standardError.write(Data("plein-bench: the site has errors; run plein check\n".utf8))
+    exit(1)
+}
+
+var times: [Double] = []
+var rendered: [Int] = []
+var changed: [Int] = []
+defer { _ = FileManager.default.createFile(atPath: path, contents: original) }
+for edit in 0..<edits {
+    var bytes = original
+    bytes.append(contentsOf: Array("\nEdit number \(edit) of the benchmark.\n".utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: bytes)
+    let start = now()
+    let update = state.update(content: [file], templates: [])
+    _ = state.files
+    times.append(Double(now() - start) / 1e6)
+    rendered.append(update.rendered)
+    changed.append(update.changed.count)
+}
+_ = FileManager.default.createFile(atPath: path, contents: original)
+
+let sorted = times.sorted()
+let result: [String: Any] = [
+    "full_build_ms": full,
+    "edits": edits,
+    "median_ms": sorted[sorted.count / 2],
+    "max_ms": sorted.last ?? 0,
+    "min_ms": sorted.first ?? 0,
+    "outputs_rendered": rendered.max() ?? 0,
+    "outputs_changed": changed.max() ?? 0,
+    "succeeded": state.succeeded,
+]
+let json = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+print(String(decoding: json, as: UTF8.self))

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""`make bench`: plein against Hugo on the same synthetic community, on this machine, now.
+
+    python3 tools/bench/bench.py [--runs 3] [--large] [--work DIR] [--readme README.md]
+
+For each corpus size (10,000 reports; with --large also 50,000 and 100,000) it generates the
+community with tools/bench/generate.py (seeded, so every run builds the same files), builds it once
+with each tool to warm the caches, then builds it --runs times with plein and Hugo in turns (so a
+slow moment of a shared machine hurts both alike) under /usr/bin/time -v, and prints the median
+wall time, CPU time, peak memory, pages per second and the ratio plein/Hugo. It also measures the
+incremental rebuild of `plein serve` after one edited report (plein-bench) and image variants per
+second against vipsthumbnail doing the same work. With --readme it writes the table into that
+file between the `<!-- bench:start -->` and `<!-- bench:end -->` markers.
+"""
+import argparse, datetime, hashlib, json, os, re, shutil, statistics, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLEIN = os.path.join(ROOT, ".build/release/plein")
+PLEIN_BENCH = os.path.join(ROOT, ".build/release/plein-bench")
+GENERATOR = os.path.join(ROOT, "tools/bench/generate.py")
+SEED = 20261121
+
+
+def run(cmd, cwd=None, env=None):
+    """Runs `cmd` under /usr/bin/time -v; returns (wall s, cpu s, peak MiB, stdout+stderr)."""
+    subprocess.run(["sync"])
+    proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-4000:]}")
+    err = proc.stderr
+
+    def field(name):
+        return re.search(re.escape(name) + r": (.*)", err).group(1).strip()
+    parts = [float(p) for p in field("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":")]
+    wall = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
+    cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
+    rss = int(field("Maximum resident set size (kbytes)")) / 1024
+    return wall, cpu, rss, proc.stdout + err
+
+
+def corpus(work, reports):
+    """The generated community for `reports`, made again only when the generator changed."""
+    folder = os.path.join(work, f"reports-{reports}")
+    stamp = os.path.join(folder, "generated-by")
+    with open(GENERATOR, "rb") as f:
+        signature = f"{SEED} {reports} {hashlib.sha256(f.read()).hexdigest()[:16]}\n"
+    if not (os.path.exists(stamp) and open(stamp).read() == signature):
+        print(f"generating {reports} reports in {folder} …", flush=True)
+        subprocess.run([sys.executable, GENERATOR, "--reports", str(reports), "--seed", str(SEED), "--out", folder], check=True)
+        with open(stamp, "w") as f:
+            f.write(signature)
+    return folder
+
+
+def count_files(folder):
+    pages = files = size = 0
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            files += 1
+            pages += name.endswith(".html")
+            size += os.lstat(os.path.join(dirpath, name)).st_size
+    return pages, files, size
+
+
+def compare(work, reports, runs):
+    folder = corpus(work, reports)
+    plein_out, hugo_out = os.path.join(folder, "plein-out"), os.path.join(folder, "hugo-out")
+    plein_cmd = [PLEIN, "build", "--content", os.path.join(folder, "content"), "--templates", os.path.join(ROOT, "templates"),
+                 "--output", plein_out, "--cache", os.path.join(folder, "plein-cache")]
+    hugo_cmd = ["hugo", "--quiet", "--destination", hugo_out]
+    hugo_dir = os.path.join(folder, "hugo")
+    env = dict(os.environ, NO_COLOR="1")
+    env.pop("PLEIN_TIMINGS", None)
+    shutil.rmtree(hugo_out, ignore_errors=True)
+    print(f"{reports} reports: warm-up", flush=True)
+    run(plein_cmd, env=env)
+    run(hugo_cmd, cwd=hugo_dir, env=env)
+    samples = {"plein": [], "hugo": []}
+    for i in range(runs):
+        print(f"{reports} reports: run {i + 1} of {runs}", flush=True)
+        samples["plein"].append(run(plein_cmd, env=env)[:3])
+        # Hugo writes into its destination without removing what is there; start it clean each time.
+        shutil.rmtree(hugo_out, ignore_errors=True)
+        samples["hugo"].append(run(hugo_cmd, cwd=hugo_dir, env=env)[:3])
+    result = {"reports": reports}
+    for tool, out in (("plein", plein_out), ("hugo", hugo_out)):
+        pages, files, size = count_files(out)
+        walls, cpus, rsss = zip(*samples[tool])
+        result[tool] = {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "rss": statistics.median(rsss),
+                        "walls": walls, "pages": pages, "files": files, "mib": size / 2 ** 20}
+    return result
+
+
+def incremental(work, reports):
+    folder = corpus(work, reports)
+    content = os.path.join(folder, "content")
+    reports = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(os.path.join(content, "reports")) for n in ns
+                     if n.endswith(".md") and "replies" not in dp and n != "index.md")
+    target = os.path.relpath(reports[len(reports) // 2], content)
+    proc = subprocess.run([PLEIN_BENCH, content, os.path.join(ROOT, "templates"), target, "20"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"bench: plein-bench failed:\n{proc.stderr[-4000:]}")
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["file"] = target
+    return result
+
+
+def images(work, photos=24):
+    """Image variants per second: plein's five variants of each photo against vipsthumbnail
+    making the same five files, both on every core."""
+    folder = os.path.join(work, "images")
+    shutil.rmtree(folder, ignore_errors=True)
+    album = os.path.join(folder, "content/groups/fotoclub/albums/groot")
+    os.makedirs(album)
+    os.makedirs(os.path.join(folder, "content/users"))
+    with open(os.path.join(folder, "content/site.yaml"), "w") as f:
+        f.write("title: Foto's\nbase_url: https://bench.example.org/\nlanguage: nl\ntimezone: Europe/Amsterdam\n")
+    with open(os.path.join(folder, "content/users/anna.md"), "w") as f:
+        f.write("---\nname: Anna\nemail: anna@bench.example.org\njoined: 2025-06-01\n---\n")
+    with open(os.path.join(folder, "content/groups/fotoclub/index.md"), "w") as f:
+        f.write("---\nname: Fotoclub\nmembers: [anna]\ncreated_by: anna\n---\n")
+    with open(os.path.join(album, "index.md"), "w") as f:
+        f.write("---\ntitle: Groot\ndate: 2026-05-01\n---\n")
+    sources = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(os.path.join(ROOT, "content/groups")) for n in ns if n.endswith(".jpg"))
+    made = []
+    for i in range(photos):
+        path = os.path.join(album, f"foto-{i:02d}.jpg")
+        # 12 megapixels, like a phone's photo, from the demo's own photos.
+        subprocess.run(["vips", "thumbnail", sources[i % len(sources)], path + "[Q=90]", "4000", "--height", "3000", "--size", "force"], check=True)
+        made.append(path)
+    cache = os.path.join(folder, "cache")
+    wall, cpu, _, out = run([PLEIN, "build", "--content", os.path.join(folder, "content"), "--templates", os.path.join(ROOT, "templates"),
+                             "--output", os.path.join(folder, "public"), "--cache", cache])
+    variants = int(re.search(r"\((\d+) thumbnails made", out).group(1))
+    # vipsthumbnail: the same five files per photo, two processes at a time.
+    vt = os.path.join(folder, "vipsthumbnail")
+    os.makedirs(vt)
+    script = ("for f; do b=$(basename $f .jpg); "
+              f"for w in 320 640 1280; do vipsthumbnail $f -s $w -o {vt}/${{b}}-$w.webp[Q=80,strip]; done; "
+              f"vipsthumbnail $f -s 1200 -o {vt}/${{b}}-1200.jpg[Q=82,strip]; "
+              f"vips copy $f {vt}/${{b}}-full.jpg[Q=88,strip]; done")
+    vwall, vcpu, _, _ = run(["sh", "-c", f"printf '%s\\n' \"$@\" | xargs -P 2 -n 6 sh -c '{script}' _", "_"] + made)
+    return {"photos": photos, "plein_variants": variants, "plein_wall": wall, "plein_cpu": cpu,
+            "vips_variants": photos * 5, "vips_wall": vwall, "vips_cpu": vcpu}
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    hugo = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
+    return f"{os.cpu_count()} cores ({cpu}), Hugo {hugo}"
+
+
+def table(results, inc, img, runs):
+    lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs after a warm-up, plein and Hugo in turns.", "",
+             "| reports | tool | wall | CPU | peak memory | pages | files written | pages/s |",
+             "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in results:
+        for tool in ("plein", "hugo"):
+            t = r[tool]
+            lines.append(f"| {r['reports']:,} | {tool} | {t['wall']:.1f} s | {t['cpu']:.1f} s | {t['rss']:.0f} MiB | {t['pages']:,} | "
+                         f"{t['files']:,} ({t['mib']:.0f} MiB) | {t['pages'] / t['wall']:,.0f} |")
+        p, h = r["plein"], r["hugo"]
+        lines.append(f"| {r['reports']:,} | plein/Hugo | {p['wall'] / h['wall']:.2f} | {p['cpu'] / h['cpu']:.2f} | {p['rss'] / h['rss']:.2f} | | | "
+                     f"{(p['pages'] / p['wall']) / (h['pages'] / h['wall']):.2f} |")
+    lines.append("")
+    if len(results) > 1:
+        first, last = results[0], results[-1]
+        growth = last["plein"]["wall"] / first["plein"]["wall"]
+        lines.append(f"- Growth: {last['reports']:,} reports take {growth:.1f}x the wall time of {first['reports']:,} "
+                     f"(Hugo {last['hugo']['wall'] / first['hugo']['wall']:.1f}x) for {last['reports'] / first['reports']:.0f}x the reports.")
+    if inc:
+        lines.append(f"- Incremental rebuild of `plein serve` at {results[0]['reports']:,} reports after editing one report "
+                     f"({inc['edits']} edits of `{inc['file']}`): "
+                     f"median {inc['median_ms']:.0f} ms, slowest {inc['max_ms']:.0f} ms, {inc['outputs_rendered']} outputs rendered "
+                     f"(the full in-memory build took {inc['full_build_ms'] / 1000:.1f} s).")
+    if img:
+        pv, vv = img["plein_variants"] / img["plein_wall"], img["vips_variants"] / img["vips_wall"]
+        lines.append(f"- Images: {img['photos']} photos of 12 megapixels, 5 variants each (3 WebP widths, a JPEG preview, a full-size copy): "
+                     f"plein {pv:.1f} variants/s ({img['plein_wall']:.1f} s, whole build), vipsthumbnail {vv:.1f} variants/s "
+                     f"({img['vips_wall']:.1f} s, two processes); ratio {pv / vv:.2f}.")
+    verdicts = []
+    for r in results:
+        ratio, memory = r["plein"]["wall"] / r["hugo"]["wall"], r["plein"]["rss"] / r["hugo"]["rss"]
+        verdicts.append(f"{r['reports']:,} reports: wall {ratio:.2f} of Hugo's ({'met' if ratio <= 0.5 else 'missed'}; target ≤ 0.50), "
+                        f"memory {memory:.2f} ({'met' if memory < 1 else 'missed'}; target < 1)")
+    if len(results) > 1:
+        growth = results[-1]["plein"]["wall"] / results[0]["plein"]["wall"]
+        verdicts.append(f"growth {growth:.1f}x ({'met' if growth <= 11 else 'missed'}; target ≤ 11x)")
+    if inc:
+        verdicts.append(f"incremental {inc['median_ms']:.0f} ms ({'met' if inc['median_ms'] < 50 else 'missed'}; target < 50 ms)")
+    lines.append("- Targets: " + "; ".join(verdicts) + ".")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--large", action="store_true", help="also 50,000 and 100,000 reports")
+    parser.add_argument("--reports", type=int, nargs="*", help="corpus sizes instead of the default ones")
+    parser.add_argument("--work", default=os.path.join(ROOT, ".build/bench"))
+    parser.add_argument("--readme", help="write the table into this file between the bench markers")
+    parser.add_argument("--skip-extras", action="store_true", help="only the full builds")
+    args = parser.parse_args()
+    for tool in (PLEIN, PLEIN_BENCH):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"bench: {tool} is missing; run `make bench` (it builds it)")
+    os.makedirs(args.work, exist_ok=True)
+    sizes = args.reports or ([10000, 50000, 100000] if args.large else [10000])
+    results = [compare(args.work, n, args.runs) for n in sizes]
+    inc = None if args.skip_extras else incremental(args.work, sizes[0])
+    img = None if args.skip_extras else images(args.work)
+    text = table(results, inc, img, args.runs)
+    print()
+    print(text)
+    if args.readme:
+        with open(args.readme) as f:
+            readme = f.read()
+        start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+        if start not in readme or end not in readme:
+            sys.exit(f"bench: {args.readme} has no {start} … {end} markers")
+        before, rest = readme.split(start, 1)
+        _, after = rest.split(end, 1)
+        with open(args.readme, "w") as f:
+            f.write(before + start + "\n" + text + "\n" + end + after)
+
+
+if __name__ == "__main__":
+    main()
