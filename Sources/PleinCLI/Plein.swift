@@ -65,11 +65,16 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .customLong("secret-file"), help: "A file holding the secret for message threads' addresses (else PLEIN_SECRET).")
     var secretFile: String?
 
-    func validate() throws {
+    /// The content folder must exist (a usage error, exit status 2, otherwise).
+    static func requireFolder(_ content: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("the content folder '\(content)' does not exist")
         }
+    }
+
+    func validate() throws {
+        try Self.requireFolder(content)
         if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
             throw ValidationError("--base-url must start with http:// or https://")
         }

@@ -149,7 +149,9 @@ private final class Engine: Sendable {
                 }
             }
         }
-        for image in brokenImages { replaceWithText(image) }
+        // Innermost first: an image can sit in another's description, and replacing the outer one
+        // frees the inner one (a use after free found by fuzzing).
+        for image in brokenImages.reversed() { replaceWithText(image) }
         return links
     }
 

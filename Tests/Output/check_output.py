@@ -109,12 +109,13 @@ def check_links(site, base_path="/"):
 
 
 def check_xml(site):
-    files = sorted(glob.glob(os.path.join(site, "**", "*.xml"), recursive=True))
+    files = sorted(glob.glob(os.path.join(site, "**", "*.xml"), recursive=True)
+                   + glob.glob(os.path.join(site, "**", "*.svg"), recursive=True))
     result = subprocess.run(["xmllint", "--noout", *files], capture_output=True, text=True)
     if result.returncode != 0:
         fail("xmllint:\n" + result.stderr[-4000:])
     else:
-        print(f"ok   {len(files)} XML files are well-formed")
+        print(f"ok   {len(files)} XML and SVG files are well-formed")
 
 
 def check_feeds(site, base_url, limit):
@@ -457,6 +458,202 @@ def check_schemas(plein, content, tmp):
         print(f"ok   JSON Schemas are valid and accept all {checked} demo files")
 
 
+def check_private_groups(site, content):
+    """Not a byte of a private group: its id, name, texts, goals and albums appear nowhere."""
+    needles, groups = set(), 0
+    for index in glob.glob(os.path.join(content, "groups", "*", "index.md")):
+        text = open(index, encoding="utf-8").read()
+        front = yaml.safe_load(text.split("---")[1]) or {}
+        if front.get("visibility") != "private":
+            continue
+        groups += 1
+        folder = os.path.dirname(index)
+        needles |= {os.path.basename(folder), str(front["name"])}
+        for path in glob.glob(os.path.join(folder, "**", "*.md"), recursive=True):
+            parts = open(path, encoding="utf-8").read().split("---", 2)
+            meta = yaml.safe_load(parts[1]) or {}
+            needles |= {str(meta[k]) for k in ("title", "name") if k in meta}
+            needles |= {line.strip() for line in parts[2].splitlines() if len(line.strip()) > 24}
+        needles |= {os.path.splitext(os.path.basename(p))[0] for p in glob.glob(os.path.join(folder, "**", "*.*"), recursive=True)
+                    if not p.endswith(".md")}
+    if groups == 0:
+        fail("the fixture has no private group to check")
+        return
+    import html as html_module
+    leaks = 0
+    for path in glob.glob(os.path.join(site, "**", "*"), recursive=True):
+        if os.path.isdir(path):
+            continue
+        data = open(path, "rb").read().decode("utf-8", "ignore")
+        plain = html_module.unescape(data)
+        for needle in needles:
+            if needle in data or needle in plain:
+                leaks += 1
+                fail(f"{os.path.relpath(path, site)} contains {needle!r} of a private group")
+    if leaks == 0:
+        print(f"ok   no byte of {groups} private group{'s' if groups > 1 else ''} ({len(needles)} texts, names and file names) in the output")
+
+
+def check_album_points(site, content):
+    """Every photo with a GPS position in its EXIF is a point on its album's map, where it was taken."""
+    import json
+    found = subprocess.run(["exiftool", "-q", "-json", "-n", "-GPSLatitude", "-GPSLongitude", "-r", "-ext", "jpg", "-ext", "jpeg",
+                            "-ext", "png", "-ext", "webp", os.path.join(content, "groups")], capture_output=True, text=True)
+    photos = [p for p in json.loads(found.stdout or "[]") if "GPSLatitude" in p and "/albums/" in p["SourceFile"]]
+    if not photos:
+        fail("no demo photo has a GPS position to check")
+        return
+    bad = 0
+    for photo in photos:
+        album = os.path.relpath(os.path.dirname(photo["SourceFile"]), content)
+        if album.startswith("groups/familie-bakker"):
+            continue  # a private group: no map at all
+        path = os.path.join(site, album, "map.geojson")
+        points = [f["geometry"]["coordinates"] for f in json.load(open(path, encoding="utf-8"))["features"]] if os.path.exists(path) else []
+        if not any(abs(lon - photo["GPSLongitude"]) < 1e-5 and abs(lat - photo["GPSLatitude"]) < 1e-5 for lon, lat in points):
+            bad += 1
+            fail(f"{album}/map.geojson has no point for {os.path.basename(photo['SourceFile'])} at {photo['GPSLatitude']}, {photo['GPSLongitude']}")
+    if bad == 0:
+        print(f"ok   {len(photos)} photos with a GPS position are points on their album's map")
+
+
+def check_secret_not_logged(result):
+    """The thread secret appears in nothing plein prints."""
+    if SECRET in result.stdout or SECRET in result.stderr:
+        fail("plein build printed the thread secret")
+    else:
+        print("ok   the thread secret appears in nothing plein build prints")
+
+
+def check_unlisted(site, content):
+    """Unlisted groups: rendered with noindex, and in no list, sitemap, site feed or index page."""
+    unlisted = []
+    for index in glob.glob(os.path.join(content, "groups", "*", "index.md")):
+        front = yaml.safe_load(open(index, encoding="utf-8").read().split("---")[1]) or {}
+        if front.get("visibility") == "unlisted":
+            unlisted.append(os.path.basename(os.path.dirname(index)))
+    if not unlisted:
+        fail("the demo has no unlisted group to check")
+        return
+    bad = 0
+    for group in unlisted:
+        pages = glob.glob(os.path.join(site, "groups", group, "**", "index.html"), recursive=True)
+        if not pages:
+            bad += 1
+            fail(f"the unlisted group {group} was not rendered")
+        for page in pages:
+            if '<meta name="robots" content="noindex' not in open(page, encoding="utf-8").read():
+                bad += 1
+                fail(f"{os.path.relpath(page, site)}: an unlisted group's page without noindex")
+        needle = f"/groups/{group}/"
+        listings = ["sitemap.xml", "feed.xml", "feed.json", "index.html", "groups/index.html", "groups/feed.xml"]
+        listings += [os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "users", "*", "index.html"))]
+        for rel in listings:
+            path = os.path.join(site, rel)
+            if os.path.exists(path) and needle in open(path, encoding="utf-8").read():
+                bad += 1
+                fail(f"{rel} lists the unlisted group {group}")
+    if bad == 0:
+        print(f"ok   {len(unlisted)} unlisted group(s): noindex on every page, in no list, sitemap, feed or profile")
+
+
+def check_forge_links(site, content, repository, edit, new):
+    """With `repository`, pages link "edit this page" to their source file on the forge, and
+    report and area pages link to prefilled new-file pages (`edit`/`new` are the forge's URL parts)."""
+    from urllib.parse import urlparse, parse_qs
+    pages = glob.glob(os.path.join(site, "**", "*.html"), recursive=True)
+    edits, news, bad = 0, 0, 0
+    for page in pages:
+        text = open(page, encoding="utf-8").read()
+        for href in re.findall(r'href="([^"]+)"', text):
+            import html as html_module
+            href = html_module.unescape(href)
+            if href.startswith(repository + edit):
+                edits += 1
+                source = href[len(repository + edit):]
+                if not source.startswith("content/") or not os.path.exists(os.path.join(content, source[len("content/"):])):
+                    bad += 1
+                    fail(f"{os.path.relpath(page, site)}: edit link to a file that does not exist: {href}")
+            elif href.startswith(repository + new):
+                news += 1
+                url = urlparse(href)
+                query = parse_qs(url.query)
+                name_key, text_key = ("file_name", "content") if "/-/" in new else ("filename", "value")
+                name, body = (query.get(name_key) or [""])[0], (query.get(text_key) or [""])[0]
+                try:
+                    prefilled = body.startswith("---\n") if name.endswith(".md") else isinstance(yaml.safe_load(body), dict)
+                except yaml.YAMLError:
+                    prefilled = False
+                if not name or not prefilled:
+                    bad += 1
+                    fail(f"{os.path.relpath(page, site)}: a new-file link without a prefilled name and file: {href}")
+    if edits == 0 or news == 0:
+        fail(f"expected edit and new-file links to {repository}, found {edits} and {news}")
+    elif bad == 0:
+        print(f"ok   {edits} edit links point at existing source files, {news} new-file links are prefilled ({repository})")
+
+
+def check_cli(plein, content, tmp):
+    """The command line's exit codes, JSON diagnostics, caret output and the diver search."""
+    import json
+    bad = 0
+    def run(*args):
+        return subprocess.run([plein, *args], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    clean = run("check", "--content", content)
+    if clean.returncode != 0 or clean.stderr.strip() and "0 errors and 0 warnings" not in clean.stderr and "no problems" not in clean.stderr.lower():
+        bad += 1
+        fail(f"plein check on the demo should report nothing and exit 0, got {clean.returncode}:\n{clean.stderr[-800:]}")
+    broken = os.path.join(tmp, "cli-broken")
+    shutil.copytree(content, broken)
+    with open(os.path.join(broken, "users", "anna-de-vries.md"), encoding="utf-8") as f:
+        text = f.read()
+    with open(os.path.join(broken, "users", "anna-de-vries.md"), "w", encoding="utf-8") as f:
+        f.write(text.replace("name:", "nmae:", 1))
+    errors = run("check", "--content", broken)
+    if errors.returncode != 1 or not re.search(r"users/anna-de-vries\.md:2:1: error: unknown field 'nmae'", errors.stderr) \
+            or "did you mean 'name'" not in errors.stderr or not re.search(r"\n +2 \| nmae:.*\n +\| \^~~~", errors.stderr):
+        bad += 1
+        fail(f"plein check: expected exit 1 with a positioned error, its source line and a caret:\n{errors.stderr[-1200:]}")
+    as_json = run("check", "--content", broken, "--format", "json")
+    try:
+        items = json.loads(as_json.stdout)
+        items = items.get("diagnostics", items) if isinstance(items, dict) else items
+        if as_json.returncode != 1 or not any(d.get("line") == 2 and "nmae" in d.get("message", "") for d in items):
+            raise ValueError("no diagnostic for line 2")
+    except (ValueError, AttributeError) as error:
+        bad += 1
+        fail(f"plein check --format json: {error}:\n{as_json.stdout[:800]}")
+    usage = run("check", "--content", os.path.join(tmp, "no-such-folder"))
+    if usage.returncode != 2 or "does not exist" not in usage.stderr or "CommandError" in usage.stderr:
+        bad += 1
+        fail(f"a missing content folder should be a clear usage error (exit 2):\n{usage.stderr[-600:]}")
+    found = run("find", "divers", "--content", content, "--near", "Zandvoort", "--within", "25")
+    unknown = run("find", "divers", "--content", content, "--near", "Zandvort")
+    if found.returncode != 0 or not found.stdout.strip() or unknown.returncode == 0 or "Zandvoort" not in unknown.stderr:
+        bad += 1
+        fail(f"plein find divers: expected results near Zandvoort and a suggestion for 'Zandvort':\n{found.stdout[-400:]}{unknown.stderr[-400:]}")
+    if bad == 0:
+        print("ok   plein check exits 0 clean / 1 with a caret under the error and JSON / 2 for usage; find divers finds and suggests")
+
+
+def check_bidi(site, name_override, body_text):
+    """Bidi override characters are removed from names and titles (they would reorder the page
+    around them) but kept in Markdown bodies, where each paragraph contains them."""
+    leaks, kept = 0, False
+    for path in glob.glob(os.path.join(site, "**", "*"), recursive=True):
+        if os.path.isdir(path):
+            continue
+        data = open(path, "rb").read().decode("utf-8", "ignore")
+        if name_override in data:
+            leaks += 1
+            fail(f"{os.path.relpath(path, site)} carries the bidi override of a name")
+        kept = kept or body_text in data
+    if not kept:
+        fail("the Markdown body's bidi text was lost")
+    elif leaks == 0:
+        print("ok   no bidi override from a name or title reaches the output; bodies keep theirs")
+
+
 def check_privacy(site, content):
     """No member e-mail address and no exact home coordinate appears in any output file."""
     emails, coords = set(), set()
@@ -498,7 +695,7 @@ def main():
     content = os.path.join(ROOT, "content")
     with tempfile.TemporaryDirectory() as tmp:
         site = os.path.join(tmp, "site")
-        build(args.plein, content, site)
+        demo_build = build(args.plein, content, site)
         if not failures:
             check_html(site)
             check_links(site)
@@ -507,6 +704,12 @@ def main():
             base = site_yaml["base_url"].rstrip("/") + "/"
             check_feeds(site, base, site_yaml.get("feeds", {}).get("limit", 50))
             check_privacy(site, content)
+            check_private_groups(site, content)
+            check_unlisted(site, content)
+            check_forge_links(site, content, site_yaml["repository"], "/edit/main/", "/new/main/")
+            check_cli(args.plein, content, tmp)
+            check_secret_not_logged(demo_build)
+            check_album_points(site, content)
             check_exif(site)
             check_geojson(site, base)
             check_leaderboards(site)
@@ -525,6 +728,9 @@ def main():
             check_geojson(hostile, "https://hostile.example.org/sub/")
             check_text_survives(hostile, "Hostile <script>alert('title')</script>", "index.html")
             check_privacy(hostile, hostile_content)
+            check_private_groups(hostile, hostile_content)
+            check_forge_links(hostile, hostile_content, "https://gitlab.example.org/group/project", "/-/edit/main/", "/-/new/main/")
+            check_bidi(hostile, "\u202Eevil", "\u202Egnitset")
     if failures:
         print(f"\n{len(failures)} output check(s) failed")
         sys.exit(1)

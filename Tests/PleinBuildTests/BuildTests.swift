@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct BuildTests {
     @Test func demoContentChecksClean() {
         let result = Pipeline.check(content: Repo.content)
-        #expect(!result.diagnostics.hasErrors, "\(result.diagnostics.map(\.message))")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map { "\($0.file): \($0.message)" })")
     }
 
     @Test func buildingTwiceGivesIdenticalOutput() throws {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PleinCore
+import PleinTestSupport
 import Testing
 
 /// The byte-level fast paths must agree with the plain definitions they replace.
@@ -34,23 +35,30 @@ import Testing
         }
     }
 
+    @Test func valuesLoseBidiControlsButKeepRightToLeftText() {
+        #expect(CleanText.cleanValue("Mallory \u{202E}evil\u{202C}") == "Mallory evil")
+        #expect(CleanText.cleanValue("\u{2066}a\u{2069} שלום") == "a שלום")
+        #expect(CleanText.cleanValue("Zoë\u{0007}") == "Zoë")
+        #expect(CleanText.clean("body \u{202E}kept") == "body \u{202E}kept")
+    }
+
+    @Test func nulBytesAreAWarningWithTheirPlace() {
+        let files: [String: [UInt8]] = [
+            "site.yaml": Array("title: T\nbase_url: https://t.example/\nlanguage: nl\ntimezone: Europe/Amsterdam\n".utf8),
+            "users/anna.md": Array("---\nname: Anna\nemail: a@example.org\n---\nEen\nTw".utf8) + [0] + Array("ee\n".utf8),
+        ]
+        let loaded = ContentLoader.load(.memory(files))
+        let nul = loaded.diagnostics.filter { $0.problem == .nulBytes }
+        #expect(nul.count == 1)
+        #expect(nul.first?.file == "users/anna.md")
+        #expect(nul.first?.span == Span(line: 6, column: 3))
+        #expect(nul.first?.severity == .warning)
+    }
+
     @Test func containsByteFindsBytes() {
         #expect("a\nb".containsByte(10))
         #expect(!"ab".containsByte(10))
         #expect(!"".containsByte(0))
         #expect("é".containsByte(0xA9))
-    }
-}
-
-/// A small seeded generator, so the samples are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -34,6 +34,12 @@ import Testing
         #expect(!out.html.contains("<b>"))
     }
 
+    /// Found by fuzzing: an unusable image inside another's description was freed twice.
+    @Test func nestedUnusableImagesBecomeTheirText() {
+        let out = Markdown.render("![outer ![inner](javascript:x) text](javascript:y) and ![a ![b]()]()")
+        #expect(out.html == "<p>outer inner text and a b</p>\n")
+    }
+
     @Test(arguments: [
         "[x](javascript:alert(1))", "[x](JavaScript:alert(1))", "[x](  javascript:alert(1))", "[x](vbscript:msgbox)",
         "[x](data:text/html;base64,PHNjcmlwdD4=)", "![x](file:///etc/passwd)", "<javascript:alert(1)>",

@@ -22,7 +22,7 @@ public struct DiagnosticFormatter: Sendable {
             for scalar in scalars[0..<start] { pad += scalar == "\t" ? "\t" : " " }
             let length = max(1, min(d.span.length, scalars.count - start))
             let marker = "^" + String(repeating: "~", count: length - 1)
-            out += "\n \(gutter)   |"
+            out += "\n \(gutter) |"
             out += "\n \(number) | \(line)"
             out += "\n \(gutter) | \(pad)\(paint(marker, d.severity == .error ? "1;31" : "1;35"))"
         }

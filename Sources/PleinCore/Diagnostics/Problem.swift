@@ -2,6 +2,7 @@
 public enum Problem: Sendable, Hashable, Error {
     // MARK: Files
     case notUTF8
+    case nulBytes
     case emptyFile
     case missingFrontMatter
     case unclosedFrontMatter
@@ -72,7 +73,7 @@ public enum Problem: Sendable, Hashable, Error {
     public var severity: Severity {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
-             .emptyAlbum, .threadWithoutMessages:
+             .emptyAlbum, .threadWithoutMessages, .nulBytes:
             return .warning
         default:
             return .error
@@ -93,6 +94,7 @@ public enum Problem: Sendable, Hashable, Error {
     public var message: String {
         switch self {
         case .notUTF8: return "this file is not UTF-8 text"
+        case .nulBytes: return "this file holds NUL bytes, which plein drops: is it really a text file?"
         case .emptyFile: return "this file is empty"
         case .missingFrontMatter: return "this file must start with front matter between '---' lines"
         case .unclosedFrontMatter: return "the front matter is never closed: add a line with only '---' after it"

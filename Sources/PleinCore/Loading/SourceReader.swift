@@ -50,6 +50,9 @@ struct SourceReader {
             text = ""
         case .text(let decoded):
             text = decoded
+            if let nul = bytes.firstIndex(of: 0) {
+                diagnostics.append(Diagnostic(.nulBytes, in: path, at: Self.position(of: nul, in: bytes)))
+            }
         }
 
         var yaml = text
@@ -83,6 +86,14 @@ struct SourceReader {
         return (Read(root: root, body: body, text: text), text)
     }
 
+    /// The line and column of the byte at `offset`.
+    static func position(of offset: Int, in bytes: [UInt8]) -> Span {
+        let before = bytes[..<offset]
+        let lineStart = before.lastIndex(of: 10).map { $0 + 1 } ?? 0
+        let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1
+        return Span(line: before.count { $0 == 10 } + 1, column: column)
+    }
+
     /// Turns a Yams error into a diagnostic at the parser's position.
     static func diagnostic(for error: YamlError, in path: String, lineOffset: Int) -> Diagnostic {
         func at(_ mark: Mark) -> Span { Span(line: mark.line + lineOffset, column: mark.column) }
@@ -90,6 +101,9 @@ struct SourceReader {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
+            if problem.hasPrefix("Maximum nesting level reached") {
+                return Diagnostic(.yamlSyntax("lists and maps nest deeper than 1000 levels here"), in: path, at: at(mark))
+            }
             let text = [context?.text, problem].compactMap { $0 }.joined(separator: ": ")
             return Diagnostic(.yamlSyntax(text), in: path, at: at(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):

@@ -19,6 +19,22 @@ public enum CleanText {
         return out
     }
 
+    /// `clean`, and without the bidirectional embedding, override and isolate controls
+    /// (U+202A–202E, U+2066–2069): in a one-line value such as a name or a title they would
+    /// reorder the text around it wherever it is shown ("Trojan Source"). Right-to-left text
+    /// itself needs none of them.
+    public static func cleanValue(_ text: String) -> String {
+        let cleaned = clean(text)
+        guard cleaned.containsByte(0xE2), cleaned.unicodeScalars.contains(where: isBidiControl) else { return cleaned }
+        var out = ""
+        out.unicodeScalars.append(contentsOf: cleaned.unicodeScalars.filter { !isBidiControl($0) })
+        return out
+    }
+
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
     /// False when no byte can begin a character `isAllowed` refuses: control bytes and DEL,
     /// the lead bytes of C1 controls (C2 80–9F), of U+FDD0–FDEF and U+FFFE/FFFF (EF), and of
     /// the other planes' last two code points (F0–F4 with BF BE/BF at the end).

@@ -86,8 +86,9 @@ extension Renderer {
                 "present": .text(present),
             ])
         }
-        let thread = "participants: [jouw-id, \(id)]\nsubject: \n"
-        if let url = newFileURL(folder: "threads", name: "\(id)-nieuw/thread.yaml", text: thread) {
+        // A new thread is its thread.yaml first; messages are added as files beside it.
+        let thread = "participants: [\(strings["thread_your_id"]), \(id)]\nsubject: \n"
+        if let url = newFileURL(folder: "threads", name: "\(id)-\(strings["thread_new_slug"])/thread.yaml", text: thread) {
             c["message_url"] = .text(url)
         }
         c["feed_url"] = .text(routes.url(routes.memberFeed(id)))

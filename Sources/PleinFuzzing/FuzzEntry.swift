@@ -1,0 +1,122 @@
+import Foundation
+public import PleinCore
+import PleinMarkdown
+
+/// What the fuzz targets run, kept in a library so that every input a fuzzer once crashed on is
+/// also a regression test (`Tests/PleinFuzzingTests`). Each entry checks the promises that hold
+/// for any input and stops the process when one breaks, so the fuzzer reports it as a crash.
+public enum FuzzEntry {
+    /// The content files a fuzz input can become: its first byte picks one, the rest is the file.
+    public static let paths = [
+        "site.yaml", "places.yaml", "users/anna.md", "groups/club/index.md", "groups/club/goals/plant.md",
+        "groups/club/albums/trip/index.md", "reports/1011/area.yaml", "reports/1011/2026-01-01-lamp.md",
+        "reports/1011/2026-01-02-bundle/index.md", "reports/1011/2026-01-02-bundle/replies/20260103T1200-anna.md",
+        "locations/library.md", "checkins/anna.yaml", "threads/t/thread.yaml", "threads/t/20260101T1200-anna.md",
+    ]
+
+    /// A small valid community the fuzzed file is dropped into, so that references resolve and
+    /// the checker's rules between records run too.
+    static let base: [String: String] = [
+        "site.yaml": "title: Fuzz\nbase_url: https://fuzz.example.org/\nlanguage: nl\ntimezone: Europe/Amsterdam\n",
+        "places.yaml": "- {name: Haven, lat: 52.37, lon: 4.9}\n",
+        "users/anna.md": "---\nname: Anna\nemail: anna@example.org\nhome: {lat: 52.371, lon: 4.901}\n---\nHallo.\n",
+        "users/bram.md": "---\nname: Bram\nemail: bram@example.org\nhome: Haven\n---\n",
+        "groups/club/index.md": "---\nname: Club\nmembers: [anna, bram]\ncreated_by: anna\n---\nDe club.\n",
+        "groups/club/goals/plant.md": "---\ntitle: Plant\npoints: 10\nadded_by: anna\nadded: 2026-02-01\n---\n",
+        "groups/club/albums/trip/index.md": "---\ntitle: Trip\ndate: 2026-05-01\n---\n",
+        "reports/1011/area.yaml": "name: Centrum\ncenter: {lat: 52.37, lon: 4.9}\n",
+        "reports/1011/2026-01-01-lamp.md": "---\ntitle: Lamp\ncategory: attention\nat: 2026-01-01T10:00:00+01:00\nauthor: anna\nlocation: {lat: 52.37, lon: 4.9}\n---\nKapot.\n",
+        "reports/1011/2026-01-02-bundle/index.md": "---\ntitle: Bundle\ncategory: event\nat: 2026-01-02T10:00:00+01:00\nauthor: bram\nlocation: {lat: 52.371, lon: 4.902}\n---\nFeest.\n",
+        "reports/1011/2026-01-02-bundle/replies/20260103T1200-anna.md": "---\nauthor: anna\nat: 2026-01-03T12:00:00+01:00\n---\nJa.\n",
+        "locations/library.md": "---\nname: Bieb\naddress: Straat 1\nlocation: {lat: 52.36, lon: 4.91}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n---\n",
+        "checkins/anna.yaml": "- location: library\n  in: 2026-03-02T09:00:00+01:00\n  out: 2026-03-02T12:00:00+01:00\n",
+        "threads/t/thread.yaml": "subject: Plan\nparticipants: [anna, bram]\n",
+        "threads/t/20260101T1200-anna.md": "---\nauthor: anna\nat: 2026-01-01T12:00:00+01:00\n---\nHoi.\n",
+    ]
+
+    /// Loads and checks the base community with one file replaced by `data` (minus its first
+    /// byte), builds the model and formats every diagnostic. Promises: no crash, every
+    /// diagnostic names a file of the community, and no e-mail address or exact home reaches the
+    /// model.
+    @discardableResult
+    public static func content(_ data: [UInt8]) -> [Diagnostic] {
+        guard let first = data.first else { return [] }
+        let path = paths[Int(first) % paths.count]
+        var files = base.mapValues { Array($0.utf8) }
+        files[path] = Array(data.dropFirst())
+        let loaded = ContentLoader.load(.memory(files))
+        let diagnostics = loaded.diagnostics + Checker.check(loaded.content)
+        for diagnostic in diagnostics where files[diagnostic.file] == nil && !files.keys.contains(where: { $0.hasPrefix(diagnostic.file + "/") }) {
+            fatalError("a diagnostic names no file of the content: \(diagnostic.file): \(diagnostic.message)")
+        }
+        var sources: [String: String] = [:]
+        for (file, text) in loaded.content.sources { sources["content/" + file] = text }
+        _ = DiagnosticFormatter(sources: sources).report(diagnostics.map { $0.under("content") })
+        _ = DiagnosticFormatter(sources: sources).json(diagnostics.map { $0.under("content") })
+        let model = ModelBuilder.build(loaded.content)
+        let dump = String(describing: model.members)
+        if dump.contains("anna@example.org") { fatalError("an e-mail address reached the site model") }
+        return diagnostics
+    }
+
+    /// Renders `data` as a Markdown body, with absolute URLs as feeds do. Promises: no crash, no
+    /// raw HTML element or dangerous link in the output, and both renderings agree on the text.
+    public static func markdown(_ data: [UInt8]) {
+        let text = String(decoding: data, as: UTF8.self)
+        let rendered = Markdown.render(text, headingOffset: 1, idPrefix: "b1-", absoluteURL: { "https://fuzz.example.org/" + $0 })
+        for html in [rendered.html, rendered.absoluteHTML ?? ""] {
+            let lower = html.lowercased()
+            for bad in ["<script", "<iframe", "<object", "<embed", "<style", "<img src=\"javascript:", "href=\"javascript:", "href=\"vbscript:", "href=\"data:text", " onerror=", " onload="] where lower.contains(bad) {
+                fatalError("Markdown output holds \(bad): \(html)")
+            }
+        }
+    }
+
+    /// The seed corpus for `content`: every text file of a content folder, each prefixed with the
+    /// byte that makes the fuzz target load it as the closest kind of file.
+    public static func contentSeeds(from root: String) -> [(name: String, bytes: [UInt8])] {
+        var seeds: [(String, [UInt8])] = []
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".md") || relative.hasSuffix(".yaml"),
+                  let data = FileManager.default.contents(atPath: root + "/" + relative), data.count < 64 * 1024 else { continue }
+            seeds.append((relative.replacingOccurrences(of: "/", with: "_"), [kind(of: relative)] + Array(data)))
+        }
+        return seeds.sorted { $0.0 < $1.0 }
+    }
+
+    /// The seed corpus for `markdown`: every Markdown file of a content folder as it is.
+    public static func markdownSeeds(from root: String) -> [(name: String, bytes: [UInt8])] {
+        var seeds: [(String, [UInt8])] = []
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".md"), let data = FileManager.default.contents(atPath: root + "/" + relative), data.count < 64 * 1024 else { continue }
+            seeds.append((relative.replacingOccurrences(of: "/", with: "_"), Array(data)))
+        }
+        return seeds.sorted { $0.0 < $1.0 }
+    }
+
+    /// The index into `paths` of the kind of file at `relative`.
+    static func kind(of relative: String) -> UInt8 {
+        let parts = relative.split(separator: "/")
+        let guess: String
+        switch (parts.first.map(String.init) ?? "", parts.count) {
+        case ("site.yaml", _): guess = "site.yaml"
+        case ("places.yaml", _): guess = "places.yaml"
+        case ("users", _): guess = "users/anna.md"
+        case ("groups", _) where relative.contains("/goals/"): guess = "groups/club/goals/plant.md"
+        case ("groups", _) where relative.contains("/albums/"): guess = "groups/club/albums/trip/index.md"
+        case ("groups", _): guess = "groups/club/index.md"
+        case ("reports", _) where relative.hasSuffix("area.yaml"): guess = "reports/1011/area.yaml"
+        case ("reports", _) where relative.contains("/replies/"): guess = "reports/1011/2026-01-02-bundle/replies/20260103T1200-anna.md"
+        case ("reports", _) where relative.hasSuffix("/index.md"): guess = "reports/1011/2026-01-02-bundle/index.md"
+        case ("reports", _): guess = "reports/1011/2026-01-01-lamp.md"
+        case ("locations", _): guess = "locations/library.md"
+        case ("checkins", _): guess = "checkins/anna.yaml"
+        case ("threads", _) where relative.hasSuffix("thread.yaml"): guess = "threads/t/thread.yaml"
+        case ("threads", _): guess = "threads/t/20260101T1200-anna.md"
+        default: guess = "users/anna.md"
+        }
+        return UInt8(paths.firstIndex(of: guess) ?? 2)
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Crash safety: `plein build` killed with SIGKILL at random moments, many times.
+
+Two versions of the demo (A, and B with a report edited, one removed and one added) are built
+once each into reference folders. Then builds of A and B, in turns, are killed at random moments
+into the same output folder, starting from an empty image cache so that many kills land while
+thumbnails are being made. After every kill the output folder must be exactly the complete A
+site or the complete B site (or absent, before the first build ever finished): never a mix, never
+a partial file. Finally a build that is left to finish, with the cache those killed builds left
+behind, must equal the reference byte for byte, and every image in the cache must decode: the
+cache never serves a corrupt image.
+
+    python3 Tests/Output/crash_safety.py --plein .build/debug/plein [--kills 30]
+"""
+import argparse, hashlib, os, random, shutil, signal, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def snapshot(folder):
+    """Every file under `folder` (hidden ones too) with its SHA-256; None if there is no folder."""
+    if not os.path.isdir(folder):
+        return None
+    files = {}
+    for dirpath, dirnames, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, folder)] = hashlib.sha256(f.read()).hexdigest()
+    return files
+
+
+def describe(actual, expected):
+    missing = sorted(set(expected) - set(actual))
+    extra = sorted(set(actual) - set(expected))
+    changed = sorted(p for p in set(actual) & set(expected) if actual[p] != expected[p])
+    return f"{len(missing)} missing (e.g. {missing[:2]}), {len(extra)} extra (e.g. {extra[:2]}), {len(changed)} differ (e.g. {changed[:2]})"
+
+
+def make_b(a, b):
+    shutil.copytree(a, b)
+    reports = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(os.path.join(b, "reports")) for n in ns
+                     if n.endswith(".md") and "replies" not in dp and n != "index.md")
+    with open(reports[0], encoding="utf-8") as f:
+        text = f.read()
+    with open(reports[0], "w", encoding="utf-8") as f:
+        f.write(text.replace("title: ", "title: Bijgewerkt - ", 1) + "\nEen aanvulling na de crashtest.\n")
+    os.remove(reports[-1])
+    area = os.path.dirname(reports[1])
+    day = os.path.basename(reports[0])[:10]
+    with open(os.path.join(area, day + "-nieuw-na-de-crash.md"), "w", encoding="utf-8") as f:
+        f.write(text.replace("title: ", "title: Nieuw ", 1))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--kills", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=20261122)
+    args = parser.parse_args()
+    plein = os.path.abspath(args.plein)
+    rng = random.Random(args.seed)
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        content = {"A": os.path.join(tmp, "A"), "B": os.path.join(tmp, "B")}
+        shutil.copytree(os.path.join(ROOT, "content"), content["A"])
+        make_b(content["A"], content["B"])
+        env = dict(os.environ, NO_COLOR="1", PLEIN_SECRET="crash-test-secret")
+        originals = {v: snapshot(content[v]) for v in "AB"}
+
+        def build(version, output, cache):
+            return [plein, "build", "--content", content[version], "--templates", os.path.join(ROOT, "templates"),
+                "--output", output, "--cache", cache]
+
+        reference, durations = {}, {}
+        for version in "AB":
+            out = os.path.join(tmp, "reference-" + version)
+            start = time.monotonic()
+            proc = subprocess.run(build(version, out, os.path.join(tmp, "reference-cache-" + version)),
+                                  capture_output=True, text=True, env=env)
+            durations[version] = time.monotonic() - start
+            if proc.returncode != 0:
+                sys.exit(f"FAIL reference build {version}: {proc.stdout}{proc.stderr}")
+            reference[version] = snapshot(out)
+        if reference["A"] == reference["B"]:
+            sys.exit("FAIL the two versions build the same site")
+
+        output, cache = os.path.join(tmp, "public"), os.path.join(tmp, "cache")
+        # Kills fall anywhere in a build: up to as long as the last build that finished took (at
+        # first a build that makes every image, later ones that find them in the cache).
+        typical = max(durations.values())
+        seen = {"A": 0, "B": 0, None: 0}
+        finished = 0
+        for kill in range(args.kills):
+            version = "AB"[kill % 2]
+            delay = rng.uniform(0, typical)
+            started = time.monotonic()
+            proc = subprocess.Popen(build(version, output, cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=delay)
+                finished += 1
+                typical = time.monotonic() - started
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            now = snapshot(output)
+            match = next((v for v in "AB" if now == reference[v]), None) if now is not None else None
+            if now is not None and match is None:
+                problems.append(f"after kill {kill + 1} (building {version}, {delay:.2f} s in): the output is neither site: "
+                                f"against A {describe(now, reference['A'])}; against B {describe(now, reference['B'])}")
+            seen[match] += 1
+        # Left to finish, with whatever the killed builds left in the cache and beside the output.
+        for version in "AB":
+            proc = subprocess.run(build(version, output, cache), capture_output=True, text=True, env=env)
+            if proc.returncode != 0:
+                problems.append(f"the build of {version} after the kills failed: {proc.stdout}{proc.stderr}")
+            elif snapshot(output) != reference[version]:
+                problems.append(f"the build of {version} after the kills differs from a clean build: "
+                                f"{describe(snapshot(output), reference[version])}")
+        for v in "AB":
+            if snapshot(content[v]) != originals[v]:
+                problems.append(f"the content folder {v} changed: {describe(snapshot(content[v]), originals[v])}")
+        corrupt = []
+        for dirpath, _, names in os.walk(cache):
+            for name in names:
+                if name.endswith((".webp", ".jpg", ".png")):
+                    check = subprocess.run(["vipsheader", os.path.join(dirpath, name)], capture_output=True)
+                    if check.returncode != 0:
+                        corrupt.append(name)
+        if corrupt:
+            problems.append(f"{len(corrupt)} images in the cache do not decode, e.g. {corrupt[:3]}")
+    for problem in problems:
+        print("FAIL " + problem)
+    if problems:
+        sys.exit(1)
+    print(f"ok   {args.kills - finished} of {args.kills} builds killed at random moments: the output was always a whole site "
+          f"(A {seen['A']} times, B {seen['B']}, none yet {seen[None]}); finished builds equal clean ones; the image cache decodes; the content (and its photos) is untouched")
+
+
+if __name__ == "__main__":
+    main()

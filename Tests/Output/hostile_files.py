@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Hostile files: `plein check` (and `plein build` for images) over damaged copies of the demo.
+
+Every text file of the demo is truncated, has bytes flipped, gets NUL bytes and invalid UTF-8,
+all in one copy per kind of damage (several seeds each); then single files are replaced by deeply
+nested YAML, a YAML alias bomb ("billion laughs"), a 1.5 MB line, a 10 MB line and a 100 MB file;
+images are truncated, damaged, oversized and made into a decompression bomb. Every run must end
+in bounded time and memory, with exit status 0 or 1 (never a crash), and where the damage
+makes a file invalid, the report names that file.
+
+    python3 Tests/Output/hostile_files.py --plein .build/debug/plein
+"""
+import argparse, os, random, re, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SECONDS = 120          # per run, for a debug build on a slow machine
+MEMORY_MIB = 1024      # peak resident memory per run
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL " + message)
+
+
+def run(plein, args, label):
+    """Runs plein under /usr/bin/time; returns (status, output) after checking the bounds."""
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(["/usr/bin/time", "-f", "maxrss=%M", plein] + args, capture_output=True, text=True,
+                              errors="replace", timeout=SECONDS, env=dict(os.environ, NO_COLOR="1"))
+    except subprocess.TimeoutExpired:
+        fail(f"{label}: plein {args[0]} did not finish within {SECONDS} s")
+        return None, ""
+    seconds = time.monotonic() - start
+    rss = re.findall(r"maxrss=(\d+)", proc.stderr)
+    mib = int(rss[-1]) / 1024 if rss else 0
+    output = proc.stdout + proc.stderr
+    if proc.returncode not in (0, 1) or "Fatal error" in output or "Command terminated by signal" in output:
+        fail(f"{label}: plein {args[0]} exited with {proc.returncode}:\n{output[-1500:]}")
+    if mib > MEMORY_MIB:
+        fail(f"{label}: plein {args[0]} used {mib:.0f} MiB (limit {MEMORY_MIB})")
+    return proc.returncode, output, seconds, mib
+
+
+def text_files(content):
+    return sorted(os.path.relpath(os.path.join(d, n), content) for d, _, ns in os.walk(content) for n in ns
+                  if n.endswith((".md", ".yaml")))
+
+
+def image_files(content):
+    return sorted(os.path.relpath(os.path.join(d, n), content) for d, _, ns in os.walk(content) for n in ns
+                  if n.lower().endswith((".jpg", ".jpeg", ".png", ".webp")))
+
+
+def named(output, path):
+    return re.search(r"(^|\s|/)" + re.escape(path) + r":\d+:\d+: (error|warning)", output, re.M) is not None
+
+
+def damage_all(plein, tmp, name, damage, must_name, seeds=1):
+    """Applies `damage(bytes, rng)` to every text file of a fresh copy of the demo and checks."""
+    worst = (0, 0)
+    for seed in range(seeds):
+        content = os.path.join(tmp, f"{name}-{seed}")
+        shutil.copytree(os.path.join(ROOT, "content"), content)
+        rng = random.Random(f"{name}-{seed}")
+        files = text_files(content)
+        for rel in files:
+            path = os.path.join(content, rel)
+            data = open(path, "rb").read()
+            open(path, "wb").write(damage(data, rng))
+        result = run(plein, ["check", "--content", content], f"{name} (seed {seed})")
+        if result[0] is None:
+            continue
+        status, output, seconds, mib = result
+        worst = (max(worst[0], seconds), max(worst[1], mib))
+        if must_name:
+            missing = [rel for rel in files if not named(output, rel)]
+            if missing:
+                fail(f"{name}: the report does not name {len(missing)} damaged files, e.g. {missing[:3]}")
+        shutil.rmtree(content)
+    return worst
+
+
+def truncate(data, rng):
+    return data[:rng.randrange(0, max(1, len(data)))]
+
+
+def flip(data, rng):
+    data = bytearray(data)
+    for _ in range(3):
+        if data:
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    return bytes(data)
+
+
+def nul(data, rng):
+    at = rng.randrange(0, len(data) + 1)
+    return data[:at] + b"\0" + data[at:]
+
+
+def bad_utf8(data, rng):
+    at = rng.randrange(0, len(data) + 1)
+    return data[:at] + b"\xff\xfe\xc3(" + data[at:]
+
+
+def single_files(content):
+    """One file of each kind that carries YAML, and whether it has front matter."""
+    files = text_files(content)
+    picks = []
+    for pattern in (r"^site\.yaml$", r"^places\.yaml$", r"^users/[^/]+\.md$", r"^groups/[^/]+/index\.md$",
+                    r"^groups/[^/]+/goals/[^/]+\.md$", r"^reports/[^/]+/area\.yaml$", r"^reports/[^/]+/[^/]+\.md$",
+                    r"^checkins/[^/]+\.yaml$", r"^locations/[^/]+\.md$"):
+        match = next((f for f in files if re.search(pattern, f)), None)
+        if match:
+            picks.append(match)
+    return picks
+
+
+def wrap(rel, yaml_text, body=b"Tekst.\n"):
+    if rel.endswith(".md"):
+        return b"---\n" + yaml_text + b"\n---\n" + body
+    return yaml_text + b"\n" + (b"# " + body.replace(b"\n", b" ") + b"\n" if len(body) > 1000 else b"")
+
+
+def hostile_yaml(plein, tmp):
+    content = os.path.join(tmp, "single")
+    shutil.copytree(os.path.join(ROOT, "content"), content)
+    bomb = b'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + b"".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n".encode() for i in range(8))
+    cases = {
+        "deeply nested YAML": lambda rel: wrap(rel, b"name: " + b"[" * 100_000 + b"]" * 100_000),
+        "deeply nested maps": lambda rel: wrap(rel, b"".join(b"  " * i + b"k:\n" for i in range(5000)) + b"  " * 5000 + b"v"),
+        "a YAML alias bomb": lambda rel: wrap(rel, bomb + b"name: *i\ntitle: *i\nmembers: *i"),
+        "a 1.5 MB line": lambda rel: wrap(rel, b'name: "' + b"x" * 1_500_000 + b'"'),
+        "a 10 MB line": lambda rel: wrap(rel, b'name: "' + b"x" * 10_000_000 + b'"'),
+        "a 100 MB file": lambda rel: wrap(rel, b"name: Groot", b"woord " * 17_500_000),
+    }
+    worst = (0, 0)
+    for label, make in cases.items():
+        for rel in single_files(content):
+            path = os.path.join(content, rel)
+            original = open(path, "rb").read()
+            open(path, "wb").write(make(rel))
+            result = run(plein, ["check", "--content", content], f"{rel} with {label}")
+            open(path, "wb").write(original)
+            if result[0] is None:
+                continue
+            status, output, seconds, mib = result
+            worst = (max(worst[0], seconds), max(worst[1], mib))
+            if label == "a 1.5 MB line":
+                pass  # under the size limit, and a long value may be valid: only the bounds hold
+            elif status != 1 or not named(output, rel):
+                fail(f"{rel} with {label}: expected an error naming the file, got status {status}:\n{output[-800:]}")
+            elif label in ("a 10 MB line", "a 100 MB file"):
+                if not re.search(re.escape(rel) + r":\d+:\d+: error: .*the limit is", output):
+                    fail(f"{rel} with {label}: expected the size limit to be named:\n{output[-800:]}")
+    shutil.rmtree(content)
+    return worst
+
+
+def hostile_images(plein, tmp):
+    """Damaged and oversized images: `plein build` names each and never crashes."""
+    content = os.path.join(tmp, "images")
+    shutil.copytree(os.path.join(ROOT, "content"), content)
+    images = [rel for rel in image_files(content) if "/albums/" in rel]
+    rng = random.Random("images")
+    damaged, later = {}, {}
+    for i, rel in enumerate(images[:8]):
+        path = os.path.join(content, rel)
+        data = open(path, "rb").read()
+        if i % 4 == 0:
+            data = data[:len(data) // 3]                     # cut off mid-stream: the header reads
+        elif i % 4 == 1:
+            data = bytearray(data)
+            for _ in range(50):
+                data[rng.randrange(1000, len(data))] ^= 0xFF  # damaged after the header
+            data = bytes(data)
+        elif i % 4 == 2:
+            later[path] = data[:40]                          # hardly a header
+            continue
+        else:
+            later[path] = b"not an image at all\n" * 10
+            continue
+        open(path, "wb").write(data)
+        damaged[rel] = i % 4
+    # Images whose headers read but whose pixels are damaged: the build decodes them (the check
+    # reads only headers) and must finish, naming any it cannot use, without crashing.
+    build = ["build", "--content", content, "--output", os.path.join(tmp, "images-out"),
+             "--templates", os.path.join(ROOT, "templates"), "--cache", os.path.join(tmp, "images-cache")]
+    result = run(plein, build, "damaged images")
+    worst = (0, 0)
+    if result[0] is not None:
+        status, output, seconds, mib = result
+        worst = (seconds, mib)
+        if status == 1:
+            unnamed = [rel for rel in damaged if not named(output, rel)]
+            if not re.search(r"error", output) or len(unnamed) == len(damaged):
+                fail(f"damaged images: the failed build names none of them:\n{output[-1200:]}")
+    # Files that are no images at all, or hardly a header: the check names each.
+    for path, data in later.items():
+        open(path, "wb").write(data)
+    result = run(plein, ["check", "--content", content], "unreadable images")
+    if result[0] is not None:
+        status, output, seconds, mib = result
+        for path in later:
+            if not named(output, os.path.relpath(path, content)):
+                fail(f"{os.path.relpath(path, content)} (unreadable): expected a diagnostic naming it:\n{output[-1200:]}")
+        for path in later:
+            os.remove(path)
+    album = os.path.dirname(os.path.join(content, images[0]))
+    # Over the 64 MiB limit for image files (sparse: it costs no disk).
+    big = os.path.join(album, "enorm.jpg")
+    with open(big, "wb") as f:
+        f.write(open(os.path.join(content, images[-1]), "rb").read())
+        f.truncate(65 * 1024 * 1024)
+    # A decompression bomb: a small PNG file of 120 million pixels (the default limit is 100 million).
+    bomb = os.path.join(album, "pixelbom.png")
+    subprocess.run(["vips", "black", bomb + "[compression=9]", "12000", "10000"], check=True)
+    for command in (["check", "--content", content], build):
+        result = run(plein, command, f"oversized images ({command[0]})")
+        if result[0] is None:
+            continue
+        status, output, seconds, mib = result
+        worst = (max(worst[0], seconds), max(worst[1], mib))
+        for rel in [os.path.relpath(big, content), os.path.relpath(bomb, content)]:
+            if status != 1 or not re.search(re.escape(rel) + r":\d+:\d+: error", output):
+                fail(f"{rel}: expected plein {command[0]} to refuse it by name:\n{output[-1200:]}")
+    return worst
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    args = parser.parse_args()
+    plein = os.path.abspath(args.plein)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, damage, must_name, seeds in (("truncated", truncate, False, 3), ("flipped bytes", flip, False, 3),
+                                              ("NUL bytes", nul, True, 1), ("invalid UTF-8", bad_utf8, True, 1)):
+            before = len(failures)
+            seconds, mib = damage_all(plein, tmp, name, damage, must_name, seeds)
+            if len(failures) == before:
+                print(f"ok   every demo file {name} ({seeds} seed{'s' if seeds > 1 else ''}): checked in ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB"
+                      + (", every file named" if must_name else ""))
+        before = len(failures)
+        seconds, mib = hostile_yaml(plein, tmp)
+        if len(failures) == before:
+            print(f"ok   deep nesting, alias bombs, 1.5/10 MB lines and 100 MB files: refused by name in ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB")
+        before = len(failures)
+        seconds, mib = hostile_images(plein, tmp)
+        if len(failures) == before:
+            print(f"ok   damaged, oversized and pixel-bomb images: named, never a crash, ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB")
+    if failures:
+        print(f"{len(failures)} hostile-file checks failed")
+        sys.exit(1)
+    print("all hostile-file checks passed")
+
+
+if __name__ == "__main__":
+    main()

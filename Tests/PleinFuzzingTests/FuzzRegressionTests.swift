@@ -1,0 +1,65 @@
+import Foundation
+import PleinCore
+import PleinTestSupport
+@testable import PleinFuzzing
+import Testing
+
+/// Every input a fuzzer once crashed on stays here as a test, with the demo's files (the seed
+/// corpus of `make fuzz`) and a short deterministic mutation run over them, so the promises the
+/// fuzz targets check are also checked by every `make test`.
+struct FuzzRegressionTests {
+    static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("content").path
+
+    static func regressions(_ kind: String) -> [[UInt8]] {
+        let folder = here + "/Regressions/" + kind
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { FileManager.default.contents(atPath: folder + "/" + $0).map { Array($0) } }
+    }
+
+    @Test func savedCrashesStayFixed() {
+        for input in Self.regressions("content") { FuzzEntry.content(input) }
+        for input in Self.regressions("markdown") { FuzzEntry.markdown(input) }
+    }
+
+    @Test func theBaseCommunityIsClean() {
+        // Each seed becomes the file its kind names; with the base's own file it must load cleanly,
+        // or every fuzz input would only ever exercise error paths.
+        for (path, text) in FuzzEntry.base {
+            guard let kind = FuzzEntry.paths.firstIndex(of: path) else { continue }
+            let diagnostics = FuzzEntry.content([UInt8(kind)] + Array(text.utf8))
+            #expect(!diagnostics.hasErrors, "\(path): \(diagnostics.map(\.message))")
+        }
+    }
+
+    @Test func everyDemoFileIsASeed() {
+        let seeds = FuzzEntry.contentSeeds(from: Self.demo)
+        #expect(seeds.count > 80)
+        for seed in seeds { FuzzEntry.content(seed.bytes) }
+    }
+
+    /// A few thousand byte-level mutations of the seeds (flips, cuts, insertions of the bytes
+    /// that break parsers), the same every run.
+    @Test func deterministicMutationsKeepThePromises() {
+        var random = SplitMix(seed: 20261122)
+        let seeds = FuzzEntry.contentSeeds(from: Self.demo).map(\.bytes)
+        let interesting: [[UInt8]] = [[0], [0xFF], [0xC3], [0xEF, 0xBB, 0xBF], Array("---\n".utf8), Array("&a [*a]".utf8),
+                                      Array(": ".utf8), Array("\t".utf8), Array("[[[[".utf8), Array("{".utf8), Array("\r".utf8)]
+        for round in 0..<1500 {
+            var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                guard bytes.count > 1 else { break }
+                let at = 1 + Int(random.next() % UInt64(bytes.count - 1))
+                switch random.next() % 4 {
+                case 0: bytes[at] ^= UInt8(1 << (random.next() % 8))
+                case 1: bytes.removeSubrange(at...)
+                case 2: bytes.insert(contentsOf: interesting[Int(random.next() % UInt64(interesting.count))], at: at)
+                default: bytes.removeSubrange(at..<min(bytes.count, at + Int(random.next() % 16)))
+                }
+            }
+            FuzzEntry.content(bytes)
+            if round % 3 == 0 { FuzzEntry.markdown(Array(bytes.dropFirst())) }
+        }
+    }
+}
