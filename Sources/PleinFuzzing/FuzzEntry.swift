@@ -120,3 +120,25 @@ public enum FuzzEntry {
         return UInt8(paths.firstIndex(of: guess) ?? 2)
     }
 }
+
+#if FUZZING
+// SwiftPM links every executable with `main` pointing at `<module>_main`, so libFuzzer's own
+// `main` is never used: each fuzz target's `<module>_main` calls this, which hands over to
+// libFuzzer's driver. (Only the -sanitize=fuzzer build defines LLVMFuzzerRunDriver.)
+@_silgen_name("LLVMFuzzerRunDriver")
+func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+) -> CInt
+
+extension FuzzEntry {
+    public static func runLibFuzzer(
+        _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+    ) -> CInt {
+        var count = argc
+        var arguments = argv
+        return runDriver(&count, &arguments, callback)
+    }
+}
+#endif

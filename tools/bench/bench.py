@@ -155,8 +155,9 @@ def machine():
     return f"{os.cpu_count()} cores ({cpu}), Hugo {hugo}"
 
 
-def table(results, inc, img, runs):
-    lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs after a warm-up, plein and Hugo in turns.", "",
+def table(results, inc, img, runs, large_runs):
+    more = f" ({large_runs} for the larger sizes)" if len(results) > 1 else ""
+    lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", "",
              "| reports | tool | wall | CPU | peak memory | pages | files written | pages/s |",
              "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in results:
@@ -201,6 +202,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--large", action="store_true", help="also 50,000 and 100,000 reports")
+    parser.add_argument("--large-runs", type=int, default=1, help="runs for the sizes after the first (they take minutes each)")
     parser.add_argument("--reports", type=int, nargs="*", help="corpus sizes instead of the default ones")
     parser.add_argument("--work", default=os.path.join(ROOT, ".build/bench"))
     parser.add_argument("--readme", help="write the table into this file between the bench markers")
@@ -211,10 +213,10 @@ def main():
             sys.exit(f"bench: {tool} is missing; run `make bench` (it builds it)")
     os.makedirs(args.work, exist_ok=True)
     sizes = args.reports or ([10000, 50000, 100000] if args.large else [10000])
-    results = [compare(args.work, n, args.runs) for n in sizes]
+    results = [compare(args.work, n, args.runs if i == 0 else args.large_runs) for i, n in enumerate(sizes)]
     inc = None if args.skip_extras else incremental(args.work, sizes[0])
     img = None if args.skip_extras else images(args.work)
-    text = table(results, inc, img, args.runs)
+    text = table(results, inc, img, args.runs, args.large_runs)
     print()
     print(text)
     if args.readme:
