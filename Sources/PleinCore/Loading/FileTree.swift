@@ -10,8 +10,10 @@ struct FileTree: Sendable {
     private var problems: [String: Diagnostic] = [:]
 
     init(_ fs: ContentFS) {
-        walk(fs, "")
+        walk(fs, "", parallelLevels: 2)
     }
+
+    private init() {}
 
     var diagnostics: [Diagnostic] { problems.keys.sorted().map { problems[$0]! } }
 
@@ -22,7 +24,9 @@ struct FileTree: Sendable {
         directory.isEmpty ? name : directory + "/" + name
     }
 
-    private mutating func walk(_ fs: ContentFS, _ directory: String) {
+    /// Walks `directory`; the folders of its first `parallelLevels` levels are walked in parallel
+    /// (a large community has thousands of folders, and listing each is a system call per entry).
+    private mutating func walk(_ fs: ContentFS, _ directory: String, parallelLevels: Int = 0) {
         let entries: [ContentFS.Entry]
         do throws(ContentFS.Failure) {
             entries = try fs.list(directory)
@@ -31,6 +35,7 @@ struct FileTree: Sendable {
             return
         }
         var names: Set<String> = []
+        var parallel: [String] = []
         for entry in entries {
             // Hidden files and folders (.git, .DS_Store, editor swap files) are not content.
             if entry.name.hasPrefix(".") || entry.name.hasSuffix("~") { continue }
@@ -43,7 +48,7 @@ struct FileTree: Sendable {
             case .directory:
                 names.insert(entry.name)
                 directories.insert(path)
-                walk(fs, path)
+                if parallelLevels > 0 { parallel.append(path) } else { walk(fs, path) }
             case .file:
                 names.insert(entry.name)
                 files[path] = entry.size
@@ -53,6 +58,17 @@ struct FileTree: Sendable {
             }
         }
         children[directory] = names
+        let subtrees = parallelMap(parallel) { path in
+            var tree = FileTree()
+            tree.walk(fs, path, parallelLevels: parallelLevels - 1)
+            return tree
+        }
+        for tree in subtrees {
+            files.merge(tree.files) { first, _ in first }
+            directories.formUnion(tree.directories)
+            children.merge(tree.children) { first, _ in first }
+            problems.merge(tree.problems) { first, _ in first }
+        }
     }
 
     /// Forgets a directory's entries (and everything below its subfolders).
