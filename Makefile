@@ -23,6 +23,7 @@ test: deps test-deps
 	python3 Tests/Output/check_output.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/hostile_files.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/crash_safety.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/serve_safety.py --plein $(PLEIN_DEBUG)
 	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
 
 ## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.

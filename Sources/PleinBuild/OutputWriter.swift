@@ -1,6 +1,7 @@
 internal import CPleinSystem
 import Foundation
 public import PleinRender
+import PleinCore
 import Synchronization
 
 /// Writes a new site beside the old one and swaps them in one step, so a failed or killed build
@@ -123,21 +124,46 @@ public final class OutputWriter: Sendable {
     /// Puts an existing file into the output under `relative`: a hard link when possible (no
     /// bytes copied; the source is never modified), else a copy.
     public func link(_ source: String, as relative: String) throws(Failure) {
-        try makeParent(of: relative)
-        writtenFiles.withLock { _ = $0.insert(relative) }
-        let target = staging + "/" + relative
-        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
-        if oldFiles.contains(relative) {
-            var a = stat(), b = stat()
-            if stat(source, &a) == 0, lstat(target, &b) == 0, a.st_ino == b.st_ino, a.st_dev == b.st_dev { return }
-            _ = unlink(target)
-        }
+        var info = stat()
+        guard let target = try placeLinked(relative, identity: stat(source, &info) == 0 ? info : nil) else { return }
         if Glibc.link(source, target) == 0 { return }
         do {
             try FileManager.default.copyItem(atPath: source, toPath: target)
         } catch {
             throw Failure(path: relative, reason: "cannot copy \(source): \(error.localizedDescription)")
         }
+    }
+
+    /// Puts a file of the content folder (a report's attachment) into the output under
+    /// `relative`, opened through `ContentFile`: a file that leads outside the content folder,
+    /// even one swapped for a link after loading, is refused. The link is made to the opened
+    /// file itself, so what was checked is what is published.
+    public func linkContent(root: String, _ source: String, as relative: String) throws(Failure) {
+        let fd: Int32
+        switch ContentFile.open(root: root, relative: source) {
+        case .success(let opened): fd = opened
+        case .failure(let refusal): throw Failure(path: relative, reason: "cannot publish \(root)/\(refusal)")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard let target = try placeLinked(relative, identity: fstat(fd, &info) == 0 ? info : nil) else { return }
+        if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return }
+        if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
+    }
+
+    /// Makes room in the staging folder for a linked file: nil when the recycled folder already
+    /// holds that very file (`identity`), else the free path to link or copy it to.
+    private func placeLinked(_ relative: String, identity: stat?) throws(Failure) -> String? {
+        try makeParent(of: relative)
+        writtenFiles.withLock { _ = $0.insert(relative) }
+        let target = staging + "/" + relative
+        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
+        if oldFiles.contains(relative) {
+            var old = stat()
+            if let identity, lstat(target, &old) == 0, identity.st_ino == old.st_ino, identity.st_dev == old.st_dev { return nil }
+            _ = unlink(target)
+        }
+        return target
     }
 
     /// Whether the file at `path` is a regular file holding exactly `bytes`.

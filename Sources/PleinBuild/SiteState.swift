@@ -28,7 +28,13 @@ public struct SiteState: Sendable {
     private var bodies = Bodies()
     private var bodyJobs: [String: Bodies.Job] = [:]
     private var catalog = ImageCatalog()
+    /// Derived images published as they are: cache file → output path.
     private var imageLinks: [(String, String)] = []
+    /// Report attachments published as they are: content-relative source → output path.
+    private var attachments: [(String, String)] = []
+    /// For serving from memory: checked copies of the attachments (output path → copy).
+    private var servedCopies: ServedCopies
+    private var attachmentCopies: [String: String] = [:]
     private var outputs: [OutputID: (file: OutputFile, dependencies: Set<Dependency>)] = [:]
     private var assets: [OutputFile] = []
 
@@ -63,6 +69,7 @@ public struct SiteState: Sendable {
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels)
+        servedCopies = ServedCopies(cacheRoot: options.cacheRoot)
         images.inspect(content)
         timer.lap("image headers")
         leaflet = Leaflet(folder: options.leaflet)
@@ -101,8 +108,28 @@ public struct SiteState: Sendable {
         public var rendered = 0
     }
 
+    /// Looks at everything again after events were lost (the watcher's queue overflowed):
+    /// every content file is read, and the theme is compared with the one in use, so that only
+    /// what really changed is rendered again.
+    public mutating func rescan() -> Update {
+        let before = theme
+        var result = update(content: [""], templates: [], rereadTheme: true)
+        if let before, let theme, before.strings.table == theme.strings.table,
+           before.assets.mapValues(\.output) == theme.assets.mapValues(\.output), before.templates.keys == theme.templates.keys {
+            let edited = Set(theme.templates.keys.filter { before.templates[$0] != theme.templates[$0] })
+            if !edited.isEmpty { result = update(content: [], templates: Set(edited.map { "pages/\($0).mustache" }), rereadTheme: false) }
+            return result
+        }
+        // The theme's text, assets or template set changed: render everything.
+        return update(content: [], templates: ["i18n"], rereadTheme: false)
+    }
+
     /// Applies edits: `content` and `templates` are paths relative to their folders.
     public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>) -> Update {
+        update(content: changedContent, templates: changedTemplates, rereadTheme: !changedTemplates.isEmpty)
+    }
+
+    private mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>, rereadTheme: Bool) -> Update {
         notes = []
         let languageBefore = content.site.language
         if !changedContent.isEmpty {
@@ -115,7 +142,7 @@ public struct SiteState: Sendable {
                 .union(content.images.keys.filter { images.headers[$0] == nil })
             images.inspect(content, only: touchedImages)
         }
-        if !changedTemplates.isEmpty || content.site.language != languageBefore { loadTheme() }
+        if rereadTheme || content.site.language != languageBefore { loadTheme() }
         check()
         let templateNames = Set(changedTemplates.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".mustache", with: "") })
         let wholeTheme = changedTemplates.contains { !$0.hasSuffix(".mustache") }
@@ -135,6 +162,28 @@ public struct SiteState: Sendable {
         guard imageProblems.isEmpty else {
             diagnostics += imageProblems
             return Update()
+        }
+        // Attachments published as they are: checked now, so a served site reads only copies.
+        var newAttachments: [(String, String)] = []
+        for report in content.reports {
+            for resource in report.resources where content.images["reports/\(report.id)/\(resource)"] == nil {
+                newAttachments.append(("reports/\(report.id)/\(resource)", "reports/\(report.id)/\(resource)"))
+            }
+        }
+        var newCopies: [String: String] = [:]
+        if stream == nil {
+            var refused: [Diagnostic] = []
+            for (source, target) in newAttachments {
+                switch servedCopies.copy(root: options.content, source) {
+                case .success(let copy): newCopies[target] = copy
+                case .failure(let refusal): refused.append(Diagnostic(.unreadable(refusal.reason), in: source).under(content.displayRoot))
+                }
+            }
+            guard refused.isEmpty else {
+                diagnostics += refused
+                return Update()
+            }
+            servedCopies.prune(keeping: Set(newCopies.values))
         }
         let times = images.captureTimes(clock: content.site.clock)
         let newModel = ModelBuilder.build(content, captureTimes: times)
@@ -225,17 +274,15 @@ public struct SiteState: Sendable {
         assets = newAssets
 
         // Files published as they are: image variants and report attachments.
-        var links = newLinks
-        for report in content.reports {
-            for resource in report.resources where content.images["reports/\(report.id)/\(resource)"] == nil {
-                links.append((options.content + "/reports/\(report.id)/\(resource)", "reports/\(report.id)/\(resource)"))
-            }
-        }
-        let oldLinks = Dictionary(imageLinks.map { ($0.1, $0.0) }, uniquingKeysWith: { a, _ in a })
-        let newLinkIndex = Dictionary(links.map { ($0.1, $0.0) }, uniquingKeysWith: { a, _ in a })
+        let oldLinks = Dictionary(imageLinks.map { ($0.1, $0.0) } + attachments.map { ($0.1, attachmentCopies[$0.1] ?? $0.0) },
+                                  uniquingKeysWith: { a, _ in a })
+        let newLinkIndex = Dictionary(newLinks.map { ($0.1, $0.0) } + newAttachments.map { ($0.1, newCopies[$0.1] ?? $0.0) },
+                                      uniquingKeysWith: { a, _ in a })
         update.changed += newLinkIndex.filter { oldLinks[$0.key] != $0.value }.keys
         update.removed += oldLinks.keys.filter { newLinkIndex[$0] == nil }
-        imageLinks = links
+        imageLinks = newLinks
+        attachments = newAttachments
+        attachmentCopies = newCopies
 
         model = newModel
         bodies = newBodies
@@ -275,7 +322,8 @@ public struct SiteState: Sendable {
 
     // MARK: Reading the result
 
-    /// A file of the site: bytes in memory, or a file on disk (image variants, attachments).
+    /// A file of the site: bytes in memory, or a file plein made in its cache (image variants,
+    /// checked copies of attachments). Never a file of the content folder itself.
     public enum Served: Sendable {
         case bytes([UInt8])
         case disk(String)
@@ -288,12 +336,13 @@ public struct SiteState: Sendable {
         for (_, output) in outputs { all[output.file.path] = .bytes(output.file.bytes) }
         for asset in assets { all[asset.path] = .bytes(asset.bytes) }
         for (source, target) in imageLinks { all[target] = .disk(source) }
+        for (target, copy) in attachmentCopies { all[target] = .disk(copy) }
         return all
     }
 
     public var pageCount: Int { outputs.values.count { $0.file.path.hasSuffix(".html") } }
     public var imageCount: Int { catalog.images.count }
-    public var outputCount: Int { outputs.count + assets.count + imageLinks.count }
+    public var outputCount: Int { outputs.count + assets.count + imageLinks.count + attachments.count }
 
     /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
     public func write() throws(OutputWriter.Failure) {
@@ -313,6 +362,7 @@ public struct SiteState: Sendable {
             }
             if let failure = failures.compactMap({ $0 }).first { throw failure }
             for (source, target) in imageLinks { try writer.link(source, as: target) }
+            for (source, target) in attachments { try writer.linkContent(root: options.content, source, as: target) }
             timer.lap("write")
             try writer.commit()
             timer.lap("swap")

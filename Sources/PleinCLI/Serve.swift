@@ -7,7 +7,11 @@ import PleinServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Builds the site, serves it on localhost, and rebuilds what changes as you edit.",
-        discussion: "Open pages reload by themselves; a broken file shows its errors in the browser until it is fixed."
+        discussion: """
+            Open pages reload by themselves; a broken file shows its errors in the browser until it is fixed. \
+            Only requests naming localhost, 127.0.0.1, [::1] or --host are answered (so that no other web page \
+            can read the site through your browser); add other names with --allow-host.
+            """
     )
 
     @OptionGroup var site: SiteOptions
@@ -18,44 +22,38 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address to listen on (loopback unless you say otherwise).")
     var host = "127.0.0.1"
 
+    @Option(name: .customLong("allow-host"), help: "Also answer requests that name this host (repeatable), e.g. a name in /etc/hosts.")
+    var allowHost: [String] = []
+
     func run() async throws {
         var options = try site.buildOptions()
-        options.baseURL = site.baseURL ?? "http://\(host == "0.0.0.0" ? "localhost" : host):\(port)/"
-        options.pageFooterInjection = Preview.reloadScript
         let bar = ProgressBar(label: "images")
         if bar.enabled { options.progress = { done, total in bar.update(done, total) } }
-        let started = DispatchTime.now()
-        var state = SiteState(options, tracking: true)
-        bar.finish()
-        report(state, seconds: seconds(since: started), initial: true)
-
-        let server = try await DevServer(host: host, port: port, snapshot: snapshot(state))
-        let watcher: Watcher
+        let settings = ServeSession.Settings(options: options, host: host, port: port, allowedHosts: allowHost)
         do {
-            watcher = try Watcher(roots: ["content": site.content, "templates": site.templates])
-        } catch {
-            throw UsageError(message: "\(error)")
+            try await ServeSession.run(settings) { event in
+                switch event {
+                case .listening(let url):
+                    print("serving \(url) (press Ctrl-C to stop)")
+                case .built(let state, let seconds):
+                    bar.finish()
+                    report(state, seconds: seconds, initial: true)
+                case .rebuilt(let state, let update, let files, let lost, let seconds):
+                    if lost {
+                        print("some file events were lost (too many at once): looked at every file again")
+                    } else {
+                        print("changed: " + files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " …" : ""))
+                    }
+                    report(state, seconds: seconds, initial: false, update: update)
+                case .log(let line):
+                    Terminal.error("plein serve: " + line)
+                }
+            }
+        } catch let error as ListenError {
+            throw UsageError(message: error.description)
+        } catch let error as Watcher.WatchError {
+            throw UsageError(message: error.description)
         }
-        let serving = Task { try await server.run() }
-        try await server.waitUntilListening()
-        print("serving \(options.baseURL!) (press Ctrl-C to stop)")
-        for await batch in watcher.batches() {
-            let start = DispatchTime.now()
-            let update = state.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [])
-            let files = (batch["content"] ?? []).map { site.content + "/" + $0 } + (batch["templates"] ?? []).map { site.templates + "/" + $0 }
-            print("changed: " + files.sorted().prefix(5).joined(separator: ", ") + (files.count > 5 ? " …" : ""))
-            await server.publish(snapshot(state))
-            report(state, seconds: seconds(since: start), initial: false, update: update)
-        }
-        serving.cancel()
-    }
-
-    func snapshot(_ state: SiteState) -> SiteSnapshot {
-        SiteSnapshot(files: state.files, problems: state.diagnostics.hasErrors ? Preview.problemsPage(state.diagnostics, sources: state.sources) : nil)
-    }
-
-    func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
     func report(_ state: SiteState, seconds: Double, initial: Bool, update: SiteState.Update? = nil) {

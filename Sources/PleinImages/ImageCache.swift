@@ -39,6 +39,21 @@ public final class ImageCache: Sendable {
             loaded = decoded
         }
         index = Mutex(loaded)
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/images")) ?? []).map { root + "/images/" + $0 }
+        Self.removeLeftovers(in: versions + [root + "/served"])
+    }
+
+    /// Removes the temporary files (`….tmp-PID-…`) of builds that were killed while writing:
+    /// those whose process no longer runs.
+    static func removeLeftovers(in folders: [String]) {
+        for folder in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                guard let range = name.range(of: ".tmp-") ?? name.range(of: "incoming-") else { continue }
+                let digits = name[range.upperBound...].prefix { $0.isNumber }
+                guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                unlink(folder + "/" + name)
+            }
+        }
     }
 
     /// The SHA-256 of a file, from the index when the file has not changed.

@@ -1,69 +1,190 @@
-public import FlyingFox
-import FlyingSocks
-public import PleinBuild
 import Foundation
-import PleinCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import PleinBuild
 import Synchronization
 
-/// `plein serve`: the site from memory over HTTP, rebuilt as files change, with live reload.
+/// `plein serve`'s HTTP side: the site from memory (and plein's cache) over HTTP/1.1 through
+/// Hummingbird and SwiftNIO, with live reload over a WebSocket.
+///
+/// SwiftNIO's parser is bounded and its listener backs off when the process runs out of file
+/// descriptors; on top of it `GuardedChannel` limits request heads and times out slow or idle
+/// connections, `HostPolicy` refuses foreign `Host`s and `Origin`s, and `ConnectionCap` keeps
+/// the number of open connections below what the descriptor limit allows.
 public final class DevServer: Sendable {
     private let store: SnapshotStore
     private let reloads = ReloadBroadcaster()
-    public let server: HTTPServer
+    private let bound = Mutex<Int?>(nil)
+    private let started = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+    private let failure = Mutex<(any Error)?>(nil)
+    private let ready = Mutex(false)
+    let host: String
+    let port: Int
+    let policy: HostPolicy
+    let limits: RequestLimits
+    let log: @Sendable (String) -> Void
 
-    public init(host: String, port: UInt16, snapshot: SiteSnapshot) async throws {
-        let store = SnapshotStore(snapshot)
-        self.store = store
-        let address: sockaddr_in = try .inet(ip4: host, port: port)
-        server = HTTPServer(address: address, timeout: 30, logger: .disabled)
-        let reloads = self.reloads
-        await server.appendRoute("GET /__plein/reload", to: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: reloads)))
-        await server.appendRoute("*") { request in
-                let current = store.current
-                let answer = Preview.respond(
-                    method: request.method.rawValue, path: request.target.path(), ifNoneMatch: request.headers[.ifNoneMatch], snapshot: current)
-                var headers = HTTPHeaders()
-                for (name, value) in answer.headers { headers[HTTPHeader(name)] = value }
-                return HTTPResponse(
-                    statusCode: HTTPStatusCode(answer.status, phrase: Self.phrase(answer.status)), headers: headers,
-                    body: Data(answer.body))
-        }
+    /// - Parameters:
+    ///   - host: the address to listen on; `localhost` means 127.0.0.1.
+    ///   - port: the port (0: any free one, see `port()`).
+    ///   - allowedHosts: further names the server answers to (`--allow-host`).
+    ///   - log: where the server says what the user should know (the descriptor limit reached).
+    public init(host: String, port: UInt16, snapshot: SiteSnapshot, allowedHosts: [String] = [], limits: RequestLimits = RequestLimits(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        store = SnapshotStore(snapshot)
+        self.host = host
+        self.port = Int(port)
+        policy = HostPolicy(host: host, allowed: allowedHosts)
+        self.limits = limits
+        self.log = log
     }
 
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 301: return "Moved Permanently"
-        case 304: return "Not Modified"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        default: return "Internal Server Error"
-        }
+    /// The address actually bound to: `localhost` is IPv4's loopback, as browsers try it first.
+    var bindAddress: String {
+        let bare = HostPolicy.bare(host)
+        return bare == "localhost" ? "127.0.0.1" : bare
     }
 
-    /// Serves until cancelled.
+    /// Listens and serves until cancelled. Binding problems (a port in use, an address this
+    /// machine does not have) are thrown as `ListenError` before anything is served.
     public func run() async throws {
-        try await server.run()
+        let store = self.store, reloads = self.reloads, limits = self.limits, policy = self.policy
+        let responder = PreviewResponder(store: store)
+        let builder = HTTPServerBuilder { responder in
+            GuardedChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    configuration: .init(
+                        http1: .init(idleTimeout: nil, httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.head, maxHeaderListSize: limits.head)),
+                        ws: .init(autoPing: .enabled(timePeriod: .seconds(20)))
+                    )
+                ) { request, _, _ in
+                    guard request.path?.split(separator: "?").first == "/__plein/reload" else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in await reloads.serve(inbound: inbound, outbound: outbound) }
+                },
+                limits: limits, policy: policy)
+        }
+        var logger = Logger(label: "plein-serve")
+        logger.logLevel = .critical
+        let app = Application(
+            responder: responder,
+            server: builder,
+            configuration: .init(
+                address: .hostname(bindAddress, port: port),
+                serverName: nil,
+                backlog: 256,
+                availableConnectionsDelegate: ConnectionCap(log: log)
+            ),
+            onServerRunning: { [self] channel in
+                bound.withLock { $0 = channel.localAddress?.port }
+                ready.withLock { $0 = true }
+                started.withLock { $0.take() }?.resume()
+            },
+            logger: logger
+        )
+        do {
+            try await app.run()
+        } catch {
+            let problem = ListenError(error, host: host, port: port)
+            failure.withLock { $0 = problem }
+            started.withLock { $0.take() }?.resume(throwing: problem)
+            throw problem
+        }
     }
 
+    /// Returns once the server listens; throws why it could not.
     public func waitUntilListening() async throws {
-        try await server.waitUntilListening()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            if ready.withLock({ $0 }) { return continuation.resume() }
+            if let failure = failure.withLock({ $0 }) { return continuation.resume(throwing: failure) }
+            started.withLock { $0 = continuation }
+        }
     }
 
     /// The port actually bound (when started on port 0).
     public func port() async -> UInt16? {
-        guard case .ip4(_, port: let port)? = await server.listeningAddress else { return nil }
-        return port
+        bound.withLock { $0 }.map { UInt16($0) }
     }
 
-    /// Replaces what is served and tells open pages to reload.
-    public func publish(_ next: SiteSnapshot) async {
+    /// Replaces what is served; with `reload`, tells open pages to reload.
+    public func publish(_ next: SiteSnapshot, reload: Bool = true) async {
         store.current = next
-        await reloads.reload()
+        if reload { await reloads.reload() }
     }
 
     public var connectedPages: Int {
         get async { await reloads.count }
+    }
+}
+
+/// Why the server could not listen, in words a user can act on.
+public struct ListenError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ error: any Error, host: String, port: Int) {
+        let text = "\(error)"
+        if let io = error as? IOError, io.errnoCode == EADDRINUSE || text.contains("Address already in use") {
+            description = "port \(port) is in use: stop the program using it, or choose another port with --port"
+        } else if let io = error as? IOError, io.errnoCode == EADDRNOTAVAIL || io.errnoCode == EACCES {
+            description = "cannot listen on \(host) port \(port): \(String(cString: strerror(io.errnoCode)))"
+        } else if text.contains("Address already in use") {
+            description = "port \(port) is in use: stop the program using it, or choose another port with --port"
+        } else {
+            description = "cannot listen on \(host) port \(port): \(text)"
+        }
+    }
+}
+
+/// Answers every HTTP request from the current snapshot (see `Preview`).
+struct PreviewResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let store: SnapshotStore
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let conditions = Preview.Conditions(ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range])
+        let answer = Preview.respond(method: request.method.rawValue, path: request.head.path ?? "/", conditions: conditions, snapshot: store.current)
+        var headers = HTTPFields()
+        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+        let status = HTTPResponse.Status(code: answer.status)
+        switch answer.body {
+        case .bytes(let bytes):
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .file(let path, let offset, let count):
+            return Response(status: status, headers: headers, body: .init(contentLength: count) { writer in
+                try await FileStream.send(path: path, offset: offset, count: count, to: &writer)
+            })
+        }
+    }
+}
+
+/// Sends part of a file in chunks, so a large attachment is never held in memory.
+enum FileStream {
+    struct Failure: Error {}
+
+    static func send(path: String, offset: Int, count: Int, to writer: inout any ResponseBodyWriter) async throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw Failure() }
+        defer { close(fd) }
+        var position = offset
+        var remaining = count
+        let chunk = 256 * 1024
+        while remaining > 0 {
+            var buffer = ByteBufferAllocator().buffer(capacity: min(chunk, remaining))
+            let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: min(chunk, remaining)) { raw in
+                max(0, pread(fd, raw.baseAddress, min(chunk, remaining), off_t(position)))
+            }
+            guard n > 0 else { throw Failure() }
+            position += n
+            remaining -= n
+            try await writer.write(buffer)
+        }
+        try await writer.finish(nil)
     }
 }
 
@@ -80,23 +201,32 @@ final class SnapshotStore: Sendable {
 }
 
 /// Keeps one stream per open page and sends each "reload".
-actor ReloadBroadcaster: WSMessageHandler {
-    private var clients: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
+actor ReloadBroadcaster {
+    private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
 
     var count: Int { clients.count }
 
-    nonisolated func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+    /// Serves one page's socket until it closes.
+    nonisolated func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<WSMessage>.makeStream()
+        let (messages, continuation) = AsyncStream<String>.makeStream()
         await add(id, continuation)
-        Task {
-            for await _ in client {}
-            await self.remove(id)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in messages { try? await outbound.write(.text(message)) }
+            }
+            group.addTask {
+                // Nothing is expected from the page; this ends when it goes away.
+                do { for try await _ in inbound {} } catch {}
+            }
+            await group.next()
+            continuation.finish()
+            group.cancelAll()
         }
-        return stream
+        await remove(id)
     }
 
-    private func add(_ id: UUID, _ continuation: AsyncStream<WSMessage>.Continuation) {
+    private func add(_ id: UUID, _ continuation: AsyncStream<String>.Continuation) {
         clients[id] = continuation
     }
 
@@ -105,6 +235,6 @@ actor ReloadBroadcaster: WSMessageHandler {
     }
 
     func reload() {
-        for continuation in clients.values { continuation.yield(.text("reload")) }
+        for continuation in clients.values { continuation.yield("reload") }
     }
 }

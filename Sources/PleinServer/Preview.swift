@@ -8,29 +8,83 @@ public struct SiteSnapshot: Sendable {
     /// An overlay page with the current diagnostics, served instead of pages while the content
     /// has errors.
     public let problems: String?
+    /// The first build has not finished: every request gets a page saying so.
+    public let building: Bool
 
-    public init(files: [String: SiteState.Served], problems: String?) {
+    public init(files: [String: SiteState.Served], problems: String?, building: Bool = false) {
         self.files = files
         self.problems = problems
+        self.building = building
     }
+
+    /// What is served while the first build runs.
+    public static let firstBuild = SiteSnapshot(files: [:], problems: nil, building: true)
 }
 
 /// A response of the preview server, independent of the HTTP library (so it is easy to test).
 public struct PreviewResponse: Sendable, Equatable {
+    public enum Body: Sendable, Equatable {
+        case bytes([UInt8])
+        /// `count` bytes from `offset` of a file in plein's cache, streamed when sent.
+        case file(path: String, offset: Int, count: Int)
+    }
+
     public var status: Int
     public var headers: [String: String]
-    public var body: [UInt8]
+    public var body: Body
+
+    init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    init(status: Int, headers: [String: String], body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body's bytes (a file's are read: for tests and small files).
+    public var bytes: [UInt8] {
+        switch body {
+        case .bytes(let bytes): return bytes
+        case .file(let path, let offset, let count):
+            guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+            defer { try? handle.close() }
+            try? handle.seek(toOffset: UInt64(offset))
+            return Array((try? handle.read(upToCount: count)) ?? Data())
+        }
+    }
 }
 
 /// Maps requests to the site's files: directory indexes, the site's 404 page, content types,
-/// ETags, HEAD, and nothing outside the site (no `..`, also not percent-encoded).
+/// ETags, ranges, HEAD, and nothing outside the site (no `..`, also not percent-encoded). Files
+/// are answered from what the last successful build made; nothing is read from the content.
 public enum Preview {
+    /// The request headers that matter here.
+    public struct Conditions: Sendable, Equatable {
+        public var ifNoneMatch: String?
+        public var range: String?
+        public init(ifNoneMatch: String? = nil, range: String? = nil) {
+            self.ifNoneMatch = ifNoneMatch
+            self.range = range
+        }
+    }
+
     public static func respond(method: String, path rawPath: String, ifNoneMatch: String?, snapshot: SiteSnapshot) -> PreviewResponse {
-        guard method == "GET" || method == "HEAD" else {
-            return PreviewResponse(status: 405, headers: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8"], body: Array("Method not allowed\n".utf8))
+        respond(method: method, path: rawPath, conditions: Conditions(ifNoneMatch: ifNoneMatch), snapshot: snapshot)
+    }
+
+    public static func respond(method: String, path rawPath: String, conditions: Conditions, snapshot: SiteSnapshot) -> PreviewResponse {
+        guard method == "GET" || method == "HEAD" else { return methodNotAllowed }
+        let head = method == "HEAD"
+        if snapshot.building {
+            return PreviewResponse(status: 503, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "1"],
+                                   body: head ? [] : Array(buildingPage.utf8))
         }
         guard let path = sitePath(rawPath) else {
-            return notFound(snapshot, head: method == "HEAD")
+            return notFound(snapshot, head: head)
         }
         let file = path.isEmpty || path.hasSuffix("/") ? path + "index.html" : path
         if snapshot.files[file] == nil, snapshot.files[file + "/index.html"] != nil {
@@ -39,18 +93,61 @@ public enum Preview {
         }
         if let problems = snapshot.problems, file.hasSuffix(".html") {
             return PreviewResponse(status: 500, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"],
-                                   body: method == "HEAD" ? [] : Array(problems.utf8))
+                                   body: head ? [] : Array(problems.utf8))
         }
-        guard let served = snapshot.files[file], let bytes = read(served) else {
-            return notFound(snapshot, head: method == "HEAD")
+        guard let served = snapshot.files[file], let entity = Entity(served) else {
+            return notFound(snapshot, head: head)
         }
-        let etag = "\"" + Hashing.sha256Hex(bytes).prefix(20) + "\""
-        var headers = ["Content-Type": contentType(for: file), "ETag": etag, "Cache-Control": "no-cache"]
-        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
-            return PreviewResponse(status: 304, headers: ["ETag": etag, "Cache-Control": "no-cache"], body: [])
+        var headers = ["Content-Type": contentType(for: file), "ETag": entity.etag, "Cache-Control": "no-cache", "Accept-Ranges": "bytes"]
+        if let ifNoneMatch = conditions.ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: {
+            let tag = $0.trimmingCharacters(in: .whitespaces)
+            return tag == entity.etag || tag == "W/" + entity.etag || tag == "*"
+        }) {
+            return PreviewResponse(status: 304, headers: ["ETag": entity.etag, "Cache-Control": "no-cache"], body: [])
         }
-        headers["Content-Length"] = String(bytes.count)
-        return PreviewResponse(status: 200, headers: headers, body: method == "HEAD" ? [] : bytes)
+        var status = 200
+        var range = 0..<entity.size
+        if let header = conditions.range {
+            switch ByteRange.parse(header, size: entity.size) {
+            case .whole: break
+            case .part(let part):
+                status = 206
+                range = part
+                headers["Content-Range"] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(entity.size)"
+            case .unsatisfiable:
+                return PreviewResponse(status: 416, headers: ["Content-Range": "bytes */\(entity.size)", "Content-Type": "text/plain; charset=utf-8"],
+                                       body: head ? [] : Array("The range is outside the file.\n".utf8))
+            }
+        }
+        headers["Content-Length"] = String(range.count)
+        return PreviewResponse(status: status, headers: headers, body: head ? .bytes([]) : entity.body(range))
+    }
+
+    static let methodNotAllowed = PreviewResponse(
+        status: 405, headers: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8"],
+        body: Array("plein serve answers GET and HEAD only.\n".utf8))
+
+    /// A served file's size, validator and bytes, found without reading it.
+    struct Entity {
+        let size: Int
+        let etag: String
+        let body: (Range<Int>) -> PreviewResponse.Body
+
+        init?(_ served: SiteState.Served) {
+            switch served {
+            case .bytes(let bytes):
+                size = bytes.count
+                etag = "\"" + Hashing.sha256Hex(bytes).prefix(20) + "\""
+                body = { .bytes(Array(bytes[$0])) }
+            case .disk(let path):
+                var info = stat()
+                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+                size = Int(info.st_size)
+                let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+                etag = "\"" + String(UInt64(info.st_ino), radix: 16) + "-" + String(size, radix: 16) + "-" + String(modified, radix: 16) + "\""
+                body = { .file(path: path, offset: $0.lowerBound, count: $0.count) }
+            }
+        }
     }
 
     /// The site-relative path of a request, or nil when it tries to leave the site.
@@ -67,15 +164,9 @@ public enum Preview {
         return decoded.hasSuffix("/") && !joined.isEmpty ? joined + "/" : joined
     }
 
-    static func read(_ served: SiteState.Served) -> [UInt8]? {
-        switch served {
-        case .bytes(let bytes): return bytes
-        case .disk(let path): return FileManager.default.contents(atPath: path).map { Array($0) }
-        }
-    }
-
     static func notFound(_ snapshot: SiteSnapshot, head: Bool) -> PreviewResponse {
-        let page = snapshot.files["404.html"].flatMap(read) ?? Array("Not found\n".utf8)
+        let page = snapshot.files["404.html"].flatMap(Entity.init).map { PreviewResponse(status: 404, headers: [:], body: $0.body(0..<$0.size)).bytes }
+            ?? Array("Not found\n".utf8)
         return PreviewResponse(status: 404, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"],
                                body: head ? [] : page)
     }
@@ -105,6 +196,15 @@ public enum Preview {
         function open(again){var s=new WebSocket(u);s.onopen=function(){if(again)location.reload();};\
         s.onmessage=function(e){if(e.data==="reload")location.reload();};\
         s.onclose=function(){setTimeout(function(){open(true);},1000);};}open(false);})();</script>
+        """
+
+    /// What a browser sees while the first build runs; it reloads when the build is done.
+    static let buildingPage = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>plein: building the site</title>
+        <style>body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#1c1b19;color:#f5f5f4}main{max-width:60rem;margin:0 auto;padding:2rem 1rem}</style>
+        </head><body><main><h1>Building the site…</h1><p>This page reloads when the build is done.</p></main>\(reloadScript)</body></html>
         """
 
     /// A page listing the content's problems, shown in the browser until they are fixed.

@@ -3,14 +3,35 @@ import Synchronization
 
 /// Watches folders with inotify (one watch per directory, added as folders appear) and reports
 /// changed paths in batches: a burst of events becomes one batch once things are quiet.
+///
+/// When the kernel's event queue overflows (a `git checkout` of a big branch, a tool writing
+/// thousands of files), events are lost: the batch then says so (`overflowed`), every folder is
+/// watched again, and the receiver must look at everything (by content, so that only what
+/// really changed is rebuilt).
 public final class Watcher: Sendable {
     /// Changed paths per watched root, relative to that root.
-    public typealias Batch = [String: Set<String>]
+    public struct Batch: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+        public var changes: [String: Set<String>]
+        /// Events were lost: any file under any root may have changed.
+        public var overflowed: Bool
+
+        public init(changes: [String: Set<String>] = [:], overflowed: Bool = false) {
+            self.changes = changes
+            self.overflowed = overflowed
+        }
+
+        public init(dictionaryLiteral elements: (String, Set<String>)...) {
+            self.init(changes: Dictionary(elements, uniquingKeysWith: { a, b in a.union(b) }))
+        }
+
+        public subscript(root: String) -> Set<String>? { changes[root] }
+        var isEmpty: Bool { changes.isEmpty && !overflowed }
+    }
 
     private let fd: Int32
     private let roots: [String: String]
     private let watches = Mutex<[Int32: (root: String, relative: String)]>([:])
-    private let pending = Mutex<(batch: Batch, last: UInt64, first: UInt64)>(([:], 0, 0))
+    private let pending = Mutex<(batch: Batch, last: UInt64, first: UInt64)>((Batch(changes: [:]), 0, 0))
     private let running = Mutex(true)
     let quiet: UInt64
     let longest: UInt64
@@ -22,9 +43,9 @@ public final class Watcher: Sendable {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError(reason: String(cString: strerror(errno))) }
         self.roots = roots
-        self.quiet = UInt64(quiet.components.seconds) * 1_000_000_000 + UInt64(quiet.components.attoseconds / 1_000_000_000)
-        self.longest = UInt64(longest.components.seconds) * 1_000_000_000 + UInt64(longest.components.attoseconds / 1_000_000_000)
-        for (name, path) in roots.sorted(by: { $0.key < $1.key }) { addTree(root: name, base: path, relative: "") }
+        self.quiet = Self.nanoseconds(quiet)
+        self.longest = Self.nanoseconds(longest)
+        watchAll()
     }
 
     public struct WatchError: Error, CustomStringConvertible {
@@ -34,6 +55,10 @@ public final class Watcher: Sendable {
 
     deinit { close(fd) }
 
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+    }
+
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO
         | IN_ATTRIB | IN_DELETE_SELF)
 
@@ -41,6 +66,11 @@ public final class Watcher: Sendable {
     static func ignored(_ name: String) -> Bool {
         name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") || name.hasSuffix(".swx")
             || name.hasSuffix(".tmp") || name == "4913" || name.contains(".dat.nosync") || name.hasSuffix(".crswap")
+    }
+
+    /// Watches every folder of every root (again: a folder already watched keeps its watch).
+    private func watchAll() {
+        for (name, path) in roots.sorted(by: { $0.key < $1.key }) { addTree(root: name, base: path, relative: "") }
     }
 
     /// Watches a folder and every folder below it; returns the files found (for a new folder,
@@ -62,6 +92,18 @@ public final class Watcher: Sendable {
             }
         }
         return found
+    }
+
+    /// Stops watching a folder that left the root (moved away): its events no longer name
+    /// content. A folder moved within the root is watched again under its new name.
+    private func removeTree(root: String, relative: String) {
+        let gone = watches.withLock { table in
+            table.filter { $0.value.root == root && ($0.value.relative == relative || $0.value.relative.hasPrefix(relative + "/")) }.map(\.key)
+        }
+        for wd in gone {
+            inotify_rm_watch(fd, wd)
+            watches.withLock { _ = $0.removeValue(forKey: wd) }
+        }
     }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -89,12 +131,27 @@ public final class Watcher: Sendable {
             let now = Self.now
             guard now - state.last >= quiet || now - state.first >= longest else { return nil }
             let batch = state.batch
-            state = ([:], 0, 0)
+            state = (Batch(changes: [:]), 0, 0)
             return batch
         }
     }
 
+    private func note(_ change: (inout Batch) -> Void) {
+        pending.withLock { state in
+            let now = Self.now
+            if state.batch.isEmpty { state.first = now }
+            state.last = now
+            change(&state.batch)
+        }
+    }
+
     private func handle(wd: Int32, mask: UInt32, name: String) {
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            // Lost events may include new folders: watch everything again, then look at all.
+            watchAll()
+            note { $0.overflowed = true }
+            return
+        }
         guard let (root, directory) = watches.withLock({ $0[wd] }) else { return }
         if mask & UInt32(IN_IGNORED) != 0 {
             watches.withLock { _ = $0.removeValue(forKey: wd) }
@@ -103,15 +160,13 @@ public final class Watcher: Sendable {
         guard !name.isEmpty, !Self.ignored(name) else { return }
         let relative = directory.isEmpty ? name : directory + "/" + name
         var changed = [relative]
+        if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_MOVED_FROM) != 0 {
+            removeTree(root: root, relative: relative)
+        }
         if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let base = roots[root] {
             changed += addTree(root: root, base: base, relative: relative)
         }
-        pending.withLock { state in
-            let now = Self.now
-            if state.batch.isEmpty { state.first = now }
-            state.last = now
-            state.batch[root, default: []].formUnion(changed)
-        }
+        note { $0.changes[root, default: []].formUnion(changed) }
     }
 
     /// Batches as they come, until `stop()`.

@@ -23,6 +23,29 @@ import Testing
         }
     }
 
+    /// An attachment is published from the file that was checked: one that became a link out
+    /// of the content after loading is refused, and a FIFO does not block the build.
+    @Test func onlyCheckedContentFilesArePublished() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let root = dir.path + "/content"
+        try dir.write(["reports/1094/a/plan.txt": "plan", "reports/1094/a/inside.txt": "inside"], under: "content")
+        #expect(symlink("/etc/passwd", root + "/reports/1094/a/outside.txt") == 0)
+        #expect(symlink("plan.txt", root + "/reports/1094/a/alias.txt") == 0)
+        #expect(mkfifo(root + "/reports/1094/a/pipe.txt", 0o644) == 0)
+        let writer = try OutputWriter(output: dir.path + "/public")
+        try writer.linkContent(root: root, "reports/1094/a/plan.txt", as: "reports/1094/a/plan.txt")
+        try writer.linkContent(root: root, "reports/1094/a/alias.txt", as: "reports/1094/a/alias.txt")
+        #expect(throws: OutputWriter.Failure.self) { try writer.linkContent(root: root, "reports/1094/a/outside.txt", as: "x.txt") }
+        #expect(throws: OutputWriter.Failure.self) { try writer.linkContent(root: root, "reports/1094/a/pipe.txt", as: "y.txt") }
+        #expect(throws: OutputWriter.Failure.self) { try writer.linkContent(root: root, "../../etc/passwd", as: "z.txt") }
+        try writer.commit()
+        #expect(try String(contentsOfFile: dir.path + "/public/reports/1094/a/alias.txt", encoding: .utf8) == "plan")
+        var info = stat()
+        #expect(lstat(dir.path + "/public/reports/1094/a/alias.txt", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "a file, not a link")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/public/x.txt"))
+    }
+
     @Test func rebuildingIntoTheSameOutputReplacesIt() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

@@ -127,4 +127,61 @@ import Testing
         #expect(state.succeeded)
         expectSameAsFullBuild(state, site, "break and fix a member")
     }
+
+    /// `plein serve` answers attachments from checked copies in the cache: a file of the content
+    /// that turns into a link to something outside after the build is never read.
+    @Test func attachmentsAreServedFromCheckedCopies() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let bundle = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
+        try site.write(bundle + "/plan.txt", "the plan\n")
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        func served(_ path: String) -> String? {
+            guard case .disk(let copy)? = state.files[path] else { return nil }
+            #expect(copy.hasPrefix(site.options.cacheRoot + "/"), "\(copy) is plein's own copy")
+            return try? String(contentsOfFile: copy, encoding: .utf8)
+        }
+        #expect(served(bundle + "/plan.txt") == "the plan\n")
+
+        unlink(site.content + "/" + bundle + "/plan.txt")
+        #expect(symlink("/etc/passwd", site.content + "/" + bundle + "/plan.txt") == 0)
+        _ = state.update(content: [bundle + "/plan.txt"], templates: [])
+        #expect(!state.succeeded, "a link out of the content is refused")
+        #expect(served(bundle + "/plan.txt") == "the plan\n", "the last good build's copy is served")
+
+        // While the content is broken, a new link is not served at all.
+        #expect(symlink("/etc/hostname", site.content + "/" + bundle + "/other.txt") == 0)
+        _ = state.update(content: [bundle + "/other.txt"], templates: [])
+        #expect(state.files[bundle + "/other.txt"] == nil)
+
+        unlink(site.content + "/" + bundle + "/plan.txt")
+        unlink(site.content + "/" + bundle + "/other.txt")
+        try site.write(bundle + "/plan.txt", "the new plan\n")
+        _ = state.update(content: [bundle + "/plan.txt", bundle + "/other.txt"], templates: [])
+        #expect(state.succeeded)
+        #expect(served(bundle + "/plan.txt") == "the new plan\n")
+    }
+
+    /// After the watcher lost events, a rescan finds every change by content.
+    @Test func aRescanAfterLostEventsEqualsAFullBuild() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        let report = "reports/1094/2026-10-25-omgevallen-boom-timorplein.md"
+        try site.edit(report) { $0.replacingOccurrences(of: "title: Omgewaaide boom", with: "title: Omgevallen boom") }
+        try site.write("users/zoe-nieuw.md", "---\nname: Zoë Nieuw\nemail: zoe@example.org\n---\nNieuw hier.\n")
+        var update = state.rescan()
+        #expect(update.changed.contains("reports/1094/2026-10-25-omgevallen-boom-timorplein/index.html"))
+        #expect(update.rendered < state.outputCount / 2, "a rescan renders what changed, \(update.rendered) of \(state.outputCount)")
+        expectSameAsFullBuild(state, site, "rescan after content edits")
+
+        let template = site.templates + "/pages/member.mustache"
+        let text = try String(contentsOfFile: template, encoding: .utf8)
+        try (text + "\n").write(toFile: template, atomically: true, encoding: .utf8)
+        update = state.rescan()
+        #expect(update.changed.contains { $0.hasPrefix("users/") })
+        #expect(!update.changed.contains("reports/index.html"), "only pages of the edited template change")
+        expectSameAsFullBuild(state, site, "rescan after a template edit")
+    }
 }

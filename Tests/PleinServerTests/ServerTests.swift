@@ -23,8 +23,8 @@ import Testing
 
     @Test func servesFilesWithTheirContentTypes() {
         #expect(get("/").headers["Content-Type"] == "text/html; charset=utf-8")
-        #expect(get("/").body == Array("<h1>home</h1>".utf8))
-        #expect(get("/users/anna/").body == Array("<h1>anna</h1>".utf8))
+        #expect(get("/").bytes == Array("<h1>home</h1>".utf8))
+        #expect(get("/users/anna/").bytes == Array("<h1>anna</h1>".utf8))
         #expect(get("/feed.xml").headers["Content-Type"] == "application/atom+xml; charset=utf-8")
         #expect(get("/feed.json").headers["Content-Type"] == "application/feed+json; charset=utf-8")
         #expect(get("/divers/index.json").headers["Content-Type"] == "application/json; charset=utf-8")
@@ -43,7 +43,7 @@ import Testing
     @Test func unknownPathsGetTheSite404Page() {
         let r = get("/nowhere/")
         #expect(r.status == 404)
-        #expect(r.body == Array("<h1>lost</h1>".utf8))
+        #expect(r.bytes == Array("<h1>lost</h1>".utf8))
     }
 
     @Test func eTagsAndHead() throws {
@@ -52,8 +52,8 @@ import Testing
         #expect(get("/users/", etag: etag).status == 304)
         #expect(get("/users/", etag: "\"other\"").status == 200)
         let head = get("/users/", method: "HEAD")
-        #expect(head.status == 200 && head.body.isEmpty)
-        #expect(head.headers["Content-Length"] == String(first.body.count))
+        #expect(head.status == 200 && head.bytes.isEmpty)
+        #expect(head.headers["Content-Length"] == String(first.bytes.count))
         #expect(get("/users/", method: "POST").status == 405)
     }
 
@@ -62,46 +62,31 @@ import Testing
     func nothingOutsideTheSite(_ path: String) {
         let r = get(path)
         #expect(r.status == 404, "\(path) → \(r.status)")
-        #expect(r.body == Array("<h1>lost</h1>".utf8))
+        #expect(r.bytes == Array("<h1>lost</h1>".utf8))
     }
 
     @Test func problemsReplacePagesUntilFixed() {
         let broken = SiteSnapshot(files: snapshot.files, problems: "<h1>2 errors</h1>")
         let page = get("/users/", in: broken)
         #expect(page.status == 500)
-        #expect(page.body == Array("<h1>2 errors</h1>".utf8))
+        #expect(page.bytes == Array("<h1>2 errors</h1>".utf8))
         #expect(get("/feed.xml", in: broken).status == 200, "feeds and data stay reachable")
     }
 }
 
-/// The real server over a socket: the same answers through FlyingFox, and paths a client would
+/// The real server over a socket: the same answers through Hummingbird, and paths a client would
 /// normally clean up sent as they are.
 @Suite(.serialized) struct DevServerTests {
     /// Sends one raw HTTP/1.1 request and returns the status line and the body.
-    func request(_ port: UInt16, _ target: String, method: String = "GET") throws -> (status: Int, head: String, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-        _ = text.withCString { send(fd, $0, strlen($0), 0) }
-        var response = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            response += buffer[0..<n]
-        }
-        let whole = String(decoding: response, as: UTF8.self)
-        let parts = whole.components(separatedBy: "\r\n\r\n")
-        let status = Int(parts[0].split(separator: " ").dropFirst().first ?? "0") ?? 0
-        return (status, parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
+    func request(_ port: UInt16, _ target: String, method: String = "GET") async throws -> (status: Int, head: String, body: String) {
+        try await blocking { try self.requestNow(port, target, method: method) }
+    }
+
+    func requestNow(_ port: UInt16, _ target: String, method: String = "GET") throws -> (status: Int, head: String, body: String) {
+        let client = try RawClient(port: port)
+        client.send("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let parts = client.receiveAll().components(separatedBy: "\r\n\r\n")
+        return (status(of: parts[0]), parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
     @Test func servesOverHTTP() async throws {
@@ -109,63 +94,59 @@ import Testing
             "index.html": .bytes(Array("<p>home</p>".utf8)), "404.html": .bytes(Array("<p>lost</p>".utf8)),
             "reports/1094/map.geojson": .bytes(Array("{\"type\":\"FeatureCollection\"}".utf8)),
         ]
-        let server = try await DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: files, problems: nil))
+        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: files, problems: nil))
         let task = Task { try await server.run() }
         defer { task.cancel() }
         try await server.waitUntilListening()
         let port = try #require(await server.port())
 
-        let home = try request(port, "/")
+        let home = try await request(port, "/")
         #expect(home.status == 200 && home.body == "<p>home</p>")
         #expect(home.head.lowercased().contains("content-type: text/html; charset=utf-8"))
-        let map = try request(port, "/reports/1094/map.geojson")
+        let map = try await request(port, "/reports/1094/map.geojson")
         #expect(map.head.lowercased().contains("content-type: application/geo+json"))
-        let missing = try request(port, "/nope")
+        let missing = try await request(port, "/nope")
         #expect(missing.status == 404 && missing.body == "<p>lost</p>")
         for evil in ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/reports/../../../etc/passwd"] {
-            let answer = try request(port, evil)
+            let answer = try await request(port, evil)
             #expect(answer.status == 404 && !answer.body.contains("root:"), "\(evil)")
         }
-        let head = try request(port, "/", method: "HEAD")
+        let head = try await request(port, "/", method: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty)
 
         await server.publish(SiteSnapshot(files: ["index.html": .bytes(Array("<p>new</p>".utf8))], problems: nil))
-        #expect(try request(port, "/").body == "<p>new</p>")
+        #expect(try await request(port, "/").body == "<p>new</p>")
     }
 
     @Test func openPagesAreToldToReload() async throws {
-        let server = try await DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: [:], problems: nil))
+        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: [:], problems: nil))
         let task = Task { try await server.run() }
         defer { task.cancel() }
         try await server.waitUntilListening()
         let port = try #require(await server.port())
 
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected == 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let client = try RawClient(port: port, timeout: 2)
         let handshake = "GET /__plein/reload HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        _ = handshake.withCString { send(fd, $0, strlen($0), 0) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = recv(fd, &buffer, buffer.count, 0)
-        let answer = String(decoding: buffer[0..<max(0, n)], as: UTF8.self)
+        client.send(handshake)
+        func receive() async throws -> [UInt8] {
+            try await blocking {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = recv(client.fd, &buffer, buffer.count, 0)
+                return Array(buffer[0..<max(0, n)])
+            }
+        }
+        let answer = String(decoding: try await receive(), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 101"))
         #expect(answer.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
 
         for _ in 0..<50 where await server.connectedPages == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        // A rebuild that changed nothing replaces the snapshot without reloading anything.
+        await server.publish(SiteSnapshot(files: [:], problems: nil), reload: false)
         await server.publish(SiteSnapshot(files: [:], problems: nil))
-        let m = recv(fd, &buffer, buffer.count, 0)
-        #expect(m >= 8)
-        #expect(buffer[0] == 0x81, "one final text frame")
-        #expect(String(decoding: buffer[2..<min(m, 8)], as: UTF8.self) == "reload")
+        let frame = try await receive()
+        #expect(frame.count == 8, "exactly one frame: \(frame)")
+        #expect(frame.first == 0x81, "one final text frame")
+        #expect(String(decoding: frame.dropFirst(2), as: UTF8.self) == "reload")
     }
 }

@@ -71,6 +71,43 @@ import Testing
         #expect(extra == nil)
     }
 
+    @Test func lostEventsAreSaidSoAndLaterEditsAreStillSeen() async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let watcher = try Watcher(roots: ["content": root])
+        // Fill the kernel's queue while nobody reads it: each file is three events.
+        let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16384
+        for number in 0..<(limit / 3 + 200) {
+            let path = root + "/users/burst-\(number).md"
+            _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+            unlink(path)
+        }
+        try "edited".write(toFile: root + "/users/anna.md", atomically: false, encoding: .utf8)
+        let (batch, _) = try await nextBatch(watcher)
+        #expect(batch?.overflowed == true)
+        // Watching goes on after the overflow.
+        try "again".write(toFile: root + "/users/anna.md", atomically: false, encoding: .utf8)
+        let (later, _) = try await nextBatch(watcher)
+        #expect(later == ["content": ["users/anna.md"]])
+    }
+
+    @Test func aFolderMovedOutOfTheRootIsNoLongerWatched() async throws {
+        let root = try folder()
+        let outside = NSTemporaryDirectory() + "plein-moved-" + UUID().uuidString
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        let watcher = try Watcher(roots: ["content": root])
+        #expect(rename(root + "/users", outside) == 0)
+        let (moved, _) = try await nextBatch(watcher)
+        #expect(moved == ["content": ["users"]])
+        try "new".write(toFile: outside + "/anna.md", atomically: false, encoding: .utf8)
+        let (after, _) = try await nextBatch(watcher)
+        #expect(after == nil, "an edit outside the root is not content: \(String(describing: after))")
+    }
+
     @Test func editorScratchFilesAreIgnored() {
         for name in [".anna.md.swp", "anna.md~", "4913", "anna.md.tmp", ".#anna.md", "x.dat.nosync1a2b"] {
             #expect(Watcher.ignored(name), "\(name)")

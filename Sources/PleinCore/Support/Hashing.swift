@@ -13,7 +13,15 @@ public enum Hashing {
         hex(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
     }
 
-    private static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    /// SHA-256 over bytes that arrive in pieces (a large file read in chunks).
+    public struct Stream {
+        private var hasher = SHA256()
+        public init() {}
+        public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+        public consuming func finalizeHex() -> String { Hashing.hex(hasher.finalize()) }
+    }
+
+    fileprivate static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         for byte in bytes {

@@ -1,0 +1,268 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// What a connection may send before its request is understood, and for how long.
+public struct RequestLimits: Sendable {
+    /// The request line (`GET /path HTTP/1.1`): longer gets 414.
+    public var requestLine = 8 * 1024
+    /// The request line and headers together: larger gets 431.
+    public var head = 64 * 1024
+    /// From a request's first byte to the end of its headers: slower gets 408 and is closed.
+    public var headTimeout: Duration = .seconds(10)
+    /// A connection with no request under way is closed after this long.
+    public var idleTimeout: Duration = .seconds(30)
+
+    public init() {}
+}
+
+/// Wraps a Hummingbird child channel with the guards: `HeadGuard` in front of the HTTP parser,
+/// `HTTPGuard` right after it.
+struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+    let base: Base
+    let limits: RequestLimits
+    let policy: HostPolicy
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let limits = self.limits, policy = self.policy
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            // Nothing is read before the child channel is set up, so the order of adding is free.
+            let phase = HeadGuard(limits: limits)
+            try channel.pipeline.syncOperations.addHandler(phase, position: .first)
+            let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(HTTPGuard(policy: policy, phase: phase), position: .after(decoder.handler))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// Reads the raw bytes of each request head before the HTTP parser does: a request line or a
+/// head over the limits is answered at once (414, 431) without parsing it; a head that arrives
+/// too slowly (a client sending a byte at a time) gets 408; an idle connection is closed.
+final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let limits: RequestLimits
+    private var context: ChannelHandlerContext?
+    /// Reading a request head (else a request is being answered, or the connection upgraded).
+    private var scanning = true
+    private var upgraded = false
+    private var closed = false
+    private var lineBytes = 0
+    private var headBytes = 0
+    private var lineEnded = false
+    private var lastFour: UInt32 = 0
+    private var timer: Scheduled<Void>?
+
+    init(limits: RequestLimits) { self.limits = limits }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { armIdle(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        armIdle(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        closed = true
+        context.fireChannelInactive()
+    }
+
+    private func arm(_ context: ChannelHandlerContext, after delay: Duration, _ action: @escaping (HeadGuard, ChannelHandlerContext) -> Void) {
+        timer?.cancel()
+        let loop = context.eventLoop
+        timer = loop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+            guard let context = self.context, !self.closed else { return }
+            action(self, context)
+        }
+    }
+
+    private func armIdle(_ context: ChannelHandlerContext) {
+        arm(context, after: limits.idleTimeout) { guardian, context in
+            guardian.closed = true
+            context.close(promise: nil)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closed { return }
+        let buffer = unwrapInboundIn(data)
+        guard scanning, !upgraded else {
+            context.fireChannelRead(data)
+            return
+        }
+        if headBytes == 0, buffer.readableBytes > 0 {
+            arm(context, after: limits.headTimeout) { guardian, context in
+                guardian.reject(context, status: "408 Request Timeout", "The request's headers took too long to arrive.\n")
+            }
+        }
+        var refused: (String, String)?
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                headBytes += 1
+                if !lineEnded {
+                    if byte == UInt8(ascii: "\n") {
+                        // Empty lines before a request line are allowed (RFC 9112, 2.2).
+                        lineEnded = lineBytes > 0
+                        lineBytes = 0
+                    } else if byte != UInt8(ascii: "\r") {
+                        lineBytes += 1
+                        if lineBytes > limits.requestLine {
+                            refused = ("414 URI Too Long", "The request's address is longer than \(limits.requestLine / 1024) KiB.\n")
+                            return
+                        }
+                    }
+                }
+                lastFour = lastFour << 8 | UInt32(byte)
+                if lineEnded, lastFour == 0x0D0A_0D0A || lastFour & 0xFFFF == 0x0A0A {
+                    // The head is complete: the parser takes it from here.
+                    scanning = false
+                    timer?.cancel()
+                    return
+                }
+                if headBytes > limits.head {
+                    refused = ("431 Request Header Fields Too Large", "The request's headers are larger than \(limits.head / 1024) KiB.\n")
+                    return
+                }
+            }
+        }
+        if let (status, text) = refused {
+            reject(context, status: status, text)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Answers without the HTTP layer (the request was never parsed) and closes.
+    private func reject(_ context: ChannelHandlerContext, status: String, _ text: String) {
+        guard !closed else { return }
+        closed = true
+        timer?.cancel()
+        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n" + text
+        let buffer = context.channel.allocator.buffer(string: response)
+        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// The response to the current request has been written: the next bytes start a new head.
+    func requestAnswered() {
+        guard let context, !upgraded, !closed else { return }
+        scanning = true
+        headBytes = 0
+        lineBytes = 0
+        lineEnded = false
+        lastFour = 0
+        armIdle(context)
+    }
+
+    /// The connection became a WebSocket: its bytes are frames from now on.
+    func becameWebSocket() {
+        upgraded = true
+        timer?.cancel()
+    }
+}
+
+/// Checks each parsed request before anything answers it: the `Host` (and, for the live-reload
+/// socket, the `Origin`) must be one this server answers, else 403 with how to allow it; a
+/// request the parser refuses gets a status that says why (405 for an unknown method, 431 for
+/// an oversized header) instead of a bare 400.
+final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let policy: HostPolicy
+    private let phase: HeadGuard
+    /// Swallowing the rest of a refused request.
+    private var refusing = false
+    private var upgraded = false
+
+    init(policy: HostPolicy, phase: HeadGuard) {
+        self.policy = policy
+        self.phase = phase
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch part {
+        case .head(let head):
+            let host = head.headers["host"].first
+            let origin = head.headers["origin"].first
+            let upgrade = head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+            if host == nil, head.version == .http1_0 {
+                break  // HTTP/1.0 may leave the host out; no browser does.
+            } else if let host, policy.allows(hostHeader: host), !upgrade || policy.allows(origin: origin, hostHeader: host) {
+                break
+            }
+            refusing = true
+            answer(context, status: host == nil ? .badRequest : .forbidden,
+                   text: policy.refusal(hostHeader: host, origin: upgrade ? origin : nil))
+            return
+        case .body, .end:
+            if refusing { return }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        refusing = true
+        switch parserError {
+        case .invalidMethod:
+            answer(context, status: .methodNotAllowed, text: "plein serve answers GET and HEAD only.\n", extra: [("Allow", "GET, HEAD")])
+        case .headerOverflow:
+            answer(context, status: .requestHeaderFieldsTooLarge, text: "The request's headers are too large.\n")
+        default:
+            answer(context, status: .badRequest, text: "The request could not be read: \(parserError).\n")
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.status == .switchingProtocols:
+            context.write(data, promise: promise)
+            phase.becameWebSocket()
+            upgraded = true
+        case .end:
+            context.write(data, promise: promise)
+            phase.requestAnswered()
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        // After the 101 has gone out, the bytes are WebSocket frames: this handler leaves.
+        if upgraded { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    private func answer(_ context: ChannelHandlerContext, status: HTTPResponseStatus, text: String, extra: [(String, String)] = []) {
+        var headers = HTTPHeaders([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(text.utf8.count)), ("Connection", "close")])
+        headers.add(contentsOf: extra)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PleinBuild
+@testable import PleinServer
+import Testing
+
+@Suite struct HostPolicyTests {
+    let policy = HostPolicy(host: "127.0.0.1", allowed: ["plein.test"])
+
+    @Test(arguments: ["localhost:1313", "127.0.0.1:1313", "[::1]:1313", "LOCALHOST", "localhost.:1313", "plein.test:1313", "site.localhost:1313"])
+    func theServedNamesAreAnswered(_ host: String) {
+        #expect(policy.allows(hostHeader: host), "\(host)")
+    }
+
+    @Test(arguments: ["attacker.example", "attacker.example:1313", "10.0.0.5:1313", "localhost.attacker.example", "", "a:b:c", "[::1", "localhost:x"])
+    func otherNamesAreRefused(_ host: String) {
+        #expect(!policy.allows(hostHeader: host), "\(host)")
+    }
+
+    @Test func everyInterfaceAcceptsAddressesButNotNames() {
+        let open = HostPolicy(host: "0.0.0.0")
+        #expect(open.allows(hostHeader: "192.168.1.20:1313"))
+        #expect(open.allows(hostHeader: "[fe80::1]:1313"))
+        #expect(!open.allows(hostHeader: "attacker.example:1313"))
+    }
+
+    @Test func theReloadSocketIsSameOriginOnly() {
+        #expect(policy.allows(origin: "http://localhost:1313", hostHeader: "localhost:1313"))
+        #expect(policy.allows(origin: "http://[::1]:1313", hostHeader: "[::1]:1313"))
+        #expect(policy.allows(origin: nil, hostHeader: "localhost:1313"))
+        #expect(!policy.allows(origin: "http://attacker.example", hostHeader: "localhost:1313"))
+        #expect(!policy.allows(origin: "http://localhost:9999", hostHeader: "localhost:1313"))
+        #expect(!policy.allows(origin: "https://localhost:1313", hostHeader: "localhost:1313"))
+        #expect(!policy.allows(origin: "null", hostHeader: "localhost:1313"))
+    }
+
+    @Test func theRefusalSaysHowToAllowIt() {
+        let text = policy.refusal(hostHeader: "attacker.example:1313", origin: nil)
+        #expect(text.contains("'attacker.example'"))
+        #expect(text.contains("plein serve --allow-host attacker.example"))
+    }
+}
+
+@Suite struct ByteRangeTests {
+    @Test func ranges() {
+        #expect(ByteRange.parse("bytes=0-9", size: 100) == .part(0..<10))
+        #expect(ByteRange.parse("bytes=90-", size: 100) == .part(90..<100))
+        #expect(ByteRange.parse("bytes=-5", size: 100) == .part(95..<100))
+        #expect(ByteRange.parse("bytes=50-500", size: 100) == .part(50..<100))
+        #expect(ByteRange.parse("bytes=100-", size: 100) == .unsatisfiable)
+        #expect(ByteRange.parse("bytes=0-1,5-6", size: 100) == .whole)
+        #expect(ByteRange.parse("items=0-1", size: 100) == .whole)
+        #expect(ByteRange.parse("bytes=9-3", size: 100) == .whole)
+    }
+}
+
+/// Files of the site on disk (plein's cache) are answered without reading them whole.
+@Suite struct DiskFileTests {
+    @Test func rangesHeadAndETagsOfAFile() throws {
+        let path = NSTemporaryDirectory() + "plein-served-" + UUID().uuidString
+        try Data((0..<100_000).map { UInt8($0 % 251) }).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let snapshot = SiteSnapshot(files: ["reports/1094/a/plan.pdf": .disk(path)], problems: nil)
+        let whole = Preview.respond(method: "GET", path: "/reports/1094/a/plan.pdf", conditions: .init(), snapshot: snapshot)
+        #expect(whole.status == 200)
+        #expect(whole.body == .file(path: path, offset: 0, count: 100_000))
+        #expect(whole.headers["Content-Length"] == "100000")
+        #expect(whole.headers["Accept-Ranges"] == "bytes")
+        let etag = try #require(whole.headers["ETag"])
+        let again = Preview.respond(method: "GET", path: "/reports/1094/a/plan.pdf", conditions: .init(ifNoneMatch: etag), snapshot: snapshot)
+        #expect(again.status == 304 && again.bytes.isEmpty)
+        let part = Preview.respond(method: "GET", path: "/reports/1094/a/plan.pdf", conditions: .init(range: "bytes=1000-1009"), snapshot: snapshot)
+        #expect(part.status == 206)
+        #expect(part.headers["Content-Range"] == "bytes 1000-1009/100000")
+        #expect(part.bytes == (1000..<1010).map { UInt8($0 % 251) })
+        let head = Preview.respond(method: "HEAD", path: "/reports/1094/a/plan.pdf", conditions: .init(), snapshot: snapshot)
+        #expect(head.status == 200 && head.body == .bytes([]) && head.headers["Content-Length"] == "100000")
+        let outside = Preview.respond(method: "GET", path: "/reports/1094/a/plan.pdf", conditions: .init(range: "bytes=200000-"), snapshot: snapshot)
+        #expect(outside.status == 416 && outside.headers["Content-Range"] == "bytes */100000")
+    }
+
+    @Test func aLinkInPlaceOfACachedFileIsNotFollowed() throws {
+        let path = NSTemporaryDirectory() + "plein-served-" + UUID().uuidString
+        #expect(symlink("/etc/passwd", path) == 0)
+        defer { unlink(path) }
+        let snapshot = SiteSnapshot(files: ["x.txt": .disk(path)], problems: nil)
+        let answer = Preview.respond(method: "GET", path: "/x.txt", conditions: .init(), snapshot: snapshot)
+        #expect(answer.status == 404)
+        #expect(!String(decoding: answer.bytes, as: UTF8.self).contains("root:"))
+    }
+
+    @Test func unknownMethodsAre405WithAReason() {
+        let answer = Preview.respond(method: "FOO", path: "/", conditions: .init(), snapshot: SiteSnapshot(files: [:], problems: nil))
+        #expect(answer.status == 405 && answer.headers["Allow"] == "GET, HEAD" && !answer.bytes.isEmpty)
+    }
+}
