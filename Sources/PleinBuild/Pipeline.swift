@@ -1,5 +1,6 @@
 public import PleinCore
 import Foundation
+import PleinTheme
 import PleinImages
 import PleinMarkdown
 import PleinRender
@@ -18,6 +19,9 @@ public struct BuildOptions: Sendable {
     /// The secret that message threads' addresses are derived from (`PLEIN_SECRET` or
     /// `--secret-file`); without it threads are not rendered.
     public var secret: [UInt8]?
+    /// Whether `templates` holds only the site's changes to plein's built-in theme (the
+    /// default for a site) rather than a whole theme of its own (`--templates`).
+    public var templatesOverBuiltInTheme = false
     /// Markup added before `</body>` of every page (the dev server's reload script).
     public var pageFooterInjection: String?
     /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
@@ -33,6 +37,14 @@ public struct BuildOptions: Sendable {
         self.baseURL = baseURL
         self.cache = cache
         self.progress = progress
+    }
+
+    /// The theme's files: the templates folder, over the built-in theme when it holds only
+    /// the site's changes.
+    var themeFiles: ContentFS {
+        let folder = ContentFS.disk(templates)
+        guard templatesOverBuiltInTheme else { return folder }
+        return .layered(folder, over: .memory(BuiltInTheme.files, displayRoot: templates))
     }
 
     var cacheRoot: String {

@@ -63,3 +63,18 @@ struct ServedCopies: Sendable {
         }
     }
 }
+
+/// What the dev server needs of a file in plein's cache, found without reading it: its size and
+/// a validator that changes when the file does. A link in its place is not followed.
+public struct CachedFileInfo: Sendable, Equatable {
+    public let size: Int
+    public let etag: String
+
+    public init?(path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        size = Int(info.st_size)
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        etag = "\"" + String(UInt64(info.st_ino), radix: 16) + "-" + String(size, radix: 16) + "-" + String(modified, radix: 16) + "\""
+    }
+}

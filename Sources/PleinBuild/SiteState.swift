@@ -83,7 +83,7 @@ public struct SiteState: Sendable {
     }
 
     private mutating func loadTheme() {
-        (theme, themeDiagnostics) = ThemeLoader.load(.disk(options.templates), language: content.site.language)
+        (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
     }
 
     /// Collects the diagnostics of content, image headers and theme.

@@ -12,8 +12,7 @@ struct Check: ParsableCommand {
         case text, json
     }
 
-    @Option(help: "The content folder.")
-    var content = "content"
+    @OptionGroup var location: ContentLocation
 
     @Option(help: "The cache of image headers (default: .plein-cache beside the content folder).")
     var cache: String?
@@ -21,12 +20,8 @@ struct Check: ParsableCommand {
     @Option(help: "How to print problems: text or json.")
     var format: Format = .text
 
-    func validate() throws {
-        try SiteOptions.requireFolder(content)
-    }
-
     func run() throws {
-        let result = Pipeline.check(content: content, cache: cache)
+        let result = Pipeline.check(content: location.folder, cache: cache)
         switch format {
         case .json:
             print(DiagnosticFormatter(sources: result.sources).json(result.diagnostics), terminator: "")

@@ -21,15 +21,14 @@ struct Find: ParsableCommand {
         @Option(help: "Radius in kilometres (5 to 100).")
         var within: Double = 25
 
-        @Option(help: "The content folder.")
-        var content = "content"
+        @OptionGroup var location: ContentLocation
 
         func validate() throws {
             guard (5...100).contains(within) else { throw ValidationError("--within must be between 5 and 100 km") }
         }
 
         func run() throws {
-            let checked = Pipeline.check(content: content)
+            let checked = Pipeline.check(content: location.folder)
             if checked.diagnostics.hasErrors {
                 let formatter = DiagnosticFormatter(sources: checked.sources, color: Terminal.colorErrors)
                 Terminal.error(formatter.report(checked.diagnostics.filter { $0.severity == .error }))

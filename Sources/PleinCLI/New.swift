@@ -27,14 +27,9 @@ struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Writes a new content file in the right place, with the right name.",
         discussion: "Missing required values are asked for on a terminal. Existing files are never overwritten.",
-        subcommands: [NewSite.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewReport.self,
+        subcommands: [NewSite.self, NewTheme.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewReport.self,
                       NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self]
     )
-}
-
-struct ContentOption: ParsableArguments {
-    @Option(help: "The content folder.")
-    var content = "content"
 }
 
 struct NewSite: ParsableCommand {
@@ -59,9 +54,31 @@ struct NewSite: ParsableCommand {
     }
 }
 
+struct NewTheme: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "theme",
+        abstract: "Copies plein's built-in theme into the site's templates/ folder, to change it.",
+        discussion: "Files already there are kept. A file you delete from templates/ is taken from the built-in theme again."
+    )
+    @Option(help: "The folder to copy the theme into (default: templates/ of the site this folder is in).") var templates: String?
+
+    func run() throws {
+        guard let folder = templates ?? SiteLayout.find()?.templates else {
+            throw UsageError(message: "no plein site here (no content/site.yaml in this folder or above); name the folder with --templates")
+        }
+        do {
+            let written = try Scaffold.theme(into: folder)
+            for path in written { print(path) }
+            if written.isEmpty { Terminal.error("\(folder) already holds every file of the built-in theme") }
+        } catch {
+            throw UsageError(message: error.description)
+        }
+    }
+}
+
 struct NewMember: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "member", abstract: "A member: users/<id>.md.")
-    @OptionGroup var location: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var name: String?
     @Option var email: String?
     @Option(help: "The id (default: made from the name).") var id: String?
@@ -69,13 +86,13 @@ struct NewMember: ParsableCommand {
     func run() throws {
         let name = try ask(name, "Name", option: "--name")
         let email = try ask(email, "E-mail address (never published)", option: "--email")
-        try scaffold(location.content) { s throws(Scaffold.Failure) in try s.member(name: name, email: email, id: id) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.member(name: name, email: email, id: id) }
     }
 }
 
 struct NewGroup: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "group", abstract: "A group: groups/<id>/index.md.")
-    @OptionGroup var location: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var name: String?
     @Option(help: "Members by id or e-mail, separated by commas.") var members: String?
 
@@ -83,13 +100,13 @@ struct NewGroup: ParsableCommand {
         let name = try ask(name, "Group name", option: "--name")
         let members = try ask(members, "Members (ids, separated by commas)", option: "--members")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        try scaffold(location.content) { s throws(Scaffold.Failure) in try s.group(name: name, members: members) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.group(name: name, members: members) }
     }
 }
 
 struct NewAlbum: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "album", abstract: "An album: groups/<group>/albums/<id>/index.md.")
-    @OptionGroup var location: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var group: String?
     @Option var title: String?
     @Option var date: String?
@@ -97,13 +114,13 @@ struct NewAlbum: ParsableCommand {
     func run() throws {
         let group = try ask(group, "Group id", option: "--group")
         let title = try ask(title, "Album title", option: "--title")
-        try scaffold(location.content) { s throws(Scaffold.Failure) in try s.album(group: group, title: title, date: date) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.album(group: group, title: title, date: date) }
     }
 }
 
 struct NewGoal: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "goal", abstract: "A goal: groups/<group>/goals/<id>.md.")
-    @OptionGroup var location: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var group: String?
     @Option var title: String?
     @Option var points: Int?
@@ -116,13 +133,13 @@ struct NewGoal: ParsableCommand {
             throw UsageError(message: "--points must be a whole number")
         }
         let adder = try ask(addedBy, "Added by (member id)", option: "--added-by")
-        try scaffold(location.content) { s throws(Scaffold.Failure) in try s.goal(group: group, title: title, points: points, addedBy: adder) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.goal(group: group, title: title, points: points, addedBy: adder) }
     }
 }
 
 struct NewReport: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "report", abstract: "A report: reports/<area>/<date>-<slug>.md.")
-    @OptionGroup var location: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var area: String?
     @Option var title: String?
     @Option(help: "suspicious, attention, event, complaint or message.") var category: String?
@@ -140,7 +157,7 @@ struct NewReport: ParsableCommand {
               let lon = try lon ?? Double(ask(nil, "Longitude", option: "--lon")) else {
             throw UsageError(message: "--lat and --lon must be numbers")
         }
-        try scaffold(location.content) { s throws(Scaffold.Failure) in
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.report(area: area, title: title, category: category, author: author, lat: lat, lon: lon, at: at)
         }
     }
@@ -148,7 +165,7 @@ struct NewReport: ParsableCommand {
 
 struct NewReply: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reply", abstract: "A reply to a report.")
-    @OptionGroup var location: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option(help: "The report, as <area>/<date>-<slug>.") var report: String?
     @Option var author: String?
     @Option var at: String?
@@ -156,13 +173,13 @@ struct NewReply: ParsableCommand {
     func run() throws {
         let report = try ask(report, "Report (<area>/<date>-<slug>)", option: "--report")
         let author = try ask(author, "Author (member id)", option: "--author")
-        try scaffold(location.content) { s throws(Scaffold.Failure) in try s.reply(report: report, author: author, at: at) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.reply(report: report, author: author, at: at) }
     }
 }
 
 struct NewLocation: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "location", abstract: "A study location: locations/<id>.md.")
-    @OptionGroup var content: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var name: String?
     @Option var address: String?
     @Option var lat: Double?
@@ -176,7 +193,7 @@ struct NewLocation: ParsableCommand {
               let seats = try seats ?? Int(ask(nil, "Seats", option: "--seats")) else {
             throw UsageError(message: "--lat, --lon and --seats must be numbers")
         }
-        try scaffold(content.content) { s throws(Scaffold.Failure) in
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.location(name: name, address: address, lat: lat, lon: lon, seats: seats)
         }
     }
@@ -184,7 +201,7 @@ struct NewLocation: ParsableCommand {
 
 struct NewCheckIn: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "checkin", abstract: "A check-in, added to checkins/<member>.yaml.")
-    @OptionGroup var content: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var member: String?
     @Option var location: String?
     @Option(name: .customLong("in"), help: "Check-in time (default: now).") var checkIn: String?
@@ -193,7 +210,7 @@ struct NewCheckIn: ParsableCommand {
     func run() throws {
         let member = try ask(member, "Member id", option: "--member")
         let location = try ask(location, "Location id", option: "--location")
-        try scaffold(content.content) { s throws(Scaffold.Failure) in
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.checkIn(member: member, location: location, at: checkIn, out: checkOut)
         }
     }
@@ -201,7 +218,7 @@ struct NewCheckIn: ParsableCommand {
 
 struct NewMessage: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "message", abstract: "A message in a thread (a new thread too).")
-    @OptionGroup var content: ContentOption
+    @OptionGroup var site: ContentLocation
     @Option var thread: String?
     @Option var author: String?
     @Option(help: "For a new thread: the other members, separated by commas.") var participants: String?
@@ -212,7 +229,7 @@ struct NewMessage: ParsableCommand {
         let thread = try ask(thread, "Thread id", option: "--thread")
         let author = try ask(author, "Author (member id)", option: "--author")
         let others = (participants ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        try scaffold(content.content) { s throws(Scaffold.Failure) in
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.message(thread: thread, author: author, participants: others, subject: subject, at: at)
         }
     }

@@ -9,7 +9,8 @@ public struct Plein: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plein",
         abstract: "Builds a community's website and feeds from Markdown and YAML records.",
-        subcommands: [Build.self, Check.self, Serve.self, New.self, Find.self, SchemaCommand.self],
+        version: PleinVersion.description,
+        subcommands: [Build.self, Check.self, Serve.self, New.self, Find.self, SchemaCommand.self, Version.self],
         defaultSubcommand: Build.self
     )
 
@@ -45,16 +46,49 @@ public struct Plein: AsyncParsableCommand {
     }
 }
 
+/// `plein version`: the same as `plein --version`.
+struct Version: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Prints plein's version and the versions of libvips and cmark-gfm it runs with.")
+    func run() { print(PleinVersion.description) }
+}
+
+/// Where the site's content is: `--content`, else `content/` of the site the current folder is
+/// in (found upwards, as git finds `.git`).
+struct ContentLocation: ParsableArguments {
+    @Option(name: .customLong("content"), help: "The content folder (default: content/ of the site this folder is in).")
+    var given: String?
+
+    var folder: String { given ?? SiteLayout.find()?.content ?? "content" }
+
+    func validate() throws {
+        try Self.requireFolder(folder, given: given != nil)
+    }
+
+    /// The content folder must exist (a usage error, exit status 2, otherwise).
+    static func requireFolder(_ content: String, given: Bool) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
+            if given { throw ValidationError("the content folder '\(content)' does not exist") }
+            throw ValidationError("""
+                no plein site here: neither this folder nor any above it holds content/site.yaml.
+                Start one with `plein new site <folder>`, or name the content folder with --content.
+                """)
+        }
+    }
+}
+
 /// Options shared by the commands that read a site.
 struct SiteOptions: ParsableArguments {
-    @Option(help: "The content folder.")
-    var content = "content"
+    @OptionGroup var location: ContentLocation
 
-    @Option(help: "The theme folder.")
-    var templates = "templates"
+    @Option(name: .customLong("templates"), help: """
+        A whole theme of your own. Without it, plein's built-in theme is used, with the files of the site's \
+        templates/ folder (if any) in place of its own.
+        """)
+    var givenTemplates: String?
 
-    @Option(help: "The output folder.")
-    var output = "public"
+    @Option(name: .customLong("output"), help: "The output folder (default: public/ beside content/).")
+    var givenOutput: String?
 
     @Option(name: .customLong("base-url"), help: "Publish at this URL instead of site.yaml's base_url.")
     var baseURL: String?
@@ -65,16 +99,11 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .customLong("secret-file"), help: "A file holding the secret for message threads' addresses (else PLEIN_SECRET).")
     var secretFile: String?
 
-    /// The content folder must exist (a usage error, exit status 2, otherwise).
-    static func requireFolder(_ content: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("the content folder '\(content)' does not exist")
-        }
-    }
+    var content: String { location.folder }
+    var templates: String { givenTemplates ?? SiteLayout.find()?.templates ?? "templates" }
+    var output: String { givenOutput ?? SiteLayout.find()?.output ?? "public" }
 
     func validate() throws {
-        try Self.requireFolder(content)
         if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
             throw ValidationError("--base-url must start with http:// or https://")
         }
@@ -96,6 +125,7 @@ struct SiteOptions: ParsableArguments {
 
     func buildOptions() throws -> BuildOptions {
         var options = BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
+        options.templatesOverBuiltInTheme = givenTemplates == nil
         options.secret = try secret()
         return options
     }

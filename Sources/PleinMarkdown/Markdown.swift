@@ -23,6 +23,9 @@ public enum Markdown {
         Engine.shared.render(source, headingOffset: headingOffset, idPrefix: idPrefix, absoluteURL: absoluteURL)
     }
 
+    /// The version of the cmark-gfm library plein runs with.
+    public static var libraryVersion: String { String(cString: cmark_version_string()) }
+
     /// Whether a link target may appear in output: no `javascript:`, `vbscript:`, `file:`,
     /// and `data:` only for raster images.
     public static func isSafeURL(_ url: String) -> Bool {

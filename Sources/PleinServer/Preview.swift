@@ -140,11 +140,9 @@ public enum Preview {
                 etag = "\"" + Hashing.sha256Hex(bytes).prefix(20) + "\""
                 body = { .bytes(Array(bytes[$0])) }
             case .disk(let path):
-                var info = stat()
-                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-                size = Int(info.st_size)
-                let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                etag = "\"" + String(UInt64(info.st_ino), radix: 16) + "-" + String(size, radix: 16) + "-" + String(modified, radix: 16) + "\""
+                guard let info = CachedFileInfo(path: path) else { return nil }
+                size = info.size
+                etag = info.etag
                 body = { .file(path: path, offset: $0.lowerBound, count: $0.count) }
             }
         }

@@ -7,10 +7,13 @@ import Testing
     @Test func everyKindOfNewFileChecksClean() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let root = dir.path + "/site"
-        let written = try Scaffold.site(at: root, title: "Buurt \"Oost\"", baseURL: "https://example.org/", language: .nl, timezone: "Europe/Amsterdam")
-        #expect(written.contains(root + "/.plein/schemas/member.json"))
-        #expect(written.contains(root + "/.vscode/settings.json"))
+        let site = dir.path + "/site"
+        let root = site + "/content"
+        let written = try Scaffold.site(at: site, title: "Buurt \"Oost\"", baseURL: "https://example.org/", language: .nl, timezone: "Europe/Amsterdam")
+        #expect(written.contains(site + "/.plein/schemas/member.json"))
+        #expect(written.contains(site + "/.vscode/settings.json"))
+        #expect(written.contains(site + "/.gitignore"))
+        #expect(SiteLayout.find(from: root + "/users") == SiteLayout(root: "../.."))
         #expect(Pipeline.check(content: root).diagnostics.isEmpty)
 
         let now = Moment(seconds: CivilTime(year: 2026, month: 11, day: 21, hour: 13, minute: 30).secondsAsUTC)
@@ -42,8 +45,9 @@ import Testing
     @Test func refusesToOverwriteOrToWriteNonsense() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let root = dir.path + "/site"
-        _ = try Scaffold.site(at: root, title: "T", baseURL: "https://example.org/", language: .en, timezone: "UTC")
+        let site = dir.path + "/site"
+        let root = site + "/content"
+        _ = try Scaffold.site(at: site, title: "T", baseURL: "https://example.org/", language: .en, timezone: "UTC")
         _ = try Scaffold(contentRoot: root).member(name: "Anna", email: "anna@example.org")
         #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).member(name: "Anna", email: "other@example.org") }
         #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).member(name: "Ann", email: "anna@example.org") }
@@ -51,6 +55,39 @@ import Testing
         #expect(throws: Scaffold.Failure.self) {
             try Scaffold(contentRoot: root).report(area: "1094", title: "X", category: "rumour", author: "anna", lat: 1, lon: 1, at: nil)
         }
-        #expect(throws: Scaffold.Failure.self) { try Scaffold.site(at: root, title: "T", baseURL: "https://example.org/", language: .en, timezone: "UTC") }
+        #expect(throws: Scaffold.Failure.self) { try Scaffold.site(at: site, title: "T", baseURL: "https://example.org/", language: .en, timezone: "UTC") }
+    }
+
+    /// The theme travels with plein: a new site builds without a templates/ folder, and one
+    /// changed partial or stylesheet in templates/ replaces only that file.
+    @Test func aSiteUsesTheBuiltInThemeWithItsOwnChangesOverIt() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let site = dir.path + "/site"
+        _ = try Scaffold.site(at: site, title: "Duikclub", baseURL: "https://example.org/", language: .en, timezone: "UTC")
+        _ = try Scaffold(contentRoot: site + "/content").member(name: "Anna", email: "anna@example.org")
+        _ = try Scaffold(contentRoot: site + "/content").report(area: "1094", title: "Lost fins", category: "message", author: "anna",
+                                                               lat: 52.36, lon: 4.94, at: "2026-11-01T10:00:00Z")
+        var options = BuildOptions(content: site + "/content", templates: site + "/templates", output: site + "/public", cache: site + "/.plein-cache")
+        options.templatesOverBuiltInTheme = true
+        #expect(Pipeline.build(options).succeeded)
+        let plain = try String(contentsOfFile: site + "/public/users/anna/index.html", encoding: .utf8)
+        #expect(plain.contains("Anna"))
+
+        try dir.write(["site/templates/partials/member-chip.mustache": "<span class=\"chip\">CHIP {{name}}</span>",
+                       "site/templates/assets/style.css": "body { color: rebeccapurple }\n"], under: "")
+        #expect(Pipeline.build(options).succeeded)
+        let area = try String(contentsOfFile: site + "/public/reports/1094/index.html", encoding: .utf8)
+        #expect(area.contains("CHIP Anna"), "the site's partial is used")
+        let css = try FileManager.default.contentsOfDirectory(atPath: site + "/public/assets").filter { $0.hasPrefix("style.") }
+        #expect(css.count == 1)
+        #expect(try String(contentsOfFile: site + "/public/assets/" + css[0], encoding: .utf8).contains("rebeccapurple"))
+        #expect(FileManager.default.fileExists(atPath: site + "/public/assets/" + (try FileManager.default.contentsOfDirectory(atPath: site + "/public/assets").first { $0.hasPrefix("plein.") } ?? "none")),
+                "the theme's other assets are still there")
+
+        // The copied theme builds the same site as the built-in one.
+        let copied = try Scaffold.theme(into: dir.path + "/copy")
+        #expect(copied.count > 20)
+        #expect(try Scaffold.theme(into: dir.path + "/copy").isEmpty, "nothing is overwritten")
     }
 }

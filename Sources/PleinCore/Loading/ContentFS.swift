@@ -128,6 +128,35 @@ extension ContentFS {
         return bytes
     }
 
+    /// `top` over `bottom`, file by file: a path `top` has is read from it, any other from
+    /// `bottom`; a folder lists the entries of both. (A site's `templates/` over the built-in
+    /// theme.)
+    public static func layered(_ top: ContentFS, over bottom: ContentFS) -> ContentFS {
+        @Sendable func inTop(_ path: String) -> Bool {
+            let parent = path.split(separator: "/").dropLast().joined(separator: "/")
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return (try? top.list(parent))?.contains { $0.name == name && $0.kind != .directory } ?? false
+        }
+        return ContentFS(
+            displayRoot: top.displayRoot,
+            list: { (directory: String) throws(Failure) -> [Entry] in
+                let upper = try? top.list(directory)
+                let lower = try? bottom.list(directory)
+                if upper == nil, lower == nil { throw Failure("no such directory") }
+                var entries: [String: Entry] = [:]
+                for entry in lower ?? [] { entries[entry.name] = entry }
+                for entry in upper ?? [] { entries[entry.name] = entry }
+                return entries.values.sorted { $0.name < $1.name }
+            },
+            read: { (path: String) throws(Failure) -> [UInt8] in
+                inTop(path) ? try top.read(path) : try bottom.read(path)
+            },
+            readPrefix: { (path: String, count: Int) throws(Failure) -> [UInt8] in
+                inTop(path) ? try top.readPrefix(path, count) : try bottom.readPrefix(path, count)
+            }
+        )
+    }
+
     /// An in-memory tree: file paths to contents; symlinks as path → target (outside if the target
     /// starts with `/` or climbs out with `..`).
     public static func memory(_ files: [String: [UInt8]], symlinks: [String: String] = [:], displayRoot: String = "content") -> ContentFS {

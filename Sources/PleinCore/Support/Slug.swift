@@ -12,7 +12,8 @@ public enum Slug {
         return true
     }
 
-    /// The slug closest to `text`: accents dropped, lowercase, other characters as `-`.
+    /// The slug closest to `text`: letters transliterated to ASCII (`Zoë Çelik-Ødegård` →
+    /// `zoe-celik-odegard`, `Łódź` → `lodz`, `Зоя` → `zoa`), lowercase, other characters as `-`.
     public static func make(_ text: String) -> String {
         // ASCII text (most names and titles) needs no folding, which is slow.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -31,7 +32,10 @@ public enum Slug {
             }
             return String(decoding: out, as: UTF8.self)
         }
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        // ICU's transliteration also handles letters that have no accent to drop (ø, æ, ß, ł)
+        // and other scripts; folding is the fallback where ICU is unavailable.
+        let latin = text.applyingTransform(StringTransform(rawValue: "Any-Latin; Latin-ASCII"), reverse: false) ?? text
+        let folded = latin.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
         var out = ""
         var pendingDash = false
         for scalar in folded.unicodeScalars {

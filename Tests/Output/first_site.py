@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""A community of one's own, started as a new user would: with the built binary, in a temporary
+folder, outside this repository, with no options beyond what the README shows.
+
+    plein new site duikclub --title "Duikclub Test"; cd duikclub
+    plein new member …; (cd content/users; plein new report …); plein check; plein build; plein serve
+    plein new theme; change one partial and the stylesheet; plein build
+
+    python3 Tests/Output/first_site.py --plein .build/debug/plein
+"""
+import argparse, http.client, os, shutil, socket, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = []
+
+
+def check(condition, message):
+    print(("  ok: " if condition else "  FAILED: ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    plein = os.path.abspath(parser.parse_args().plein)
+    work = tempfile.mkdtemp(prefix="plein-first-site-")
+    env = dict(os.environ, NO_COLOR="1")
+
+    def run(*args, cwd):
+        result = subprocess.run([plein, *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+        return result.returncode, result.stdout + result.stderr
+
+    try:
+        site = os.path.join(work, "duikclub")
+        print("plein new site, then everything from inside the site with no options")
+        code, out = run("new", "site", "duikclub", "--title", "Duikclub Test", "--language", "en", cwd=work)
+        check(code == 0 and os.path.exists(os.path.join(site, "content/site.yaml")), f"new site: {out.strip()[:80]}")
+        with open(os.path.join(site, ".gitignore")) as f:
+            ignored = f.read()
+        check("/public/" in ignored and "/.plein-cache/" in ignored, "the site ignores its output and cache in git")
+        code, out = run("new", "member", "--name", "Zoë Çelik-Ødegård", "--email", "zoe@example.org", cwd=site)
+        check(code == 0 and "content/users/zoe-celik-odegard.md" in out, f"new member from the site folder: {out.strip()}")
+        code, out = run("new", "member", "--name", "Daan Smit", "--email", "daan@example.org", cwd=site)
+        users = os.path.join(site, "content", "users")
+        code, out = run("new", "report", "--area", "4301", "--title", "Zicht acht meter", "--category", "message", "--author", "daan-smit",
+                        "--lat", "51.7", "--lon", "3.8", "--at", "2026-11-01T10:00:00+01:00", cwd=users)
+        check(code == 0 and os.path.exists(os.path.join(site, "content/reports/4301/2026-11-01-zicht-acht-meter.md")),
+              f"new report from a folder inside the site: {out.strip()}")
+        check(not os.path.exists(os.path.join(users, "content")), "no second content folder inside the first")
+        code, out = run("new", "group", "--name", "Zeehonden", "--members", "daan-smit,zoe-celik-odegard", cwd=site)
+        check(code == 0, f"new group: {out.strip()}")
+        code, out = run("check", cwd=users)
+        check(code == 0, f"check from inside: {out.strip()[:200]}")
+        code, out = run("build", cwd=site)
+        check(code == 0, f"build: {out.strip()[-160:]}")
+        public = os.path.join(site, "public")
+        for page in ("index.html", "users/zoe-celik-odegard/index.html", "users/daan-smit/index.html",
+                     "reports/4301/2026-11-01-zicht-acht-meter/index.html", "groups/zeehonden/index.html", "404.html", "feed.xml"):
+            check(os.path.exists(os.path.join(public, page)), f"public/{page}")
+        with open(os.path.join(public, "users/zoe-celik-odegard/index.html"), encoding="utf-8") as f:
+            check("Zoë Çelik-Ødegård" in f.read(), "the profile shows the name")
+
+        print("plein serve from inside the site")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        serve = subprocess.Popen([plein, "serve", "--port", str(port)], cwd=users, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                                 text=True)
+        try:
+            deadline = time.time() + 120
+            status = None
+            while time.time() < deadline and status != 200:
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                    connection.request("GET", "/users/daan-smit/")
+                    response = connection.getresponse()
+                    status = response.status
+                    page = response.read()
+                except OSError:
+                    time.sleep(0.2)
+            check(status == 200 and b"Daan Smit" in page, f"serve answers ({status})")
+        finally:
+            serve.terminate()
+            serve.wait(10)
+
+        print("plein new theme, and a site that changes one partial and the stylesheet")
+        code, out = run("new", "theme", cwd=site)
+        templates = os.path.join(site, "templates")
+        check(code == 0 and os.path.exists(os.path.join(templates, "layouts/base.mustache")), "new theme copies the theme")
+        # Keep only the two changed files: the rest comes from the built-in theme.
+        shutil.rmtree(templates)
+        os.makedirs(os.path.join(templates, "partials"))
+        os.makedirs(os.path.join(templates, "assets"))
+        with open(os.path.join(templates, "partials/member-chip.mustache"), "w") as f:
+            f.write('<span class="chip">DIVER {{name}}</span>')
+        with open(os.path.join(templates, "assets/style.css"), "w") as f:
+            f.write("body { background: aquamarine }\n")
+        code, out = run("build", cwd=site)
+        check(code == 0, f"build with overrides: {out.strip()[-120:]}")
+        with open(os.path.join(public, "reports/4301/index.html"), encoding="utf-8") as f:
+            check("DIVER Daan Smit" in f.read(), "the site's partial is used")
+        styles = [n for n in os.listdir(os.path.join(public, "assets")) if n.startswith("style.")]
+        with open(os.path.join(public, "assets", styles[0])) as f:
+            check("aquamarine" in f.read(), "the site's stylesheet is used")
+        check(any(n.startswith("plein.") for n in os.listdir(os.path.join(public, "assets"))), "the theme's script still comes along")
+
+        print("the version, and a clear word outside a site")
+        code, out = run("--version", cwd=work)
+        check(code == 0 and out.startswith("plein ") and "libvips" in out and "cmark-gfm" in out, f"--version: {out.strip()}")
+        code, version = run("version", cwd=work)
+        check(code == 0 and version == out, "plein version says the same")
+        code, out = run("build", cwd=work)
+        check(code == 2 and "no plein site here" in out and "plein new site" in out, f"build outside a site: exit {code}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"\n{len(failures)} check(s) failed")
+        sys.exit(1)
+    print("\nall first-site checks passed")
+
+
+if __name__ == "__main__":
+    main()
