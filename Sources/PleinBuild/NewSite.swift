@@ -6,7 +6,8 @@ extension Scaffold {
     /// Starts an empty community in `folder`: `content/` with the site's settings, the editor
     /// schemas, a `.gitignore` for the output and the cache, and a README. Returns the files
     /// written. The theme is plein's own until `plein new theme` copies it in.
-    public static func site(at folder: String, title: String, baseURL: String, language: Language, timezone: String) throws(Failure) -> [String] {
+    public static func site(at folder: String, title: String, baseURL: String, language: Language, timezone: String,
+                            sections: Set<SiteSection> = Set(SiteSection.allCases)) throws(Failure) -> [String] {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder + "/content/site.yaml") || fm.fileExists(atPath: folder + "/site.yaml") {
             throw Failure("\(folder) already holds a site")
@@ -21,7 +22,7 @@ extension Scaffold {
             base_url: \(baseURL)
             language: \(language.rawValue)
             timezone: \(timezone)
-            privacy:
+            \(sections == Set(SiteSection.allCases) ? "" : "sections: [" + sections.sorted().map(\.rawValue).joined(separator: ", ") + "]\n")privacy:
               location_precision_km: 1
             feeds:
               limit: 50
@@ -78,6 +79,14 @@ extension Scaffold {
             """)
         return written
     }
+
+    /// Kinds of community `plein new site` offers, with the sections each starts with.
+    public static let kinds: [(name: String, sections: [SiteSection])] = [
+        ("a neighbourhood (members, groups, reports)", [.members, .groups, .reports]),
+        ("a diving club (members, divers, groups, reports)", [.members, .divers, .groups, .reports]),
+        ("a study group (members, groups, study places, who is where)", [.members, .groups, .study, .now]),
+        ("everything plein has", SiteSection.allCases),
+    ]
 
     /// Copies plein's built-in theme into `folder` (a site's `templates/`) to start changing it:
     /// files already there are kept. Returns the files written.

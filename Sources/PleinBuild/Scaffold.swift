@@ -24,10 +24,16 @@ public struct Scaffold: Sendable {
 
     // MARK: Writing
 
-    /// Creates a file that must not exist yet; returns its path as shown to the user.
+    /// Creates a file that must not exist yet; returns its path as shown to the user. The text
+    /// is checked against its kind's schema first: a value given on the command line that the
+    /// file may not hold is refused, with the checker's words.
     func create(_ relative: String, _ text: String) throws(Failure) -> String {
         let path = contentRoot + "/" + relative
         guard !FileManager.default.fileExists(atPath: path) else { throw Failure("\(path) already exists; plein new never overwrites") }
+        let problems = ContentLoader.problems(of: text, at: relative, site: content.site).filter { $0.severity == .error }
+        guard problems.isEmpty else {
+            throw Failure(problems.map { d in "\(d.message)\(d.problem.suggestion.map { " (\($0))" } ?? "")" }.joined(separator: "; "))
+        }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -88,7 +94,7 @@ public struct Scaffold: Sendable {
 
     // MARK: Record kinds
 
-    public func member(name: String, email: String, id: String? = nil) throws(Failure) -> String {
+    public func member(name: String, email: String, id: String? = nil, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
         var chosen = id ?? ""
         if id == nil { chosen = try slug(name, what: "name") }
         let id = chosen
@@ -97,19 +103,19 @@ public struct Scaffold: Sendable {
         if let taken = content.members.first(where: { Email.key($0.email) == Email.key(email) }) {
             throw Failure("\(email) is already used by member '\(taken.id)'")
         }
-        let joined = clock.civil(now).isoDate
+        var fields = fields
+        if !fields.contains(where: { $0.0 == "joined" }) { fields.insert(("joined", .plain(clock.civil(now).isoDate)), at: 0) }
         return try create("users/\(id).md", """
             ---
             name: \(Self.quote(name))
             email: \(Self.quote(email))
-            joined: \(joined)
-            ---
-            A few words about \(name).
+            \(FieldValue.lines(fields))---
+            \(Placeholders.member)
 
             """)
     }
 
-    public func group(name: String, members: [String], id: String? = nil) throws(Failure) -> String {
+    public func group(name: String, members: [String], id: String? = nil, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
         var chosen = id ?? ""
         if id == nil { chosen = try slug(name, what: "name") }
         let id = chosen
@@ -122,14 +128,13 @@ public struct Scaffold: Sendable {
             ---
             name: \(Self.quote(name))
             members: [\(ids.joined(separator: ", "))]
-            created_by: \(ids[0])
-            ---
-            What this group is about.
+            \(FieldValue.lines(fields.contains { $0.0 == "created_by" } ? fields : [("created_by", .plain(ids[0]))] + fields))---
+            \(Placeholders.group)
 
             """)
     }
 
-    public func album(group: String, title: String, date: String?) throws(Failure) -> String {
+    public func album(group: String, title: String, date: String?, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
         guard content.groups.contains(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
         let day = try date.map { (d: String) throws(Failure) -> String in clock.civil(try moment(d)).isoDate } ?? clock.civil(now).isoDate
         let id = try slug(title, what: "title")
@@ -137,8 +142,8 @@ public struct Scaffold: Sendable {
             ---
             title: \(Self.quote(title))
             date: \(day)
-            ---
-            The story of this album. Put the photos (.jpg, .png, .webp) in this folder.
+            \(FieldValue.lines(fields))---
+            \(Placeholders.album)
 
             """)
     }
@@ -159,7 +164,7 @@ public struct Scaffold: Sendable {
             added_by: \(adder.id)
             added: \(clock.civil(now).isoDate)
             ---
-            What counts as done.
+            \(Placeholders.goal)
 
             """)
     }
@@ -184,7 +189,7 @@ public struct Scaffold: Sendable {
             author: \(who.id)
             location: {lat: \(lat), lon: \(lon)}
             ---
-            What happened.
+            \(Placeholders.report)
 
             """)
     }
@@ -211,12 +216,12 @@ public struct Scaffold: Sendable {
             author: \(who.id)
             at: \(timestamp(when))
             ---
-            The reply.
+            \(Placeholders.reply)
 
             """)
     }
 
-    public func location(name: String, address: String?, lat: Double, lon: Double, seats: Int) throws(Failure) -> String {
+    public func location(name: String, address: String?, lat: Double, lon: Double, seats: Int, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw Failure("the coordinate is out of range") }
         guard seats >= 0 else { throw Failure("seats cannot be negative") }
         let id = try slug(name, what: "name")
@@ -225,12 +230,10 @@ public struct Scaffold: Sendable {
             name: \(Self.quote(name))
             \(address.map { "address: \(Self.quote($0))\n" } ?? "")location: {lat: \(lat), lon: \(lon)}
             seats: \(seats)
-            student_id_required: false
-            opening_hours:
-              mon-fri: "09:00-17:00"
-              sat-sun: closed
-            ---
-            What it is like to study here.
+            \(FieldValue.lines((fields.contains { $0.0 == "student_id_required" } ? [] : [("student_id_required", FieldValue.flag(false))])
+                + (fields.contains { $0.0 == "opening_hours" } ? [] : [("opening_hours", .object([("mon-fri", .text("09:00-17:00")), ("sat-sun", .plain("closed"))]))])
+                + fields))---
+            \(Placeholders.location)
 
             """)
     }
@@ -283,7 +286,7 @@ public struct Scaffold: Sendable {
             author: \(who.id)
             at: \(timestamp(when))
             ---
-            The message.
+            \(Placeholders.message)
 
             """)
     }

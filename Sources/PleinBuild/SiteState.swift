@@ -90,12 +90,26 @@ public struct SiteState: Sendable {
     private mutating func check() {
         let root = content.displayRoot
         var found = loadDiagnostics + Checker.check(content) + images.headerDiagnostics(maxPixels: content.site.maxPixels)
+        if let theme { found += Self.labelProblems(content, theme: theme) }
         found = found.sorted().map { $0.under(root) }
         diagnostics = found + themeDiagnostics
         var texts: [String: String] = [:]
         for (file, text) in content.sources { texts[root + "/" + file] = text }
         if let theme { texts.merge(theme.sources) { a, _ in a } }
         sources = texts
+    }
+
+    /// `site.yaml` labels for texts the theme does not have.
+    static func labelProblems(_ content: Content, theme: Theme) -> [Diagnostic] {
+        let keys = Array(theme.strings.table.keys)
+        let lines = content.sources["site.yaml"]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        return content.site.labels.keys.sorted().filter { theme.strings.table[$0] == nil }.map { key in
+            let line = lines.firstIndex { $0.drop { $0 == " " }.hasPrefix(key + ":") }.map { $0 + 1 } ?? 1
+            let column = line > 1 || lines.first?.drop(while: { $0 == " " }).hasPrefix(key + ":") == true
+                ? (lines[line - 1].prefix { $0 == " " }.count + 1) : 1
+            return Diagnostic(.unknownLabel(key, suggestion: Suggestions.closest(to: key, in: keys)), in: "site.yaml",
+                              at: Span(line: line, column: column, length: key.count))
+        }
     }
 
     /// What an update changed in the output.

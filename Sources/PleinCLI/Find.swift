@@ -37,7 +37,7 @@ struct Find: ParsableCommand {
             let model = ModelBuilder.build(checked.content)
             guard let point = DiverSearch.resolve(near, places: model.places) else {
                 let closest = Suggestions.ranked(near, in: model.places.map(\.name), count: 5)
-                throw UsageError(message: "unknown place '\(near)'; the closest places are \(closest.joined(separator: ", ")) (or give lat,lon)")
+                throw UsageError(message: "unknown place '\(near)'; places with a similar name: \(closest.joined(separator: ", ")) (or give lat,lon)")
             }
             let results = DiverSearch.search(model, near: point, within: within)
             let radius = within == within.rounded() ? String(Int(within)) : String(within)

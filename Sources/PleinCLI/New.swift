@@ -14,6 +14,29 @@ func ask(_ value: String?, _ question: String, option: String) throws -> String 
     return line.trimmingCharacters(in: .whitespaces)
 }
 
+/// An optional value: the option's, else (on a terminal) an answer that may be left empty.
+func askOptional(_ value: String?, _ question: String) -> String? {
+    if let value { return value.isEmpty ? nil : value }
+    guard isatty(STDIN_FILENO) == 1 else { return nil }
+    FileHandle.standardError.write(Data("\(question) (Enter to leave out): ".utf8))
+    guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else { return nil }
+    return line
+}
+
+/// A comma-separated list as a list of items.
+func items(_ text: String?) -> [String] {
+    (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
+/// `52.37,4.89` as a coordinate, anything else as a place name.
+func placeOrCoordinate(_ text: String) -> FieldValue {
+    let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
+        return .object([("lat", .plain(String(lat))), ("lon", .plain(String(lon)))])
+    }
+    return .text(text)
+}
+
 /// Runs a scaffold step and prints the file it wrote.
 func scaffold(_ content: String, _ body: (Scaffold) throws(Scaffold.Failure) -> String) throws {
     do {
@@ -39,13 +62,38 @@ struct NewSite: ParsableCommand {
     @Option(name: .customLong("base-url")) var baseURL = "https://example.org/"
     @Option var language: String = "nl"
     @Option var timezone = "Europe/Amsterdam"
+    @Option(help: "The parts of the site, separated by commas: members, divers, groups, reports, study, now (default: all; asked on a terminal).")
+    var sections: String?
+
+    /// The sections given, or (on a terminal) the kind of community chosen.
+    func chosenSections() throws -> Set<SiteSection> {
+        if let sections {
+            var chosen: Set<SiteSection> = []
+            for name in items(sections) {
+                guard let section = SiteSection(rawValue: name) else {
+                    let hint = Suggestions.closest(to: name, in: SiteSection.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw UsageError(message: "unknown section '\(name)'\(hint); use \(SiteSection.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                chosen.insert(section)
+            }
+            return chosen
+        }
+        guard isatty(STDIN_FILENO) == 1 else { return Set(SiteSection.allCases) }
+        var question = "Which kind of community is it?\n"
+        for (number, kind) in Scaffold.kinds.enumerated() { question += "  \(number + 1). \(kind.name)\n" }
+        FileHandle.standardError.write(Data((question + "Number (Enter for everything): ").utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard let number = Int(answer), Scaffold.kinds.indices.contains(number - 1) else { return Set(SiteSection.allCases) }
+        return Set(Scaffold.kinds[number - 1].sections)
+    }
 
     func run() throws {
         guard let language = Language(rawValue: language) else { throw UsageError(message: "--language is nl or en") }
         guard SiteClock(identifier: timezone) != nil else { throw UsageError(message: "unknown time zone '\(timezone)'") }
         let name = try ask(title, "Site title", option: "--title")
+        let sections = try chosenSections()
         do {
-            for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone) {
+            for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections) {
                 print(path)
             }
         } catch {
@@ -77,16 +125,36 @@ struct NewTheme: ParsableCommand {
 }
 
 struct NewMember: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "member", abstract: "A member: users/<id>.md.")
+    static let configuration = CommandConfiguration(
+        commandName: "member", abstract: "A member: users/<id>.md.",
+        discussion: "Every field can be given as an option; on a terminal, the ones left out are asked for (Enter leaves one out).")
     @OptionGroup var site: ContentLocation
     @Option var name: String?
     @Option var email: String?
     @Option(help: "The id (default: made from the name).") var id: String?
+    @Option(help: "The date they joined (default: today).") var joined: String?
+    @Option(help: "Where they live: a place of places.yaml, or lat,lon (published only coarsened).") var home: String?
+    @Option(help: "Their postcode area.") var postcode: String?
+    @Option(help: "Diving card: highest certification.") var certification: String?
+    @Option(help: "Diving card: years of experience.") var years: Int?
+    @Option(help: "Diving card: logged dives.") var dives: Int?
+    @Option(help: "Friends, by id, separated by commas.") var friends: String?
 
     func run() throws {
         let name = try ask(name, "Name", option: "--name")
         let email = try ask(email, "E-mail address (never published)", option: "--email")
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.member(name: name, email: email, id: id) }
+        var fields: [(String, FieldValue)] = []
+        if let joined { fields.append(("joined", .plain(joined))) }
+        if let home = askOptional(home, "Home: a place or lat,lon") { fields.append(("home", placeOrCoordinate(home))) }
+        if let postcode = askOptional(postcode, "Postcode area") { fields.append(("postcode", .text(postcode))) }
+        var diving: [(String, FieldValue)] = []
+        if let certification = askOptional(certification, "Diving certification") { diving.append(("certification", .text(certification))) }
+        if let years = years.map(String.init) ?? askOptional(nil, "Years of diving") { diving.append(("years", .plain(years))) }
+        if let dives = dives.map(String.init) ?? askOptional(nil, "Logged dives") { diving.append(("dives", .plain(dives))) }
+        if !diving.isEmpty { fields.append(("diving", .object(diving))) }
+        let friends = items(askOptional(friends, "Friends (ids, separated by commas)"))
+        if !friends.isEmpty { fields.append(("friends", .list(friends))) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.member(name: name, email: email, id: id, fields: fields) }
     }
 }
 
@@ -95,12 +163,16 @@ struct NewGroup: ParsableCommand {
     @OptionGroup var site: ContentLocation
     @Option var name: String?
     @Option(help: "Members by id or e-mail, separated by commas.") var members: String?
+    @Option(name: .customLong("created-by"), help: "The member who started it (default: the first member).") var createdBy: String?
+    @Option(help: "public (default), unlisted or private.") var visibility: String?
 
     func run() throws {
         let name = try ask(name, "Group name", option: "--name")
-        let members = try ask(members, "Members (ids, separated by commas)", option: "--members")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.group(name: name, members: members) }
+        let members = items(try ask(members, "Members (ids, separated by commas)", option: "--members"))
+        var fields: [(String, FieldValue)] = []
+        if let createdBy { fields.append(("created_by", .plain(createdBy))) }
+        if let visibility = askOptional(visibility, "Visibility: public, unlisted or private") { fields.append(("visibility", .plain(visibility))) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.group(name: name, members: members, fields: fields) }
     }
 }
 
@@ -110,11 +182,14 @@ struct NewAlbum: ParsableCommand {
     @Option var group: String?
     @Option var title: String?
     @Option var date: String?
+    @Option(help: "The member who made the album (credited in feeds).") var by: String?
 
     func run() throws {
         let group = try ask(group, "Group id", option: "--group")
         let title = try ask(title, "Album title", option: "--title")
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.album(group: group, title: title, date: date) }
+        var fields: [(String, FieldValue)] = []
+        if let by = askOptional(by, "Made by (member id)") { fields.append(("by", .plain(by))) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.album(group: group, title: title, date: date, fields: fields) }
     }
 }
 
@@ -185,6 +260,8 @@ struct NewLocation: ParsableCommand {
     @Option var lat: Double?
     @Option var lon: Double?
     @Option var seats: Int?
+    @Option(name: .customLong("student-id-required"), help: "Whether a student ID is needed (true or false).") var studentIDRequired: Bool?
+    @Option(name: .customLong("opening-hours"), help: "Days and hours, e.g. \"mon-fri 09:00-17:00, sat-sun closed\".") var openingHours: String?
 
     func run() throws {
         let name = try ask(name, "Name", option: "--name")
@@ -193,8 +270,18 @@ struct NewLocation: ParsableCommand {
               let seats = try seats ?? Int(ask(nil, "Seats", option: "--seats")) else {
             throw UsageError(message: "--lat, --lon and --seats must be numbers")
         }
+        var fields: [(String, FieldValue)] = []
+        if let studentIDRequired { fields.append(("student_id_required", .flag(studentIDRequired))) }
+        if let hours = askOptional(openingHours, "Opening hours, e.g. mon-fri 09:00-17:00, sat-sun closed") {
+            let entries = items(hours).compactMap { entry -> (String, FieldValue)? in
+                let parts = entry.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { return nil }
+                return (parts[0], parts[1] == "closed" ? .plain("closed") : .text(parts[1]))
+            }
+            fields.append(("opening_hours", .object(entries)))
+        }
         try scaffold(site.folder) { s throws(Scaffold.Failure) in
-            try s.location(name: name, address: address, lat: lat, lon: lon, seats: seats)
+            try s.location(name: name, address: address, lat: lat, lon: lon, seats: seats, fields: fields)
         }
     }
 }

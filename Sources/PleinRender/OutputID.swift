@@ -91,15 +91,27 @@ public enum OutputID: Hashable, Sendable {
         feeds += model.areas.map { .area($0.id) }
         feeds += model.reportOrder.sorted().map { .report($0) }
         feeds += model.groupOrder.map { .group($0) }
-        for id in model.memberOrder { feeds += [.member(id), .following(id)] }
+        if model.site.has(.members) {
+            for id in model.memberOrder { feeds += model.site.has(.reports) ? [.member(id), .following(id)] : [.member(id)] }
+        }
         return feeds
     }
 
     /// Every output the model calls for, in a fixed order.
     public static func all(_ model: SiteModel) -> [OutputID] {
-        var ids: [OutputID] = [.home, .members, .divers, .diversIndex, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots]
+        // A section the site leaves out has no pages: the model holds none of its records, and
+        // its list pages (and the member pages, which hold no records of their own) are left out.
+        let has = model.site.has
+        var ids: [OutputID] = [.home]
+        if has(.members) { ids.append(.members) }
+        if has(.divers) { ids += [.divers, .diversIndex] }
+        if has(.groups) { ids.append(.groups) }
+        if has(.reports) { ids.append(.areas) }
+        if has(.study) { ids.append(.locations) }
+        if has(.now) { ids.append(.now) }
+        ids += [.notFound, .sitemap, .robots]
         let studying = Set(model.sessions.map(\.member))
-        for id in model.memberOrder {
+        for id in model.memberOrder where has(.members) {
             ids.append(.member(id))
             if studying.contains(id) { ids.append(.progress(id)) }
         }
@@ -115,7 +127,9 @@ public enum OutputID: Hashable, Sendable {
         ids += model.reportOrder.sorted().map { .report($0) }
         ids += model.locations.map { .location($0.id) }
         for feed in feeds(model) { ids += [.atom(feed), .jsonFeed(feed)] }
-        ids += [.geoJSON(.reports), .geoJSON(.locations)] + model.areas.map { .geoJSON(.area($0.id)) }
+        if has(.reports) { ids.append(.geoJSON(.reports)) }
+        if has(.study) { ids.append(.geoJSON(.locations)) }
+        ids += model.areas.map { .geoJSON(.area($0.id)) }
         return ids
     }
 }

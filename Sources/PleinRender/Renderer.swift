@@ -53,6 +53,7 @@ public struct Renderer: Sendable {
 
         init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions) {
             self.model = model
+            let theme = theme.labelled(model.site.labels)
             self.theme = theme
             routes = Routes(baseURL: model.site.baseURL)
             self.bodies = bodies
@@ -219,4 +220,17 @@ struct Page {
 /// The top-level sections, for the navigation bar.
 enum Section: String, CaseIterable {
     case home, members, divers, groups, reports, locations, now, none
+
+    /// The part of the site (`site.yaml` `sections`) a page belongs to.
+    var siteSection: SiteSection? {
+        switch self {
+        case .members: return .members
+        case .divers: return .divers
+        case .groups: return .groups
+        case .reports: return .reports
+        case .locations: return .study
+        case .now: return .now
+        case .home, .none: return nil
+        }
+    }
 }

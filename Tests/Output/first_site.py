@@ -41,7 +41,16 @@ def main():
         check("/public/" in ignored and "/.plein-cache/" in ignored, "the site ignores its output and cache in git")
         code, out = run("new", "member", "--name", "Zoë Çelik-Ødegård", "--email", "zoe@example.org", cwd=site)
         check(code == 0 and "content/users/zoe-celik-odegard.md" in out, f"new member from the site folder: {out.strip()}")
-        code, out = run("new", "member", "--name", "Daan Smit", "--email", "daan@example.org", cwd=site)
+        code, out = run("new", "member", "--name", "Daan Smit", "--email", "daan@example.org", "--home", "51.7,3.8", "--postcode", "4301",
+                        "--certification", "PADI Advanced Open Water", "--years", "12", "--dives", "300", "--friends", "zoe-celik-odegard", cwd=site)
+        with open(os.path.join(site, "content/users/daan-smit.md"), encoding="utf-8") as f:
+            member = f.read()
+        check(code == 0 and "diving:\n  certification: \"PADI Advanced Open Water\"\n  years: 12\n  dives: 300\n" in member
+              and "home:\n  lat: 51.7\n  lon: 3.8\n" in member and "friends: [zoe-celik-odegard]" in member,
+              f"every member field as an option: {out.strip()}")
+        code, out = run("new", "member", "--name", "Eef", "--email", "eef@example.org", "--years=-3", cwd=site)
+        check(code == 2 and "years" in out and not os.path.exists(os.path.join(site, "content/users/eef.md")),
+              f"a value the file may not hold is refused before writing: {out.strip()}")
         users = os.path.join(site, "content", "users")
         code, out = run("new", "report", "--area", "4301", "--title", "Zicht acht meter", "--category", "message", "--author", "daan-smit",
                         "--lat", "51.7", "--lon", "3.8", "--at", "2026-11-01T10:00:00+01:00", cwd=users)
@@ -52,6 +61,7 @@ def main():
         check(code == 0, f"new group: {out.strip()}")
         code, out = run("check", cwd=users)
         check(code == 0, f"check from inside: {out.strip()[:200]}")
+        check("still holds the placeholder 'What happened.'" in out, "the placeholder plein new wrote is pointed out")
         code, out = run("build", cwd=site)
         check(code == 0, f"build: {out.strip()[-160:]}")
         public = os.path.join(site, "public")
@@ -104,6 +114,33 @@ def main():
         with open(os.path.join(public, "assets", styles[0])) as f:
             check("aquamarine" in f.read(), "the site's stylesheet is used")
         check(any(n.startswith("plein.") for n in os.listdir(os.path.join(public, "assets"))), "the theme's script still comes along")
+
+        print("plein new asks on a terminal: the kind of community, and a member's optional fields")
+        try:
+            import pexpect
+        except ImportError:
+            pexpect = None
+        check(pexpect is not None, "pexpect is installed (make test-deps)")
+        if pexpect:
+            child = pexpect.spawn(plein, ["new", "site", "club", "--title", "Club", "--language", "en"], cwd=work, env=env, timeout=30,
+                                  encoding="utf-8")
+            child.expect("Which kind of community is it")
+            child.expect("Number")
+            child.sendline("2")
+            child.expect(pexpect.EOF)
+            with open(os.path.join(work, "club/content/site.yaml")) as f:
+                check("sections: [members, divers, groups, reports]" in f.read(), "a diving club gets members, divers, groups and reports")
+            child = pexpect.spawn(plein, ["new", "member", "--name", "Ank", "--email", "ank@example.org"],
+                                  cwd=os.path.join(work, "club"), env=env, timeout=30, encoding="utf-8")
+            for question, answer in [("Home", ""), ("Postcode", "4301"), ("Diving certification", "CMAS **"), ("Years of diving", "4"),
+                                     ("Logged dives", ""), ("Friends", "")]:
+                child.expect(question)
+                child.sendline(answer)
+            child.expect(pexpect.EOF)
+            with open(os.path.join(work, "club/content/users/ank.md"), encoding="utf-8") as f:
+                ank = f.read()
+            check('postcode: "4301"' in ank and 'certification: "CMAS **"' in ank and "years: 4" in ank and "home:" not in ank,
+                  "answers fill the fields, empty answers leave them out")
 
         print("the version, and a clear word outside a site")
         code, out = run("--version", cwd=work)

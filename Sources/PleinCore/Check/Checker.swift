@@ -11,6 +11,8 @@ public enum Checker {
         run.checkReports()
         run.checkCheckIns()
         run.checkThreads()
+        run.checkPlaceholders()
+        run.checkSections()
         return run.diagnostics
     }
 }
@@ -33,8 +35,14 @@ private struct CheckRun {
     @discardableResult
     mutating func member(_ ref: Located<String>, in file: String) -> Member? {
         if let member = members.resolve(ref.value) { return member }
+        if known(.member, ref.value) { return nil }
         add(.unknownReference(.member, ref.value, suggestion: members.suggestion(for: ref.value)), file, ref.span)
         return nil
+    }
+
+    /// Whether a record exists though its file could not be read (that problem is reported).
+    func known(_ kind: Problem.Reference, _ id: String) -> Bool {
+        content.unreadable[kind]?.contains(id) ?? false
     }
 
     /// Reports entries that name the same thing twice.
@@ -79,7 +87,8 @@ private struct CheckRun {
                 add(.unknownReference(.avatar, avatar.value, suggestion: Suggestions.closest(to: avatar.value, in: avatars)),
                     member.file, avatar.span)
             }
-            for follow in member.follows where !reportIDs.contains(follow.value) {
+            // Followed reports exist only where the site has reports.
+            for follow in member.follows where content.site.has(.reports) && !reportIDs.contains(follow.value) && !known(.report, follow.value) {
                 add(.unknownReference(.report, follow.value, suggestion: Suggestions.closest(to: follow.value, in: reportIDs)),
                     member.file, follow.span)
             }
@@ -125,19 +134,24 @@ private struct CheckRun {
     mutating func checkAlbums() {
         for album in content.albums {
             let files = album.imageFiles
+            func unknown(_ name: String) -> Problem {
+                let suggestion = Suggestions.closest(to: name, in: files)
+                // The closest name first, then the others in the folder's order.
+                let present = (suggestion.map { [$0] } ?? []) + files.sorted().filter { $0 != suggestion }
+                return .unknownPhoto(name, suggestion: suggestion, present: Array(present.prefix(12)))
+            }
             if let cover = album.cover, !files.contains(cover.value) {
-                add(.unknownReference(.photo, cover.value, suggestion: Suggestions.closest(to: cover.value, in: files)),
-                    album.file, cover.span)
+                add(unknown(cover.value), album.file, cover.span)
             }
             for entry in album.entries {
                 if !files.contains(entry.file.value) {
-                    add(.unknownReference(.photo, entry.file.value, suggestion: Suggestions.closest(to: entry.file.value, in: files)),
-                        album.file, entry.file.span)
+                    add(unknown(entry.file.value), album.file, entry.file.span)
                 } else if entry.caption == nil, content.images["\(album.folder)/\(entry.file.value)"]?.kind != nil {
                     add(.photoWithoutCaption(entry.file.value), album.file, entry.file.span)
                 }
                 if let by = entry.by { requireGroupMember(by, group: album.group, file: album.file) }
             }
+            if let by = album.by { requireGroupMember(by, group: album.group, file: album.file) }
             checkUnique(album.entries.map(\.file), key: { $0 }, field: "photos", file: album.file)
             let listed = Set(album.entries.map(\.file.value))
             for file in files where !listed.contains(file) && content.images["\(album.folder)/\(file)"]?.kind != nil {
@@ -207,7 +221,7 @@ private struct CheckRun {
         var open: [String: Int] = [:]
         var previous: CheckIn?
         for checkIn in content.checkIns {
-            if locations[checkIn.location.value] == nil {
+            if locations[checkIn.location.value] == nil, !known(.location, checkIn.location.value) {
                 add(.unknownReference(.location, checkIn.location.value, suggestion: Suggestions.closest(to: checkIn.location.value, in: locationIDs)),
                     checkIn.file, checkIn.location.span)
             }
@@ -215,6 +229,9 @@ private struct CheckRun {
                 add(.checkOutBeforeCheckIn, checkIn.file, checkIn.outSpan ?? checkIn.span)
             }
             if checkIn.checkOut == nil { open[checkIn.location.value, default: 0] += 1 }
+            if let hours = locations[checkIn.location.value]?.openingHours, let day = closedDay(hours, at: checkIn.checkIn) {
+                add(.checkInWhileClosed(location: checkIn.location.value, day: day), checkIn.file, checkIn.inSpan)
+            }
             // Entries are sorted by member, then check-in time: an overlap is with the one before.
             if let before = previous, before.member == checkIn.member {
                 let end = before.checkOut ?? Moment(seconds: .max)
@@ -225,6 +242,38 @@ private struct CheckRun {
         for (id, count) in open.sorted(by: { $0.key < $1.key }) {
             guard let location = locations[id], let seats = location.seats, count > seats else { continue }
             add(.overCapacity(location: id, open: count, seats: seats), location.file, location.spans["seats"] ?? .fileStart)
+        }
+    }
+
+    /// The day's name when `hours` say the location is closed all that day at `moment` (and no
+    /// opening of the day before runs past midnight into it).
+    func closedDay(_ hours: OpeningHours, at moment: Moment) -> String? {
+        let civil = content.site.clock.civil(moment)
+        let index = civil.weekday - 1
+        guard let today = hours.days[index], today.isEmpty else { return nil }
+        let minute = civil.hour * 60 + civil.minute
+        let yesterday = hours.days[(index + 6) % 7] ?? []
+        if yesterday.contains(where: { $0.end > 24 * 60 && minute < $0.end - 24 * 60 }) { return nil }
+        return OpeningHours.dayNames[index]
+    }
+
+    /// Content kept in files of other sections: diving cards, when the site has no divers.
+    mutating func checkSections() {
+        let cards = content.members.count { $0.diving != nil }
+        if !content.site.has(.divers), cards > 0 {
+            add(.divingCardsOff(count: cards), "site.yaml", spanOfField("sections", in: "site.yaml"))
+        }
+    }
+
+    /// Text that `plein new` wrote for the author to replace, still there.
+    mutating func checkPlaceholders() {
+        var bodies: [(String, Body)] = content.members.map { ($0.file, $0.body) } + content.groups.map { ($0.file, $0.body) }
+        bodies += content.albums.map { ($0.file, $0.body) } + content.goals.map { ($0.file, $0.body) }
+        bodies += content.reports.flatMap { [($0.file, $0.body)] + $0.replies.map { ($0.file, $0.body) } }
+        bodies += content.locations.map { ($0.file, $0.body) } + content.threads.flatMap { $0.messages.map { ($0.file, $0.body) } }
+        for (file, body) in bodies {
+            guard let (text, line) = Placeholders.find(in: body) else { continue }
+            add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
         }
     }
 

@@ -7,6 +7,8 @@ public enum Problem: Sendable, Hashable, Error {
     case missingFrontMatter
     case unclosedFrontMatter
     case yamlSyntax(String)
+    /// A common YAML mistake, in plain words, at the line to change.
+    case yamlMistake(String, hint: String?)
     case fileTooLarge(bytes: Int, limit: Int)
     case unexpectedFile(hint: String)
     case pathOutsideContent(String)
@@ -64,6 +66,12 @@ public enum Problem: Sendable, Hashable, Error {
     case photoWithoutCaption(String)
     case emptyAlbum
     case threadWithoutMessages
+    case sectionOff(String, folder: String, files: Int)
+    case divingCardsOff(count: Int)
+    case placeholderLeft(String)
+    case checkInWhileClosed(location: String, day: String)
+    case unknownPhoto(String, suggestion: String?, present: [String])
+    case unknownLabel(String, suggestion: String?)
 
     /// What a reference points at, for "unknown …" messages.
     public enum Reference: String, Sendable, Hashable {
@@ -73,7 +81,7 @@ public enum Problem: Sendable, Hashable, Error {
     public var severity: Severity {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
-             .emptyAlbum, .threadWithoutMessages, .nulBytes:
+             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .checkInWhileClosed, .unknownLabel:
             return .warning
         default:
             return .error
@@ -99,6 +107,7 @@ public enum Problem: Sendable, Hashable, Error {
         case .missingFrontMatter: return "this file must start with front matter between '---' lines"
         case .unclosedFrontMatter: return "the front matter is never closed: add a line with only '---' after it"
         case .yamlSyntax(let text): return "YAML syntax: \(text)"
+        case .yamlMistake(let text, _): return text
         case .fileTooLarge(let bytes, let limit): return "this file has \(bytes) bytes; the limit is \(limit)"
         case .unexpectedFile(let hint): return "plein does not use this file: \(hint)"
         case .pathOutsideContent(let path): return "'\(path)' reaches outside the content folder"
@@ -164,6 +173,16 @@ public enum Problem: Sendable, Hashable, Error {
         case .photoWithoutCaption(let file): return "photo '\(file)' has no caption (it is used as alt text)"
         case .emptyAlbum: return "this album has no photos"
         case .threadWithoutMessages: return "this thread has no messages"
+        case .sectionOff(let section, let folder, let files):
+            return "the \(files) file\(files == 1 ? "" : "s") in \(folder)/ \(files == 1 ? "is" : "are") not published: "
+                + "site.yaml's 'sections' leaves out '\(section)'"
+        case .divingCardsOff(let count):
+            return "\(count) member\(count == 1 ? " has a diving card" : "s have diving cards"), which \(count == 1 ? "is" : "are") not published: "
+                + "site.yaml's 'sections' leaves out 'divers'"
+        case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
+        case .checkInWhileClosed(let location, let day): return "'\(location)' is closed on \(day), but this check-in is on that day"
+        case .unknownPhoto(let file, _, _): return "unknown photo '\(file)'"
+        case .unknownLabel(let key, _): return "the theme has no interface text '\(key)', so this label is not used"
         }
     }
 
@@ -172,12 +191,19 @@ public enum Problem: Sendable, Hashable, Error {
         switch self {
         case .unknownField(_, let s?), .notAChoice(_, _, _, let s?), .unknownReference(_, _, let s?),
              .notGroupMember(_, _, let s?), .notParticipant(_, let s?), .unknownTimeZone(_, let s?),
-             .invalidDays(_, let s?):
+             .invalidDays(_, let s?), .unknownLabel(_, let s?):
             return "did you mean '\(s)'?"
         case .invalidSlug(_, let s) where !s.isEmpty:
             return "did you mean '\(s)'?"
         case .missingUTCOffset:
             return "write the offset explicitly, e.g. '2026-06-01T10:30:00+02:00'"
+        case .yamlMistake(_, let hint?):
+            return hint
+        case .unknownPhoto(_, let suggestion, let present):
+            let listed = present.isEmpty ? "the album holds no photos" : "the album holds " + present.map { "'\($0)'" }.joined(separator: ", ")
+            return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
+        case .sectionOff(let section, _, _):
+            return "add '\(section)' to 'sections' in site.yaml to publish them, or remove the files"
         case .unclosedFrontMatter:
             return "front matter ends at the first line that is exactly '---'"
         case .pathOutsideContent:

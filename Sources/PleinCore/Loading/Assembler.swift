@@ -105,7 +105,7 @@ struct Assembler {
 
             case .member(let id):
                 diagnostics += checkID(id, kind: "member", path: path)
-                guard item.read != nil else { continue }
+                guard item.read != nil else { content.unreadable[.member, default: []].insert(id); continue }
                 var home: Member.Home?
                 switch o.fields["home"]?.value {
                 case .string(let place)?: home = .place(place)
@@ -123,7 +123,7 @@ struct Assembler {
 
             case .group(let id):
                 diagnostics += checkID(id, kind: "group", path: path)
-                guard item.read != nil else { continue }
+                guard item.read != nil else { content.unreadable[.group, default: []].insert(id); continue }
                 content.groups.append(Group(
                     id: id, file: path, name: o.string("name") ?? id, members: o.strings("members"),
                     createdBy: located(o, "created_by"),
@@ -139,7 +139,7 @@ struct Assembler {
                 }
                 content.albums.append(Album(
                     group: group, id: id, file: path, title: o.string("title") ?? id, date: o.moment("date"),
-                    cover: located(o, "cover"), entries: entries, imageFiles: [], body: body, spans: spans))
+                    cover: located(o, "cover"), by: located(o, "by"), entries: entries, imageFiles: [], body: body, spans: spans))
 
             case .goal(let group, let id):
                 diagnostics += checkID(id, kind: "goal:\(group)", path: path)
@@ -165,7 +165,7 @@ struct Assembler {
                 areaIDs.insert(area)
                 diagnostics += checkID(name, kind: "report:\(area)", path: path, slugChecked: true)
                 if let problem = ReportName.problem(name, bundle: bundle) { diagnostics.append(report(problem, path)) }
-                guard item.read != nil else { continue }
+                guard item.read != nil else { content.unreadable[.report, default: []].insert("\(area)/\(name)"); continue }
                 let at = o.moment("at") ?? Moment(seconds: 0)
                 if let fileDate = ReportName.date(name), o.moment("at") != nil {
                     let atDate = content.site.clock.civil(at).isoDate
@@ -185,7 +185,7 @@ struct Assembler {
 
             case .location(let id):
                 diagnostics += checkID(id, kind: "location", path: path)
-                guard item.read != nil else { continue }
+                guard item.read != nil else { content.unreadable[.location, default: []].insert(id); continue }
                 content.locations.append(StudyLocation(
                     id: id, file: path, name: o.string("name") ?? id, address: o.string("address"),
                     location: o.coordinate("location"), seats: o.int("seats"),
@@ -263,7 +263,7 @@ struct Assembler {
             if files.isEmpty { diagnostics.append(report(.emptyAlbum, album.file)) }
             return Album(
                 group: album.group, id: album.id, file: album.file, title: album.title, date: album.date,
-                cover: album.cover, entries: album.entries, imageFiles: files, body: album.body, spans: album.spans)
+                cover: album.cover, by: album.by, entries: album.entries, imageFiles: files, body: album.body, spans: album.spans)
         }
         for key in photos.keys.sorted() where !claimed.contains(key) {
             let parts = key.split(separator: "/")
@@ -308,6 +308,7 @@ struct Assembler {
     }
 
     private mutating func buildAreas(_ files: [String: Area], reportAreas: Set<String>, directories: [String]) {
+        guard content.site.has(.reports) else { return }
         var ids = reportAreas.union(files.keys)
         for directory in directories {
             let parts = directory.split(separator: "/")
@@ -326,7 +327,7 @@ struct Assembler {
         let groups = Set(content.groups.map(\.id))
         for directory in directories {
             let parts = directory.split(separator: "/").map(String.init)
-            if parts.count == 2, parts[0] == "groups", !groups.contains(parts[1]),
+            if parts.count == 2, parts[0] == "groups", content.site.has(.groups), !groups.contains(parts[1]),
                !diagnostics.contains(where: { $0.file == "groups/\(parts[1])/index.md" }) {
                 diagnostics.append(report(.missingFile("index.md"), "groups/\(parts[1])/index.md"))
             }

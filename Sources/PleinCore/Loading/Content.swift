@@ -19,6 +19,9 @@ public struct Content: Sendable {
     public var sources: [String: String] = [:]
     /// The root as the user named it, for messages.
     public var displayRoot: String = "content"
+    /// Records whose file could not be read (its problem is reported there): they exist, so
+    /// references to them are not reported as unknown.
+    public var unreadable: [Problem.Reference: Set<String>] = [:]
 
     public init(site: SiteConfig) {
         self.site = site

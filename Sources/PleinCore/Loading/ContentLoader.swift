@@ -34,7 +34,7 @@ public enum ContentLoader {
             siteDiagnostics.append(Diagnostic(.missingFile("site.yaml"), in: "site.yaml"))
         }
         var state = ContentState(tree: tree, site: site, siteDiagnostics: siteDiagnostics, siteText: siteText, parsed: [:], images: [:])
-        let files = tree.sortedFiles
+        let files = tree.sortedFiles.filter { FileRole.section(of: $0.path).map(site.has) ?? true }
         for item in parse(files, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
         timer.lap("  read and parse")
         for (image, problem) in Assembler.inspectImages(files, fs: fs) { state.images[image.path] = (image, problem) }
@@ -61,13 +61,37 @@ public enum ContentLoader {
         for path in state.parsed.keys where current[path] == nil { state.parsed.removeValue(forKey: path) }
         for path in state.images.keys where current[path] == nil { state.images.removeValue(forKey: path) }
         let touched = current.filter { path, _ in
-            changed.contains(path) || changed.contains(where: { path.hasPrefix($0 + "/") })
-                || (state.parsed[path] == nil && state.images[path] == nil)
+            (FileRole.section(of: path).map(state.site.has) ?? true)
+                && (changed.contains(path) || changed.contains(where: { path.hasPrefix($0 + "/") })
+                    || (state.parsed[path] == nil && state.images[path] == nil))
         }.keys.sorted().map { ($0, current[$0]!) }
         for item in parse(touched, fs: fs, clock: state.site.clock) { state.parsed[item.path] = item }
         for path in touched.map(\.0) where state.images[path] != nil { state.images.removeValue(forKey: path) }
         for (image, problem) in Assembler.inspectImages(touched, fs: fs) { state.images[image.path] = (image, problem) }
         return (assemble(state, displayRoot: fs.displayRoot), state)
+    }
+
+    /// One warning per folder of a section that is off: its files are not published.
+    private static func sectionsOff(_ state: ContentState) -> [Diagnostic] {
+        var counts: [String: (section: SiteSection, files: Int)] = [:]
+        for path in state.tree.files.keys {
+            guard let section = FileRole.section(of: path), !state.site.has(section) else { continue }
+            let folder = String(path.split(separator: "/").first!)
+            counts[folder] = (section, (counts[folder]?.files ?? 0) + 1)
+        }
+        return counts.keys.sorted().map { folder in
+            Diagnostic(.sectionOff(counts[folder]!.section.rawValue, folder: folder, files: counts[folder]!.files), in: folder)
+        }
+    }
+
+    /// The problems of one file's text, as if it were at `path` in a site with `site`'s
+    /// settings (for `plein new`, before it writes the file).
+    public static func problems(of text: String, at path: String, site: SiteConfig) -> [Diagnostic] {
+        guard let schema = FileRole.of(path).schema else { return [] }
+        let bytes = Array(text.utf8)
+        var diagnostics: [Diagnostic] = []
+        _ = SourceReader(fs: .memory([path: bytes]), clock: site.clock).read(path, size: bytes.count, schema: schema, into: &diagnostics)
+        return diagnostics
     }
 
     private static func parse(_ files: [(path: String, size: Int)], fs: ContentFS, clock: SiteClock) -> [Parsed] {
@@ -85,7 +109,7 @@ public enum ContentLoader {
 
     private static func assemble(_ state: ContentState, displayRoot: String) -> LoadResult {
         var assembler = Assembler(site: state.site, displayRoot: displayRoot)
-        assembler.diagnostics = state.tree.diagnostics + state.siteDiagnostics
+        assembler.diagnostics = state.tree.diagnostics + state.siteDiagnostics + sectionsOff(state)
         if let text = state.siteText { assembler.content.sources["site.yaml"] = text }
         let parsed = state.parsed.keys.sorted().map { state.parsed[$0]! }
         for item in parsed {

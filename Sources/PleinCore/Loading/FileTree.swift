@@ -119,6 +119,16 @@ enum FileRole: Equatable, Sendable {
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
+    /// The section of the site a file belongs to, when it belongs to one section only.
+    static func section(of path: String) -> SiteSection? {
+        switch path.split(separator: "/", maxSplits: 1).first {
+        case "groups": return .groups
+        case "reports": return .reports
+        case "locations", "checkins": return .study
+        default: return nil
+        }
+    }
+
     static func of(_ path: String) -> FileRole {
         let parts = path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         let name = parts.last ?? ""

@@ -74,7 +74,7 @@ struct SourceReader {
         do {
             node = try Parser(yaml: yaml, resolver: .basic, constructor: .default, encoding: .utf8).singleRoot()
         } catch let error as YamlError {
-            diagnostics.append(Self.diagnostic(for: error, in: path, lineOffset: yamlLine - 1))
+            diagnostics.append(Self.diagnostic(for: error, in: path, lineOffset: yamlLine - 1, yaml: yaml))
             return (nil, text)
         } catch {
             diagnostics.append(Diagnostic(.yamlSyntax(String(describing: error)), in: path))
@@ -95,7 +95,7 @@ struct SourceReader {
     }
 
     /// Turns a Yams error into a diagnostic at the parser's position.
-    static func diagnostic(for error: YamlError, in path: String, lineOffset: Int) -> Diagnostic {
+    static func diagnostic(for error: YamlError, in path: String, lineOffset: Int, yaml: String? = nil) -> Diagnostic {
         func at(_ mark: Mark) -> Span { Span(line: mark.line + lineOffset, column: mark.column) }
         switch error {
         case .scanner(let context, let problem, let mark, _),
@@ -103,6 +103,11 @@ struct SourceReader {
              .composer(let context, let problem, let mark, _):
             if problem.hasPrefix("Maximum nesting level reached") {
                 return Diagnostic(.yamlSyntax("lists and maps nest deeper than 1000 levels here"), in: path, at: at(mark))
+            }
+            if let yaml, let plain = YAMLExplain.explain(
+                problem: problem, context: context.map { ($0.text, $0.mark.line, $0.mark.column) }, line: mark.line, column: mark.column, yaml: yaml) {
+                return Diagnostic(.yamlMistake(plain.message, hint: plain.hint), in: path,
+                                  at: Span(line: plain.line + lineOffset, column: plain.column, length: plain.length))
             }
             let text = [context?.text, problem].compactMap { $0 }.joined(separator: ": ")
             return Diagnostic(.yamlSyntax(text), in: path, at: at(mark))

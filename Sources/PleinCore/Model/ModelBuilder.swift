@@ -21,7 +21,7 @@ public enum ModelBuilder {
             var model = MemberModel(
                 id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { "users/\($0.value)" }, joined: m.joined,
                 home: coarse, nearPlace: coarse.flatMap { nearestPlace(to: $0, in: content.places) },
-                postcode: m.postcode, diving: m.diving, bio: m.body)
+                postcode: m.postcode, diving: content.site.has(.divers) ? m.diving : nil, bio: m.body)
             model.friends = unique(m.friends.compactMap { id($0) }.filter { $0 != m.id })
             model.follows = unique(m.follows.map(\.value))
             members[m.id] = model
@@ -184,7 +184,7 @@ public enum ModelBuilder {
         }
         let cover = a.cover.flatMap { c in photos.firstIndex { $0.file == c.value } } ?? (photos.isEmpty ? nil : 0)
         return AlbumModel(
-            group: a.group, id: a.id, file: a.file, title: a.title, date: a.date, body: a.body, photos: photos,
+            group: a.group, id: a.id, file: a.file, title: a.title, date: a.date, by: a.by.flatMap { resolve($0.value) }, body: a.body, photos: photos,
             coverIndex: cover)
     }
 }

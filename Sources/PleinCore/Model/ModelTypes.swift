@@ -71,6 +71,8 @@ public struct AlbumModel: Sendable, Equatable {
     public let file: String
     public let title: String
     public let date: Moment?
+    /// The member who made the album, by id.
+    public let by: String?
     public let body: Body
     /// In display order: the album's `photos` list first, then the rest.
     public let photos: [PhotoModel]

@@ -79,6 +79,8 @@ public struct Album: Sendable {
     public let title: String
     public let date: Moment?
     public let cover: Located<String>?
+    /// The member who made the album (credited in feeds).
+    public let by: Located<String>?
     public let entries: [Entry]
     /// Image file names found in the album's folder, sorted.
     public let imageFiles: [String]

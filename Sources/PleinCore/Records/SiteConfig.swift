@@ -1,26 +1,33 @@
-/// `content/site.yaml`: the site's settings, with defaults filled in.
+/// Settings from `site.yaml`.
 public struct SiteConfig: Sendable, Equatable {
     public let title: String
     /// Always ends with `/`.
-    public let baseURL: String
+    public private(set) var baseURL: String
     public let language: Language
     public let clock: SiteClock
     public let description: String
     public let repository: String?
+    /// The branch that the forge's edit and new-file links open (default `main`).
+    public let repositoryBranch: String
     public let locationPrecisionKm: Double
     public let feedLimit: Int
     public let mapTiles: String
     public let mapAttribution: String
     public let maxPixels: Int
+    /// The parts of the site this community has (default: all of them).
+    public let sections: Set<SiteSection>
+    /// The site's own interface texts, by key, in place of the theme's.
+    public let labels: [String: String]
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
 
     public init(
         title: String, baseURL: String, language: Language = .en, clock: SiteClock = .utc,
-        description: String = "", repository: String? = nil, locationPrecisionKm: Double = 1,
+        description: String = "", repository: String? = nil, repositoryBranch: String = "main", locationPrecisionKm: Double = 1,
         feedLimit: Int = 50, mapTiles: String = SiteConfig.defaultTiles,
-        mapAttribution: String = SiteConfig.defaultAttribution, maxPixels: Int = 100_000_000
+        mapAttribution: String = SiteConfig.defaultAttribution, maxPixels: Int = 100_000_000,
+        sections: Set<SiteSection> = Set(SiteSection.allCases), labels: [String: String] = [:]
     ) {
         self.title = title
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
@@ -28,39 +35,86 @@ public struct SiteConfig: Sendable, Equatable {
         self.clock = clock
         self.description = description
         self.repository = repository.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        self.repositoryBranch = repositoryBranch
         self.locationPrecisionKm = locationPrecisionKm
         self.feedLimit = feedLimit
         self.mapTiles = mapTiles
         self.mapAttribution = mapAttribution
         self.maxPixels = maxPixels
+        self.sections = SiteSection.closed(sections)
+        self.labels = labels
     }
 
     /// The same settings published at another address (for previews).
     public func with(baseURL: String) -> SiteConfig {
-        SiteConfig(
-            title: title, baseURL: baseURL, language: language, clock: clock, description: description,
-            repository: repository, locationPrecisionKm: locationPrecisionKm, feedLimit: feedLimit,
-            mapTiles: mapTiles, mapAttribution: mapAttribution, maxPixels: maxPixels)
+        var copy = self
+        copy.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        return copy
     }
+
+    /// Whether the site has a section.
+    public func has(_ section: SiteSection) -> Bool { sections.contains(section) }
 
     init(_ o: ObjectValue) {
         let clock = o.string("timezone").flatMap(SiteClock.init(identifier:)) ?? .utc
+        var labels: [String: String] = [:]
+        if let table = o.object("labels") {
+            for key in table.fields.keys { if let text = table.string(key) { labels[key] = text } }
+        }
         self.init(
             title: o.string("title") ?? "plein",
             baseURL: o.string("base_url") ?? "http://localhost/",
             language: o.string("language").flatMap(Language.init(rawValue:)) ?? .en,
             clock: clock,
-            description: o.string("description") ?? "",
+            description: (o.string("description") ?? "").trimmingWhitespace,
             repository: o.string("repository"),
+            repositoryBranch: o.string("repository_branch") ?? "main",
             locationPrecisionKm: o.object("privacy")?.number("location_precision_km") ?? 1,
             feedLimit: o.object("feeds")?.int("limit") ?? 50,
             mapTiles: o.object("map")?.string("tiles") ?? SiteConfig.defaultTiles,
             mapAttribution: o.object("map")?.string("attribution") ?? SiteConfig.defaultAttribution,
-            maxPixels: o.object("images")?.int("max_pixels") ?? 100_000_000
+            maxPixels: o.object("images")?.int("max_pixels") ?? 100_000_000,
+            sections: o.fields["sections"] == nil ? Set(SiteSection.allCases)
+                : Set(o.strings("sections").compactMap { SiteSection(rawValue: $0.value) }),
+            labels: labels
         )
+    }
+}
+
+/// A part of the site that a community may have or leave out (`site.yaml` `sections`).
+public enum SiteSection: String, Sendable, CaseIterable, Comparable {
+    /// The member directory and profiles, with their feeds.
+    case members
+    /// Diving cards and the "find divers near…" page.
+    case divers
+    /// Groups with albums, goals and leaderboards.
+    case groups
+    /// Reports by area, with maps and replies.
+    case reports
+    /// Study places, check-ins and study progress.
+    case study
+    /// Who is checked in where, as of the build.
+    case now
+
+    public static func < (a: SiteSection, b: SiteSection) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// A section that needs another has it only with that one: who is where needs study places.
+    static func closed(_ sections: Set<SiteSection>) -> Set<SiteSection> {
+        sections.contains(.study) ? sections : sections.subtracting([.now])
     }
 }
 
 public enum Language: String, Sendable, CaseIterable {
     case nl, en
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
 }

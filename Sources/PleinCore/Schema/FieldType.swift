@@ -27,6 +27,8 @@ public indirect enum FieldType: Sendable {
     case placeOrCoordinate
     /// A map from days (`mon`, `mon-fri`) to `"HH:MM-HH:MM"` or `closed`.
     case openingHours
+    /// A map from names of one's choosing to one-line texts (`labels`).
+    case textMap
     case list(FieldType)
     case object([Field])
 
@@ -41,6 +43,7 @@ public indirect enum FieldType: Sendable {
         case .coordinate: return "a coordinate {lat, lon}"
         case .placeOrCoordinate: return "a place name or a coordinate {lat, lon}"
         case .openingHours: return "a map of days to opening hours"
+        case .textMap: return "a map of names to texts"
         case .list: return "a list"
         case .object: return "a map of fields"
         }

@@ -64,6 +64,8 @@ public enum JSONSchemaWriter {
                 ])),
                 ("additionalProperties", .bool(false)),
             ])
+        case .textMap:
+            return .object([("type", .string("object")), ("additionalProperties", .object([("type", .string("string"))]))])
         case .list(let element):
             return .object([("type", .string("array")), ("items", schema(element))])
         case .object(let fields):

@@ -12,6 +12,10 @@ public enum Schemas {
         Field("timezone", .timeZone, "IANA time zone for dates alone and for showing times (default UTC)."),
         Field("description", .string, "One sentence about the site, for search engines and feeds."),
         Field("repository", .url, "URL of the content repository on GitHub or GitLab: enables edit links."),
+        Field("repository_branch", .string, "The repository's branch that edit and new-file links open (default main)."),
+        Field("sections", .list(.choice(SiteSection.allCases.map(\.rawValue))),
+              "The parts of the site: members, divers, groups, reports, study, now (default all of them)."),
+        Field("labels", .textMap, "The site's own interface texts, by key (see the theme's i18n files), e.g. nav_reports: Dive sites."),
         Field("privacy", .object([
             Field("location_precision_km", .number(min: 0.1, max: 100), "Members' home locations are rounded to a grid of this many kilometres (default 1)."),
         ]), "Privacy settings."),
@@ -61,6 +65,7 @@ public enum Schemas {
         Field("title", .string, required: true, "The album's title."),
         Field("date", .moment, "When the photos were taken."),
         Field("cover", .fileName, "The photo shown for the album."),
+        Field("by", .memberRef, "The member of the group who made the album; credited in feeds."),
         Field("photos", .list(.object([
             Field("file", .fileName, required: true, "A photo file in the album's folder."),
             Field("caption", .string, "What the photo shows; also its alt text."),

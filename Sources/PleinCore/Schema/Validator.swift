@@ -226,6 +226,21 @@ struct Validator {
         case .openingHours:
             return validateOpeningHours(node)
 
+        case .textMap:
+            guard case .mapping(let mapping) = node else {
+                report(.wrongType(expected: type.expectation, found: describe(node)), at: here)
+                return nil
+            }
+            var values: [String: ValueNode] = [:]
+            for (keyNode, valueNode) in mapping {
+                guard case .scalar(let key) = keyNode else {
+                    report(.wrongType(expected: "a name", found: describe(keyNode)), at: span(of: keyNode))
+                    continue
+                }
+                if let value = validate(valueNode, as: .string) { values[key.string] = value }
+            }
+            return done(.object(ObjectValue(fields: values, span: here)))
+
         case .list(let element):
             guard case .sequence(let sequence) = node else {
                 report(.wrongType(expected: type.expectation, found: describe(node)), at: here)

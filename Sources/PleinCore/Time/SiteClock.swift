@@ -46,7 +46,7 @@ public struct SiteClock: Sendable, Equatable {
         return "\(c.isoDate)T\(c.hourMinute):\(pad(c.second, 2))\(Self.offsetText(off))"
     }
 
-    static func offsetText(_ seconds: Int) -> String {
+    public static func offsetText(_ seconds: Int) -> String {
         if seconds == 0 { return "Z" }
         let sign = seconds < 0 ? "-" : "+"
         let m = abs(seconds) / 60

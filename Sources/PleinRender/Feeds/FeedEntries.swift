@@ -68,8 +68,8 @@ extension Renderer {
                         r.replies.indices.map { replyCandidate(rid, $0) })
         case .group(let gid):
             let g = groupModel(gid)!
+            // One entry per album, its photos inside: not one per photo.
             var entries = g.albums.map(albumCandidate)
-            for album in g.albums { entries += album.photos.indices.map { photoCandidate(album, $0) } }
             entries += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
             entries += g.completedGoals.map(completionCandidate)
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
@@ -80,8 +80,8 @@ extension Renderer {
             entries += m.replies.map { replyCandidate($0.report, $0.index) }
             entries += m.completedGoals.compactMap { goalModel($0) }.map(completionCandidate)
             for key in m.albums {
-                guard let album = albumModel(key) else { continue }
-                entries += album.photos.indices.filter { album.photos[$0].by == mid }.map { photoCandidate(album, $0) }
+                guard let album = albumModel(key), album.by == mid || album.photos.contains(where: { $0.by == mid }) else { continue }
+                entries.append(albumCandidate(album))
             }
             if let joined = joinedCandidate(mid) { entries.append(joined) }
             return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
@@ -110,14 +110,6 @@ extension Renderer {
     func albumCandidate(_ album: AlbumModel) -> Candidate {
         let date = albumDate(album)
         return Candidate(published: date, id: tagURI(date, routes.album(album.key).trimmingSlash)) { albumEntry(album) }
-    }
-
-    func photoCandidate(_ album: AlbumModel, _ index: Int) -> Candidate {
-        let photo = album.photos[index]
-        let date = imageOf(photo.path)?.info.takenAt.map { Moment(seconds: $0) } ?? albumDate(album)
-        return Candidate(published: date, id: tagURI(albumDate(album), routes.photo(album.key, photo.slug).trimmingSlash)) {
-            photoEntry(album, index)
-        }
     }
 
     func goalAddedCandidate(_ goal: GoalModel) -> Candidate? {
@@ -163,6 +155,15 @@ extension Renderer {
             inReplyTo: (tagURI(r.at, routes.report(report).trimmingSlash), routes.absolute(routes.report(report))))
     }
 
+    /// A photo's alternative text: its caption, else what it is and who took it.
+    func photoAlt(_ album: AlbumModel, _ index: Int) -> String {
+        let photo = album.photos[index]
+        if let caption = photo.caption { return caption }
+        let what = strings.format("photo_number", ["n": String(index + 1), "album": album.title])
+        guard let by = photo.by.flatMap(memberModel) else { return what }
+        return what + ", " + strings["photo_by"].lowercased() + " " + by.name
+    }
+
     /// When an album has no date, its newest photo's capture time or else a fixed date stands in.
     func albumDate(_ album: AlbumModel) -> Moment {
         album.date ?? album.photos.compactMap { imageOf($0.path)?.info.takenAt }.max().map { Moment(seconds: $0) }
@@ -172,35 +173,19 @@ extension Renderer {
     func albumEntry(_ album: AlbumModel) -> FeedEntry {
         let g = groupModel(album.group)!
         var html = absoluteHTML(album.file)
-        for photo in album.photos.prefix(12) {
+        html += "\n<p>" + XML.escape(strings.count("photo_count", album.photos.count)) + "</p>"
+        for (index, photo) in album.photos.enumerated().prefix(24) {
             guard let image = imageOf(photo.path) else { continue }
             let thumb = image.variants.first ?? image.display
-            html += "\n<a href=\"\(XML.escape(routes.absolute(routes.photo(album.key, photo.slug))))\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(photo.caption ?? ""))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
+            html += "\n<a href=\"\(XML.escape(routes.absolute(routes.photo(album.key, photo.slug))))\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(photoAlt(album, index)))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
         }
         let date = albumDate(album)
-        let by = album.photos.compactMap(\.by).first
+        let by = album.by
         return FeedEntry(
             id: tagURI(date, routes.album(album.key).trimmingSlash), title: strings.format("feed_album_title", ["title": album.title]),
             published: date, updated: date, author: person(by), link: routes.absolute(routes.album(album.key)),
             content: html, summary: summary(bodyOf(album.file)?.text ?? "", limit: 240),
             categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
-    }
-
-    func photoEntry(_ album: AlbumModel, _ index: Int) -> FeedEntry {
-        let photo = album.photos[index]
-        let g = groupModel(album.group)!
-        let date = imageOf(photo.path)?.info.takenAt.map { Moment(seconds: $0) } ?? albumDate(album)
-        var html = ""
-        if let image = imageOf(photo.path) {
-            let shown = image.variants.last ?? image.display
-            html = "<p><img src=\"\(XML.escape(routes.absolute(shown.path)))\" alt=\"\(XML.escape(photo.caption ?? ""))\"\(shown.width > 0 ? " width=\"\(shown.width)\" height=\"\(shown.height)\"" : "")></p>"
-        }
-        if let caption = photo.caption { html += "\n<p>\(XML.escape(caption))</p>" }
-        let title = photo.caption ?? strings.format("photo_number", ["n": String(index + 1), "album": album.title])
-        return FeedEntry(
-            id: tagURI(albumDate(album), routes.photo(album.key, photo.slug).trimmingSlash), title: title,
-            published: date, updated: date, author: person(photo.by), link: routes.absolute(routes.photo(album.key, photo.slug)),
-            content: html, summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
 
     func goalAddedEntry(_ goal: GoalModel) -> FeedEntry? {

@@ -14,7 +14,8 @@ struct SharedContexts: Sendable {
     init(site config: SiteConfig, theme: Theme, routes: Routes, leaflet: LeafletAssets?) {
         site = .object([
             "title": .text(config.title),
-            "description": .text(config.description),
+            "description": .text(config.description.isEmpty ? nil : config.description),
+            "sections": .object(SiteSection.allCases.reduce(into: TemplateContext()) { $0[$1.rawValue] = .flag(config.has($1)) }),
             "language": .text(config.language.rawValue),
             "home": .text(routes.url(routes.home)),
             "feed": .text(routes.url(routes.siteFeed)),
@@ -46,7 +47,7 @@ extension Renderer {
             (.locations, "nav_locations", routes.locations),
             (.now, "nav_now", routes.now),
         ]
-        return items.map { section, key, sectionPath in
+        return items.filter { site.has($0.0.siteSection!) }.map { section, key, sectionPath in
             var item: TemplateContext = ["label": .text(strings[key]), "url": .text(routes.url(sectionPath))]
             if section == current { item["current"] = .text(sectionPath == path ? "page" : "true") }
             return item
@@ -90,18 +91,20 @@ extension Renderer {
     func editURL(_ file: String) -> String? {
         guard let repository = site.repository else { return nil }
         let path = "content/" + file
-        if repository.contains("gitlab") { return "\(repository)/-/edit/main/\(path)" }
-        return "\(repository)/edit/main/\(path)"
+        let branch = site.repositoryBranch
+        if repository.contains("gitlab") { return "\(repository)/-/edit/\(branch)/\(path)" }
+        return "\(repository)/edit/\(branch)/\(path)"
     }
 
     /// The forge's new-file page with a name and text filled in.
     func newFileURL(folder: String, name: String, text: String) -> String? {
         guard let repository = site.repository else { return nil }
         let path = "content/" + folder
+        let branch = site.repositoryBranch
         if repository.contains("gitlab") {
-            return "\(repository)/-/new/main/\(path)?file_name=\(percentEncode(name))&content=\(percentEncode(text))"
+            return "\(repository)/-/new/\(branch)/\(path)?file_name=\(percentEncode(name))&content=\(percentEncode(text))"
         }
-        return "\(repository)/new/main/\(path)?filename=\(percentEncode(name))&value=\(percentEncode(text))"
+        return "\(repository)/new/\(branch)/\(path)?filename=\(percentEncode(name))&value=\(percentEncode(text))"
     }
 
     /// `<time>` values: machine-readable in the site's zone, and text for the site's language.
@@ -117,15 +120,16 @@ extension Renderer {
         moment.map { .object(time($0)) }
     }
 
-    /// A member as a link with their avatar.
+    /// A member as a link with their avatar (a name without a link when the site has no
+    /// member pages).
     func memberLink(_ id: String) -> TemplateContext {
         guard let m = memberModel(id) else { return ["name": .text(id)] }
         var c: TemplateContext = [
             "id": .text(id),
             "name": .text(m.name),
-            "url": .text(routes.url(routes.member(id))),
             "initials": .text(initials(m.name)),
         ]
+        if site.has(.members) { c["url"] = .text(routes.url(routes.member(id))) }
         if let avatar = m.avatar, let image = imageOf(avatar) { c["avatar"] = .object(imageContext(image, alt: "")) }
         return c
     }

@@ -165,7 +165,7 @@ extension Renderer {
     func albumPage(_ key: AlbumKey) -> Page {
         let g = groupModel(key.group)!
         let album = albumModel(key)!
-        let photos = album.photos.map { photo -> TemplateContext in
+        let photos = album.photos.enumerated().map { index, photo -> TemplateContext in
             var c: TemplateContext = [
                 "url": .text(routes.url(routes.photo(key, photo.slug))),
                 "caption": .text(photo.caption),
@@ -173,7 +173,7 @@ extension Renderer {
             if let by = photo.by { c["by"] = .object(memberLink(by)) }
             if let image = imageOf(photo.path) {
                 c["image"] = .object(imageContext(
-                    image, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw"))
+                    image, alt: photoAlt(album, index), sizes: "(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw"))
             }
             return c
         }

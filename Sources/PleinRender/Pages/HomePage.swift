@@ -10,15 +10,16 @@ extension Renderer {
         let albums = listedAlbums.prefix(4).map { albumCard($0) }
         let completions = listedCompletions.prefix(6).map { goalContext($0) }
         let listedGroups = groupOrder.filter { groupModel($0)!.isListed }
-        let sections: [(String, String, String, String)] = [
-            ("nav_members", "home_members_text", routes.members, strings.count("member_count", memberOrder.count)),
-            ("nav_divers", "home_divers_text", routes.divers,
+        let tiles: [(SiteSection, String, String, String, String)] = [
+            (.members, "nav_members", "home_members_text", routes.members, strings.count("member_count", memberOrder.count)),
+            (.divers, "nav_divers", "home_divers_text", routes.divers,
              strings.count("diver_count", memberOrder.compactMap(memberModel).filter { $0.diving != nil }.count)),
-            ("nav_groups", "home_groups_text", routes.groups, strings.count("group_count", listedGroups.count)),
-            ("nav_reports", "home_reports_text", routes.areas, strings.count("report_count", reportOrder.count)),
-            ("nav_locations", "home_locations_text", routes.locations, strings.count("location_count", locationModels.count)),
-            ("nav_now", "home_now_text", routes.now, strings.count("present_count", locationModels.reduce(0) { $0 + $1.present.count })),
+            (.groups, "nav_groups", "home_groups_text", routes.groups, strings.count("group_count", listedGroups.count)),
+            (.reports, "nav_reports", "home_reports_text", routes.areas, strings.count("report_count", reportOrder.count)),
+            (.study, "nav_locations", "home_locations_text", routes.locations, strings.count("location_count", locationModels.count)),
+            (.now, "nav_now", "home_now_text", routes.now, strings.count("present_count", locationModels.reduce(0) { $0 + $1.present.count })),
         ]
+        let sections = tiles.filter { site.has($0.0) }.map { ($0.1, $0.2, $0.3, $0.4) }
         var page = Page(
             template: "home", path: routes.home, title: site.title, description: site.description, section: .home)
         page.context = [

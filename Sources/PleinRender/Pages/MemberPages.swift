@@ -48,7 +48,7 @@ extension Renderer {
                 ]))
             }
             if let postcode = m.postcode, areaModels.contains(where: { $0.id == postcode }) {
-                home["area_url"] = .text(routes.url(routes.area(postcode)))
+                if site.has(.reports) { home["area_url"] = .text(routes.url(routes.area(postcode))) }
             }
             c["home"] = .object(home)
         }
@@ -101,8 +101,10 @@ extension Renderer {
         if let avatar = m.avatar, let image = imageOf(avatar) { page.image = (image.preview ?? image.display).path }
         page.feeds = [
             Page.Feed(title: strings.format("feed_member", ["name": m.name]), path: routes.memberFeed(id), type: "application/atom+xml"),
-            Page.Feed(title: strings.format("feed_following", ["name": m.name]), path: routes.followingFeed(id), type: "application/atom+xml"),
         ]
+        if site.has(.reports) {
+            page.feeds.append(Page.Feed(title: strings.format("feed_following", ["name": m.name]), path: routes.followingFeed(id), type: "application/atom+xml"))
+        }
         page.source = m.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members)]
         return page

@@ -4,8 +4,12 @@ import PleinCore
 import PleinMustache
 
 extension Renderer {
+    /// `1094 · Dapperbuurt`; the name alone when the id is only the name in lower case
+    /// (`oosterschelde` → `Oosterschelde`).
     func areaName(_ area: AreaModel) -> String {
-        area.name.map { "\(area.id) · \($0)" } ?? area.id
+        guard let name = area.name else { return area.id }
+        if Slug.make(name) == area.id { return name }
+        return "\(area.id) · \(name)"
     }
 
     /// `/reports/`: the postcode areas.
@@ -69,8 +73,10 @@ extension Renderer {
         ]
         let map = mapContext(id: "map-area", title: areaName(area), features: features(.area(id)), geoJSON: routes.areaMap(id))
         c["map"] = map.map { .object($0) }
-        let today = area.reports.first.flatMap { reportModel($0) }.map { site.clock.civil($0.at).isoDate } ?? "2026-01-01"
-        if let new = newFileURL(folder: "reports/\(id)", name: "\(today)-titel.md", text: ReportTemplate.report) {
+        let newest = area.reports.first.flatMap { reportModel($0) }?.at
+        let today = newest.map { site.clock.civil($0).isoDate } ?? "2026-01-01"
+        if let new = newFileURL(folder: "reports/\(id)", name: strings.format("prefill_report_name", ["date": today]),
+                                text: prefill(report: true, around: newest)) {
             c["new_report_url"] = .text(new)
         }
         var page = Page(
@@ -123,7 +129,8 @@ extension Renderer {
             geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
         c["map"] = map.map { .object($0) }
         let folder = r.file.hasSuffix("/index.md") ? "reports/\(id)/replies" : nil
-        if let folder, let url = newFileURL(folder: folder, name: "JJJJMMDDTUUMM-lid.md", text: ReportTemplate.reply) {
+        if let folder, let url = newFileURL(folder: folder, name: strings["prefill_reply_name"],
+                                            text: prefill(report: false, around: r.replies.last?.at ?? r.at)) {
             c["reply_url"] = .text(url)
         } else if folder == nil, site.repository != nil {
             c["bundle_hint"] = .flag(true)
@@ -149,24 +156,17 @@ extension Renderer {
     func coordinateText(_ value: Double) -> String { FixedPoint.text(value, digits: 6) }
 }
 
-/// The text of a new report or reply, for the forge's "new file" page.
-enum ReportTemplate {
-    static let report = """
-        ---
-        title: 
-        category: message
-        at: YYYY-MM-DDTHH:MM:00+01:00
-        author: 
-        location: {lat: , lon: }
-        ---
-
-        """
-
-    static let reply = """
-        ---
-        author: 
-        at: YYYY-MM-DDTHH:MM:00+01:00
-        ---
-
-        """
+extension Renderer {
+    /// The text of a new report or reply, for the forge's "new file" page: placeholders in the
+    /// site's language, and the UTC offset of the site's zone at `moment` (the newest content
+    /// there, so the link does not depend on when the site was built).
+    func prefill(report: Bool, around moment: Moment?) -> String {
+        let offset = SiteClock.offsetText(site.clock.offset(at: moment?.seconds ?? 0))
+        let at = strings["prefill_time"] + (offset == "Z" ? "+00:00" : offset)
+        let author = strings["thread_your_id"]
+        if report {
+            return "---\ntitle: \ncategory: message\nat: \(at)\nauthor: \(author)\nlocation: {lat: , lon: }\n---\n\n"
+        }
+        return "---\nauthor: \(author)\nat: \(at)\n---\n\n"
+    }
 }

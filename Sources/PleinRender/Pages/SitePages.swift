@@ -16,9 +16,13 @@ extension Renderer {
 
     /// Every listed page, for search engines. Unlisted groups and message threads stay out.
     func sitemap() -> String {
-        var paths: [String] = [routes.home, routes.members, routes.groups, routes.areas, routes.locations, routes.now, routes.divers]
-        paths += memberOrder.map { routes.member($0) }
-        paths += memberOrder.filter { !sessions(of: $0).isEmpty }.map { routes.progress($0) }
+        let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
+                                              (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
+        var paths: [String] = [routes.home] + lists.filter { site.has($0.0) }.map(\.1)
+        if site.has(.members) {
+            paths += memberOrder.map { routes.member($0) }
+            paths += memberOrder.filter { !sessions(of: $0).isEmpty }.map { routes.progress($0) }
+        }
         for gid in groupOrder where groupModel(gid)!.isListed {
             let g = groupModel(gid)!
             paths.append(routes.group(gid))

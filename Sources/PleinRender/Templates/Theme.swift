@@ -14,6 +14,14 @@ public struct Theme: Sendable {
     /// Template texts by template name.
     public let templates: [String: String]
 
+    /// The theme with the site's own interface texts (`site.yaml` `labels`) in place of its own.
+    public func labelled(_ labels: [String: String]) -> Theme {
+        guard !labels.isEmpty else { return self }
+        let table = strings.table.merging(labels) { _, site in site }
+        return Theme(library: library, strings: Strings(language: strings.language, table: table), assets: assets, sources: sources,
+                     templates: templates)
+    }
+
     /// The templates a template uses, itself included: its partials and parents, transitively.
     public func closure(of name: String) -> Set<String> {
         var seen: Set<String> = []

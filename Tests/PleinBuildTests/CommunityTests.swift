@@ -1,0 +1,149 @@
+import Foundation
+import PleinCore
+@testable import PleinBuild
+import Testing
+
+/// A community's own site: the sections it has, its own words, and what its first hour shows.
+@Suite(.serialized) struct CommunityTests {
+    /// A copy of the demo with changes, built in memory.
+    struct Site {
+        let dir = TempDir()
+        var content: String { dir.path + "/content" }
+
+        init(siteYAML change: (String) -> String = { $0 }) throws {
+            try copyTree(Repo.content, to: content)
+            let path = content + "/site.yaml"
+            try change(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        func write(_ relative: String, _ text: String) throws {
+            let path = content + "/" + relative
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        func build() -> SiteState {
+            SiteState(BuildOptions(content: content, templates: Repo.templates, output: dir.path + "/public", cache: Repo.cache("community")),
+                      tracking: false)
+        }
+    }
+
+    func text(_ state: SiteState, _ path: String) -> String? {
+        guard case .bytes(let bytes)? = state.files[path] else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func aSectionThatIsOffLeavesNoTrace() throws {
+        let site = try Site { $0 + "sections: [members, divers, groups]\n" }
+        defer { site.dir.cleanup() }
+        let state = site.build()
+        #expect(state.succeeded)
+        let paths = state.files.keys
+        #expect(!paths.contains { $0.hasPrefix("reports/") || $0.hasPrefix("locations/") || $0.hasPrefix("now/") })
+        #expect(!paths.contains { $0.hasSuffix("/following.xml") || $0.hasSuffix("/progress/index.html") })
+        let home = try #require(text(state, "index.html"))
+        #expect(!home.contains("href=\"/reports/\"") && !home.contains("recent-reports") && !home.contains("href=\"/locations/\""))
+        #expect(home.contains("href=\"/divers/\"") && home.contains("recent-albums"))
+        let sitemap = try #require(text(state, "sitemap.xml"))
+        #expect(!sitemap.contains("/reports/") && !sitemap.contains("/now/") && sitemap.contains("/groups/"))
+        let feed = try #require(text(state, "feed.xml"))
+        #expect(!feed.contains("/reports/"))
+        let profile = try #require(text(state, "users/anna-de-vries/index.html"))
+        #expect(!profile.contains("member-reports") && !profile.contains("member-study") && profile.contains("member-groups"))
+        let warnings = state.diagnostics.filter { if case .sectionOff = $0.problem { return true } else { return false } }
+        #expect(warnings.map(\.file).sorted() == ["\(site.content)/checkins", "\(site.content)/locations", "\(site.content)/reports"])
+        #expect(!state.diagnostics.hasErrors)
+    }
+
+    @Test func withoutMembersNamesAreNotLinks() throws {
+        let site = try Site { $0 + "sections: [groups, reports]\n" }
+        defer { site.dir.cleanup() }
+        let state = site.build()
+        #expect(state.succeeded)
+        #expect(!state.files.keys.contains { $0.hasPrefix("users/") || $0.hasPrefix("divers/") })
+        let area = try #require(text(state, "reports/1094/index.html"))
+        #expect(area.contains("<span class=\"member-chip\">") && !area.contains("href=\"/users/"))
+        #expect(state.diagnostics.contains { if case .divingCardsOff = $0.problem { return true } else { return false } })
+    }
+
+    @Test func labelsAreTheSitesOwnWords() throws {
+        let site = try Site { $0 + "labels:\n  nav_reports: Duikstekken\n  nav_repots: Oeps\n" }
+        defer { site.dir.cleanup() }
+        let state = site.build()
+        #expect(state.succeeded)
+        let home = try #require(text(state, "index.html"))
+        #expect(home.contains(">Duikstekken</a>"))
+        let unknown = state.diagnostics.first { if case .unknownLabel = $0.problem { return true } else { return false } }
+        #expect(unknown?.message == "the theme has no interface text 'nav_repots', so this label is not used")
+        #expect(unknown?.problem.suggestion == "did you mean 'nav_reports'?")
+        #expect(unknown?.span.line == 13)
+    }
+
+    @Test func anAreaNamedLikeItsIdIsShownOnceAndAnEmptyDescriptionIsLeftOut() throws {
+        let site = try Site { $0.replacing(#/description: .*\n/#, with: "description: \"\"\n") }
+        defer { site.dir.cleanup() }
+        try site.write("reports/oosterschelde/area.yaml", "name: Oosterschelde\ncenter: {lat: 51.6, lon: 3.9}\n")
+        try site.write("reports/oosterschelde/2026-10-01-zicht.md",
+                       "---\ntitle: Zicht\ncategory: message\nat: 2026-10-01T10:00:00+02:00\nauthor: anna-de-vries\nlocation: {lat: 51.6, lon: 3.9}\n---\nGoed.\n")
+        let state = site.build()
+        #expect(state.succeeded)
+        let area = try #require(text(state, "reports/oosterschelde/index.html"))
+        #expect(area.contains("<h1>Oosterschelde</h1>") || area.contains(">Oosterschelde</h1>"))
+        #expect(!area.contains("oosterschelde · Oosterschelde"))
+        #expect(try #require(text(state, "reports/1094/index.html")).contains("1094 · "))
+        #expect(!area.contains(" — </p>"), "no dash before an empty description")
+    }
+
+    @Test func anAlbumIsOneFeedEntryByItsAuthorOnItsDate() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let index = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland/index.md"
+        let album = try String(contentsOfFile: site.content + "/" + index, encoding: .utf8)
+        try site.write(index, album.replacingOccurrences(of: "date: 2026-09-12\n", with: "date: 2026-09-12\nby: zoe-jansen\n"))
+        let state = site.build()
+        #expect(state.succeeded)
+        let feed = try #require(text(state, "groups/duikclub-de-zeehond/feed.xml"))
+        let ids = feed.components(separatedBy: "<id>").dropFirst().map { $0.components(separatedBy: "</id>")[0] }
+        #expect(ids.filter { $0.contains("/albums/duikweekend-zeeland") } == [
+            "tag:buurtboek.example.nl,2026-09-12:/groups/duikclub-de-zeehond/albums/duikweekend-zeeland",
+        ], "one entry for the album, none per photo")
+        let entry = try #require(feed.components(separatedBy: "<entry>").first { $0.contains("Duikweekend Zeeland") })
+        #expect(entry.contains("<published>2026-09-11T22:00:00Z</published>"), "the album's date, midnight in the site's zone")
+        #expect(entry.contains("<name>Zoë Jansen</name>"))
+        #expect(entry.contains("zeelandbrug"), "the photos are inside")
+    }
+
+    @Test func theGalleryShowsWholePhotosWithTheirAuthorAndUntitledOnesAreDescribed() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let index = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland/index.md"
+        let album = try String(contentsOfFile: site.content + "/" + index, encoding: .utf8)
+        try site.write(index, album.replacingOccurrences(of: "    caption: Schol op de zandbodem op twaalf meter.\n", with: ""))
+        let state = site.build()
+        let page = try #require(text(state, "groups/duikclub-de-zeehond/albums/duikweekend-zeeland/index.html"))
+        #expect(page.contains("class=\"photo-by\""))
+        #expect(page.contains("alt=\"Foto 4 uit Duikweekend Zeeland, gemaakt door Zoë Jansen\""))
+        #expect(!page.contains("alt=\"\" loading"))
+        let css = state.files.keys.first { $0.hasPrefix("assets/style.") }.flatMap { text(state, $0) } ?? ""
+        #expect(css.contains(".gallery img { width: 100%; height: 100%; object-fit: contain;"))
+    }
+
+    @Test func prefilledFilesFollowTheSitesLanguageBranchAndZone() throws {
+        let site = try Site {
+            $0.replacingOccurrences(of: "language: nl", with: "language: en") + "repository_branch: trunk\n"
+        }
+        defer { site.dir.cleanup() }
+        let state = site.build()
+        let report = try #require(text(state, "reports/1094/2026-10-10-auto-inbraken-celebesstraat/index.html"))
+        let link = try #require(report.components(separatedBy: "href=\"").first { $0.hasPrefix("https://github.com/buurtboek/buurtboek-oost/new/") })
+        #expect(link.hasPrefix("https://github.com/buurtboek/buurtboek-oost/new/trunk/content/reports/1094/2026-10-10-auto-inbraken-celebesstraat/replies"))
+        #expect(link.contains("filename=YYYYMMDDTHHMM-member.md"))
+        let value = (link.components(separatedBy: "value=").last ?? "").components(separatedBy: "\"").first?.removingPercentEncoding ?? ""
+        #expect(value.contains("author: your-id\n"))
+        #expect(value.contains("at: YYYY-MM-DDTHH:MM:00+01:00") || value.contains("at: YYYY-MM-DDTHH:MM:00+02:00"))
+        let edit = try #require(report.components(separatedBy: "href=\"").first { $0.contains("/edit/") })
+        #expect(edit.hasPrefix("https://github.com/buurtboek/buurtboek-oost/edit/trunk/content/"))
+        let area = try #require(text(state, "reports/1094/index.html"))
+        #expect(area.contains("-title.md"))
+    }
+}
