@@ -19,6 +19,9 @@ public struct BuildOptions: Sendable {
     /// The secret that message threads' addresses are derived from (`PLEIN_SECRET` or
     /// `--secret-file`); without it threads are not rendered.
     public var secret: [UInt8]?
+    /// Whether to read the content's history from git ("edited" dates, feed `updated`,
+    /// sitemap `lastmod`).
+    public var history = true
     /// Whether `templates` holds only the site's changes to plein's built-in theme (the
     /// default for a site) rather than a whole theme of its own (`--templates`).
     public var templatesOverBuiltInTheme = false

@@ -22,6 +22,10 @@ public struct SiteState: Sendable {
     private var loadDiagnostics: [Diagnostic] = []
     private var leaflet: Leaflet?
     private var threadKeys: ThreadKeys?
+    /// When each content file was committed (git), read again only when HEAD moves.
+    private var history = GitHistory.empty
+    /// The first reading, started before loading so that both run at once.
+    private var firstHistory: HistoryReading?
 
     /// What the last successful build made: the base the next update compares with.
     private var model: SiteModel?
@@ -63,6 +67,7 @@ public struct SiteState: Sendable {
         self.tracking = tracking
         self.stream = stream
         var timer = PhaseTimer()
+        firstHistory = options.history ? HistoryReading(content: options.content) : nil
         let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content))
         timer.lap("load")
         contentState = state
@@ -200,7 +205,15 @@ public struct SiteState: Sendable {
             servedCopies.prune(keeping: Set(newCopies.values))
         }
         let times = images.captureTimes(clock: content.site.clock)
-        let newModel = ModelBuilder.build(content, captureTimes: times)
+        if let reading = firstHistory {
+            history = reading.finish()
+            firstHistory = nil
+        } else if options.history {
+            history = GitHistory.refresh(history, content: options.content)
+        }
+        timer.lap("history")
+        if let why = history.unavailable { notes.append(why) }
+        let newModel = ModelBuilder.build(content, captureTimes: times, history: history.history)
         timer.lap("model")
         if threadKeys == nil, !newModel.threads.isEmpty {
             notes.append("\(newModel.threads.count) message thread\(newModel.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")

@@ -9,7 +9,7 @@ struct Check: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, github, gitlab
     }
 
     @OptionGroup var location: ContentLocation
@@ -17,7 +17,7 @@ struct Check: ParsableCommand {
     @Option(help: "The cache of image headers (default: .plein-cache beside the content folder).")
     var cache: String?
 
-    @Option(help: "How to print problems: text or json.")
+    @Option(help: "How to print problems: text, json, github (workflow commands that annotate a pull request) or gitlab (a Code Quality report).")
     var format: Format = .text
 
     func run() throws {
@@ -25,6 +25,13 @@ struct Check: ParsableCommand {
         switch format {
         case .json:
             print(DiagnosticFormatter(sources: result.sources).json(result.diagnostics), terminator: "")
+        case .github:
+            let inRepository = RepositoryPath()
+            print(DiagnosticFormatter(sources: result.sources).github(result.diagnostics, path: inRepository.relative), terminator: "")
+            Terminal.error(DiagnosticFormatter(sources: result.sources).summary(result.diagnostics))
+        case .gitlab:
+            let inRepository = RepositoryPath()
+            print(DiagnosticFormatter(sources: result.sources).gitlab(result.diagnostics, path: inRepository.relative), terminator: "")
         case .text:
             let formatter = DiagnosticFormatter(sources: result.sources, color: Terminal.colorErrors)
             Terminal.error(formatter.report(result.diagnostics))

@@ -50,7 +50,7 @@ struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Writes a new content file in the right place, with the right name.",
         discussion: "Missing required values are asked for on a terminal. Existing files are never overwritten.",
-        subcommands: [NewSite.self, NewTheme.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewReport.self,
+        subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewReport.self,
                       NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self]
     )
 }
@@ -64,6 +64,7 @@ struct NewSite: ParsableCommand {
     @Option var timezone = "Europe/Amsterdam"
     @Option(help: "The parts of the site, separated by commas: members, divers, groups, reports, study, now (default: all; asked on a terminal).")
     var sections: String?
+    @Option(help: "Also write CI for this forge: github or gitlab (see plein new ci).") var forge: ForgeOption?
 
     /// The sections given, or (on a terminal) the kind of community chosen.
     func chosenSections() throws -> Set<SiteSection> {
@@ -96,6 +97,35 @@ struct NewSite: ParsableCommand {
             for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections) {
                 print(path)
             }
+            if let forge {
+                for path in try Scaffold.ci(at: folder, forge: forge.forge) { print(path) }
+            }
+        } catch {
+            throw UsageError(message: error.description)
+        }
+    }
+}
+
+/// `--forge`: the forges plein writes CI for.
+enum ForgeOption: String, ExpressibleByArgument, CaseIterable {
+    case github, gitlab
+    var forge: Scaffold.Forge { self == .github ? .github : .gitlab }
+}
+
+struct NewCI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ci",
+        abstract: "Writes CI for the site's forge: pull requests checked with annotations, the default branch published to Pages.",
+        discussion: "github writes .github/workflows/plein.yml (GitHub Pages); gitlab writes .gitlab-ci.yml (GitLab Pages). Run it in the site's folder, the root of its repository."
+    )
+    @Option(help: "github or gitlab.") var forge: ForgeOption
+
+    func run() throws {
+        guard let site = SiteLayout.find() else {
+            throw UsageError(message: "no plein site here (no content/site.yaml in this folder or above)")
+        }
+        do {
+            for path in try Scaffold.ci(at: site.root, forge: forge.forge) { print(path) }
         } catch {
             throw UsageError(message: error.description)
         }

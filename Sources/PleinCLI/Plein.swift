@@ -99,6 +99,9 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .customLong("secret-file"), help: "A file holding the secret for message threads' addresses (else PLEIN_SECRET).")
     var secretFile: String?
 
+    @Flag(name: .customLong("no-history"), help: "Do not read the content's git history (no \"edited\" dates, feed updates or sitemap lastmod).")
+    var noHistory = false
+
     var content: String { location.folder }
     var templates: String { givenTemplates ?? SiteLayout.find()?.templates ?? "templates" }
     var output: String { givenOutput ?? SiteLayout.find()?.output ?? "public" }
@@ -126,6 +129,7 @@ struct SiteOptions: ParsableArguments {
     func buildOptions() throws -> BuildOptions {
         var options = BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
         options.templatesOverBuiltInTheme = givenTemplates == nil
+        options.history = !noHistory
         options.secret = try secret()
         return options
     }

@@ -142,6 +142,31 @@ def main():
             check('postcode: "4301"' in ank and 'certification: "CMAS **"' in ank and "years: 4" in ank and "home:" not in ank,
                   "answers fill the fields, empty answers leave them out")
 
+        print("CI for the forge: written by plein new ci, valid against the forges' schemas")
+        code, out = run("new", "ci", "--forge", "github", cwd=users)
+        workflow = os.path.join(site, ".github/workflows/plein.yml")
+        check(code == 0 and os.path.exists(workflow), f"new ci --forge github: {out.strip()}")
+        code, out = run("new", "site", "gitlabclub", "--title", "Club", "--language", "en", "--sections", "members,groups",
+                        "--forge", "gitlab", cwd=work)
+        gitlab = os.path.join(work, "gitlabclub/.gitlab-ci.yml")
+        check(code == 0 and os.path.exists(gitlab), f"new site --forge gitlab: {out.strip()[-60:]}")
+        for path, schema in ((workflow, "vendor.github-workflows"), (gitlab, "vendor.gitlab-ci")):
+            result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, path], capture_output=True, text=True)
+            check(result.returncode == 0, f"{os.path.basename(path)} is valid against {schema}: {(result.stdout + result.stderr).strip()[-300:]}")
+        with open(workflow) as f:
+            text = f.read()
+        check("plein check --format github" in text and "fetch-depth: 0" in text and "actions/cache@" in text
+              and "plein_${PLEIN_VERSION}_amd64.deb" in text, "the workflow checks with annotations, keeps history and the cache, installs the package")
+
+        print("plein check --format github annotates the changed lines")
+        subprocess.run(["git", "init", "-q"], cwd=site, check=True)
+        with open(os.path.join(site, "content/users/bad.md"), "w") as f:
+            f.write("---\nname: Bad\nemail: bad@example.org\nfriends: [nobody]\n---\n")
+        result = subprocess.run([plein, "check", "--format", "github"], cwd=users, capture_output=True, text=True, env=env)
+        check(result.returncode == 1 and "::error file=content/users/bad.md,line=4,col=11,endColumn=17,title=plein check%3A unknown-reference::"
+              "unknown member 'nobody'" in result.stdout, f"annotation from the repository's root: {result.stdout.strip()[:160]}")
+        os.remove(os.path.join(site, "content/users/bad.md"))
+
         print("the version, and a clear word outside a site")
         code, out = run("--version", cwd=work)
         check(code == 0 and out.startswith("plein ") and "libvips" in out and "cmark-gfm" in out, f"--version: {out.strip()}")

@@ -85,7 +85,7 @@ public struct Txtar {
     }
 
     /// The checker fixtures live in `Tests/PleinCoreTests/Fixtures`.
-    static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("PleinCoreTests/Fixtures")
 
     public static func fixture(_ name: String) throws -> Txtar {

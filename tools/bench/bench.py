@@ -105,6 +105,57 @@ def incremental(work, reports):
     return result
 
 
+def history(work, reports, commits, runs):
+    """What reading the content's git history costs: the community in a repository whose history
+    has `commits` commits (one adding everything, then one edited report each), built with and
+    without history, in turns."""
+    source = corpus(work, reports)
+    folder = os.path.join(work, f"history-{reports}-{commits}")
+    content = os.path.join(folder, "content")
+    stamp = os.path.join(folder, "made-from")
+    signature = open(os.path.join(source, "generated-by")).read() + f"{commits}\n"
+    if not (os.path.exists(stamp) and open(stamp).read() == signature):
+        print(f"history: {commits} commits over {reports} reports …", flush=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(os.path.join(source, "content"), content)
+        subprocess.run(["git", "init", "-q", "-b", "main", folder], check=True)
+        files = sorted(os.path.relpath(os.path.join(dp, n), folder) for dp, _, ns in os.walk(content) for n in ns)
+        edited = [f for f in files if f.startswith("content/reports/") and f.endswith(".md") and "/replies/" not in f]
+        stream = bytearray()
+        when = 1_750_000_000
+
+        def commit(number, changes):
+            nonlocal stream
+            stream += f"commit refs/heads/main\nmark :{number}\ncommitter Bench <bench@example.org> {when + number * 600} +0200\n".encode()
+            stream += b"data 6\nbench\n"
+            if number > 1:
+                stream += f"from :{number - 1}\n".encode()
+            for path, data in changes:
+                stream += f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n"
+        commit(1, [(f, open(os.path.join(folder, f), "rb").read()) for f in files])
+        for number in range(2, commits + 1):
+            path = edited[(number * 7919) % len(edited)]
+            data = open(os.path.join(folder, path), "rb").read() + f"\nBewerkt in commit {number}.\n".encode()
+            with open(os.path.join(folder, path), "wb") as f:
+                f.write(data)
+            commit(number, [(path, data)])
+        subprocess.run(["git", "-C", folder, "fast-import", "--quiet"], input=bytes(stream), check=True)
+        subprocess.run(["git", "-C", folder, "reset", "-q", "--hard", "main"], check=True)
+        with open(stamp, "w") as f:
+            f.write(signature)
+    base = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
+            "--output", os.path.join(folder, "out"), "--cache", os.path.join(folder, "cache")]
+    env = dict(os.environ, NO_COLOR="1")
+    run(base, env=env)
+    samples = {"with": [], "without": []}
+    for i in range(runs):
+        samples["with"].append(run(base, env=env)[0])
+        samples["without"].append(run(base + ["--no-history"], env=env)[0])
+    git = run(["git", "-C", content, "log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", "--", "."])[0]
+    return {"reports": reports, "commits": commits, "with": statistics.median(samples["with"]),
+            "without": statistics.median(samples["without"]), "git_log": git}
+
+
 def images(work, photos=24):
     """Image variants per second: plein's five variants of each photo against vipsthumbnail
     making the same five files, both on every core."""
@@ -155,7 +206,7 @@ def machine():
     return f"{os.cpu_count()} cores ({cpu}), Hugo {hugo}"
 
 
-def table(results, inc, img, runs, large_runs):
+def table(results, inc, img, runs, large_runs, hist=None):
     more = f" ({large_runs} for the larger sizes)" if len(results) > 1 else ""
     lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", "",
              "| reports | tool | wall | CPU | peak memory | pages | files written | pages/s |",
@@ -184,6 +235,11 @@ def table(results, inc, img, runs, large_runs):
         lines.append(f"- Images: {img['photos']} photos of 12 megapixels, 5 variants each (3 WebP widths, a JPEG preview, a full-size copy): "
                      f"plein {pv:.1f} variants/s ({img['plein_wall']:.1f} s, whole build), vipsthumbnail {vv:.1f} variants/s "
                      f"({img['vips_wall']:.1f} s, two processes); ratio {pv / vv:.2f}.")
+    if hist:
+        lines.append(f"- Git history: {hist['reports']:,} reports in a repository of {hist['commits']:,} commits: a full build takes "
+                     f"{hist['with']:.1f} s reading the history and {hist['without']:.1f} s with `--no-history` "
+                     f"({(hist['with'] - hist['without']) * 1000:+.0f} ms; `git log` alone {hist['git_log'] * 1000:.0f} ms). "
+                     f"An incremental rebuild only asks whether HEAD moved.")
     verdicts = []
     for r in results:
         ratio, memory = r["plein"]["wall"] / r["hugo"]["wall"], r["plein"]["rss"] / r["hugo"]["rss"]
@@ -207,16 +263,22 @@ def main():
     parser.add_argument("--work", default=os.path.join(ROOT, ".build/bench"))
     parser.add_argument("--readme", help="write the table into this file between the bench markers")
     parser.add_argument("--skip-extras", action="store_true", help="only the full builds")
+    parser.add_argument("--history-only", action="store_true", help="only the cost of reading git history (10,000 commits)")
     args = parser.parse_args()
     for tool in (PLEIN, PLEIN_BENCH):
         if not os.access(tool, os.X_OK):
             sys.exit(f"bench: {tool} is missing; run `make bench` (it builds it)")
     os.makedirs(args.work, exist_ok=True)
     sizes = args.reports or ([10000, 50000, 100000] if args.large else [10000])
+    if args.history_only:
+        hist = history(args.work, sizes[0], 10000, args.runs)
+        print(json.dumps(hist))
+        return
     results = [compare(args.work, n, args.runs if i == 0 else args.large_runs) for i, n in enumerate(sizes)]
     inc = None if args.skip_extras else incremental(args.work, sizes[0])
     img = None if args.skip_extras else images(args.work)
-    text = table(results, inc, img, args.runs, args.large_runs)
+    hist = None if args.skip_extras else history(args.work, sizes[0], 10000, args.runs)
+    text = table(results, inc, img, args.runs, args.large_runs, hist)
     print()
     print(text)
     if args.readme:

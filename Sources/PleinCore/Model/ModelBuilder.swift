@@ -2,7 +2,8 @@
 public enum ModelBuilder {
     /// - Parameter captureTimes: when each photo was taken (from EXIF), by content path: photos
     ///   an album's list leaves out follow in this order.
-    public static func build(_ content: Content, captureTimes: [String: Moment] = [:]) -> SiteModel {
+    ///   - history: when each file was committed (an empty history outside a repository).
+    public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History()) -> SiteModel {
         let index = MemberIndex(content.members)
         let site = content.site
         func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value)?.id } }
@@ -148,6 +149,24 @@ public enum ModelBuilder {
         for i in locations.indices {
             let id = locations[i].id
             locations[i].present = unique(sessions.filter { $0.location == id && $0.end == nil }.map(\.member)).sorted(by: byName)
+        }
+
+        // Each record's history, from its file.
+        if !history.files.isEmpty {
+            for id in members.keys { members[id]!.revision = history.revision(of: members[id]!.file) }
+            for gid in groups.keys {
+                groups[gid]!.revision = history.revision(of: groups[gid]!.file)
+                for i in groups[gid]!.albums.indices { groups[gid]!.albums[i].revision = history.revision(of: groups[gid]!.albums[i].file) }
+                for i in groups[gid]!.openGoals.indices { groups[gid]!.openGoals[i].revision = history.revision(of: groups[gid]!.openGoals[i].file) }
+                for i in groups[gid]!.completedGoals.indices {
+                    groups[gid]!.completedGoals[i].revision = history.revision(of: groups[gid]!.completedGoals[i].file)
+                }
+            }
+            for rid in reports.keys {
+                reports[rid]!.revision = history.revision(of: reports[rid]!.file)
+                for i in reports[rid]!.replies.indices { reports[rid]!.replies[i].revision = history.revision(of: reports[rid]!.replies[i].file) }
+            }
+            for i in locations.indices { locations[i].revision = history.revision(of: locations[i].file) }
         }
 
         let threads = content.threads.map { t in

@@ -2,6 +2,8 @@
 public struct MemberModel: Sendable, Equatable {
     public let id: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let name: String
     /// Path of the avatar image relative to the content root (`users/anna.jpg`).
     public let avatar: String?
@@ -48,6 +50,8 @@ public struct GoalKey: Sendable, Hashable, Comparable {
 public struct GroupModel: Sendable, Equatable {
     public let id: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let name: String
     public let visibility: Visibility
     /// Member ids, sorted by name then id.
@@ -69,6 +73,8 @@ public struct AlbumModel: Sendable, Equatable {
     public let group: String
     public let id: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let title: String
     public let date: Moment?
     /// The member who made the album, by id.
@@ -96,6 +102,8 @@ public struct GoalModel: Sendable, Equatable {
     public let group: String
     public let id: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let title: String
     public let points: Int
     public let addedBy: String?
@@ -130,13 +138,15 @@ public struct ReportModel: Sendable, Equatable {
     public let area: String
     public let slug: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let title: String
     public let category: Category
     public let at: Moment
     public let author: String
     public let location: Coordinate?
     public let body: Body
-    public let replies: [ReplyModel]
+    public var replies: [ReplyModel]
     public let resources: [String]
     /// Members following the report, sorted by id.
     public var followers: [String] = []
@@ -147,6 +157,8 @@ public struct ReportModel: Sendable, Equatable {
 public struct ReplyModel: Sendable, Equatable {
     public let name: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let author: String
     public let at: Moment
     public let body: Body
@@ -157,6 +169,8 @@ public struct ReplyModel: Sendable, Equatable {
 public struct LocationModel: Sendable, Equatable {
     public let id: String
     public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
     public let name: String
     public let address: String?
     public let location: Coordinate?

@@ -135,7 +135,7 @@ extension Renderer {
         let label = strings["category_\(r.category.rawValue)"]
         let head = "<p><strong>\(XML.escape(label))</strong> · \(XML.escape(area))</p>\n"
         return FeedEntry(
-            id: tagURI(r.at, routes.report(id).trimmingSlash), title: r.title, published: r.at, updated: r.at,
+            id: tagURI(r.at, routes.report(id).trimmingSlash), title: r.title, published: r.at, updated: updated(r.at, r.revision),
             author: person(r.author), link: routes.absolute(routes.report(id)), content: head + absoluteHTML(r.file),
             summary: summary(bodyOf(r.file)?.text ?? "", limit: 240),
             categories: [.init(term: r.category.rawValue, label: label), .init(term: r.area, label: area)], inReplyTo: nil)
@@ -149,7 +149,7 @@ extension Renderer {
         let context = "<p>" + XML.escape(strings.format("feed_reply_context", ["title": r.title])) + "</p>\n"
         return FeedEntry(
             id: tagURI(reply.at, routes.report(report) + "replies/" + reply.name), title: strings.format("feed_reply_title", ["name": author, "title": r.title]),
-            published: reply.at, updated: reply.at, author: person(reply.author), link: link,
+            published: reply.at, updated: updated(reply.at, reply.revision), author: person(reply.author), link: link,
             content: context + absoluteHTML(reply.file), summary: summary(bodyOf(reply.file)?.text ?? "", limit: 240),
             categories: [.init(term: r.category.rawValue, label: strings["category_\(r.category.rawValue)"])],
             inReplyTo: (tagURI(r.at, routes.report(report).trimmingSlash), routes.absolute(routes.report(report))))
@@ -164,9 +164,17 @@ extension Renderer {
         return what + ", " + strings["photo_by"].lowercased() + " " + by.name
     }
 
-    /// When an album has no date, its newest photo's capture time or else a fixed date stands in.
+    /// An entry's `updated`: the last commit that edited its file, when later than `published`
+    /// (RFC 4287: `published` stays the record's own time).
+    func updated(_ published: Moment, _ revision: Revision?) -> Moment {
+        guard let edited = revision?.edited, edited > published else { return published }
+        return edited
+    }
+
+    /// An album's date: its `date`, else when its file was first committed, else its newest
+    /// photo's capture time, else a fixed date.
     func albumDate(_ album: AlbumModel) -> Moment {
-        album.date ?? album.photos.compactMap { imageOf($0.path)?.info.takenAt }.max().map { Moment(seconds: $0) }
+        album.date ?? album.revision?.created ?? album.photos.compactMap { imageOf($0.path)?.info.takenAt }.max().map { Moment(seconds: $0) }
             ?? Moment(seconds: 946_684_800)
     }
 
@@ -183,7 +191,7 @@ extension Renderer {
         let by = album.by
         return FeedEntry(
             id: tagURI(date, routes.album(album.key).trimmingSlash), title: strings.format("feed_album_title", ["title": album.title]),
-            published: date, updated: date, author: person(by), link: routes.absolute(routes.album(album.key)),
+            published: date, updated: updated(date, album.revision), author: person(by), link: routes.absolute(routes.album(album.key)),
             content: html, summary: summary(bodyOf(album.file)?.text ?? "", limit: 240),
             categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
@@ -194,7 +202,7 @@ extension Renderer {
         let points = "<p>" + XML.escape(strings.count("points_count", goal.points)) + "</p>\n"
         return FeedEntry(
             id: tagURI(added, "groups/\(goal.group)/goals/\(goal.id)"), title: strings.format("feed_goal_title", ["title": goal.title]),
-            published: added, updated: added, author: person(goal.addedBy),
+            published: added, updated: updated(added, goal.revision), author: person(goal.addedBy),
             link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: points + absoluteHTML(goal.file),
             summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }

@@ -99,6 +99,7 @@ extension Renderer {
                 "anchor": .text(reply.anchor),
                 "author": .object(memberLink(reply.author)),
                 "at": .object(time(reply.at)),
+                "edited": time(reply.revision?.edited),
             ]
             if let html = bodyOf(reply.file)?.html { c["body"] = .html(html) }
             if let edit = editURL(reply.file) { c["edit_url"] = .text(edit) }
@@ -109,6 +110,7 @@ extension Renderer {
             "category": .object(categoryContext(r.category)),
             "author": .object(memberLink(r.author)),
             "at": .object(time(r.at)),
+            "edited": time(r.revision?.edited),
             "area": .text(area.map(areaName) ?? r.area),
             "area_url": .text(routes.url(routes.area(r.area))),
             "replies": .list(replies),

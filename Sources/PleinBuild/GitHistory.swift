@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+import PleinCore
+
+/// Reads the content's history from git, in one `git log` per build (never one call per file):
+/// for every content file, the first commit that added it and the last that changed it.
+///
+/// Outside a repository, with a shallow clone or without git, there is no history: the build
+/// goes on as before and says once why.
+struct GitHistory: Sendable {
+    /// The commit the history was read at (`git rev-parse HEAD`); reading again is needed only
+    /// when it moves.
+    let head: String?
+    let history: History
+    /// Why there is no history, when there is none.
+    let unavailable: String?
+
+    static let empty = GitHistory(head: nil, history: History(), unavailable: nil)
+
+    /// Reads the history of the files under `content`.
+    static func read(content: String) -> GitHistory {
+        guard let inside = run(["rev-parse", "--is-inside-work-tree"], in: content), inside.text == "true" else {
+            return GitHistory(head: nil, history: History(), unavailable: "the content is not in a git repository, so pages show no \"edited\" dates")
+        }
+        guard let head = run(["rev-parse", "HEAD"], in: content)?.text else {
+            return GitHistory(head: nil, history: History(), unavailable: "the repository has no commits yet, so pages show no \"edited\" dates")
+        }
+        if run(["rev-parse", "--is-shallow-repository"], in: content)?.text == "true" {
+            return GitHistory(head: head, history: History(),
+                              unavailable: "the repository is a shallow clone, so its history is incomplete and pages show no \"edited\" dates "
+                                  + "(clone it whole: git fetch --unshallow, or fetch-depth: 0 in CI)")
+        }
+        return GitHistory(head: head, history: parse(log(content) ?? []), unavailable: nil)
+    }
+
+    /// Reads again only when HEAD has moved since `previous`.
+    static func refresh(_ previous: GitHistory, content: String) -> GitHistory {
+        guard let head = previous.head, run(["rev-parse", "HEAD"], in: content)?.text == head else { return read(content: content) }
+        return previous
+    }
+
+    /// `git log -z --format=%x1e%ct --name-only --no-renames --relative`: each commit is
+    /// `\u{1e}<time>\0\n<path>\0<path>\0…`, paths relative to the content folder.
+    static func log(_ content: String) -> [UInt8]? {
+        run(["log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", "--", "."], in: content)?.bytes
+    }
+
+    static func parse(_ output: [UInt8]) -> History {
+        var files: [String: Revision] = [:]
+        for commit in output.split(separator: 0x1E) {
+            let fields = commit.split(separator: 0, omittingEmptySubsequences: false)
+            guard let first = fields.first, let seconds = Int64(String(decoding: first, as: UTF8.self)) else { continue }
+            let when = Moment(seconds: seconds)
+            for raw in fields.dropFirst() {
+                let path = String(decoding: raw.drop { $0 == 0x0A }, as: UTF8.self)
+                guard !path.isEmpty else { continue }
+                let known = files[path]
+                files[path] = Revision(created: min(known?.created ?? when, when), changed: max(known?.changed ?? when, when))
+            }
+        }
+        return History(files: files)
+    }
+
+    /// Runs git in `folder`; nil when it fails (or git is not installed).
+    static func run(_ arguments: [String], in folder: String) -> (bytes: [UInt8], text: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", folder, "-c", "core.quotepath=off"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        environment["GIT_OPTIONAL_LOCKS"] = "0"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let bytes = Array(data)
+        return (bytes, String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// Paths as a forge names them: from the root of the repository the current folder is in
+/// (or from the current folder outside a repository).
+public struct RepositoryPath: Sendable {
+    let root: String?
+    let current: String
+
+    public init() {
+        current = FileManager.default.currentDirectoryPath
+        root = GitHistory.run(["rev-parse", "--show-toplevel"], in: current)?.text
+    }
+
+    /// `content/users/anna.md` (relative to the current folder) → `site/content/users/anna.md`.
+    public func relative(_ path: String) -> String {
+        guard let root else { return path }
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: current + "/")).standardizedFileURL.path
+        let realRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+        for base in [root, realRoot] where absolute.hasPrefix(base + "/") || resolved.hasPrefix(base + "/") {
+            let full = absolute.hasPrefix(base + "/") ? absolute : resolved
+            return String(full.dropFirst(base.count + 1))
+        }
+        return path
+    }
+}
+
+/// Reading the history in the background while the content loads (`git log` over a long
+/// history takes a while; the two use different cores).
+final class HistoryReading: Sendable {
+    private let result = Mutex<GitHistory?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(content: String) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let history = GitHistory.read(content: content)
+            result.withLock { $0 = history }
+            done.signal()
+        }
+    }
+
+    /// Waits for the history.
+    func finish() -> GitHistory {
+        done.wait()
+        done.signal()
+        return result.withLock { $0 } ?? .empty
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import PleinCore
+@testable import PleinBuild
+import Testing
+
+/// The content's history from git: a report posted, edited in a later commit, then replied to.
+@Suite(.serialized) struct HistoryTests {
+    /// A repository with a scripted history.
+    struct Repository {
+        let dir = TempDir()
+        var root: String { dir.path + "/repo" }
+        var content: String { root + "/content" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: true)
+            try git("init", "-q", "-b", "main")
+        }
+
+        @discardableResult
+        func git(_ arguments: String..., at date: String = "2026-10-01T10:00:00+02:00", in folder: String? = nil) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", folder ?? root] + arguments
+            var environment = ProcessInfo.processInfo.environment
+            for (key, value) in ["GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date, "GIT_AUTHOR_NAME": "Anna", "GIT_COMMITTER_NAME": "Anna",
+                                 "GIT_AUTHOR_EMAIL": "anna@example.org", "GIT_COMMITTER_EMAIL": "anna@example.org"] {
+                environment[key] = value
+            }
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            guard process.terminationStatus == 0 else { throw Failure(text: "git \(arguments): \(text)") }
+            return text
+        }
+
+        struct Failure: Error { let text: String }
+
+        func write(_ relative: String, _ text: String) throws {
+            let path = content + "/" + relative
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        func commit(_ message: String, at date: String) throws {
+            try git("add", "-A", at: date)
+            try git("commit", "-q", "-m", message, at: date)
+        }
+    }
+
+    static let report = "reports/1094/2026-10-01-fiets/index.md"
+    static let reportText = """
+        ---
+        title: Fiets gestolen
+        category: suspicious
+        at: 2026-10-01T09:00:00+02:00
+        author: anna
+        location: {lat: 52.36, lon: 4.94}
+        ---
+        Mijn fiets is weg.
+
+        """
+
+    /// Posted on 1 October, edited on 3 October, a reply on 4 October.
+    static func history() throws -> Repository {
+        let repo = try Repository()
+        try repo.write("site.yaml", "title: Buurt\nbase_url: https://buurt.example.org/\nlanguage: en\ntimezone: Europe/Amsterdam\n")
+        try repo.write("users/anna.md", "---\nname: Anna\nemail: anna@example.org\n---\n")
+        try repo.write("users/bram.md", "---\nname: Bram\nemail: bram@example.org\n---\n")
+        try repo.write(report, reportText)
+        try repo.commit("A report", at: "2026-10-01T10:00:00+02:00")
+        try repo.write(report, reportText + "Hij is blauw.\n")
+        try repo.commit("Edit the report", at: "2026-10-03T12:00:00+02:00")
+        try repo.write("reports/1094/2026-10-01-fiets/replies/20261004T0800-bram.md",
+                       "---\nauthor: bram\nat: 2026-10-04T08:00:00+02:00\n---\nIk heb hem gezien.\n")
+        try repo.commit("A reply", at: "2026-10-04T08:05:00+02:00")
+        return repo
+    }
+
+    func build(_ content: String, output: String) -> SiteState {
+        let options = BuildOptions(content: content, templates: Repo.templates, output: output, cache: Repo.cache("history"))
+        return SiteState(options, tracking: false)
+    }
+
+    func text(_ state: SiteState, _ path: String) -> String {
+        guard case .bytes(let bytes)? = state.files[path] else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func anEditedReportSaysSoInItsPageFeedAndSitemap() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        let state = build(repo.content, output: repo.dir.path + "/public")
+        #expect(state.succeeded)
+        #expect(state.notes.allSatisfy { !$0.contains("git") }, "\(state.notes)")
+
+        let page = text(state, "reports/1094/2026-10-01-fiets/index.html")
+        #expect(page.contains("<span class=\"edited\">· edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+        #expect(page.components(separatedBy: "class=\"edited\"").count == 2, "the reply, committed once, is not edited: \(page.components(separatedBy: "class=\"edited\"").dropFirst().map { $0.prefix(120) })")
+
+        let feed = text(state, "reports/1094/feed.xml")
+        #expect(feed.contains("<published>2026-10-01T07:00:00Z</published>"), "published stays the report's own time")
+        #expect(feed.contains("<updated>2026-10-03T10:00:00Z</updated>"), "updated is the edit's commit")
+        let replies = text(state, "reports/1094/2026-10-01-fiets/feed.xml")
+        #expect(replies.contains("<published>2026-10-04T06:00:00Z</published>") && replies.contains("<updated>2026-10-04T06:00:00Z</updated>"))
+        let json = text(state, "reports/1094/feed.json")
+        #expect(json.contains("\"date_modified\": \"2026-10-03T10:00:00Z\""))
+
+        let sitemap = text(state, "sitemap.xml")
+        #expect(sitemap.contains("<loc>https://buurt.example.org/reports/1094/2026-10-01-fiets/</loc><lastmod>2026-10-04T06:05:00Z</lastmod>"))
+        #expect(sitemap.contains("<loc>https://buurt.example.org/users/anna/</loc><lastmod>2026-10-01T08:00:00Z</lastmod>"))
+    }
+
+    @Test func rebuildingTheSameCommitIsByteIdenticalAndUncommittedEditsDoNotCount() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        let first = build(repo.content, output: repo.dir.path + "/a")
+        let second = build(repo.content, output: repo.dir.path + "/b")
+        #expect(first.files.keys.sorted() == second.files.keys.sorted())
+        for (path, served) in first.files {
+            if case .bytes(let a) = served, case .bytes(let b)? = second.files[path] { #expect(a == b, "\(path)") }
+        }
+        try repo.write("users/bram.md", "---\nname: Bram\nemail: bram@example.org\n---\nNog niet vastgelegd.\n")
+        let dirty = build(repo.content, output: repo.dir.path + "/c")
+        #expect(!text(dirty, "users/bram/index.html").contains("class=\"edited\""))
+        #expect(text(dirty, "sitemap.xml").contains("<loc>https://buurt.example.org/users/bram/</loc><lastmod>2026-10-01T08:00:00Z</lastmod>"))
+    }
+
+    @Test func withoutAWholeHistoryTheBuildGoesOnAndSaysWhy() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        let shallow = repo.dir.path + "/shallow"
+        try repo.git("clone", "-q", "--depth", "1", "file://" + repo.root, shallow, in: repo.dir.path)
+        let state = build(shallow + "/content", output: repo.dir.path + "/public")
+        #expect(state.succeeded)
+        #expect(state.notes.contains { $0.contains("shallow clone") })
+        #expect(!text(state, "reports/1094/2026-10-01-fiets/index.html").contains("class=\"edited\""))
+
+        let plain = repo.dir.path + "/plain"
+        try copyTree(repo.content, to: plain)
+        let outside = build(plain, output: repo.dir.path + "/public2")
+        #expect(outside.succeeded)
+        #expect(outside.notes.contains { $0.contains("not in a git repository") })
+    }
+}
