@@ -9,9 +9,9 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Linux only: the watcher uses inotify, the writer renameat2 and /proc, images Debian's libvips.
 let package = Package(
     name: "plein",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "plein", targets: ["plein"]),
     ],
@@ -29,14 +29,17 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // Output text: escaping for HTML, XML and JSON, and writers for XML and JSON. Depends on nothing.
+        .target(name: "PleinText", swiftSettings: strict),
         .target(name: "PleinMarkdown", dependencies: ["CCmarkGFM"], swiftSettings: strict),
-        .target(
-            name: "PleinCore",
-            dependencies: ["Yams", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strict
-        ),
-        .target(name: "PleinMustache", dependencies: ["PleinCore"], swiftSettings: strict),
-        .target(name: "PleinRender", dependencies: ["PleinCore", "PleinMarkdown", "PleinMustache"], swiftSettings: strict),
+        // Records, time, diagnostics, schemas and content paths: what every stage shares.
+        .target(name: "PleinCore", dependencies: ["PleinText", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // The stages: load (files → records), check (rules between records), model (records → the site model).
+        .target(name: "PleinLoad", dependencies: ["PleinCore", "Yams"], swiftSettings: strict),
+        .target(name: "PleinCheck", dependencies: ["PleinCore"], swiftSettings: strict),
+        .target(name: "PleinModel", dependencies: ["PleinCore"], swiftSettings: strict),
+        .target(name: "PleinMustache", dependencies: ["PleinText"], swiftSettings: strict),
+        .target(name: "PleinRender", dependencies: ["PleinText", "PleinCore", "PleinModel", "PleinMarkdown", "PleinMustache"], swiftSettings: strict),
         // The default theme inside the binary: `templates/`, embedded at build time.
         .executableTarget(name: "plein-embed-theme", swiftSettings: strict),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["plein-embed-theme"]),
@@ -46,8 +49,12 @@ let package = Package(
         .target(name: "PleinImages", dependencies: ["PleinCore", "CVipsShim"], swiftSettings: strict),
         .target(name: "CPleinSystem"),
         .target(
-            name: "PleinBuild", dependencies: ["PleinCore", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem"], swiftSettings: strict
+            name: "PleinBuild",
+            dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem"],
+            swiftSettings: strict
         ),
+        // `plein new`: new sites, themes, CI and records, written where plein reads them.
+        .target(name: "PleinScaffold", dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinTheme"], swiftSettings: strict),
         .target(
             name: "PleinServer",
             dependencies: [
@@ -59,31 +66,33 @@ let package = Package(
         .target(
             name: "PleinCLI",
             dependencies: [
-                "PleinBuild", "PleinServer", "CPleinSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PleinBuild", "PleinScaffold", "PleinServer", "PleinText", "PleinCore", "PleinModel", "CPleinSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
         // `make bench`: the incremental rebuild of the serve path, measured in process.
-        .executableTarget(name: "plein-bench", dependencies: ["PleinBuild"], swiftSettings: strict),
+        .executableTarget(name: "plein-bench", dependencies: ["PleinBuild", "PleinText"], swiftSettings: strict),
         // `make fuzz`: libFuzzer targets over what the fuzzers run (PleinFuzzing).
-        .target(name: "PleinFuzzing", dependencies: ["PleinCore", "PleinMarkdown"], swiftSettings: strict),
+        .target(name: "PleinFuzzing", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMarkdown"], swiftSettings: strict),
         .executableTarget(name: "plein-fuzz-content", dependencies: ["PleinFuzzing"], path: "Fuzz/content", swiftSettings: strict),
         .executableTarget(name: "plein-fuzz-markdown", dependencies: ["PleinFuzzing"], path: "Fuzz/markdown", swiftSettings: strict),
         .executableTarget(name: "plein-fuzz-seeds", dependencies: ["PleinFuzzing"], swiftSettings: strict),
-        .target(name: "PleinTestSupport", dependencies: ["PleinCore"], path: "Tests/PleinTestSupport", swiftSettings: strict),
+        .target(name: "PleinTestSupport", dependencies: ["PleinCore", "PleinLoad", "PleinCheck"], path: "Tests/PleinTestSupport", swiftSettings: strict),
         .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),
         .testTarget(
-            name: "PleinCoreTests", dependencies: ["PleinCore", "PleinTestSupport"], exclude: ["Fixtures"], swiftSettings: strict
+            name: "PleinCoreTests", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinText", "PleinTestSupport"],
+            exclude: ["Fixtures"], swiftSettings: strict
         ),
         .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], swiftSettings: strict),
-        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinMustache"], swiftSettings: strict),
-        .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: strict),
+        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinBuild", "PleinMustache", "PleinText", "PleinModel"], swiftSettings: strict),
+        .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinLoad", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: strict),
         .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: strict),
         .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "PleinBuildTests",
-            dependencies: ["PleinBuild", "PleinTestSupport"],
+            dependencies: ["PleinBuild", "PleinScaffold", "PleinTestSupport", "PleinLoad", "PleinCheck", "PleinModel", "PleinRender"],
             exclude: ["Snapshots"],
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 internal import CPleinSystem
+import PleinLoad
 import Foundation
 public import PleinRender
 import PleinCore

@@ -1,4 +1,6 @@
 public import PleinCore
+public import PleinCheck
+public import PleinLoad
 import Foundation
 import PleinTheme
 import PleinImages

@@ -1,4 +1,5 @@
 import Foundation
+import PleinLoad
 import PleinCore
 
 /// Copies of the content's attachments that `plein serve` answers from, made while building.

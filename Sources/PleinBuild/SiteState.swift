@@ -1,4 +1,7 @@
 public import PleinCore
+public import PleinCheck
+public import PleinLoad
+public import PleinModel
 public import PleinRender
 import Foundation
 import PleinImages

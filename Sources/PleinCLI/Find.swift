@@ -1,4 +1,5 @@
 import ArgumentParser
+import PleinModel
 import Foundation
 import PleinBuild
 import PleinCore

@@ -1,6 +1,9 @@
+import PleinText
+import PleinModel
 import ArgumentParser
 import Foundation
 import PleinBuild
+import PleinScaffold
 import PleinCore
 
 /// Asks for a value on a terminal; elsewhere a missing required option is a usage error.

@@ -1,4 +1,7 @@
 import Foundation
+public import PleinCheck
+public import PleinLoad
+public import PleinModel
 public import PleinCore
 import PleinMarkdown
 

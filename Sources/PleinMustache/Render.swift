@@ -1,4 +1,5 @@
-import PleinCore
+import PleinText
+
 
 /// What a partial or block inherits from where it is rendered.
 struct Frame {

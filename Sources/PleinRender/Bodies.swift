@@ -1,4 +1,5 @@
 import Foundation
+public import PleinModel
 public import PleinCore
 public import PleinMarkdown
 

@@ -1,4 +1,5 @@
 public import PleinCore
+public import PleinModel
 import PleinMarkdown
 import Synchronization
 

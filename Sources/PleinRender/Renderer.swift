@@ -1,3 +1,5 @@
+import PleinText
+public import PleinModel
 import PleinMarkdown
 import Foundation
 public import PleinCore

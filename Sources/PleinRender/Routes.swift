@@ -1,4 +1,5 @@
 import PleinMarkdown
+public import PleinModel
 import Foundation
 public import PleinCore
 

@@ -6,6 +6,7 @@
 // the file `edits` times (appending a sentence to its body, each time a different one) and
 // measures each rebuild as the dev server does it: `SiteState.update` plus the snapshot of all
 // files it publishes. Prints one JSON object; restores the file at the end.
+import PleinText
 import Foundation
 import PleinBuild
 

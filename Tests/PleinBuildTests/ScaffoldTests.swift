@@ -1,6 +1,7 @@
 import Foundation
 import PleinCore
 @testable import PleinBuild
+import PleinScaffold
 import Testing
 
 @Suite(.serialized) struct ScaffoldTests {

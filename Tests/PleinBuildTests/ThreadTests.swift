@@ -1,4 +1,5 @@
 import Foundation
+import PleinModel
 import PleinCore
 @testable import PleinBuild
 import Testing

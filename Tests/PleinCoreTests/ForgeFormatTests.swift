@@ -1,4 +1,6 @@
 import Foundation
+@testable import PleinCheck
+@testable import PleinLoad
 @testable import PleinCore
 import PleinTestSupport
 import Testing

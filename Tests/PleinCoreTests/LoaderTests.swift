@@ -1,4 +1,5 @@
 @testable import PleinCore
+@testable import PleinLoad
 import PleinTestSupport
 import Testing
 

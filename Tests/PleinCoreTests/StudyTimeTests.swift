@@ -1,4 +1,6 @@
 @testable import PleinCore
+@testable import PleinLoad
+@testable import PleinModel
 import PleinTestSupport
 import Testing
 

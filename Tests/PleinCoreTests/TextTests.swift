@@ -1,4 +1,5 @@
 import Foundation
+@testable import PleinLoad
 @testable import PleinCore
 import PleinTestSupport
 import Testing

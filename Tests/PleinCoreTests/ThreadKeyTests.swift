@@ -1,4 +1,5 @@
 @testable import PleinCore
+@testable import PleinModel
 import Testing
 
 /// RFC 4231 test vectors for HMAC-SHA256, through the functions the build uses.

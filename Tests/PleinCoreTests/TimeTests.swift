@@ -1,3 +1,4 @@
+import PleinText
 @testable import PleinCore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 @testable import PleinRender
 import Testing

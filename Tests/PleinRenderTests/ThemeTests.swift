@@ -1,3 +1,4 @@
+import PleinBuild
 import Foundation
 import PleinCore
 import PleinRender

@@ -1,4 +1,6 @@
 public import Foundation
+public import PleinCheck
+public import PleinLoad
 public import PleinCore
 
 /// A whole test site in one text file, as Hugo's tests write them:

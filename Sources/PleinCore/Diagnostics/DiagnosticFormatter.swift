@@ -1,3 +1,5 @@
+import PleinText
+
 /// Turns diagnostics into text for people (compiler style) or JSON for tools.
 public struct DiagnosticFormatter: Sendable {
     /// File texts by the path diagnostics show, for printing the offending line.

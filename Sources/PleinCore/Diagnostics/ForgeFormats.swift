@@ -1,3 +1,5 @@
+import PleinText
+
 /// Diagnostics as the forges' CI shows them on a pull request's changed lines.
 ///
 /// `path` maps a diagnostic's file to its path from the repository's root, as the forge names

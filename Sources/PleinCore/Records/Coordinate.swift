@@ -15,6 +15,10 @@ public struct OpeningHours: Sendable, Hashable {
     public struct Range: Sendable, Hashable {
         public let start: Int
         public let end: Int
+        public init(start: Int, end: Int) {
+            self.start = start
+            self.end = end
+        }
     }
 
     /// Index 0 is Monday. `nil`: not given; empty: closed.
@@ -25,6 +29,10 @@ public struct OpeningHours: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public let days: String
         public let hours: String
+        public init(days: String, hours: String) {
+            self.days = days
+            self.hours = hours
+        }
     }
 
     public init(days: [[Range]?], written: [Entry]) {

@@ -17,6 +17,13 @@ public struct Place: Sendable, Hashable {
     public let coordinate: Coordinate
     public let postcode: String?
     public let span: Span
+
+    public init(name: String, coordinate: Coordinate, postcode: String?, span: Span) {
+        self.name = name
+        self.coordinate = coordinate
+        self.postcode = postcode
+        self.span = span
+    }
 }
 
 /// `users/<id>.md`
@@ -30,6 +37,12 @@ public struct Member: Sendable {
         public let certification: String?
         public let years: Int?
         public let dives: Int?
+
+        public init(certification: String?, years: Int?, dives: Int?) {
+            self.certification = certification
+            self.years = years
+            self.dives = dives
+        }
     }
 
     public let id: String
@@ -46,6 +59,22 @@ public struct Member: Sendable {
     public let friends: [Located<String>]
     public let body: Body
     public let spans: [String: Span]
+
+    public init(id: String, file: String, name: String, email: String, avatar: Located<String>?, joined: Moment?, home: Home?, postcode: String?, diving: Diving?, follows: [Located<String>], friends: [Located<String>], body: Body, spans: [String: Span]) {
+        self.id = id
+        self.file = file
+        self.name = name
+        self.email = email
+        self.avatar = avatar
+        self.joined = joined
+        self.home = home
+        self.postcode = postcode
+        self.diving = diving
+        self.follows = follows
+        self.friends = friends
+        self.body = body
+        self.spans = spans
+    }
 }
 
 public enum Visibility: String, Sendable, Hashable {
@@ -63,6 +92,17 @@ public struct Group: Sendable {
     public let visibility: Visibility
     public let body: Body
     public let spans: [String: Span]
+
+    public init(id: String, file: String, name: String, members: [Located<String>], createdBy: Located<String>?, visibility: Visibility, body: Body, spans: [String: Span]) {
+        self.id = id
+        self.file = file
+        self.name = name
+        self.members = members
+        self.createdBy = createdBy
+        self.visibility = visibility
+        self.body = body
+        self.spans = spans
+    }
 }
 
 /// `groups/<group>/albums/<id>/index.md` and the image files beside it.
@@ -71,6 +111,12 @@ public struct Album: Sendable {
         public let file: Located<String>
         public let caption: String?
         public let by: Located<String>?
+
+        public init(file: Located<String>, caption: String?, by: Located<String>?) {
+            self.file = file
+            self.caption = caption
+            self.by = by
+        }
     }
 
     public let group: String
@@ -89,6 +135,20 @@ public struct Album: Sendable {
 
     /// The folder, relative to the content root.
     public var folder: String { "groups/\(group)/albums/\(id)" }
+
+    public init(group: String, id: String, file: String, title: String, date: Moment?, cover: Located<String>?, by: Located<String>?, entries: [Entry], imageFiles: [String], body: Body, spans: [String: Span]) {
+        self.group = group
+        self.id = id
+        self.file = file
+        self.title = title
+        self.date = date
+        self.cover = cover
+        self.by = by
+        self.entries = entries
+        self.imageFiles = imageFiles
+        self.body = body
+        self.spans = spans
+    }
 }
 
 /// `groups/<group>/goals/<id>.md`
@@ -104,6 +164,20 @@ public struct Goal: Sendable {
     public let completedAt: Moment?
     public let body: Body
     public let spans: [String: Span]
+
+    public init(group: String, id: String, file: String, title: String, points: Int, addedBy: Located<String>?, added: Moment?, completedBy: Located<String>?, completedAt: Moment?, body: Body, spans: [String: Span]) {
+        self.group = group
+        self.id = id
+        self.file = file
+        self.title = title
+        self.points = points
+        self.addedBy = addedBy
+        self.added = added
+        self.completedBy = completedBy
+        self.completedAt = completedAt
+        self.body = body
+        self.spans = spans
+    }
 }
 
 /// `reports/<id>/`, with the optional `area.yaml`.
@@ -113,6 +187,14 @@ public struct Area: Sendable {
     public let name: String?
     public let center: Coordinate?
     public let boundary: [Coordinate]
+
+    public init(id: String, file: String?, name: String?, center: Coordinate?, boundary: [Coordinate]) {
+        self.id = id
+        self.file = file
+        self.name = name
+        self.center = center
+        self.boundary = boundary
+    }
 }
 
 public enum Category: String, Sendable, Hashable, CaseIterable {
@@ -138,6 +220,21 @@ public struct Report: Sendable {
 
     /// `<area>/<date>-<slug>`
     public var id: String { "\(area)/\(slug)" }
+
+    public init(area: String, slug: String, file: String, title: String, category: Category, at: Moment, author: Located<String>, location: Coordinate?, body: Body, replies: [Reply], resources: [String], spans: [String: Span]) {
+        self.area = area
+        self.slug = slug
+        self.file = file
+        self.title = title
+        self.category = category
+        self.at = at
+        self.author = author
+        self.location = location
+        self.body = body
+        self.replies = replies
+        self.resources = resources
+        self.spans = spans
+    }
 }
 
 /// `reports/<area>/<date>-<slug>/replies/<stamp>-<member>.md`
@@ -148,6 +245,14 @@ public struct Reply: Sendable {
     public let author: Located<String>
     public let at: Moment
     public let body: Body
+
+    public init(name: String, file: String, author: Located<String>, at: Moment, body: Body) {
+        self.name = name
+        self.file = file
+        self.author = author
+        self.at = at
+        self.body = body
+    }
 }
 
 /// `locations/<id>.md`
@@ -162,6 +267,19 @@ public struct StudyLocation: Sendable {
     public let openingHours: OpeningHours?
     public let body: Body
     public let spans: [String: Span]
+
+    public init(id: String, file: String, name: String, address: String?, location: Coordinate?, seats: Int?, studentIDRequired: Bool, openingHours: OpeningHours?, body: Body, spans: [String: Span]) {
+        self.id = id
+        self.file = file
+        self.name = name
+        self.address = address
+        self.location = location
+        self.seats = seats
+        self.studentIDRequired = studentIDRequired
+        self.openingHours = openingHours
+        self.body = body
+        self.spans = spans
+    }
 }
 
 /// One entry of `checkins/<member>.yaml`.
@@ -175,6 +293,17 @@ public struct CheckIn: Sendable {
     public let span: Span
     public let inSpan: Span
     public let outSpan: Span?
+
+    public init(member: String, file: String, location: Located<String>, checkIn: Moment, checkOut: Moment?, span: Span, inSpan: Span, outSpan: Span?) {
+        self.member = member
+        self.file = file
+        self.location = location
+        self.checkIn = checkIn
+        self.checkOut = checkOut
+        self.span = span
+        self.inSpan = inSpan
+        self.outSpan = outSpan
+    }
 }
 
 /// `threads/<id>/`: `thread.yaml` and one file per message.
@@ -185,6 +314,15 @@ public struct Thread: Sendable {
     public let subject: String
     public let messages: [Message]
     public let spans: [String: Span]
+
+    public init(id: String, file: String, participants: [Located<String>], subject: String, messages: [Message], spans: [String: Span]) {
+        self.id = id
+        self.file = file
+        self.participants = participants
+        self.subject = subject
+        self.messages = messages
+        self.spans = spans
+    }
 }
 
 /// `threads/<thread>/<stamp>-<member>.md`
@@ -194,6 +332,14 @@ public struct Message: Sendable {
     public let author: Located<String>
     public let at: Moment
     public let body: Body
+
+    public init(name: String, file: String, author: Located<String>, at: Moment, body: Body) {
+        self.name = name
+        self.file = file
+        self.author = author
+        self.at = at
+        self.body = body
+    }
 }
 
 /// An image file found in the content, with the type its bytes say it is.
@@ -205,4 +351,10 @@ public struct ImageFile: Sendable, Hashable {
     public let path: String
     public let size: Int
     public let kind: Kind?
+
+    public init(path: String, size: Int, kind: Kind?) {
+        self.path = path
+        self.size = size
+        self.kind = kind
+    }
 }

@@ -55,7 +55,7 @@ public struct SiteConfig: Sendable, Equatable {
     /// Whether the site has a section.
     public func has(_ section: SiteSection) -> Bool { sections.contains(section) }
 
-    init(_ o: ObjectValue) {
+    public init(_ o: ObjectValue) {
         let clock = o.string("timezone").flatMap(SiteClock.init(identifier:)) ?? .utc
         var labels: [String: String] = [:]
         if let table = o.object("labels") {
@@ -111,7 +111,8 @@ public enum Language: String, Sendable, CaseIterable {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    /// Without white space at either end (without Foundation).
+    public var trimmingWhitespace: String {
         var text = Substring(self)
         while let first = text.first, first.isWhitespace { text.removeFirst() }
         while let last = text.last, last.isWhitespace { text.removeLast() }

@@ -1,3 +1,5 @@
+import PleinText
+
 /// The shape of one value in front matter or a YAML file.
 ///
 /// The checker validates against these definitions and the JSON Schema for editors is generated

@@ -1,3 +1,5 @@
+public import PleinText
+
 /// JSON Schemas (draft 2020-12) for every kind of content file, generated from the same
 /// definitions the checker uses, so an editor's hints and `plein check` cannot disagree.
 public enum JSONSchemaWriter {

@@ -1,6 +1,6 @@
 /// Every kind of content file and the fields it may hold (PRODUCT.md, "Content format").
 public enum Schemas {
-    static let coordinateFields = [
+    public static let coordinateFields = [
         Field("lat", .number(min: -90, max: 90), required: true, "Latitude in degrees, -90 to 90."),
         Field("lon", .number(min: -180, max: 180), required: true, "Longitude in degrees, -180 to 180."),
     ]

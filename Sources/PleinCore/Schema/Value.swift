@@ -2,6 +2,10 @@
 public struct ValueNode: Sendable {
     public let value: Value
     public let span: Span
+    public init(value: Value, span: Span) {
+        self.value = value
+        self.span = span
+    }
 }
 
 /// What a validated field holds. Produced only by `Validator`, so its contents always match

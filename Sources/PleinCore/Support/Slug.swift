@@ -67,9 +67,9 @@ public enum Email {
     public static func key(_ text: String) -> String { text.lowercased() }
 }
 
-enum URLCheck {
+public enum URLCheck {
     /// Why `text` is not an absolute http(s) URL, or nil if it is one.
-    static func problem(_ text: String) -> String? {
+    public static func problem(_ text: String) -> String? {
         guard let components = URLComponents(string: text) else { return "it cannot be parsed" }
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return "it must start with https:// or http://"

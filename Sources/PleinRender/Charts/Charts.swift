@@ -1,5 +1,7 @@
+import PleinText
 import Foundation
 import PleinCore
+import PleinModel
 
 /// Small, dependency-free SVG charts. Each has a `<title>` and `<desc>`, labelled axes, and a
 /// `<title>` per bar or point; the pages put the same numbers in a table next to it.

@@ -1,5 +1,7 @@
+import PleinText
 import Foundation
 import PleinCore
+import PleinModel
 
 /// Which feed: one per kind of thing people follow (PRODUCT.md, "Feeds").
 public enum FeedID: Hashable, Sendable {

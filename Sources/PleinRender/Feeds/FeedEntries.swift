@@ -1,3 +1,5 @@
+import PleinText
+import PleinModel
 import Foundation
 import PleinCore
 import PleinMarkdown

@@ -1,5 +1,7 @@
+import PleinText
 import Foundation
 import PleinCore
+import PleinModel
 
 /// Writes a `Feed` as Atom (RFC 4287, with RFC 4685 threading) and as JSON Feed 1.1.
 extension Renderer {

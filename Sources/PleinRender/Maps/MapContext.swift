@@ -1,5 +1,7 @@
+import PleinText
 import Foundation
 import PleinCore
+import PleinModel
 import PleinMustache
 
 /// Where Leaflet was published, when it is available (Debian's libjs-leaflet).

@@ -1,3 +1,5 @@
+import PleinText
+public import PleinModel
 import Foundation
 public import PleinCore
 import PleinMarkdown

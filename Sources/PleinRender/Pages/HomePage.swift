@@ -1,6 +1,7 @@
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinModel
 import PleinMustache
 
 extension Renderer {

@@ -1,4 +1,5 @@
 import PleinMarkdown
+import PleinModel
 import Foundation
 import PleinCore
 import PleinMustache

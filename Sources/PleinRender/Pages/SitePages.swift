@@ -1,6 +1,8 @@
+import PleinText
 import PleinMarkdown
 import Foundation
 import PleinCore
+import PleinModel
 import PleinMustache
 
 extension Renderer {

@@ -1,4 +1,5 @@
 import Foundation
+import PleinModel
 import PleinCore
 import PleinMarkdown
 import PleinMustache

@@ -1,6 +1,8 @@
+import PleinText
 import PleinMarkdown
 import Foundation
 public import PleinCore
+import PleinModel
 
 /// One colour and one icon per report category, shared by badges, the SVG maps and the
 /// GeoJSON `marker-color` (so every view of a report looks the same).

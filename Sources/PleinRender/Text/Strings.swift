@@ -1,5 +1,6 @@
 import PleinMarkdown
 public import PleinCore
+import PleinModel
 import Foundation
 
 /// The interface text of one language, read from the theme's `i18n/<language>.yaml`, with the

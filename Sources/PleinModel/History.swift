@@ -1,3 +1,4 @@
+public import PleinCore
 /// When each content file was committed, from the repository's history: the first commit that
 /// added it and the last that changed it. Times come from commits, never from the clock or the
 /// files, so building the same commit twice gives the same site.

@@ -1,4 +1,6 @@
 public import PleinCore
+import PleinCheck
+import PleinLoad
 import Foundation
 
 /// Writes new content files that `plein check` accepts: the right place, the right name, the

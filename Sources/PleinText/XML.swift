@@ -1,4 +1,3 @@
-import PleinCore
 
 /// Escaping for XML text and attribute values. Characters XML 1.0 forbids are dropped.
 public enum XML {
@@ -27,15 +26,15 @@ public enum XML {
 }
 
 /// A small writer for indented XML on bytes; every text and attribute value is escaped.
-struct XMLBuilder {
-    private(set) var bytes: [UInt8] = []
+public struct XMLBuilder {
+    public private(set) var bytes: [UInt8] = []
     private var depth = 0
 
-    init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func declaration() { bytes.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n") }
+    public mutating func declaration() { bytes.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n") }
 
     private mutating func indent() {
         for _ in 0..<depth { bytes.append(32); bytes.append(32) }
@@ -56,12 +55,12 @@ struct XMLBuilder {
         Escaping.append(end, to: &bytes)
     }
 
-    mutating func open(_ name: String, _ attrs: [(String, String)] = []) {
+    public mutating func open(_ name: String, _ attrs: [(String, String)] = []) {
         tag(name, attrs, end: ">\n")
         depth += 1
     }
 
-    mutating func close(_ name: String) {
+    public mutating func close(_ name: String) {
         depth -= 1
         indent()
         bytes.append(60)
@@ -71,7 +70,7 @@ struct XMLBuilder {
         bytes.append(10)
     }
 
-    mutating func element(_ name: String, _ value: String, _ attrs: [(String, String)] = []) {
+    public mutating func element(_ name: String, _ value: String, _ attrs: [(String, String)] = []) {
         tag(name, attrs, end: ">")
         Escaping.appendXML(value, to: &bytes)
         bytes.append(60)
@@ -81,7 +80,7 @@ struct XMLBuilder {
         bytes.append(10)
     }
 
-    mutating func empty(_ name: String, _ attrs: [(String, String)]) {
+    public mutating func empty(_ name: String, _ attrs: [(String, String)]) {
         tag(name, attrs, end: "/>\n")
     }
 }

@@ -1,3 +1,4 @@
+public import PleinCore
 import Foundation
 
 /// Opens a file of the content folder to publish it, refusing what loading refuses: anything

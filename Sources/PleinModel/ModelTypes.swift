@@ -1,3 +1,4 @@
+public import PleinCore
 /// A member as the site may show them: no e-mail address, home only coarsened.
 public struct MemberModel: Sendable, Equatable {
     public let id: String

@@ -1,3 +1,4 @@
+public import PleinCore
 /// Splits a Markdown file into its YAML front matter and its body.
 enum FrontMatter {
     struct Parts {

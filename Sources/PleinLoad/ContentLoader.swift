@@ -1,3 +1,4 @@
+public import PleinCore
 /// What loading learned, kept so that the next load after an edit reads only what changed.
 public struct ContentState: Sendable {
     fileprivate var tree: FileTree

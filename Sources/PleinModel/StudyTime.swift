@@ -1,3 +1,4 @@
+public import PleinCore
 /// Study time of one member: per day, per ISO week and in all, in the site's time zone.
 ///
 /// Durations come from the instants (so a session over a change of clocks lasts what it

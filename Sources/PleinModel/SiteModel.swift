@@ -1,3 +1,4 @@
+public import PleinCore
 /// Checked records joined into the one structure every renderer reads.
 ///
 /// Privacy is applied here, once: the model holds no e-mail address and no exact home position,

@@ -1,3 +1,4 @@
+public import PleinCore
 /// The URL keys of message threads: HMAC-SHA256(secret, thread id) in hex, the first 32
 /// characters (128 bits). Without the secret nobody can compute a thread's address; with the
 /// same secret every build gives the same addresses.

@@ -1,3 +1,4 @@
+public import PleinCore
 /// Builds the `SiteModel` from checked content.
 public enum ModelBuilder {
     /// - Parameter captureTimes: when each photo was taken (from EXIF), by content path: photos

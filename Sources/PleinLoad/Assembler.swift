@@ -1,3 +1,5 @@
+public import PleinCore
+public import PleinModel
 /// Builds records from read files and joins the files that belong together (replies to their
 /// report, messages to their thread, photos to their album, avatars to their member).
 struct Assembler {

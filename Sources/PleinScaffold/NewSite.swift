@@ -1,3 +1,4 @@
+import PleinText
 import Foundation
 public import PleinCore
 import PleinTheme

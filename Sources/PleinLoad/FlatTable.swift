@@ -1,3 +1,4 @@
+public import PleinCore
 internal import Yams
 
 /// A YAML file that maps keys to text (a theme's interface strings).

@@ -1,4 +1,5 @@
 import Foundation
+public import PleinCore
 
 extension Scaffold {
     /// The forges `plein new ci` writes continuous integration for.

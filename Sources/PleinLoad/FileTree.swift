@@ -1,3 +1,4 @@
+public import PleinCore
 /// Every file under the content root, found by walking it, and kept up to date one directory at
 /// a time when the dev server learns that something changed.
 struct FileTree: Sendable {
@@ -182,8 +183,5 @@ enum FileRole: Equatable, Sendable {
         }
     }
 
-    static func splitExtension(_ name: String) -> (stem: String, ext: String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
-    }
+    static func splitExtension(_ name: String) -> (stem: String, ext: String) { FileName.split(name) }
 }

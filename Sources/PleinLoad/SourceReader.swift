@@ -1,3 +1,4 @@
+public import PleinCore
 internal import Yams
 
 /// Reads one content file into validated values: bytes → text → front matter → YAML → schema.

@@ -1,3 +1,4 @@
+public import PleinCore
 /// The rules that span records: references, membership, uniqueness, times that cannot be.
 /// Per-field rules (types, ranges, required fields) were already applied while loading.
 public enum Checker {
@@ -296,14 +297,5 @@ private struct CheckRun {
                 }
             }
         }
-    }
-}
-
-/// Photo pages are named after their file: `IMG_2034.JPG` → `img-2034`.
-public enum PhotoName {
-    public static func slug(_ file: String) -> String {
-        let stem = FileRole.splitExtension(file).stem
-        let slug = Slug.make(stem)
-        return slug.isEmpty ? "photo" : slug
     }
 }

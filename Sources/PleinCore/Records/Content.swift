@@ -32,4 +32,9 @@ public struct Content: Sendable {
 public struct LoadResult: Sendable {
     public let content: Content
     public let diagnostics: [Diagnostic]
+
+    public init(content: Content, diagnostics: [Diagnostic]) {
+        self.content = content
+        self.diagnostics = diagnostics
+    }
 }

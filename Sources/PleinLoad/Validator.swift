@@ -1,3 +1,4 @@
+public import PleinCore
 import Foundation
 internal import Yams
 

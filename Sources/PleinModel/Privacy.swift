@@ -1,3 +1,4 @@
+public import PleinCore
 import Foundation
 
 /// Coarsens positions before they reach the model, so no renderer can publish more.

@@ -1,3 +1,4 @@
+public import PleinCore
 import Foundation
 
 /// Geometry for maps: bounds, winding and Web Mercator.

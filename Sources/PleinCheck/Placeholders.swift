@@ -1,3 +1,4 @@
+public import PleinCore
 /// The texts `plein new` writes where the author is to write their own, so that `plein check`
 /// can say when one is still there (it would be published as it is).
 public enum Placeholders {

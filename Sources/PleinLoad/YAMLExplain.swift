@@ -1,3 +1,4 @@
+public import PleinCore
 import Foundation
 
 /// Turns the YAML parser's messages for the common mistakes into plain words, pointing at the
