@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "PleinServer",
             dependencies: [
-                "PleinBuild", .product(name: "Hummingbird", package: "hummingbird"),
+                "PleinBuild", "PleinRender", "PleinCore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
             swiftSettings: strict

@@ -21,7 +21,11 @@ struct ImageStage: Sendable {
     /// One job per readable image: photos, avatars and report attachments alike.
     static func jobs(_ content: Content, root: String, only paths: Set<String>? = nil) -> [ImageJob] {
         content.images.values.filter { $0.kind != nil && (paths?.contains($0.path) ?? true) }.sorted { $0.path < $1.path }.map { image in
-            let kind: ImageJob.Kind = image.path.hasPrefix("users/") ? .avatar : image.path.hasPrefix("groups/") ? .photo : .attachment
+            let kind: ImageJob.Kind = switch FileRole.of(image.path) {
+            case .avatar: .avatar
+            case .photo: .photo
+            default: .attachment
+            }
             return ImageJob(source: root + "/" + image.path, path: image.path, kind: kind)
         }
     }
@@ -128,7 +132,7 @@ struct ImageStage: Sendable {
     static func describe(_ image: ProcessedImage, takenAt: Moment?) -> (PublishedImage, [(String, String)]) {
         let name = (image.job.path as NSString).lastPathComponent
         let stem = PhotoName.slug(name)
-        let folder = "media/" + image.hash.prefix(16) + "/"
+        let hash = String(image.hash.prefix(16))
         var thumbnails: [PublishedImage.Variant] = []
         var display: PublishedImage.Variant?
         var preview: PublishedImage.Variant?
@@ -138,10 +142,13 @@ struct ImageStage: Sendable {
             switch (image.job.kind, made.spec.role) {
             case (.attachment, .display):
                 // Report attachments keep their name, so relative links in the report work.
-                path = "reports/" + image.job.path.dropFirst("reports/".count)
-            case (_, .display): path = folder + stem + "." + made.spec.format.fileExtension
-            case (_, .preview): path = folder + stem + "-preview." + made.spec.format.fileExtension
-            case (_, .thumbnail): path = folder + stem + "-\(made.width)\(made.spec.square ? "sq" : "")." + made.spec.format.fileExtension
+                guard case .reportResource(let area, let report) = FileRole.of(image.job.path) else { continue }
+                let id = area + "/" + report
+                path = Routes.attachment(id, file: String(image.job.path.dropFirst(ContentLayout.reportFolder(id).count + 1)))
+            case (_, .display): path = Routes.media(hash: hash, name: stem + "." + made.spec.format.fileExtension)
+            case (_, .preview): path = Routes.media(hash: hash, name: stem + "-preview." + made.spec.format.fileExtension)
+            case (_, .thumbnail):
+                path = Routes.media(hash: hash, name: stem + "-\(made.width)\(made.spec.square ? "sq" : "")." + made.spec.format.fileExtension)
             }
             let variant = PublishedImage.Variant(path: path, width: made.width, height: made.height)
             links.append((made.file, path))

@@ -14,7 +14,7 @@ struct Leaflet {
         let fm = FileManager.default
         let script = fm.contents(atPath: folder + "/leaflet.min.js") ?? fm.contents(atPath: folder + "/leaflet.js")
         guard let script, let css = fm.contents(atPath: folder + "/leaflet.css") else { return nil }
-        let base = "assets/leaflet." + Hashing.sha256Hex(Array(script) + Array(css)).prefix(10) + "/"
+        let base = Routes.leaflet(hash: String(Hashing.sha256Hex(Array(script) + Array(css)).prefix(10)))
         var files = [
             OutputFile(path: base + "leaflet.js", bytes: Array(script)),
             OutputFile(path: base + "leaflet.css", bytes: Array(css)),

@@ -188,8 +188,8 @@ public struct SiteState: Sendable {
         // Attachments published as they are: checked now, so a served site reads only copies.
         var newAttachments: [(String, String)] = []
         for report in content.reports {
-            for resource in report.resources where content.images["reports/\(report.id)/\(resource)"] == nil {
-                newAttachments.append(("reports/\(report.id)/\(resource)", "reports/\(report.id)/\(resource)"))
+            for resource in report.resources where content.images[ContentLayout.attachment(report.id, file: resource)] == nil {
+                newAttachments.append((ContentLayout.attachment(report.id, file: resource), Routes.attachment(report.id, file: resource)))
             }
         }
         var newCopies: [String: String] = [:]

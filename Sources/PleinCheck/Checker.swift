@@ -68,7 +68,7 @@ private struct CheckRun {
         var emails: [String: Member] = [:]
         let placeNames = content.places.map(\.name)
         let reportIDs = Set(content.reports.map(\.id))
-        let avatars = content.images.keys.filter { $0.hasPrefix("users/") }.map { String($0.dropFirst(6)) }
+        let avatars = content.images.keys.filter { $0.hasPrefix(ContentLayout.members + "/") }.map { String($0.dropFirst(ContentLayout.members.count + 1)) }
         for member in content.members {
             let key = Email.key(member.email)
             if !key.isEmpty {
@@ -84,7 +84,7 @@ private struct CheckRun {
                     ?? Suggestions.closest(to: name, in: placeNames)
                 add(.unknownReference(.place, name, suggestion: suggestion), member.file, member.spans["home"] ?? .fileStart)
             }
-            if let avatar = member.avatar, member.spans["avatar"] != nil, content.images["users/\(avatar.value)"] == nil {
+            if let avatar = member.avatar, member.spans["avatar"] != nil, content.images[ContentLayout.avatar(avatar.value)] == nil {
                 add(.unknownReference(.avatar, avatar.value, suggestion: Suggestions.closest(to: avatar.value, in: avatars)),
                     member.file, avatar.span)
             }

@@ -10,31 +10,43 @@ import PleinMarkdown
 /// for any input and stops the process when one breaks, so the fuzzer reports it as a crash.
 public enum FuzzEntry {
     /// The content files a fuzz input can become: its first byte picks one, the rest is the file.
+    /// (The order is part of every saved input: add at the end.)
     public static let paths = [
-        "site.yaml", "places.yaml", "users/anna.md", "groups/club/index.md", "groups/club/goals/plant.md",
-        "groups/club/albums/trip/index.md", "reports/1011/area.yaml", "reports/1011/2026-01-01-lamp.md",
-        "reports/1011/2026-01-02-bundle/index.md", "reports/1011/2026-01-02-bundle/replies/20260103T1200-anna.md",
-        "locations/library.md", "checkins/anna.yaml", "threads/t/thread.yaml", "threads/t/20260101T1200-anna.md",
+        ContentLayout.site, ContentLayout.places, member, group, goal, album, area, report, bundle, reply,
+        location, checkIns, thread, message,
     ]
+
+    static let member = ContentLayout.member("anna")
+    static let group = ContentLayout.group("club")
+    static let goal = ContentLayout.goal(group: "club", id: "plant")
+    static let album = ContentLayout.album(group: "club", id: "trip")
+    static let area = ContentLayout.area("1011")
+    static let report = ContentLayout.report("1011/2026-01-01-lamp", bundle: false)
+    static let bundle = ContentLayout.report("1011/2026-01-02-bundle", bundle: true)
+    static let reply = ContentLayout.reply("1011/2026-01-02-bundle", name: "20260103T1200-anna")
+    static let location = ContentLayout.location("library")
+    static let checkIns = ContentLayout.checkIns("anna")
+    static let thread = ContentLayout.thread("t")
+    static let message = ContentLayout.message("t", name: "20260101T1200-anna")
 
     /// A small valid community the fuzzed file is dropped into, so that references resolve and
     /// the checker's rules between records run too.
     static let base: [String: String] = [
-        "site.yaml": "title: Fuzz\nbase_url: https://fuzz.example.org/\nlanguage: nl\ntimezone: Europe/Amsterdam\n",
-        "places.yaml": "- {name: Haven, lat: 52.37, lon: 4.9}\n",
-        "users/anna.md": "---\nname: Anna\nemail: anna@example.org\nhome: {lat: 52.371, lon: 4.901}\n---\nHallo.\n",
-        "users/bram.md": "---\nname: Bram\nemail: bram@example.org\nhome: Haven\n---\n",
-        "groups/club/index.md": "---\nname: Club\nmembers: [anna, bram]\ncreated_by: anna\n---\nDe club.\n",
-        "groups/club/goals/plant.md": "---\ntitle: Plant\npoints: 10\nadded_by: anna\nadded: 2026-02-01\n---\n",
-        "groups/club/albums/trip/index.md": "---\ntitle: Trip\ndate: 2026-05-01\n---\n",
-        "reports/1011/area.yaml": "name: Centrum\ncenter: {lat: 52.37, lon: 4.9}\n",
-        "reports/1011/2026-01-01-lamp.md": "---\ntitle: Lamp\ncategory: attention\nat: 2026-01-01T10:00:00+01:00\nauthor: anna\nlocation: {lat: 52.37, lon: 4.9}\n---\nKapot.\n",
-        "reports/1011/2026-01-02-bundle/index.md": "---\ntitle: Bundle\ncategory: event\nat: 2026-01-02T10:00:00+01:00\nauthor: bram\nlocation: {lat: 52.371, lon: 4.902}\n---\nFeest.\n",
-        "reports/1011/2026-01-02-bundle/replies/20260103T1200-anna.md": "---\nauthor: anna\nat: 2026-01-03T12:00:00+01:00\n---\nJa.\n",
-        "locations/library.md": "---\nname: Bieb\naddress: Straat 1\nlocation: {lat: 52.36, lon: 4.91}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n---\n",
-        "checkins/anna.yaml": "- location: library\n  in: 2026-03-02T09:00:00+01:00\n  out: 2026-03-02T12:00:00+01:00\n",
-        "threads/t/thread.yaml": "subject: Plan\nparticipants: [anna, bram]\n",
-        "threads/t/20260101T1200-anna.md": "---\nauthor: anna\nat: 2026-01-01T12:00:00+01:00\n---\nHoi.\n",
+        ContentLayout.site: "title: Fuzz\nbase_url: https://fuzz.example.org/\nlanguage: nl\ntimezone: Europe/Amsterdam\n",
+        ContentLayout.places: "- {name: Haven, lat: 52.37, lon: 4.9}\n",
+        member: "---\nname: Anna\nemail: anna@example.org\nhome: {lat: 52.371, lon: 4.901}\n---\nHallo.\n",
+        ContentLayout.member("bram"): "---\nname: Bram\nemail: bram@example.org\nhome: Haven\n---\n",
+        group: "---\nname: Club\nmembers: [anna, bram]\ncreated_by: anna\n---\nDe club.\n",
+        goal: "---\ntitle: Plant\npoints: 10\nadded_by: anna\nadded: 2026-02-01\n---\n",
+        album: "---\ntitle: Trip\ndate: 2026-05-01\n---\n",
+        area: "name: Centrum\ncenter: {lat: 52.37, lon: 4.9}\n",
+        report: "---\ntitle: Lamp\ncategory: attention\nat: 2026-01-01T10:00:00+01:00\nauthor: anna\nlocation: {lat: 52.37, lon: 4.9}\n---\nKapot.\n",
+        bundle: "---\ntitle: Bundle\ncategory: event\nat: 2026-01-02T10:00:00+01:00\nauthor: bram\nlocation: {lat: 52.371, lon: 4.902}\n---\nFeest.\n",
+        reply: "---\nauthor: anna\nat: 2026-01-03T12:00:00+01:00\n---\nJa.\n",
+        location: "---\nname: Bieb\naddress: Straat 1\nlocation: {lat: 52.36, lon: 4.91}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n---\n",
+        checkIns: "- location: library\n  in: 2026-03-02T09:00:00+01:00\n  out: 2026-03-02T12:00:00+01:00\n",
+        thread: "subject: Plan\nparticipants: [anna, bram]\n",
+        message: "---\nauthor: anna\nat: 2026-01-01T12:00:00+01:00\n---\nHoi.\n",
     ]
 
     /// Loads and checks the base community with one file replaced by `data` (minus its first
@@ -101,24 +113,22 @@ public enum FuzzEntry {
 
     /// The index into `paths` of the kind of file at `relative`.
     static func kind(of relative: String) -> UInt8 {
-        let parts = relative.split(separator: "/")
         let guess: String
-        switch (parts.first.map(String.init) ?? "", parts.count) {
-        case ("site.yaml", _): guess = "site.yaml"
-        case ("places.yaml", _): guess = "places.yaml"
-        case ("users", _): guess = "users/anna.md"
-        case ("groups", _) where relative.contains("/goals/"): guess = "groups/club/goals/plant.md"
-        case ("groups", _) where relative.contains("/albums/"): guess = "groups/club/albums/trip/index.md"
-        case ("groups", _): guess = "groups/club/index.md"
-        case ("reports", _) where relative.hasSuffix("area.yaml"): guess = "reports/1011/area.yaml"
-        case ("reports", _) where relative.contains("/replies/"): guess = "reports/1011/2026-01-02-bundle/replies/20260103T1200-anna.md"
-        case ("reports", _) where relative.hasSuffix("/index.md"): guess = "reports/1011/2026-01-02-bundle/index.md"
-        case ("reports", _): guess = "reports/1011/2026-01-01-lamp.md"
-        case ("locations", _): guess = "locations/library.md"
-        case ("checkins", _): guess = "checkins/anna.yaml"
-        case ("threads", _) where relative.hasSuffix("thread.yaml"): guess = "threads/t/thread.yaml"
-        case ("threads", _): guess = "threads/t/20260101T1200-anna.md"
-        default: guess = "users/anna.md"
+        switch FileRole.of(relative) {
+        case .site: guess = ContentLayout.site
+        case .places: guess = ContentLayout.places
+        case .goal: guess = goal
+        case .album, .photo: guess = album
+        case .group: guess = group
+        case .area: guess = area
+        case .reply: guess = reply
+        case .report(_, _, let isBundle): guess = isBundle ? bundle : report
+        case .reportResource: guess = report
+        case .location: guess = location
+        case .checkins: guess = checkIns
+        case .thread: guess = thread
+        case .message: guess = message
+        default: guess = member
         }
         return UInt8(paths.firstIndex(of: guess) ?? 2)
     }

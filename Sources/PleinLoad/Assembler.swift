@@ -1,5 +1,4 @@
 public import PleinCore
-public import PleinModel
 /// Builds records from read files and joins the files that belong together (replies to their
 /// report, messages to their thread, photos to their album, avatars to their member).
 struct Assembler {
@@ -92,7 +91,7 @@ struct Assembler {
             case .photo(let group, let album):
                 photos["\(group)/\(album)", default: []].append(String(path.split(separator: "/").last!))
             case .reportResource(let area, let name):
-                let prefix = "reports/\(area)/\(name)/"
+                let prefix = ContentLayout.reportFolder("\(area)/\(name)") + "/"
                 resources["\(area)/\(name)", default: []].append(String(path.dropFirst(prefix.count)))
 
             case .places:
@@ -238,11 +237,11 @@ struct Assembler {
         var unclaimed = Set(avatars)
         content.members = content.members.map { member in
             if let given = member.avatar {
-                unclaimed.remove("users/\(given.value)")
+                unclaimed.remove(ContentLayout.avatar(given.value))
                 return member
             }
-            for ext in ["jpg", "jpeg", "png", "webp"] where unclaimed.contains("users/\(member.id).\(ext)") {
-                unclaimed.remove("users/\(member.id).\(ext)")
+            for ext in ["jpg", "jpeg", "png", "webp"] where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
+                unclaimed.remove(ContentLayout.avatar("\(member.id).\(ext)"))
                 return Member(
                     id: member.id, file: member.file, name: member.name, email: member.email,
                     avatar: Located("\(member.id).\(ext)", .fileStart), joined: member.joined, home: member.home,
@@ -269,7 +268,7 @@ struct Assembler {
         }
         for key in photos.keys.sorted() where !claimed.contains(key) {
             let parts = key.split(separator: "/")
-            diagnostics.append(report(.missingFile("index.md"), "groups/\(parts[0])/albums/\(parts[1])/index.md"))
+            diagnostics.append(report(.missingFile("index.md"), ContentLayout.album(group: String(parts[0]), id: String(parts[1]))))
         }
     }
 
@@ -292,7 +291,7 @@ struct Assembler {
         content.reports = kept
         let bundles = Set(kept.filter { $0.file.hasSuffix("/index.md") }.map(\.id))
         for id in Set(replies.keys).union(resources.keys).sorted() where !bundles.contains(id) {
-            diagnostics.append(report(.missingFile("index.md"), "reports/\(id)/index.md"))
+            diagnostics.append(report(.missingFile("index.md"), ContentLayout.report(id, bundle: true)))
         }
     }
 
@@ -305,7 +304,7 @@ struct Assembler {
                           messages: own, spans: thread.spans)
         }
         for id in messages.keys.sorted() where !known.contains(id) {
-            diagnostics.append(report(.missingFile("thread.yaml"), "threads/\(id)/thread.yaml"))
+            diagnostics.append(report(.missingFile("thread.yaml"), ContentLayout.thread(id)))
         }
     }
 
@@ -318,7 +317,7 @@ struct Assembler {
         }
         for id in ids.sorted() {
             if !Slug.isValid(id) {
-                diagnostics.append(report(.invalidSlug(id, suggestion: Slug.make(id)), files[id]?.file ?? "reports/\(id)/"))
+                diagnostics.append(report(.invalidSlug(id, suggestion: Slug.make(id)), files[id]?.file ?? ContentLayout.areaFolder(id) + "/"))
             }
             content.areas.append(files[id] ?? Area(id: id, file: nil, name: nil, center: nil, boundary: []))
         }
@@ -330,8 +329,8 @@ struct Assembler {
         for directory in directories {
             let parts = directory.split(separator: "/").map(String.init)
             if parts.count == 2, parts[0] == "groups", content.site.has(.groups), !groups.contains(parts[1]),
-               !diagnostics.contains(where: { $0.file == "groups/\(parts[1])/index.md" }) {
-                diagnostics.append(report(.missingFile("index.md"), "groups/\(parts[1])/index.md"))
+               !diagnostics.contains(where: { $0.file == ContentLayout.group(parts[1]) }) {
+                diagnostics.append(report(.missingFile("index.md"), ContentLayout.group(parts[1])))
             }
         }
     }

@@ -21,7 +21,7 @@ public enum ModelBuilder {
             }
             let coarse = exact.map { Privacy.coarsen($0, km: site.locationPrecisionKm) }
             var model = MemberModel(
-                id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { "users/\($0.value)" }, joined: m.joined,
+                id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { ContentLayout.avatar($0.value) }, joined: m.joined,
                 home: coarse, nearPlace: coarse.flatMap { nearestPlace(to: $0, in: content.places) },
                 postcode: m.postcode, diving: content.site.has(.divers) ? m.diving : nil, bio: m.body)
             model.friends = unique(m.friends.compactMap { id($0) }.filter { $0 != m.id })

@@ -155,8 +155,8 @@ public struct Renderer: Sendable {
         case .threadJSONFeed(let tid):
             let feed = cached(.threadFeed(tid)) { self.threadFeed(tid) }
             return OutputFile(path: feed.jsonPath, bytes: jsonFeed(feed))
-        case .sitemap: return OutputFile(path: "sitemap.xml", text: sitemap())
-        case .robots: return OutputFile(path: "robots.txt", text: robots())
+        case .sitemap: return OutputFile(path: routes.sitemap, text: sitemap())
+        case .robots: return OutputFile(path: routes.robots, text: robots())
         case .atom(let feedID):
             let feed = cached(.atom(feedID)) { self.feed(feedID) }
             return OutputFile(path: feed.atomPath, bytes: atom(feed))
@@ -164,9 +164,9 @@ public struct Renderer: Sendable {
             let feed = cached(.atom(feedID)) { self.feed(feedID) }
             return OutputFile(path: feed.jsonPath, bytes: jsonFeed(feed))
         case .leaderboardJSON(let gid):
-            return OutputFile(path: routes.leaderboard(gid) + "leaderboard.json", text: leaderboardJSON(gid))
+            return OutputFile(path: routes.leaderboardJSON(gid), text: leaderboardJSON(gid))
         case .diversIndex:
-            return OutputFile(path: "divers/index.json", text: diversIndex())
+            return OutputFile(path: routes.diversIndex, text: diversIndex())
         case .geoJSON(let map):
             return OutputFile(path: geoJSONPath(map), text: geoJSON(map))
         }

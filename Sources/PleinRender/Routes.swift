@@ -57,5 +57,39 @@ public struct Routes: Sendable {
     public var locationsMap: String { "locations/map.geojson" }
     public var now: String { "now/" }
     public var siteFeed: String { "feed.xml" }
-    public func thread(_ key: String) -> String { "messages/\(key)/" }
+    public var threads: String { "messages/" }
+    public func thread(_ key: String) -> String { threads + "\(key)/" }
+    public func threadFeed(_ key: String) -> String { thread(key) + "feed.xml" }
+
+    // MARK: Data files
+
+    /// The JSON Feed twin of an Atom feed: `feed.xml` → `feed.json`, `following.xml` →
+    /// `following.json`.
+    public func jsonFeed(_ atom: String) -> String { atom.hasSuffix(".xml") ? String(atom.dropLast(4)) + ".json" : atom + ".json" }
+    public func leaderboardJSON(_ group: String) -> String { leaderboard(group) + "leaderboard.json" }
+    public var diversIndex: String { divers + "index.json" }
+    public func albumMap(_ key: AlbumKey) -> String { album(key) + "map.geojson" }
+    public var sitemap: String { "sitemap.xml" }
+    public var robots: String { "robots.txt" }
+    public static let notFound = "404.html"
+
+    /// A report's attachment, published under the report's page: `reports/<area>/<name>/<file>`
+    /// (so relative links in the report's text work).
+    public static func attachment(_ report: String, file: String) -> String { "reports/\(report)/" + file }
+
+    /// The tag URI path of a goal's entries (`groups/<g>/goals/<id>`), which never changes.
+    public func goalEntry(_ key: GoalKey) -> String { group(key.group) + "goals/\(key.goal)" }
+
+    // MARK: Files plein makes
+
+    /// A theme asset named by its content hash: `assets/style.3f2a1b9c0d.css`.
+    public static func asset(stem: String, hash: String, extension ext: String) -> String {
+        "assets/\(stem).\(hash)\(ext.isEmpty ? "" : "." + ext)"
+    }
+    /// An asset by its name alone (a theme without it).
+    public static func asset(_ name: String) -> String { "assets/\(name)" }
+    /// Leaflet's files, in a folder named by their hash.
+    public static func leaflet(hash: String) -> String { "assets/leaflet.\(hash)/" }
+    /// A derived image: `media/<hash>/<name>`.
+    public static func media(hash: String, name: String) -> String { "media/\(hash)/\(name)" }
 }

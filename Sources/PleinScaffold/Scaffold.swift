@@ -107,7 +107,7 @@ public struct Scaffold: Sendable {
         }
         var fields = fields
         if !fields.contains(where: { $0.0 == "joined" }) { fields.insert(("joined", .plain(clock.civil(now).isoDate)), at: 0) }
-        return try create("users/\(id).md", """
+        return try create(ContentLayout.member(id), """
             ---
             name: \(Self.quote(name))
             email: \(Self.quote(email))
@@ -126,7 +126,7 @@ public struct Scaffold: Sendable {
         if content.groups.contains(where: { $0.name.lowercased() == name.lowercased() }) {
             throw Failure("a group named '\(name)' already exists")
         }
-        return try create("groups/\(id)/index.md", """
+        return try create(ContentLayout.group(id), """
             ---
             name: \(Self.quote(name))
             members: [\(ids.joined(separator: ", "))]
@@ -140,7 +140,7 @@ public struct Scaffold: Sendable {
         guard content.groups.contains(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
         let day = try date.map { (d: String) throws(Failure) -> String in clock.civil(try moment(d)).isoDate } ?? clock.civil(now).isoDate
         let id = try slug(title, what: "title")
-        return try create("groups/\(group)/albums/\(id)/index.md", """
+        return try create(ContentLayout.album(group: group, id: id), """
             ---
             title: \(Self.quote(title))
             date: \(day)
@@ -159,7 +159,7 @@ public struct Scaffold: Sendable {
             throw Failure("'\(adder.id)' is not a member of '\(group)'")
         }
         let id = try slug(title, what: "title")
-        return try create("groups/\(group)/goals/\(id).md", """
+        return try create(ContentLayout.goal(group: group, id: id), """
             ---
             title: \(Self.quote(title))
             points: \(points)
@@ -180,10 +180,10 @@ public struct Scaffold: Sendable {
         let who = try requireMember(author)
         let when = try moment(at)
         let name = clock.civil(when).isoDate + "-" + (try slug(title, what: "title"))
-        if FileManager.default.fileExists(atPath: contentRoot + "/reports/\(area)/\(name)") {
-            throw Failure("\(contentRoot)/reports/\(area)/\(name)/ already exists")
+        if FileManager.default.fileExists(atPath: contentRoot + "/" + ContentLayout.reportFolder(area + "/" + name)) {
+            throw Failure("\(contentRoot)/\(ContentLayout.reportFolder(area + "/" + name))/ already exists")
         }
-        return try create("reports/\(area)/\(name).md", """
+        return try create(ContentLayout.report(area + "/" + name, bundle: false), """
             ---
             title: \(Self.quote(title))
             category: \(category)
@@ -205,15 +205,15 @@ public struct Scaffold: Sendable {
         let who = try requireMember(author)
         let when = try moment(at)
         if !r.file.hasSuffix("/index.md") {
-            let folder = contentRoot + "/reports/\(report)"
+            let folder = contentRoot + "/" + ContentLayout.reportFolder(report)
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try FileManager.default.moveItem(atPath: contentRoot + "/" + r.file, toPath: folder + "/index.md")
+                try FileManager.default.moveItem(atPath: contentRoot + "/" + r.file, toPath: contentRoot + "/" + ContentLayout.report(report, bundle: true))
             } catch {
                 throw Failure("cannot turn \(r.file) into a folder: \(error.localizedDescription)")
             }
         }
-        return try create("reports/\(report)/replies/\(stamp(when))-\(who.id).md", """
+        return try create(ContentLayout.reply(report, name: "\(stamp(when))-\(who.id)"), """
             ---
             author: \(who.id)
             at: \(timestamp(when))
@@ -227,7 +227,7 @@ public struct Scaffold: Sendable {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw Failure("the coordinate is out of range") }
         guard seats >= 0 else { throw Failure("seats cannot be negative") }
         let id = try slug(name, what: "name")
-        return try create("locations/\(id).md", """
+        return try create(ContentLayout.location(id), """
             ---
             name: \(Self.quote(name))
             \(address.map { "address: \(Self.quote($0))\n" } ?? "")location: {lat: \(lat), lon: \(lon)}
@@ -254,11 +254,11 @@ public struct Scaffold: Sendable {
             guard end > start else { throw Failure("check-out must be after check-in") }
             entry += "  out: \(timestamp(end))\n"
         }
-        let path = contentRoot + "/checkins/\(who.id).yaml"
+        let path = contentRoot + "/" + ContentLayout.checkIns(who.id)
         var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         do {
-            try FileManager.default.createDirectory(atPath: contentRoot + "/checkins", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: contentRoot + "/" + ContentLayout.checkIns, withIntermediateDirectories: true)
             try (text + entry).write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             throw Failure("cannot write \(path): \(error.localizedDescription)")
@@ -281,9 +281,9 @@ public struct Scaffold: Sendable {
             var ids = try participants.map { (p: String) throws(Failure) -> String in try requireMember(p).id }
             if !ids.contains(who.id) { ids.insert(who.id, at: 0) }
             guard ids.count >= 2 else { throw Failure("a new thread needs --participants: at least one other member") }
-            _ = try create("threads/\(thread)/thread.yaml", "participants: [\(ids.joined(separator: ", "))]\nsubject: \(Self.quote(subject))\n")
+            _ = try create(ContentLayout.thread(thread), "participants: [\(ids.joined(separator: ", "))]\nsubject: \(Self.quote(subject))\n")
         }
-        return try create("threads/\(thread)/\(stamp(when))-\(who.id).md", """
+        return try create(ContentLayout.message(thread, name: "\(stamp(when))-\(who.id)"), """
             ---
             author: \(who.id)
             at: \(timestamp(when))

@@ -1,6 +1,7 @@
 public import PleinBuild
 import Foundation
 public import PleinCore
+import PleinRender
 
 /// What the preview serves at one moment: the site's files, or why it cannot be built.
 public struct SiteSnapshot: Sendable {
@@ -163,7 +164,7 @@ public enum Preview {
     }
 
     static func notFound(_ snapshot: SiteSnapshot, head: Bool) -> PreviewResponse {
-        let page = snapshot.files["404.html"].flatMap(Entity.init).map { PreviewResponse(status: 404, headers: [:], body: $0.body(0..<$0.size)).bytes }
+        let page = snapshot.files[Routes.notFound].flatMap(Entity.init).map { PreviewResponse(status: 404, headers: [:], body: $0.body(0..<$0.size)).bytes }
             ?? Array("Not found\n".utf8)
         return PreviewResponse(status: 404, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"],
                                body: head ? [] : page)

@@ -38,7 +38,7 @@ public enum ThemeLoader {
                 let name = String(path.dropFirst("assets/".count))
                 let (stem, ext) = FileName.split(name)
                 let hash = String(Hashing.sha256Hex(bytes).prefix(10))
-                assets[name] = Theme.Asset(output: "assets/\(stem).\(hash)\(ext.isEmpty ? "" : "." + ext)", bytes: bytes)
+                assets[name] = Theme.Asset(output: Routes.asset(stem: stem, hash: hash, extension: ext), bytes: bytes)
                 continue
             }
             guard let text = String(validating: bytes, as: UTF8.self) else {

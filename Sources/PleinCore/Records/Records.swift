@@ -134,7 +134,7 @@ public struct Album: Sendable {
     public let spans: [String: Span]
 
     /// The folder, relative to the content root.
-    public var folder: String { "groups/\(group)/albums/\(id)" }
+    public var folder: String { ContentLayout.albumFolder(group: group, id: id) }
 
     public init(group: String, id: String, file: String, title: String, date: Moment?, cover: Located<String>?, by: Located<String>?, entries: [Entry], imageFiles: [String], body: Body, spans: [String: Span]) {
         self.group = group

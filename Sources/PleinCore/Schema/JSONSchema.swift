@@ -93,11 +93,5 @@ public enum JSONSchemaWriter {
     }
 
     /// Which files each schema is for, as globs relative to the content folder.
-    public static let globs: [String: [String]] = [
-        "site": ["site.yaml"], "places": ["places.yaml"], "area": ["reports/*/area.yaml"],
-        "checkins": ["checkins/*.yaml"], "thread": ["threads/*/thread.yaml"],
-        "member": ["users/*.md"], "group": ["groups/*/index.md"], "album": ["groups/*/albums/*/index.md"],
-        "goal": ["groups/*/goals/*.md"], "report": ["reports/*/*.md", "reports/*/*/index.md"],
-        "reply": ["reports/*/*/replies/*.md"], "location": ["locations/*.md"], "message": ["threads/*/*.md"],
-    ]
+    public static var globs: [String: [String]] { ContentLayout.globs }
 }

@@ -39,10 +39,10 @@ extension Renderer {
         let limit = site.feedLimit
         // Choose the newest entries from their dates and ids first: only those are written out
         // (the site feed would otherwise render every report and reply to keep fifty).
-        func make(_ title: String, _ subtitle: String, atom: String, json: String, page: String, _ candidates: [Candidate]) -> Feed {
+        func make(_ title: String, _ subtitle: String, atom: String, page: String, _ candidates: [Candidate]) -> Feed {
             let chosen = candidates.sorted { a, b in a.published != b.published ? a.published > b.published : a.id() < b.id() }.prefix(limit)
             return Feed(
-                id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom, jsonPath: json, pagePath: page,
+                id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom, jsonPath: routes.jsonFeed(atom), pagePath: page,
                 entries: chosen.map { $0.make() })
         }
         switch id {
@@ -56,17 +56,17 @@ extension Renderer {
             }
             entries += memberOrder.compactMap(joinedCandidate)
             return make(strings.format("feed_site", ["site": site.title]), site.description,
-                        atom: routes.siteFeed, json: "feed.json", page: routes.home, entries)
+                        atom: routes.siteFeed, page: routes.home, entries)
         case .area(let aid):
             let area = areaModel(aid)!
             return make(strings.format("feed_area", ["area": areaName(area)]),
                         strings.format("feed_area_subtitle", ["area": areaName(area)]),
-                        atom: routes.areaFeed(aid), json: "reports/\(aid)/feed.json", page: routes.area(aid),
+                        atom: routes.areaFeed(aid), page: routes.area(aid),
                         area.reports.map { reportCandidate($0) })
         case .report(let rid):
             let r = reportModel(rid)!
             return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
-                        atom: routes.reportFeed(rid), json: "reports/\(rid)/feed.json", page: routes.report(rid),
+                        atom: routes.reportFeed(rid), page: routes.report(rid),
                         r.replies.indices.map { replyCandidate(rid, $0) })
         case .group(let gid):
             let g = groupModel(gid)!
@@ -75,7 +75,7 @@ extension Renderer {
             entries += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
             entries += g.completedGoals.map(completionCandidate)
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
-                        atom: routes.groupFeed(gid), json: "groups/\(gid)/feed.json", page: routes.group(gid), entries)
+                        atom: routes.groupFeed(gid), page: routes.group(gid), entries)
         case .member(let mid):
             let m = memberModel(mid)!
             var entries = m.reports.map { reportCandidate($0) }
@@ -87,13 +87,13 @@ extension Renderer {
             }
             if let joined = joinedCandidate(mid) { entries.append(joined) }
             return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
-                        atom: routes.memberFeed(mid), json: "users/\(mid)/feed.json", page: routes.member(mid), entries)
+                        atom: routes.memberFeed(mid), page: routes.member(mid), entries)
         case .following(let mid):
             let m = memberModel(mid)!
             var entries: [Candidate] = []
             for rid in m.follows { entries += reportModel(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
-                        atom: routes.followingFeed(mid), json: "users/\(mid)/following.json", page: routes.member(mid), entries)
+                        atom: routes.followingFeed(mid), page: routes.member(mid), entries)
         }
     }
 
@@ -116,12 +116,12 @@ extension Renderer {
 
     func goalAddedCandidate(_ goal: GoalModel) -> Candidate? {
         guard let added = goal.added else { return nil }
-        return Candidate(published: added, id: tagURI(added, "groups/\(goal.group)/goals/\(goal.id)")) { goalAddedEntry(goal)! }
+        return Candidate(published: added, id: tagURI(added, routes.goalEntry(goal.key))) { goalAddedEntry(goal)! }
     }
 
     func completionCandidate(_ goal: GoalModel) -> Candidate {
         let at = goal.completedAt ?? Moment(seconds: 0)
-        return Candidate(published: at, id: tagURI(at, "groups/\(goal.group)/goals/\(goal.id)/completed")) { completionEntry(goal) }
+        return Candidate(published: at, id: tagURI(at, routes.goalEntry(goal.key) + "/completed")) { completionEntry(goal) }
     }
 
     func joinedCandidate(_ member: String) -> Candidate? {
@@ -203,7 +203,7 @@ extension Renderer {
         let g = groupModel(goal.group)!
         let points = "<p>" + XML.escape(strings.count("points_count", goal.points)) + "</p>\n"
         return FeedEntry(
-            id: tagURI(added, "groups/\(goal.group)/goals/\(goal.id)"), title: strings.format("feed_goal_title", ["title": goal.title]),
+            id: tagURI(added, routes.goalEntry(goal.key)), title: strings.format("feed_goal_title", ["title": goal.title]),
             published: added, updated: updated(added, goal.revision), author: person(goal.addedBy),
             link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: points + absoluteHTML(goal.file),
             summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
@@ -217,7 +217,7 @@ extension Renderer {
             "name": name, "title": goal.title, "points": strings.count("points_count", goal.points), "group": g.name,
         ])
         return FeedEntry(
-            id: tagURI(at, "groups/\(goal.group)/goals/\(goal.id)/completed"),
+            id: tagURI(at, routes.goalEntry(goal.key) + "/completed"),
             title: strings.format("feed_completion_title", ["name": name, "title": goal.title]),
             published: at, updated: at, author: person(goal.completedBy),
             link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: "<p>\(XML.escape(text))</p>",

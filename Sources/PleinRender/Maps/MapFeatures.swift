@@ -93,7 +93,7 @@ extension Renderer {
         case .reports: return routes.reportsMap
         case .area(let aid): return routes.areaMap(aid)
         case .locations: return routes.locationsMap
-        case .album(let key): return routes.album(key) + "map.geojson"
+        case .album(let key): return routes.albumMap(key)
         }
     }
 

@@ -69,10 +69,10 @@ extension Renderer {
             "feeds": .list(page.feeds.flatMap { feed -> [TemplateContext] in
                 var links: [TemplateContext] = [["title": .text(feed.title), "url": .text(routes.url(feed.path)), "type": .text(feed.type)]]
                 // Every Atom feed has a JSON Feed twin beside it.
-                if feed.type == "application/atom+xml", feed.path.hasSuffix(".xml") {
+                if feed.type == "application/atom+xml" {
                     links.append([
                         "title": .text("\(feed.title) (\(strings["json_feed"]))"),
-                        "url": .text(routes.url(String(feed.path.dropLast(4)) + ".json")),
+                        "url": .text(routes.url(routes.jsonFeed(feed.path))),
                         "type": .text("application/feed+json"), "twin": .flag(true),
                     ])
                 }

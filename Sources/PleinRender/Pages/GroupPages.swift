@@ -95,7 +95,7 @@ extension Renderer {
             "group": .text(g.name),
             "group_url": .text(routes.url(routes.group(id))),
             "standings": .list(g.leaderboard.map(standingContext)),
-            "json_url": .text(routes.url(routes.leaderboard(id) + "leaderboard.json")),
+            "json_url": .text(routes.url(routes.leaderboardJSON(id))),
             "history": .list(history.map { entry in
                 [
                     "date": time(entry.goal.completedAt),

@@ -77,7 +77,7 @@ extension Renderer {
         c["map"] = map.map { .object($0) }
         let newest = area.reports.first.flatMap { reportModel($0) }?.at
         let today = newest.map { site.clock.civil($0).isoDate } ?? "2026-01-01"
-        if let new = newFileURL(folder: "reports/\(id)", name: strings.format("prefill_report_name", ["date": today]),
+        if let new = newFileURL(folder: ContentLayout.areaFolder(id), name: strings.format("prefill_report_name", ["date": today]),
                                 text: prefill(report: true, around: newest)) {
             c["new_report_url"] = .text(new)
         }
@@ -132,7 +132,7 @@ extension Renderer {
             id: "map-report", title: r.title, features: outline + (reportFeature(id).map { [$0] } ?? []),
             geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
         c["map"] = map.map { .object($0) }
-        let folder = r.file.hasSuffix("/index.md") ? "reports/\(id)/replies" : nil
+        let folder = r.file == ContentLayout.report(id, bundle: true) ? ContentLayout.replies(id) : nil
         if let folder, let url = newFileURL(folder: folder, name: strings["prefill_reply_name"],
                                             text: prefill(report: false, around: r.replies.last?.at ?? r.at)) {
             c["reply_url"] = .text(url)
@@ -145,7 +145,7 @@ extension Renderer {
             context: ["report": .object(c)])
         page.hasMap = map != nil
         if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
-           let image = imageOf("reports/\(id)/\(first)") {
+           let image = imageOf(ContentLayout.attachment(id, file: first)) {
             page.image = (image.preview ?? image.display).path
         }
         page.feeds = [

@@ -8,10 +8,10 @@ import PleinMustache
 extension Renderer {
     func notFound() -> Page {
         var page = Page(
-            template: "not-found", path: "404.html", title: strings["not_found_title"],
+            template: "not-found", path: Routes.notFound, title: strings["not_found_title"],
             description: strings["not_found_text"], section: .none)
         page.noindex = true
-        page.fileName = "404.html"
+        page.fileName = Routes.notFound
         page.context = ["home_url": .text(routes.url(routes.home))]
         return page
     }
@@ -53,9 +53,9 @@ extension Renderer {
     func robots() -> String {
         """
         User-agent: *
-        Disallow: \(routes.url("messages/"))
+        Disallow: \(routes.url(routes.threads))
 
-        Sitemap: \(routes.absolute("sitemap.xml"))
+        Sitemap: \(routes.absolute(routes.sitemap))
 
         """
     }

@@ -258,7 +258,7 @@ extension Renderer {
             "groups": .list(groups),
             "count": .text(strings.count("diver_count", divers.count)),
             "places": .list(places.map { ["name": .text($0.name)] }),
-            "data_url": .text(routes.url("divers/index.json")),
+            "data_url": .text(routes.url(routes.diversIndex)),
             "page_url": .text(routes.url(routes.divers)),
             "radius_min": .number(5), "radius_max": .number(100), "radius_default": .number(25),
         ]

@@ -31,11 +31,11 @@ extension Renderer {
             "participants": .list(t.participants.map { memberLink($0) }),
             "messages": .list(messages),
             "count": .text(strings.count("message_count", t.messages.count)),
-            "feed_url": .text(routes.url(routes.thread(key) + "feed.xml")),
+            "feed_url": .text(routes.url(routes.threadFeed(key))),
         ]
         page.noindex = true
         page.nofollow = true
-        page.feeds = [Page.Feed(title: strings.format("feed_thread", ["subject": t.subject]), path: routes.thread(key) + "feed.xml", type: "application/atom+xml")]
+        page.feeds = [Page.Feed(title: strings.format("feed_thread", ["subject": t.subject]), path: routes.threadFeed(key), type: "application/atom+xml")]
         return page
     }
 
@@ -52,8 +52,8 @@ extension Renderer {
                 summary: nil, categories: [], inReplyTo: nil)
         }
         return Feed(
-            id: routes.absolute(page + "feed.xml"), title: strings.format("feed_thread", ["subject": t.subject]),
-            subtitle: strings["feed_thread_subtitle"], atomPath: page + "feed.xml", jsonPath: page + "feed.json", pagePath: page,
+            id: routes.absolute(routes.threadFeed(key)), title: strings.format("feed_thread", ["subject": t.subject]),
+            subtitle: strings["feed_thread_subtitle"], atomPath: routes.threadFeed(key), jsonPath: routes.jsonFeed(routes.threadFeed(key)), pagePath: page,
             entries: Array(entries.sorted(by: FeedEntry.newestFirst).prefix(site.feedLimit)))
     }
 }

@@ -54,7 +54,7 @@ public struct Theme: Sendable {
     }
 
     /// The published path of an asset (`style.css` → `assets/style.<hash>.css`).
-    public func asset(_ name: String) -> String { assets[name]?.output ?? "assets/\(name)" }
+    public func asset(_ name: String) -> String { assets[name]?.output ?? Routes.asset(name) }
 
     /// Every template a page renderer may ask for.
     public static let requiredTemplates = [
