@@ -3,6 +3,9 @@ import Foundation
 
 /// Geometry for maps: bounds, winding and Web Mercator.
 public enum Geo {
+    /// Six decimals (about 11 cm): the precision of every published coordinate.
+    public static func round6(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+
     /// Twice the signed area of a ring in lon/lat (positive: counter-clockwise).
     public static func signedArea(_ ring: [Coordinate]) -> Double {
         guard ring.count >= 3 else { return 0 }

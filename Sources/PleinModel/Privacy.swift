@@ -16,10 +16,8 @@ public enum Privacy {
         let lonStep = 360 / columns
         let column = min(columns - 1, ((c.lon + 180) / lonStep).rounded(.down))
         let lon = (column + 0.5) * lonStep - 180
-        return Coordinate(lat: round6(lat), lon: round6(lon))
+        return Coordinate(lat: Geo.round6(lat), lon: Geo.round6(lon))
     }
-
-    static func round6(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
 }
 
 /// Great-circle distance in kilometres (haversine on a sphere of the mean Earth radius).

@@ -4,11 +4,12 @@ import PleinCore
 import PleinModel
 
 /// Writes a `Feed` as Atom (RFC 4287, with RFC 4685 threading) and as JSON Feed 1.1.
-extension Renderer {
-    static let generatorURI = "https://github.com/plein-ssg/plein"
-    static let version = "0.1.0"
+struct FeedWriter: Rendering {
+    let inputs: RenderInputs
 
-    func atom(_ feed: Feed) -> [UInt8] {
+    static let generatorURI = "https://github.com/plein-ssg/plein"
+
+    func atom(_ feed: Feed) -> OutputFile {
         var x = XMLBuilder(capacity: 2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
         x.declaration()
         x.open("feed", [("xmlns", "http://www.w3.org/2005/Atom"), ("xmlns:thr", "http://purl.org/syndication/thread/1.0"),
@@ -24,8 +25,8 @@ extension Renderer {
         x.empty("link", [("rel", "self"), ("type", "application/atom+xml"), ("href", routes.absolute(feed.atomPath))])
         x.empty("link", [("rel", "alternate"), ("type", "text/html"), ("href", routes.absolute(feed.pagePath))])
         x.empty("link", [("rel", "alternate"), ("type", "application/feed+json"), ("href", routes.absolute(feed.jsonPath))])
-        x.element("generator", "plein", [("uri", Self.generatorURI), ("version", Self.version)])
-        x.element("icon", routes.absolute(theme.asset("icon.svg")))
+        x.element("generator", "plein", [("uri", Self.generatorURI), ("version", "0.1.0")])
+        x.element("icon", routes.absolute(inputs.theme.asset("icon.svg")))
         for entry in feed.entries {
             x.open("entry")
             x.element("id", entry.id)
@@ -48,10 +49,10 @@ extension Renderer {
             x.close("entry")
         }
         x.close("feed")
-        return x.bytes
+        return OutputFile(path: feed.atomPath, bytes: x.bytes)
     }
 
-    func jsonFeed(_ feed: Feed) -> [UInt8] {
+    func json(_ feed: Feed) -> OutputFile {
         func author(_ p: FeedEntry.Person) -> JSON {
             var fields: [(String, JSON)] = [("name", .string(p.name))]
             if let uri = p.uri { fields.append(("url", .string(uri))) }
@@ -80,7 +81,7 @@ extension Renderer {
         ]
         if !feed.subtitle.isEmpty { fields.append(("description", .string(JSONText.clean(feed.subtitle)))) }
         fields += [
-            ("icon", .string(routes.absolute(theme.asset("icon.svg")))),
+            ("icon", .string(routes.absolute(inputs.theme.asset("icon.svg")))),
             ("language", .string(site.language.rawValue)),
             ("authors", .array([.object([("name", .string(site.title)), ("url", .string(routes.baseURL))])])),
             ("items", .array(items)),
@@ -89,7 +90,7 @@ extension Renderer {
         out.reserveCapacity(2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
         JSON.object(fields).write(to: &out, pretty: true, indent: 0)
         out.append(10)
-        return out
+        return OutputFile(path: feed.jsonPath, bytes: out)
     }
 }
 

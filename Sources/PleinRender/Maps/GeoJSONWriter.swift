@@ -5,9 +5,16 @@ import PleinCore
 
 /// RFC 7946 GeoJSON: a FeatureCollection with a bbox, `[lon, lat]` positions rounded to six
 /// decimals, counter-clockwise exterior rings, no `crs`, and simplestyle properties.
-extension Renderer {
-    func geoJSON(_ id: MapID) -> String {
-        let features = features(id)
+struct GeoJSONFile: Rendering {
+    let inputs: RenderInputs
+    let id: MapID
+
+    func render() -> OutputFile {
+        let features = maps.features
+        return OutputFile(path: features.path(id), text: geoJSON(features.features(id)))
+    }
+
+    func geoJSON(_ features: [MapFeature]) -> String {
         var all: [Coordinate] = []
         var items: [JSON] = []
         for feature in features {
@@ -43,15 +50,13 @@ extension Renderer {
         }
         var collection: [(String, JSON)] = [("type", .string("FeatureCollection"))]
         if let bounds = Geo.Bounds(all) {
-            collection.append(("bbox", .array([bounds.minLon, bounds.minLat, bounds.maxLon, bounds.maxLat].map { .number(round6($0)) })))
+            collection.append(("bbox", .array([bounds.minLon, bounds.minLat, bounds.maxLon, bounds.maxLat].map { .number(Geo.round6($0)) })))
         }
         collection.append(("features", .array(items)))
         return JSON.object(collection).serialized(pretty: true) + "\n"
     }
 
     private func position(_ c: Coordinate) -> JSON {
-        .array([.number(round6(c.lon)), .number(round6(c.lat))])
+        .array([.number(Geo.round6(c.lon)), .number(Geo.round6(c.lat))])
     }
-
-    func round6(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
 }

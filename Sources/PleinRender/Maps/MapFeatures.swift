@@ -38,18 +38,21 @@ enum MapStyle {
     static let area = "#1d4ed8"
 }
 
-extension Renderer {
+/// The things on each map, and where each map's GeoJSON is.
+struct MapFeatures: Rendering {
+    let inputs: RenderInputs
+
     func features(_ id: MapID) -> [MapFeature] {
         switch id {
         case .reports:
-            return areaModels.compactMap(areaFeature) + reportOrder.sorted().compactMap(reportFeature)
+            return view.areas.compactMap(areaFeature) + view.reportOrder.sorted().compactMap(reportFeature)
         case .area(let aid):
-            let area = areaModel(aid)
+            let area = view.area(aid)
             return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap(reportFeature) ?? [])
         case .locations:
-            return locationModels.compactMap(locationFeature)
+            return view.locations.compactMap(locationFeature)
         case .album(let key):
-            guard let album = albumModel(key) else { return [] }
+            guard let album = view.album(key) else { return [] }
             return album.photos.compactMap { photoFeature(album, $0) }
         }
     }
@@ -57,16 +60,16 @@ extension Renderer {
     func areaFeature(_ area: AreaModel) -> MapFeature? {
         guard area.boundary.count >= 3 else { return nil }
         return MapFeature(
-            shape: .polygon(Geo.counterClockwise(area.boundary)), title: areaName(area),
+            shape: .polygon(Geo.counterClockwise(area.boundary)), title: names.area(area),
             path: routes.area(area.id), category: "area", date: nil,
             description: strings.count("report_count", area.reports.count), color: MapStyle.area, symbol: "")
     }
 
     func reportFeature(_ id: String) -> MapFeature? {
-        guard let r = reportModel(id), let location = r.location else { return nil }
+        guard let r = view.report(id), let location = r.location else { return nil }
         return MapFeature(
             shape: .point(location), title: r.title, path: routes.report(id),
-            category: r.category.rawValue, date: r.at, description: summary(bodyOf(r.file)?.text ?? "", limit: 280),
+            category: r.category.rawValue, date: r.at, description: summary(of: r.file, limit: 280),
             color: CategoryStyle.color(r.category), symbol: CategoryStyle.symbol(r.category))
     }
 
@@ -75,11 +78,11 @@ extension Renderer {
         let description = [l.address, strings.count("present_count", l.present.count)].compactMap { $0 }.joined(separator: " · ")
         return MapFeature(
             shape: .point(location), title: l.name, path: routes.location(l.id), category: "location",
-            date: asOf, description: description, color: MapStyle.location.color, symbol: MapStyle.location.symbol)
+            date: view.asOf, description: description, color: MapStyle.location.color, symbol: MapStyle.location.symbol)
     }
 
     func photoFeature(_ album: AlbumModel, _ photo: PhotoModel) -> MapFeature? {
-        guard let info = imageOf(photo.path)?.info, let lat = info.latitude, let lon = info.longitude else { return nil }
+        guard let info = view.image(photo.path)?.info, let lat = info.latitude, let lon = info.longitude else { return nil }
         return MapFeature(
             shape: .point(Coordinate(lat: lat, lon: lon)), title: photo.caption ?? photo.file,
             path: routes.photo(album.key, photo.slug), category: "photo",
@@ -88,7 +91,7 @@ extension Renderer {
     }
 
     /// Site-relative path of a map's GeoJSON file.
-    func geoJSONPath(_ id: MapID) -> String {
+    func path(_ id: MapID) -> String {
         switch id {
         case .reports: return routes.reportsMap
         case .area(let aid): return routes.areaMap(aid)
@@ -99,6 +102,6 @@ extension Renderer {
 
     /// Albums whose photos carry a GPS position get a map.
     func albumHasMap(_ album: AlbumModel) -> Bool {
-        album.photos.contains { imageOf($0.path)?.info.latitude != nil }
+        album.photos.contains { view.image($0.path)?.info.latitude != nil }
     }
 }

@@ -1,43 +1,59 @@
-import PleinMarkdown
-import Foundation
 import PleinCore
 import PleinModel
 import PleinMustache
 
-extension Renderer {
-    /// `/`: what is new, and a door to every section.
-    func home() -> Page {
-        let reports = reportOrder.prefix(8).map { reportCard($0) }
-        let albums = listedAlbums.prefix(4).map { albumCard($0) }
-        let completions = listedCompletions.prefix(6).map { goalContext($0) }
-        let listedGroups = groupOrder.filter { groupModel($0)!.isListed }
-        let tiles: [(SiteSection, String, String, String, String)] = [
-            (.members, "nav_members", "home_members_text", routes.members, strings.count("member_count", memberOrder.count)),
-            (.divers, "nav_divers", "home_divers_text", routes.divers,
-             strings.count("diver_count", memberOrder.compactMap(memberModel).filter { $0.diving != nil }.count)),
-            (.groups, "nav_groups", "home_groups_text", routes.groups, strings.count("group_count", listedGroups.count)),
-            (.reports, "nav_reports", "home_reports_text", routes.areas, strings.count("report_count", reportOrder.count)),
-            (.study, "nav_locations", "home_locations_text", routes.locations, strings.count("location_count", locationModels.count)),
-            (.now, "nav_now", "home_now_text", routes.now, strings.count("present_count", locationModels.reduce(0) { $0 + $1.present.count })),
-        ]
-        let sections = tiles.filter { site.has($0.0) }.map { ($0.1, $0.2, $0.3, $0.4) }
-        var page = Page(
-            template: "home", path: routes.home, title: site.title, description: site.description, section: .home)
-        page.context = [
-            "reports": .list(Array(reports)),
-            "albums": .list(Array(albums)),
-            "completions": .list(Array(completions)),
-            "sections": .list(sections.map { label, text, path, count in
-                ["label": .text(strings[label]), "text": .text(strings[text]), "url": .text(routes.url(path)), "count": .text(count)]
-            }),
-            "areas_url": .text(routes.url(routes.areas)),
-            "groups_url": .text(routes.url(routes.groups)),
-        ]
-        page.feeds = [siteFeedLink]
-        return page
+/// `/`: a tile per section, the latest reports, new albums and goals completed.
+struct HomePage: PageRenderer {
+    let inputs: RenderInputs
+
+    struct Tile: TemplateValues {
+        let label: String
+        let text: String
+        let url: String
+        let count: String
+
+        var template: TemplateContext { ["label": .text(label), "text": .text(text), "url": .text(url), "count": .text(count)] }
     }
 
-    var siteFeedLink: Page.Feed {
-        Page.Feed(title: strings.format("feed_site", ["site": site.title]), path: routes.siteFeed, type: "application/atom+xml")
+    struct Values: TemplateValues {
+        let reports: [ReportCard]
+        let albums: [AlbumCard]
+        let completions: [GoalItem]
+        let sections: [Tile]
+        let areasURL: String
+        let groupsURL: String
+
+        var template: TemplateContext {
+            [
+                "reports": .list(reports), "albums": .list(albums), "completions": .list(completions), "sections": .list(sections),
+                "areas_url": .text(areasURL), "groups_url": .text(groupsURL),
+            ]
+        }
+    }
+
+    func page() -> Page {
+        let listedGroups = view.groupOrder.filter { view.group($0)!.isListed }
+        let tiles: [(SiteSection, String, String, String, () -> String)] = [
+            (.members, "nav_members", "home_members_text", routes.members, { strings.count("member_count", view.memberOrder.count) }),
+            (.divers, "nav_divers", "home_divers_text", routes.divers,
+             { strings.count("diver_count", view.memberOrder.compactMap(view.member).filter { $0.diving != nil }.count) }),
+            (.groups, "nav_groups", "home_groups_text", routes.groups, { strings.count("group_count", listedGroups.count) }),
+            (.reports, "nav_reports", "home_reports_text", routes.areas, { strings.count("report_count", view.reportOrder.count) }),
+            (.study, "nav_locations", "home_locations_text", routes.locations, { strings.count("location_count", view.locations.count) }),
+            (.now, "nav_now", "home_now_text", routes.now,
+             { strings.count("present_count", view.locations.reduce(0) { $0 + $1.present.count }) }),
+        ]
+        let values = Values(
+            reports: view.reportOrder.prefix(8).compactMap(cards.report),
+            albums: view.listedAlbums.prefix(4).map(cards.album),
+            completions: view.listedCompletions.prefix(6).map(cards.goal),
+            sections: tiles.filter { site.has($0.0) }.map {
+                Tile(label: strings[$0.1], text: strings[$0.2], url: routes.url($0.3), count: $0.4())
+            },
+            areasURL: routes.url(routes.areas), groupsURL: routes.url(routes.groups))
+        var page = Page(template: "home", path: routes.home, title: site.title, description: site.description, section: .home)
+        page.values = values
+        page.feeds = [siteFeed]
+        return page
     }
 }

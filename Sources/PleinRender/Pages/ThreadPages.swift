@@ -1,59 +1,70 @@
-import Foundation
-import PleinModel
 import PleinCore
 import PleinMarkdown
+import PleinModel
 import PleinMustache
 
-extension Renderer {
-    func thread(_ id: String) -> (ThreadModel, key: String) {
-        let thread = threadModel(id)!
-        return (thread, options.threadKeys!.key(for: id))
+/// A message thread with the key of its address (made from the build's secret).
+struct KeyedThread {
+    let thread: ThreadModel
+    let key: String
+
+    init(_ id: String, in renderer: some Rendering) {
+        thread = renderer.view.thread(id)!
+        key = renderer.inputs.options.threadKeys!.key(for: id)
     }
 
-    /// `/messages/<key>/`: a thread for those who have its address. Linked from nowhere,
-    /// `noindex, nofollow`, and left out of every list, feed and sitemap.
-    func threadPage(_ id: String) -> Page {
-        let (t, key) = thread(id)
-        let messages = t.messages.map { m -> TemplateContext in
-            var c: TemplateContext = [
-                "anchor": .text("message-" + Slug.make(m.name)),
-                "author": .object(memberLink(m.author)),
-                "at": .object(time(m.at)),
-            ]
-            if let html = bodyOf(m.file)?.html { c["body"] = .html(html) }
+    static func anchor(_ message: MessageModel) -> String { "message-" + Slug.make(message.name) }
+}
+
+/// `/messages/<key>/`: a thread for those who have its address. Linked from nowhere,
+/// `noindex, nofollow`, and left out of every list, feed and sitemap.
+struct ThreadPage: PageRenderer {
+    let inputs: RenderInputs
+    let id: String
+
+    struct Message: TemplateValues {
+        let anchor: String
+        let author: MemberChip
+        let at: TimeValue
+        let body: String?
+
+        var template: TemplateContext {
+            var c: TemplateContext = ["anchor": .text(anchor), "author": .of(author), "at": .of(at)]
+            if let body { c["body"] = .html(body) }
             return c
         }
-        var page = Page(
-            template: "thread", path: routes.thread(key), title: t.subject,
-            description: strings.format("thread_description", ["n": strings.number(t.participants.count)]), section: .none)
-        page.context = [
-            "subject": .text(t.subject),
-            "participants": .list(t.participants.map { memberLink($0) }),
-            "messages": .list(messages),
-            "count": .text(strings.count("message_count", t.messages.count)),
-            "feed_url": .text(routes.url(routes.threadFeed(key))),
-        ]
-        page.noindex = true
-        page.nofollow = true
-        page.feeds = [Page.Feed(title: strings.format("feed_thread", ["subject": t.subject]), path: routes.threadFeed(key), type: "application/atom+xml")]
-        return page
     }
 
-    /// The thread's own feed, for its participants.
-    func threadFeed(_ id: String) -> Feed {
-        let (t, key) = thread(id)
-        let page = routes.thread(key)
-        let entries = t.messages.map { m -> FeedEntry in
-            let name = memberModel(m.author)?.name ?? m.author
-            return FeedEntry(
-                id: tagURI(m.at, page + m.name), title: strings.format("feed_message_title", ["name": name, "subject": t.subject]),
-                published: m.at, updated: m.at, author: person(m.author),
-                link: routes.absolute(page) + "#message-" + Slug.make(m.name), content: absoluteHTML(m.file),
-                summary: nil, categories: [], inReplyTo: nil)
+    struct Values: TemplateValues {
+        let subject: String
+        let participants: [MemberChip]
+        let messages: [Message]
+        let count: String
+        let feedURL: String
+
+        var template: TemplateContext {
+            [
+                "subject": .text(subject), "participants": .list(participants), "messages": .list(messages), "count": .text(count),
+                "feed_url": .text(feedURL),
+            ]
         }
-        return Feed(
-            id: routes.absolute(routes.threadFeed(key)), title: strings.format("feed_thread", ["subject": t.subject]),
-            subtitle: strings["feed_thread_subtitle"], atomPath: routes.threadFeed(key), jsonPath: routes.jsonFeed(routes.threadFeed(key)), pagePath: page,
-            entries: Array(entries.sorted(by: FeedEntry.newestFirst).prefix(site.feedLimit)))
+    }
+
+    func page() -> Page {
+        let keyed = KeyedThread(id, in: self)
+        let t = keyed.thread
+        var page = Page(
+            template: "thread", path: routes.thread(keyed.key), title: t.subject,
+            description: strings.format("thread_description", ["n": strings.number(t.participants.count)]), section: .none)
+        page.values = Values(
+            subject: t.subject, participants: t.participants.map(chip),
+            messages: t.messages.map { m in
+                Message(anchor: KeyedThread.anchor(m), author: chip(m.author), at: time(m.at), body: view.body(m.file)?.html)
+            },
+            count: strings.count("message_count", t.messages.count), feedURL: routes.url(routes.threadFeed(keyed.key)))
+        page.noindex = true
+        page.nofollow = true
+        page.feeds = [.atom(strings.format("feed_thread", ["subject": t.subject]), routes.threadFeed(keyed.key))]
+        return page
     }
 }

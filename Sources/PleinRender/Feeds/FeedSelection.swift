@@ -1,0 +1,137 @@
+import PleinCore
+import PleinModel
+
+/// Which entries each feed holds: the newest `feed_limit` of what its page shows.
+struct FeedSelection: Rendering {
+    let inputs: RenderInputs
+
+    var entries: FeedEntries { FeedEntries(inputs: inputs) }
+
+    /// An entry known by its date and id only, built when it makes the cut. The id is only
+    /// needed to order entries published at the same moment, so it is made only then.
+    struct Candidate {
+        let published: Moment
+        let id: () -> String
+        let make: () -> FeedEntry
+
+        init(published: Moment, id: @autoclosure @escaping () -> String, make: @escaping () -> FeedEntry) {
+            self.published = published
+            self.id = id
+            self.make = make
+        }
+    }
+
+    func feed(_ id: FeedID) -> Feed {
+        let limit = site.feedLimit
+        // Choose the newest entries from their dates and ids first: only those are written out
+        // (the site feed would otherwise render every report and reply to keep fifty).
+        func make(_ title: String, _ subtitle: String, atom: String, page: String, _ candidates: [Candidate]) -> Feed {
+            let chosen = candidates.sorted { a, b in a.published != b.published ? a.published > b.published : a.id() < b.id() }.prefix(limit)
+            return Feed(
+                id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom, jsonPath: routes.jsonFeed(atom), pagePath: page,
+                entries: chosen.map { $0.make() })
+        }
+        switch id {
+        case .site:
+            var candidates = view.reportOrder.map { reportCandidate($0) }
+            for rid in view.reportOrder { candidates += view.report(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            for gid in view.groupOrder where view.group(gid)!.isListed {
+                let g = view.group(gid)!
+                candidates += g.albums.map(albumCandidate)
+                candidates += g.completedGoals.map(completionCandidate)
+            }
+            candidates += view.memberOrder.compactMap(joinedCandidate)
+            return make(strings.format("feed_site", ["site": site.title]), site.description,
+                        atom: routes.siteFeed, page: routes.home, candidates)
+        case .area(let aid):
+            let area = view.area(aid)!
+            return make(strings.format("feed_area", ["area": names.area(area)]),
+                        strings.format("feed_area_subtitle", ["area": names.area(area)]),
+                        atom: routes.areaFeed(aid), page: routes.area(aid),
+                        area.reports.map { reportCandidate($0) })
+        case .report(let rid):
+            let r = view.report(rid)!
+            return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
+                        atom: routes.reportFeed(rid), page: routes.report(rid),
+                        r.replies.indices.map { replyCandidate(rid, $0) })
+        case .group(let gid):
+            let g = view.group(gid)!
+            // One entry per album, its photos inside: not one per photo.
+            var candidates = g.albums.map(albumCandidate)
+            candidates += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
+            candidates += g.completedGoals.map(completionCandidate)
+            return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
+                        atom: routes.groupFeed(gid), page: routes.group(gid), candidates)
+        case .member(let mid):
+            let m = view.member(mid)!
+            var candidates = m.reports.map { reportCandidate($0) }
+            candidates += m.replies.map { replyCandidate($0.report, $0.index) }
+            candidates += m.completedGoals.compactMap(view.goal).map(completionCandidate)
+            for key in m.albums {
+                guard let album = view.album(key), album.by == mid || album.photos.contains(where: { $0.by == mid }) else { continue }
+                candidates.append(albumCandidate(album))
+            }
+            if let joined = joinedCandidate(mid) { candidates.append(joined) }
+            return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
+                        atom: routes.memberFeed(mid), page: routes.member(mid), candidates)
+        case .following(let mid):
+            let m = view.member(mid)!
+            var candidates: [Candidate] = []
+            for rid in m.follows { candidates += view.report(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
+                        atom: routes.followingFeed(mid), page: routes.member(mid), candidates)
+        }
+    }
+
+    func reportCandidate(_ id: String) -> Candidate {
+        let r = view.report(id)!
+        return Candidate(published: r.at, id: entries.tagURI(r.at, routes.report(id).trimmingSlash)) { entries.reportEntry(id) }
+    }
+
+    func replyCandidate(_ report: String, _ index: Int) -> Candidate {
+        let reply = view.report(report)!.replies[index]
+        return Candidate(published: reply.at, id: entries.tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
+            entries.replyEntry(report, index)
+        }
+    }
+
+    func albumCandidate(_ album: AlbumModel) -> Candidate {
+        let date = entries.albumDate(album)
+        return Candidate(published: date, id: entries.tagURI(date, routes.album(album.key).trimmingSlash)) { entries.albumEntry(album) }
+    }
+
+    func goalAddedCandidate(_ goal: GoalModel) -> Candidate? {
+        guard let added = goal.added else { return nil }
+        return Candidate(published: added, id: entries.tagURI(added, routes.goalEntry(goal.key))) { entries.goalAddedEntry(goal)! }
+    }
+
+    func completionCandidate(_ goal: GoalModel) -> Candidate {
+        let at = goal.completedAt ?? Moment(seconds: 0)
+        return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(goal.key) + "/completed")) { entries.completionEntry(goal) }
+    }
+
+    func joinedCandidate(_ member: String) -> Candidate? {
+        guard let joined = view.member(member)?.joined else { return nil }
+        return Candidate(published: joined, id: entries.tagURI(joined, routes.member(member).trimmingSlash)) { entries.joinedEntry(member)! }
+    }
+
+    /// A message thread's own feed, for its participants.
+    func thread(_ id: String) -> Feed {
+        let keyed = KeyedThread(id, in: self)
+        let t = keyed.thread
+        let page = routes.thread(keyed.key)
+        let atom = routes.threadFeed(keyed.key)
+        let items = t.messages.map { m -> FeedEntry in
+            let name = view.member(m.author)?.name ?? m.author
+            return FeedEntry(
+                id: entries.tagURI(m.at, page + m.name), title: strings.format("feed_message_title", ["name": name, "subject": t.subject]),
+                published: m.at, updated: m.at, author: entries.person(m.author),
+                link: routes.absolute(page) + "#" + KeyedThread.anchor(m), content: entries.absoluteHTML(m.file),
+                summary: nil, categories: [], inReplyTo: nil)
+        }
+        return Feed(
+            id: routes.absolute(atom), title: strings.format("feed_thread", ["subject": t.subject]),
+            subtitle: strings["feed_thread_subtitle"], atomPath: atom, jsonPath: routes.jsonFeed(atom), pagePath: page,
+            entries: Array(items.sorted(by: FeedEntry.newestFirst).prefix(site.feedLimit)))
+    }
+}

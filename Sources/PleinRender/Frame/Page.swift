@@ -1,0 +1,56 @@
+import PleinCore
+import PleinMustache
+
+/// A page about to be rendered: the template, the page's own values and what the frame around
+/// it needs (title, description, feeds, breadcrumbs).
+struct Page {
+    var template: String
+    var path: String
+    var title: String
+    var description: String
+    var section: Section
+    /// The page's own values, typed.
+    var values: (any TemplateValues)?
+    var image: String?
+    var noindex = false
+    var nofollow = false
+    var feeds: [Feed] = []
+    var source: String?
+    var breadcrumbs: [(label: String, path: String)] = []
+    /// Overrides the file name (`404.html`).
+    var fileName: String?
+    /// Loads Leaflet on this page.
+    var hasMap = false
+
+    /// A feed the page links in its head (`<link rel="alternate">`) and its footer.
+    struct Feed {
+        let title: String
+        let path: String
+        let type: String
+
+        static func atom(_ title: String, _ path: String) -> Feed { Feed(title: title, path: path, type: "application/atom+xml") }
+    }
+}
+
+/// The top-level sections, for the navigation bar.
+enum Section: String, CaseIterable {
+    case home, members, divers, groups, reports, locations, now, none
+
+    /// The part of the site (`site.yaml` `sections`) a page belongs to.
+    var siteSection: SiteSection? {
+        switch self {
+        case .members: return .members
+        case .divers: return .divers
+        case .groups: return .groups
+        case .reports: return .reports
+        case .locations: return .study
+        case .now: return .now
+        case .home, .none: return nil
+        }
+    }
+}
+
+/// Makes one kind of page.
+protocol PageRenderer: Rendering {
+    func page() -> Page
+}

@@ -1,0 +1,108 @@
+public import PleinCore
+public import PleinModel
+import PleinMarkdown
+
+/// The site model as renderers see it: read-only, and every read recorded (when a recorder is
+/// set) so that an incremental rebuild renders an output again only when something it read
+/// has changed. Renderers read the model only through this.
+struct ModelView: Sendable {
+    let model: SiteModel
+    let bodies: Bodies
+    let images: ImageCatalog
+    /// Each member's check-ins, in the model's order.
+    let sessionsByMember: [String: [Session]]
+    var recorder: DependencyRecorder?
+
+    init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
+        self.model = model
+        self.bodies = bodies
+        self.images = images
+        sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
+    }
+
+    func note(_ dependency: Dependency) { recorder?.record(dependency) }
+
+    func member(_ id: String) -> MemberModel? {
+        note(.member(id))
+        return model.members[id]
+    }
+
+    func group(_ id: String) -> GroupModel? {
+        note(.group(id))
+        return model.groups[id]
+    }
+
+    func report(_ id: String) -> ReportModel? {
+        note(.report(id))
+        return model.reports[id]
+    }
+
+    func area(_ id: String) -> AreaModel? {
+        note(.area(id))
+        return model.areas.first { $0.id == id }
+    }
+
+    func location(_ id: String) -> LocationModel? {
+        note(.location(id))
+        return model.locations.first { $0.id == id }
+    }
+
+    func thread(_ id: String) -> ThreadModel? {
+        note(.thread(id))
+        return model.threads.first { $0.id == id }
+    }
+
+    var memberOrder: [String] { note(.memberOrder); return model.memberOrder }
+    var groupOrder: [String] { note(.groupOrder); return model.groupOrder }
+    var reportOrder: [String] { note(.reportOrder); return model.reportOrder }
+
+    /// Every area, in order (the output depends on each of them).
+    var areas: [AreaModel] {
+        note(.areaOrder)
+        for area in model.areas { note(.area(area.id)) }
+        return model.areas
+    }
+
+    var locations: [LocationModel] {
+        note(.locationOrder)
+        for location in model.locations { note(.location(location.id)) }
+        return model.locations
+    }
+
+    var places: [Place] { note(.places); return model.places }
+    var asOf: Moment? { note(.asOf); return model.asOf }
+
+    func sessions(of member: String) -> [Session] {
+        note(.sessions(member))
+        return sessionsByMember[member] ?? []
+    }
+
+    func album(_ key: AlbumKey) -> AlbumModel? {
+        group(key.group)?.albums.first { $0.id == key.album }
+    }
+
+    func goal(_ key: GoalKey) -> GoalModel? {
+        guard let group = group(key.group) else { return nil }
+        return (group.completedGoals + group.openGoals).first { $0.id == key.goal }
+    }
+
+    /// Albums of listed groups, newest first.
+    var listedAlbums: [AlbumModel] {
+        groupOrder.compactMap(group).filter(\.isListed).flatMap(\.albums).sorted(by: AlbumModel.newestFirst)
+    }
+
+    /// Completed goals of listed groups, newest first.
+    var listedCompletions: [GoalModel] {
+        groupOrder.compactMap(group).filter(\.isListed).flatMap(\.completedGoals).sorted(by: GoalModel.newestFirst)
+    }
+
+    func body(_ file: String) -> RenderedMarkdown? {
+        note(.body(file))
+        return bodies[file]
+    }
+
+    func image(_ path: String) -> PublishedImage? {
+        note(.image(path))
+        return images[path]
+    }
+}

@@ -1,0 +1,131 @@
+public import PleinCore
+public import PleinModel
+import PleinMarkdown
+
+/// One file of the output: a site-relative path and its bytes.
+public struct OutputFile: Sendable, Equatable {
+    public let path: String
+    public let bytes: [UInt8]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+    }
+
+    public init(path: String, text: String) {
+        self.init(path: path, bytes: Array(text.utf8))
+    }
+}
+
+/// Options that change what is rendered, not what the content says.
+public struct RenderOptions: Sendable {
+    /// Markup injected before `</body>` on every page (the dev server's reload script).
+    public var pageFooterInjection: String?
+    /// Leaflet's published files; without them maps stay SVG drawings.
+    public var leaflet: LeafletAssets?
+    /// Message threads are rendered only with these keys (from the build's secret).
+    public var threadKeys: ThreadKeys?
+
+    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil) {
+        self.pageFooterInjection = pageFooterInjection
+        self.leaflet = leaflet
+        self.threadKeys = threadKeys
+    }
+}
+
+/// Where Leaflet was published, when it is available (Debian's libjs-leaflet).
+public struct LeafletAssets: Sendable {
+    public let script: String
+    public let stylesheet: String
+
+    public init(script: String, stylesheet: String) {
+        self.script = script
+        self.stylesheet = stylesheet
+    }
+}
+
+/// Everything a renderer reads: the model (through `ModelView`), the theme with the site's own
+/// labels, the routes and the options. Rendering an output is a pure function of this value.
+///
+/// The inputs live in one shared object, so copying them (every feed entry's closure captures a
+/// renderer) costs a single reference count.
+struct RenderInputs: Sendable {
+    final class Shared: Sendable {
+        let view: ModelView
+        let theme: Theme
+        let routes: Routes
+        let options: RenderOptions
+        /// The parts of every page's context that depend only on the site and the theme.
+        let frame: FrameValues
+
+        init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions) {
+            view = ModelView(model: model, bodies: bodies, images: images)
+            let theme = theme.labelled(model.site.labels)
+            self.theme = theme
+            routes = Routes(baseURL: model.site.baseURL)
+            self.options = options
+            frame = FrameValues(site: model.site, theme: theme, routes: routes, leaflet: options.leaflet)
+        }
+    }
+
+    let shared: Shared
+    /// When set, learns what each output reads (for incremental rebuilds).
+    var recorder: DependencyRecorder?
+
+    var view: ModelView {
+        var view = shared.view
+        view.recorder = recorder
+        return view
+    }
+
+    var theme: Theme { shared.theme }
+    var strings: Strings { shared.theme.strings }
+    var routes: Routes { shared.routes }
+    var options: RenderOptions { shared.options }
+    var site: SiteConfig { shared.view.model.site }
+    var frame: FrameValues { shared.frame }
+}
+
+/// A renderer of one kind of output. The helpers every renderer uses read its inputs.
+protocol Rendering {
+    var inputs: RenderInputs { get }
+}
+
+extension Rendering {
+    var view: ModelView { inputs.view }
+    var strings: Strings { inputs.strings }
+    var routes: Routes { inputs.routes }
+    var site: SiteConfig { inputs.site }
+
+    /// `<time>` values: machine-readable in the site's zone, and text for the site's language.
+    func time(_ moment: Moment) -> TimeValue {
+        let civil = site.clock.civil(moment)
+        if moment.isDateOnly {
+            return TimeValue(iso: civil.isoDate, text: strings.date(civil), dateOnly: true)
+        }
+        return TimeValue(iso: site.clock.rfc3339(moment), text: strings.dateTime(civil), dateOnly: false)
+    }
+
+    func time(_ moment: Moment?) -> TimeValue? { moment.map(time) }
+
+    /// A member as a chip: a link to their profile with their avatar (a name without a link
+    /// when the site has no member pages).
+    func chip(_ id: String) -> MemberChip { MemberChip(id, in: self) }
+
+    func image(_ image: PublishedImage, alt: String, sizes: String = "100vw") -> ImageValue {
+        ImageValue(image, alt: alt, sizes: sizes, routes: routes)
+    }
+
+    /// Text cut at a word boundary near `limit` characters.
+    func summary(_ text: String, limit: Int) -> String { TextCut.summary(text, limit: limit) }
+
+    /// A body's plain text, cut for a summary.
+    func summary(of file: String, limit: Int, otherwise: String = "") -> String {
+        summary(view.body(file)?.text ?? otherwise, limit: limit)
+    }
+
+    var cards: Cards { Cards(inputs: inputs) }
+    var forge: ForgeLinks { ForgeLinks(inputs: inputs) }
+    var maps: MapBlocks { MapBlocks(inputs: inputs) }
+    var names: Names { Names(inputs: inputs) }
+}

@@ -1,0 +1,151 @@
+import PleinCore
+import PleinMarkdown
+import PleinModel
+import PleinMustache
+
+/// `/groups/<g>/albums/<a>/`: the album's story and a grid of its photos.
+struct AlbumPage: PageRenderer {
+    let inputs: RenderInputs
+    let key: AlbumKey
+
+    struct Tile: TemplateValues {
+        let url: String
+        let caption: String?
+        let by: MemberChip?
+        let image: ImageValue?
+
+        var template: TemplateContext {
+            var c: TemplateContext = ["url": .text(url), "caption": .text(caption)]
+            if let by { c["by"] = .of(by) }
+            if let image { c["image"] = .of(image) }
+            return c
+        }
+    }
+
+    struct Values: TemplateValues {
+        let title: String
+        let group: String
+        let groupURL: String
+        let date: TimeValue?
+        let count: String
+        let photos: [Tile]
+        let body: String?
+        let map: MapBlock?
+
+        var template: TemplateContext {
+            var c: TemplateContext = [
+                "title": .text(title), "group": .text(group), "group_url": .text(groupURL), "date": .of(date), "count": .text(count),
+                "photos": .list(photos),
+            ]
+            if let body, !body.isEmpty { c["body"] = .html(body) }
+            c["map"] = .of(map)
+            return ["album": .object(c)]
+        }
+    }
+
+    func page() -> Page {
+        let g = view.group(key.group)!
+        let album = view.album(key)!
+        let photos = album.photos.enumerated().map { index, photo in
+            Tile(
+                url: routes.url(routes.photo(key, photo.slug)), caption: photo.caption, by: photo.by.map(chip),
+                image: view.image(photo.path).map {
+                    image($0, alt: names.photoAlt(album, index), sizes: "(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw")
+                })
+        }
+        let features = maps.features
+        let map = features.albumHasMap(album)
+            ? maps.block(id: "map-album", title: album.title, features: features.features(.album(key)), geoJSON: features.path(.album(key)))
+            : nil
+        var page = Page(
+            template: "album", path: routes.album(key), title: album.title,
+            description: summary(of: album.file, limit: 200, otherwise: album.title), section: .groups)
+        page.values = Values(
+            title: album.title, group: g.name, groupURL: routes.url(routes.group(g.id)), date: time(album.date),
+            count: strings.count("photo_count", album.photos.count), photos: photos, body: view.body(album.file)?.html, map: map)
+        page.hasMap = map != nil
+        if let cover = album.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
+        page.noindex = !g.isListed
+        page.feeds = [groupFeed(g)]
+        page.source = album.file
+        page.breadcrumbs = groupCrumbs(g)
+        return page
+    }
+}
+
+/// `/groups/<g>/albums/<a>/<photo>/`: one photo with its caption, author and neighbours.
+struct PhotoPage: PageRenderer {
+    let inputs: RenderInputs
+    let key: AlbumKey
+    let index: Int
+
+    struct Neighbour: TemplateValues {
+        let url: String
+        let caption: String
+        var template: TemplateContext { ["url": .text(url), "caption": .text(caption)] }
+    }
+
+    struct Values: TemplateValues {
+        let title: String
+        let caption: String?
+        let position: String
+        let album: String
+        let albumURL: String
+        let by: MemberChip?
+        let image: ImageValue?
+        let fullURL: String?
+        let taken: TimeValue?
+        let camera: String?
+        let previous: Neighbour?
+        let next: Neighbour?
+        let map: MapBlock?
+
+        var template: TemplateContext {
+            var c: TemplateContext = [
+                "title": .text(title), "caption": .text(caption), "position": .text(position), "album": .text(album),
+                "album_url": .text(albumURL),
+            ]
+            if let by { c["by"] = .of(by) }
+            if let image { c["image"] = .of(image) }
+            c["full_url"] = .text(fullURL)
+            if let taken { c["taken"] = .of(taken) }
+            c["camera"] = .text(camera)
+            c["previous"] = .of(previous)
+            c["next"] = .of(next)
+            c["map"] = .of(map)
+            return ["photo": .object(c)]
+        }
+    }
+
+    func page() -> Page {
+        let g = view.group(key.group)!
+        let album = view.album(key)!
+        let photo = album.photos[index]
+        let title = photo.caption ?? strings.format("photo_number", ["n": String(index + 1), "album": album.title])
+        let published = view.image(photo.path)
+        func neighbour(_ i: Int) -> Neighbour? {
+            guard album.photos.indices.contains(i) else { return nil }
+            let other = album.photos[i]
+            return Neighbour(url: routes.url(routes.photo(key, other.slug)), caption: other.caption ?? other.file)
+        }
+        let map = maps.features.photoFeature(album, photo).flatMap {
+            maps.block(id: "map-photo", title: title, features: [$0], geoJSON: maps.features.path(.album(key)), highlight: $0.path)
+        }
+        var page = Page(
+            template: "photo", path: routes.photo(key, photo.slug), title: title, description: photo.caption ?? album.title, section: .groups)
+        page.values = Values(
+            title: title, caption: photo.caption,
+            position: strings.format("photo_position", ["n": String(index + 1), "total": String(album.photos.count)]),
+            album: album.title, albumURL: routes.url(routes.album(key)), by: photo.by.map(chip),
+            image: published.map { image($0, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 64rem, 100vw") },
+            fullURL: published.map { routes.url($0.display.path) }, taken: published?.info.takenAt.map { time(Moment(seconds: $0)) },
+            camera: published?.info.camera, previous: neighbour(index - 1), next: neighbour(index + 1), map: map)
+        page.hasMap = map != nil
+        if let published { page.image = (published.preview ?? published.display).path }
+        page.noindex = !g.isListed
+        page.feeds = [groupFeed(g)]
+        page.source = album.file
+        page.breadcrumbs = groupCrumbs(g) + [(album.title, routes.album(key))]
+        return page
+    }
+}

@@ -1,0 +1,109 @@
+import PleinCore
+import PleinMarkdown
+import PleinModel
+import PleinMustache
+
+/// `/reports/<area>/<slug>/`: one report with its replies.
+struct ReportPage: PageRenderer {
+    let inputs: RenderInputs
+    let id: String
+
+    struct Reply: TemplateValues {
+        let anchor: String
+        let author: MemberChip
+        let at: TimeValue
+        let edited: TimeValue?
+        let body: String?
+        let editURL: String?
+
+        var template: TemplateContext {
+            var c: TemplateContext = ["anchor": .text(anchor), "author": .of(author), "at": .of(at), "edited": .of(edited)]
+            if let body { c["body"] = .html(body) }
+            if let editURL { c["edit_url"] = .text(editURL) }
+            return c
+        }
+    }
+
+    /// How a reader adds a reply: a prefilled new file in the report's `replies/` folder, or
+    /// (for a report that is one file, not a folder) a hint that it must become a folder first.
+    enum Replying {
+        case url(String)
+        case bundleHint
+    }
+
+    struct Values: TemplateValues {
+        let title: String
+        let category: CategoryBadge
+        let author: MemberChip
+        let at: TimeValue
+        let edited: TimeValue?
+        let area: String
+        let areaURL: String
+        let replies: [Reply]
+        let replyCount: String
+        let followers: String?
+        let feedURL: String
+        let body: String?
+        let location: PositionValue?
+        let map: MapBlock?
+        let replying: Replying?
+
+        var template: TemplateContext {
+            var c: TemplateContext = [
+                "title": .text(title), "category": .of(category), "author": .of(author), "at": .of(at), "edited": .of(edited),
+                "area": .text(area), "area_url": .text(areaURL), "replies": .list(replies), "reply_count": .text(replyCount),
+                "followers": .text(followers), "feed_url": .text(feedURL),
+            ]
+            if let body { c["body"] = .html(body) }
+            if let location { c["location"] = .of(location) }
+            c["map"] = .of(map)
+            switch replying {
+            case .url(let url): c["reply_url"] = .text(url)
+            case .bundleHint: c["bundle_hint"] = .flag(true)
+            case nil: break
+            }
+            return ["report": .object(c)]
+        }
+    }
+
+    func page() -> Page {
+        let r = view.report(id)!
+        let area = view.area(r.area)
+        let areaTitle = area.map(names.area) ?? r.area
+        let features = maps.features
+        let outline = area.flatMap(features.areaFeature).map { [$0] } ?? []
+        let map = maps.block(
+            id: "map-report", title: r.title, features: outline + (features.reportFeature(id).map { [$0] } ?? []),
+            geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
+        var page = Page(
+            template: "report", path: routes.report(id), title: r.title, description: summary(of: r.file, limit: 200, otherwise: r.title),
+            section: .reports)
+        page.values = Values(
+            title: r.title, category: cards.category(r.category), author: chip(r.author), at: time(r.at), edited: time(r.revision?.edited),
+            area: areaTitle, areaURL: routes.url(routes.area(r.area)),
+            replies: r.replies.map { reply in
+                Reply(anchor: reply.anchor, author: chip(reply.author), at: time(reply.at), edited: time(reply.revision?.edited),
+                      body: view.body(reply.file)?.html, editURL: forge.edit(reply.file))
+            },
+            replyCount: strings.count("reply_count", r.replies.count),
+            followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
+            feedURL: routes.url(routes.reportFeed(id)), body: view.body(r.file)?.html,
+            location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r))
+        page.hasMap = map != nil
+        if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
+           let image = view.image(ContentLayout.attachment(id, file: first)) {
+            page.image = (image.preview ?? image.display).path
+        }
+        page.feeds = [.atom(strings.format("feed_report", ["title": r.title]), routes.reportFeed(id))] + (area.map { [areaFeed($0)] } ?? [])
+        page.source = r.file
+        page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas), (areaTitle, routes.area(r.area))]
+        return page
+    }
+
+    func replying(_ r: ReportModel) -> Replying? {
+        guard r.file == ContentLayout.report(id, bundle: true) else { return site.repository != nil ? .bundleHint : nil }
+        return forge.newFile(
+            folder: ContentLayout.replies(id), name: strings["prefill_reply_name"],
+            text: forge.prefill(report: false, around: r.replies.last?.at ?? r.at)).map(Replying.url)
+    }
+}

@@ -1,0 +1,92 @@
+import PleinCore
+import PleinModel
+import PleinMustache
+
+/// Typed values for a template: each page, card and block builds one of these from the model,
+/// and `template` (the one place their names appear) turns it into what the engine reads.
+/// Text stays text (escaped wherever it is written); only values plein made as HTML are `.html`.
+protocol TemplateValues {
+    var template: TemplateContext { get }
+}
+
+extension TemplateValue {
+    static func of(_ values: some TemplateValues) -> TemplateValue { .object(values.template) }
+    static func of(_ values: (some TemplateValues)?) -> TemplateValue? { values.map { .object($0.template) } }
+    static func list(_ values: [some TemplateValues]) -> TemplateValue { .list(values.map(\.template)) }
+}
+
+/// A `<time>`: ISO 8601 in the site's zone (a date alone for a date), and the text to show.
+struct TimeValue: TemplateValues {
+    let iso: String
+    let text: String
+    let dateOnly: Bool
+
+    var template: TemplateContext {
+        dateOnly ? ["iso": .text(iso), "text": .text(text), "date_only": .flag(true)] : ["iso": .text(iso), "text": .text(text)]
+    }
+}
+
+/// An `<img>` with its sizes: the smallest variant as `src`, all of them as `srcset`.
+struct ImageValue: TemplateValues {
+    let src: String
+    let width: Int
+    let height: Int
+    let alt: String
+    let sizes: String
+    let full: String
+    let srcset: String?
+
+    init(_ image: PublishedImage, alt: String, sizes: String, routes: Routes) {
+        let small = image.variants.first ?? image.display
+        src = routes.url(small.path)
+        width = small.width
+        height = small.height
+        self.alt = alt
+        self.sizes = sizes
+        full = routes.url(image.display.path)
+        srcset = image.variants.count > 1 ? image.variants.map { "\(routes.url($0.path)) \($0.width)w" }.joined(separator: ", ") : nil
+    }
+
+    var template: TemplateContext {
+        var c: TemplateContext = [
+            "src": .text(src), "width": .number(width), "height": .number(height), "alt": .text(alt), "sizes": .text(sizes),
+            "full": .text(full),
+        ]
+        if let srcset { c["srcset"] = .text(srcset) }
+        return c
+    }
+}
+
+/// A member as a link with their avatar (or initials).
+struct MemberChip: TemplateValues {
+    struct Known {
+        let name: String
+        /// Nil when the site has no member pages.
+        let url: String?
+        let initials: String
+        let avatar: ImageValue?
+    }
+
+    let id: String
+    /// Nil for a reference to no member (shown as written).
+    let known: Known?
+
+    init(_ id: String, in renderer: some Rendering) {
+        self.id = id
+        known = renderer.view.member(id).map { m in
+            Known(
+                name: m.name, url: renderer.site.has(.members) ? renderer.routes.url(renderer.routes.member(id)) : nil,
+                initials: TextCut.initials(m.name), avatar: m.avatar.flatMap { renderer.view.image($0) }.map { renderer.image($0, alt: "") })
+        }
+    }
+
+    var name: String { known?.name ?? id }
+
+    var template: TemplateContext {
+        guard let known else { return ["name": .text(id)] }
+        var c: TemplateContext = ["id": .text(id), "name": .text(known.name), "initials": .text(known.initials)]
+        if let url = known.url { c["url"] = .text(url) }
+        if let avatar = known.avatar { c["avatar"] = .of(avatar) }
+        return c
+    }
+}
