@@ -84,21 +84,18 @@ public struct BuildReport: Sendable {
     public let notes: [String]
 }
 
-/// load → check → model → images → render → write.
+/// The stages as the commands use them: `check` (load → check) and `build` (load → check →
+/// images → model → bodies → render → write, through `SiteState`).
 public enum Pipeline {
     /// Loads and checks the content, image headers included: `plein check` is exactly this.
     public static func check(content path: String, cache: String? = nil) -> CheckResult {
         let loaded = ContentLoader.load(.disk(path))
-        var diagnostics = loaded.diagnostics + Checker.check(loaded.content)
         let cacheRoot = BuildOptions(content: path, cache: cache).cacheRoot
         var images = ImageStage(contentRoot: path, cacheRoot: cacheRoot, maxPixels: loaded.content.site.maxPixels)
         images.inspect(loaded.content)
-        diagnostics += images.headerDiagnostics(maxPixels: loaded.content.site.maxPixels)
-        let root = loaded.content.displayRoot
-        var sources: [String: String] = [:]
-        for (file, text) in loaded.content.sources { sources[root + "/" + file] = text }
+        let checked = CheckStage.run(loaded.content, loading: loaded.diagnostics, images: images, theme: nil, themeProblems: [])
         return CheckResult(
-            content: loaded.content, diagnostics: diagnostics.sorted().map { $0.under(root) }, sources: sources,
+            content: loaded.content, diagnostics: checked.diagnostics, sources: checked.sources,
             captureTimes: images.captureTimes(clock: loaded.content.site.clock))
     }
 

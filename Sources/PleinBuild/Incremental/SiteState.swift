@@ -1,0 +1,249 @@
+public import PleinCore
+public import PleinLoad
+public import PleinModel
+public import PleinRender
+import Foundation
+import PleinImages
+
+/// A site as the last build left it, kept so that the next build after an edit redoes only what
+/// the edit touched. It runs the stages (load → check → images → model → bodies → render →
+/// write, each in `Stages/`) and remembers what they made (`LastBuild`).
+///
+/// `plein build` makes one of these and writes it out; `plein serve` keeps one and updates it.
+public struct SiteState: Sendable {
+    public let options: BuildOptions
+    /// Whether each output's dependencies are recorded (for incremental updates).
+    let tracking: Bool
+
+    private var contentState: ContentState
+    private var content: Content
+    private var loadDiagnostics: [Diagnostic] = []
+    private var images: ImageStage
+    private var theme: Theme?
+    private var themeDiagnostics: [Diagnostic] = []
+    private var modelStage: ModelStage
+    private let leaflet: Leaflet?
+    private let threadKeys: ThreadKeys?
+    private var servedCopies: ServedCopies
+    private var last = LastBuild()
+
+    /// Problems of the current content and theme, with paths as the user sees them.
+    public private(set) var diagnostics: [Diagnostic] = []
+    public private(set) var sources: [String: String] = [:]
+    public private(set) var notes: [String] = []
+    public private(set) var imagesMade = 0
+    public private(set) var imagesReused = 0
+
+    /// Whether the current content built (no errors); when false, the outputs are the last good ones.
+    public var succeeded: Bool { !diagnostics.hasErrors && last.model != nil }
+
+    /// Where outputs are written as they are rendered (a one-off build); nil keeps them in memory.
+    private let stream: OutputWriter?
+    /// The first failure to write a streamed output.
+    private var streamFailure: OutputWriter.Failure?
+
+    /// Loads, checks and (when the content has no errors) renders the whole site. With
+    /// `streamingTo`, outputs are written there as they are rendered and not kept (the state
+    /// then cannot serve files or be updated).
+    public init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter? = nil) {
+        self.options = options
+        self.tracking = tracking
+        self.stream = stream
+        var timer = PhaseTimer()
+        modelStage = ModelStage(content: options.content, readsHistory: options.history)
+        let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content))
+        timer.lap("load")
+        contentState = state
+        content = loaded.content
+        if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+        images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels)
+        servedCopies = ServedCopies(cacheRoot: options.cacheRoot)
+        images.inspect(content)
+        timer.lap("image headers")
+        leaflet = Leaflet(folder: options.leaflet)
+        threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
+        loadDiagnostics = loaded.diagnostics
+        loadTheme()
+        timer.lap("theme")
+        check()
+        timer.lap("check")
+        _ = renderIfPossible(changedTemplates: nil)
+    }
+
+    private mutating func loadTheme() {
+        (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
+    }
+
+    private mutating func check() {
+        let result = CheckStage.run(content, loading: loadDiagnostics, images: images, theme: theme, themeProblems: themeDiagnostics)
+        diagnostics = result.diagnostics
+        sources = result.sources
+    }
+
+    /// What an update changed in the output.
+    public struct Update: Sendable {
+        /// Output paths written again (new or changed bytes).
+        public var changed: [String] = []
+        /// Output paths that no longer exist.
+        public var removed: [String] = []
+        /// Outputs rendered (for measuring how incremental an update was).
+        public var rendered = 0
+    }
+
+    /// Looks at everything again after events were lost (the watcher's queue overflowed):
+    /// every content file is read, and the theme is compared with the one in use, so that only
+    /// what really changed is rendered again.
+    public mutating func rescan() -> Update {
+        let before = theme
+        var result = update(content: [""], templates: [], rereadTheme: true)
+        if let before, let theme, before.strings.table == theme.strings.table,
+           before.assets.mapValues(\.output) == theme.assets.mapValues(\.output), before.templates.keys == theme.templates.keys {
+            let edited = Set(theme.templates.keys.filter { before.templates[$0] != theme.templates[$0] })
+            if !edited.isEmpty { result = update(content: [], templates: Set(edited.map { "pages/\($0).mustache" }), rereadTheme: false) }
+            return result
+        }
+        // The theme's text, assets or template set changed: render everything.
+        return update(content: [], templates: ["i18n"], rereadTheme: false)
+    }
+
+    /// Applies edits: `content` and `templates` are paths relative to their folders.
+    public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>) -> Update {
+        update(content: changedContent, templates: changedTemplates, rereadTheme: !changedTemplates.isEmpty)
+    }
+
+    private mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>, rereadTheme: Bool) -> Update {
+        notes = []
+        let languageBefore = content.site.language
+        if !changedContent.isEmpty {
+            let (loaded, state) = ContentLoader.reload(contentState, fs: .disk(options.content), changed: changedContent)
+            contentState = state
+            content = loaded.content
+            if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+            loadDiagnostics = loaded.diagnostics
+            let touchedImages = Set(changedContent.filter { path in content.images[path] != nil })
+                .union(content.images.keys.filter { images.headers[$0] == nil })
+            images.inspect(content, only: touchedImages)
+        }
+        if rereadTheme || content.site.language != languageBefore { loadTheme() }
+        check()
+        let templateNames = Set(changedTemplates.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".mustache", with: "") })
+        let wholeTheme = changedTemplates.contains { !$0.hasSuffix(".mustache") }
+        return renderIfPossible(changedTemplates: wholeTheme ? nil : templateNames)
+    }
+
+    /// Renders what changed since the last build (everything when there is none, or when
+    /// `changedTemplates` is nil). Keeps the last good outputs when there are errors.
+    private mutating func renderIfPossible(changedTemplates: Set<String>?) -> Update {
+        guard let theme, !diagnostics.hasErrors else { return Update() }
+        var timer = PhaseTimer()
+        let counts = images.process(content, progress: options.progress)
+        timer.lap("images")
+        imagesMade = counts.made
+        imagesReused = counts.reused
+        let imageProblems = images.processingDiagnostics.map { $0.under(content.displayRoot) }
+        guard imageProblems.isEmpty else {
+            diagnostics += imageProblems
+            return Update()
+        }
+        // Attachments published as they are: checked now, so a served site reads only copies.
+        let attachments = AttachmentStage.attachments(content)
+        var copies: [String: String] = [:]
+        if stream == nil {
+            switch AttachmentStage.copies(attachments, content: content, root: options.content, into: &servedCopies) {
+            case .success(let made): copies = made
+            case .failure(let refused):
+                diagnostics += refused.diagnostics
+                return Update()
+            }
+        }
+        let times = images.captureTimes(clock: content.site.clock)
+        let (model, modelNotes) = modelStage.run(content, captureTimes: times, threadKeys: threadKeys)
+        timer.lap("model")
+        notes = modelNotes
+        if leaflet == nil {
+            notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
+        }
+        let (catalog, imageLinks) = images.catalog(captureTimes: times)
+        let (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
+        timer.lap("markdown (\(changedBodies.count) bodies)")
+
+        let renderer = Renderer(
+            model: model, theme: theme, bodies: bodies.bodies, images: catalog,
+            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys))
+        let ids = renderer.outputs()
+        let todo: [OutputID]
+        if let previous = last.model, let changedTemplates, previous.site == model.site {
+            let changed = Invalidation.changes(from: previous, to: model).union(changedBodies.map { .body($0) })
+                .union(Invalidation.changes(from: last.catalog, to: catalog))
+            todo = Invalidation.outputs(ids, last: last.outputs.mapValues(\.dependencies), changed: changed, templates: changedTemplates, theme: theme)
+        } else {
+            todo = ids
+        }
+        let (rendered, failure) = RenderStage(renderer: renderer, tracking: tracking, stream: stream).run(todo)
+        streamFailure = failure
+        timer.lap("render (\(rendered.count) outputs)")
+
+        var update = last.take(rendered: rendered, of: ids)
+        // Assets: Leaflet's and the theme's (named by content hash).
+        let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
+        last.take(assets: assets, imageLinks: imageLinks, attachments: attachments, copies: copies, into: &update)
+        last.model = model
+        last.bodies = bodies
+        last.catalog = catalog
+        timer.lap("collect")
+        return update
+    }
+
+    // MARK: Reading the result
+
+    /// A file of the site: bytes in memory, or a file plein made in its cache (image variants,
+    /// checked copies of attachments). Never a file of the content folder itself.
+    public enum Served: Sendable {
+        case bytes([UInt8])
+        case disk(String)
+    }
+
+    /// Every file of the current site by output path (not for a streamed build).
+    public var files: [String: Served] {
+        precondition(stream == nil, "a streamed build keeps no files")
+        var all: [String: Served] = [:]
+        for (_, output) in last.outputs { all[output.file.path] = .bytes(output.file.bytes) }
+        for asset in last.assets { all[asset.path] = .bytes(asset.bytes) }
+        for (source, target) in last.imageLinks { all[target] = .disk(source) }
+        for (target, copy) in last.attachmentCopies { all[target] = .disk(copy) }
+        return all
+    }
+
+    public var pageCount: Int { last.outputs.values.count { $0.file.path.hasSuffix(".html") } }
+    public var imageCount: Int { last.catalog.images.count }
+    public var outputCount: Int { last.outputs.count + last.assets.count + last.imageLinks.count + last.attachments.count }
+
+    /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
+    public func write() throws(OutputWriter.Failure) {
+        try write(finishing: OutputWriter(output: options.output))
+    }
+
+    /// Writes what `writer` lacks (everything, unless the outputs were streamed to it) and swaps
+    /// the result in.
+    func write(finishing writer: OutputWriter) throws(OutputWriter.Failure) {
+        var timer = PhaseTimer()
+        do throws(OutputWriter.Failure) {
+            if let streamFailure { throw streamFailure }
+            let files = (stream == nil ? last.outputs.values.map(\.file) : []) + last.assets
+            let failures = parallelMap(files) { file -> OutputWriter.Failure? in
+                do throws(OutputWriter.Failure) { try writer.write(file) } catch { return error }
+                return nil
+            }
+            if let failure = failures.compactMap({ $0 }).first { throw failure }
+            for (source, target) in last.imageLinks { try writer.link(source, as: target) }
+            for (source, target) in last.attachments { try writer.linkContent(root: options.content, source, as: target) }
+            timer.lap("write")
+            try writer.commit()
+            timer.lap("swap")
+        } catch {
+            writer.discard()
+            throw error
+        }
+        _ = images.processor.cache.finish()
+    }
+}

@@ -1,0 +1,38 @@
+import PleinCheck
+import PleinCore
+import PleinLoad
+import PleinRender
+
+/// The check stage: every problem of the content, its image headers and the theme, with paths
+/// as the user sees them, and the texts the diagnostics point into. `plein check`, `find`,
+/// `build` and `serve` all see the same list.
+enum CheckStage {
+    struct Result {
+        let diagnostics: [Diagnostic]
+        /// File texts keyed like the diagnostics' paths.
+        let sources: [String: String]
+    }
+
+    static func run(_ content: Content, loading: [Diagnostic], images: ImageStage, theme: Theme?, themeProblems: [Diagnostic]) -> Result {
+        let root = content.displayRoot
+        var found = loading + Checker.check(content) + images.headerDiagnostics(maxPixels: content.site.maxPixels)
+        if let theme { found += labelProblems(content, theme: theme) }
+        var texts: [String: String] = [:]
+        for (file, text) in content.sources { texts[root + "/" + file] = text }
+        if let theme { texts.merge(theme.sources) { a, _ in a } }
+        return Result(diagnostics: found.sorted().map { $0.under(root) } + themeProblems, sources: texts)
+    }
+
+    /// `site.yaml` labels for texts the theme does not have.
+    static func labelProblems(_ content: Content, theme: Theme) -> [Diagnostic] {
+        let keys = Array(theme.strings.table.keys)
+        let lines = content.sources["site.yaml"]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        return content.site.labels.keys.sorted().filter { theme.strings.table[$0] == nil }.map { key in
+            let line = lines.firstIndex { $0.drop { $0 == " " }.hasPrefix(key + ":") }.map { $0 + 1 } ?? 1
+            let column = line > 1 || lines.first?.drop(while: { $0 == " " }).hasPrefix(key + ":") == true
+                ? (lines[line - 1].prefix { $0 == " " }.count + 1) : 1
+            return Diagnostic(.unknownLabel(key, suggestion: Suggestions.closest(to: key, in: keys)), in: "site.yaml",
+                              at: Span(line: line, column: column, length: key.count))
+        }
+    }
+}

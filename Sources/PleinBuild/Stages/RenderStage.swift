@@ -1,0 +1,60 @@
+import Foundation
+import PleinCore
+import PleinRender
+import Synchronization
+
+/// The render stage: outputs rendered in parallel, an Atom feed with its JSON Feed twin. With
+/// tracking, each output comes back with what it read; with a stream, each is written as it is
+/// made and only its path is kept.
+struct RenderStage {
+    let renderer: Renderer
+    let tracking: Bool
+    let stream: OutputWriter?
+
+    struct Rendered {
+        let id: OutputID
+        let file: OutputFile
+        let dependencies: Set<Dependency>
+    }
+
+    /// The outputs, and the first failure to write a streamed one.
+    func run(_ ids: [OutputID]) -> (outputs: [Rendered], failure: OutputWriter.Failure?) {
+        let profile = KindProfile()
+        let failures = Mutex<OutputWriter.Failure?>(nil)
+        let rendered: [Rendered] = parallelMap(OutputID.batches(ids)) { [renderer, tracking, stream] batch in
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { profile.add(batch[0], DispatchTime.now().uptimeNanoseconds - start) }
+            if tracking {
+                let (files, dependencies) = renderer.renderTracked(batch: batch)
+                return zip(batch, files).map { Rendered(id: $0, file: $1, dependencies: dependencies) }
+            }
+            let files = renderer.render(batch: batch)
+            guard let stream else { return zip(batch, files).map { Rendered(id: $0, file: $1, dependencies: []) } }
+            return zip(batch, files).map { id, file in
+                do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.withLock { $0 = $0 ?? error } }
+                return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: [])
+            }
+        }.flatMap { $0 }
+        profile.report()
+        return (rendered, failures.withLock { $0 })
+    }
+}
+
+/// With `PLEIN_TIMINGS`: where render time goes, by kind of output.
+final class KindProfile: Sendable {
+    private let totals = Mutex<[String: (count: Int, nanoseconds: UInt64)]>([:])
+    private let enabled = ProcessInfo.processInfo.environment["PLEIN_TIMINGS"] != nil
+
+    func add(_ id: OutputID, _ nanoseconds: UInt64) {
+        guard enabled else { return }
+        let kind = String(String(describing: id).prefix { $0 != "(" })
+        totals.withLock { $0[kind, default: (0, 0)].count += 1; $0[kind]!.nanoseconds += nanoseconds }
+    }
+
+    func report() {
+        guard enabled else { return }
+        for (kind, total) in totals.withLock({ $0 }).sorted(by: { $0.value.nanoseconds > $1.value.nanoseconds }) {
+            FileHandle.standardError.write(Data("    \(kind): \(total.count) in \(total.nanoseconds / 1_000_000) ms\n".utf8))
+        }
+    }
+}
