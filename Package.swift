@@ -85,7 +85,7 @@ let package = Package(
             name: "PleinCoreTests", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinText", "PleinTestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict
         ),
-        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], swiftSettings: strict),
+        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], exclude: ["Spec"], swiftSettings: strict),
         .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinBuild", "PleinMustache", "PleinText", "PleinModel"], swiftSettings: strict),
         .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinLoad", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: strict),
         .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: strict),

@@ -129,30 +129,38 @@ struct TemplateParser {
                     whitespaceBefore = []
                 }
                 position += 1
-                let name = try readName(state)
+                let name = try readName(state, closing: kind != UInt8(ascii: "{"))
                 if kind == UInt8(ascii: "{") {
+                    // `{{{name}}}`, or `<%{name}%>` with other delimiters: `}` then the delimiter.
                     guard position < bytes.count, bytes[position] == UInt8(ascii: "}") else {
                         throw Failure(message: "'{{{' is not closed with '}}}'")
                     }
                     position += 1
+                    guard bytes[position...].starts(with: state.close) else {
+                        position += zip(bytes[position...], state.close).prefix { $0 == $1 }.count
+                        throw Failure(message: "'{{{' is not closed with '}}}'")
+                    }
+                    position += state.close.count
                 }
                 nodes.append(.variable(Path(name), escaped: false))
 
             case UInt8(ascii: ">"):
                 position += 1
-                let name = try readPartialName(state)
+                let (name, dynamic) = try readPartialName(state, dynamicAllowed: true)
                 if !whitespaceBefore.isEmpty { nodes.append(.text(whitespaceBefore)) }
-                if isStandalone(state) {
-                    setNewLine = true
-                    nodes.append(.partial(name, indentation: whitespaceBefore, overrides: nil))
+                let standalone = isStandalone(state)
+                if standalone { setNewLine = true }
+                let indentation = standalone ? whitespaceBefore : []
+                if dynamic {
+                    nodes.append(.dynamicPartial(Path(name), indentation: indentation))
                 } else {
-                    nodes.append(.partial(name, indentation: [], overrides: nil))
+                    nodes.append(.partial(name, indentation: indentation, overrides: nil))
                 }
                 whitespaceBefore = []
 
             case UInt8(ascii: "<"):
                 position += 1
-                let name = try readPartialName(state)
+                let (name, _) = try readPartialName(state, dynamicAllowed: false)
                 if !whitespaceBefore.isEmpty { nodes.append(.text(whitespaceBefore)) }
                 if isStandalone(state) { setNewLine = true }
                 let start = position
@@ -179,9 +187,10 @@ struct TemplateParser {
                     nodes.append(.blockDefinition(name, body))
                 } else {
                     if !whitespaceBefore.isEmpty { nodes.append(.text(whitespaceBefore)) }
-                    if isStandalone(state) { setNewLine = true }
+                    let standalone = isStandalone(state)
+                    if standalone { setNewLine = true }
                     let body = try parse(state.entering(section: name, newLine: setNewLine))
-                    nodes.append(.block(name, body, indentation: whitespaceBefore))
+                    nodes.append(.block(name, body, indentation: whitespaceBefore, intrinsic: standalone ? Self.indentation(of: body) : nil))
                     whitespaceBefore = []
                 }
 
@@ -207,6 +216,13 @@ struct TemplateParser {
             throw Failure(message: "'\(open)' is opened but never closed (expected {{/\(open)}})")
         }
         return nodes
+    }
+
+    /// The spaces and tabs that start the first line of `nodes`, if any.
+    static func indentation(of nodes: [Node]) -> [UInt8]? {
+        guard case .text(let bytes)? = nodes.first else { return nil }
+        let spaces = Array(bytes.prefix { $0 == 32 || $0 == 9 })
+        return spaces.isEmpty || spaces.count == bytes.count ? nil : spaces
     }
 
     // MARK: - Reading
@@ -285,27 +301,37 @@ struct TemplateParser {
     }
 
     /// A tag's name, between optional whitespace, then the closing delimiter.
-    private mutating func readName(_ state: State) throws(Failure) -> String {
+    private mutating func readName(_ state: State, closing: Bool = true) throws(Failure) -> String {
         skipWhitespace()
         let start = position
         while position < bytes.count, Self.isNameByte(bytes[position], partial: false) { position += 1 }
         let name = String(decoding: bytes[start..<position], as: UTF8.self)
         skipWhitespace()
-        try readClose(state, "the tag")
+        if closing { try readClose(state, "the tag") }
         return name
     }
 
-    private mutating func readPartialName(_ state: State) throws(Failure) -> String {
+    /// A partial's name; `{{>*name}}` names it by a value (dynamic names), read up to the
+    /// closing delimiter and looked up like any dotted name.
+    private mutating func readPartialName(_ state: State, dynamicAllowed: Bool) throws(Failure) -> (String, dynamic: Bool) {
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "*") {
-            throw Failure(message: "dynamic partial names are not supported")
+            guard dynamicAllowed else { throw Failure(message: "dynamic parent names are not supported") }
+            position += 1
+            skipWhitespace()
+            let start = position
+            while position < bytes.count, bytes[position] > 32, !bytes[position...].starts(with: state.close) { position += 1 }
+            let name = String(decoding: bytes[start..<position], as: UTF8.self)
+            skipWhitespace()
+            try readClose(state, "the partial tag")
+            return (name, true)
         }
         let start = position
         while position < bytes.count, Self.isNameByte(bytes[position], partial: true) { position += 1 }
         let name = String(decoding: bytes[start..<position], as: UTF8.self)
         skipWhitespace()
         try readClose(state, "the partial tag")
-        return name
+        return (name, false)
     }
 
     private mutating func skipComment(_ state: State) throws(Failure) {

@@ -54,11 +54,12 @@ struct RenderState {
         case .variable(let path, let escaped):
             guard let value = lookup(path) else { return }
             switch value {
-            case .text(let text), .html(let text):
-                if escaped { Escaping.appendHTML(text, to: &out) } else { out.append(text) }
+            case .text(let text): Escaping.appendHTML(text, to: &out)
+            case .html(let html): if escaped { Escaping.appendHTML(html, to: &out) } else { out.append(html) }
             case .number(let number): out.append(String(number))
+            case .decimal(let number): out.append(String(number))
             case .flag(let flag): out.append(flag ? "true" : "false")
-            case .object, .list: break
+            case .object, .list, .values, .null: break
             }
         case .section(let path, let body):
             guard let value = lookup(path) else { return }
@@ -69,8 +70,16 @@ struct RenderState {
                     render(body, frame)
                     stack.removeLast()
                 }
+            case .values(let items):
+                for item in items {
+                    stack.append(item)
+                    render(body, frame)
+                    stack.removeLast()
+                }
             case .flag(let flag):
                 if flag { render(body, frame) }
+            case .null:
+                break
             default:
                 stack.append(value)
                 render(body, frame)
@@ -78,26 +87,45 @@ struct RenderState {
             }
         case .inverted(let path, let body):
             switch lookup(path) {
-            case nil, .flag(false): render(body, frame)
+            case nil, .flag(false), .null: render(body, frame)
             case .list(let items) where items.isEmpty: render(body, frame)
+            case .values(let items) where items.isEmpty: render(body, frame)
             default: break
             }
         case .partial(let name, let indentation, let overrides):
-            guard let template = templates[name], frame.depth < Self.maximumDepth else { return }
-            var inner = frame
-            inner.depth += 1
-            inner.indentation += indentation
-            if let overrides {
-                inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
+            renderPartial(name, indentation: indentation, overrides: overrides, frame)
+        case .dynamicPartial(let path, let indentation):
+            switch lookup(path) {
+            case .text(let name)?, .html(let name)?: renderPartial(name, indentation: indentation, overrides: nil, frame)
+            default: break
             }
-            render(template.nodes, inner)
-        case .block(let name, let body, let indentation):
+        case .block(let name, let body, let indentation, let intrinsic):
             var inner = frame
-            inner.indentation += indentation
-            render(frame.overrides?[name] ?? body, inner)
+            if let override = frame.overrides?[name] {
+                // An override takes the indentation of the default it replaces; the caller
+                // wrote the tag's own indentation already.
+                let target = intrinsic ?? indentation
+                if target.starts(with: indentation) { out.append(contentsOf: target.dropFirst(indentation.count)) }
+                inner.indentation += target
+                render(override, inner)
+            } else {
+                inner.indentation += indentation
+                render(body, inner)
+            }
         case .blockDefinition:
             break
         }
+    }
+
+    private mutating func renderPartial(_ name: String, indentation: [UInt8], overrides: [String: [Node]]?, _ frame: Frame) {
+        guard let template = templates[name], frame.depth < Self.maximumDepth else { return }
+        var inner = frame
+        inner.depth += 1
+        inner.indentation += indentation
+        if let overrides {
+            inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
+        }
+        render(template.nodes, inner)
     }
 
     /// Finds a dotted name: its first part in the innermost context that has it (or only in

@@ -1,15 +1,15 @@
 /// A parsed Mustache template.
 ///
-/// The language is Mustache with partials, inheritance (`{{<parent}}`, `{{$block}}`) and set
-/// delimiters; whitespace and indentation follow swift-mustache 2.1.1, the engine plein used
-/// before this one, so themes render byte for byte as they did. Lambdas, transforms, pragmas and
-/// dynamic partials are not supported and are reported as errors.
+/// The language is Mustache as the official specification tests it (`Tests/PleinMustacheTests/
+/// Spec`): the core modules, inheritance (`{{<parent}}`, `{{$block}}`) and dynamic partial names
+/// (`{{>*name}}`). Lambdas and pragmas are not supported and are reported as errors. Text
+/// (`TemplateValue.text`) is escaped by every tag; only `.html` is written raw by `{{{x}}}`.
 ///
-/// Why not swift-mustache itself: profiling a 10,000-report build showed a quarter to a third of
-/// all CPU time inside it (dynamic casts of every context value, splitting names on every lookup,
+/// Why not swift-mustache: profiling a 10,000-report build showed a quarter to a third of all
+/// CPU time inside it (dynamic casts of every context value, splitting names on every lookup,
 /// building `String`s). This engine resolves names once at parse time, looks values up in typed
 /// contexts without casts and appends escaped bytes straight into the output buffer; it renders
-/// the same pages 3–4× faster and byte-identical output (checked on the whole benchmark site).
+/// the same pages 3–4× faster.
 public struct Template: Sendable {
     let nodes: [Node]
 
@@ -29,11 +29,11 @@ public struct Template: Sendable {
             for node in nodes {
                 switch node {
                 case .section(_, let body), .inverted(_, let body), .blockDefinition(_, let body): collect(body)
-                case .block(_, let body, _): collect(body)
+                case .block(_, let body, _, _): collect(body)
                 case .partial(let name, _, let overrides):
                     names.insert(name)
                     overrides?.values.forEach(collect)
-                case .text, .variable: break
+                case .text, .variable, .dynamicPartial: break
                 }
             }
         }
@@ -79,8 +79,12 @@ indirect enum Node: Sendable {
     /// `{{> name}}`, or a parent `{{< name}}…{{/name}}` with the blocks it overrides.
     /// `indentation` is added to every line the partial renders.
     case partial(String, indentation: [UInt8], overrides: [String: [Node]]?)
+    /// `{{>*name}}`: the partial named by the value of `name`.
+    case dynamicPartial(Path, indentation: [UInt8])
     /// `{{$ name}}default{{/name}}` outside a parent: the default unless overridden.
-    case block(String, [Node], indentation: [UInt8])
+    /// `intrinsic` is the indentation of the default's first line when the tag stands alone on
+    /// its line: an override is indented like the default it replaces.
+    case block(String, [Node], indentation: [UInt8], intrinsic: [UInt8]?)
     /// `{{$ name}}…{{/name}}` inside a parent; only while parsing.
     case blockDefinition(String, [Node])
 }
@@ -99,9 +103,14 @@ public struct TemplateLibrary: Sendable {
 
     /// Renders the named template against `context` as UTF-8, or nil if there is no such template.
     public func render(_ context: TemplateContext, withTemplate name: String) -> [UInt8]? {
+        render(value: .object(context), withTemplate: name)
+    }
+
+    /// Renders the named template with any value as the root context (`{{.}}` is the value).
+    public func render(value: TemplateValue, withTemplate name: String) -> [UInt8]? {
         guard let template = templates[name] else { return nil }
         var state = RenderState(templates: templates)
-        state.stack.append(.object(context))
+        state.stack.append(value)
         state.render(template.nodes, Frame())
         return state.out
     }

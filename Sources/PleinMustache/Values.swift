@@ -16,19 +16,30 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
-/// The kinds of values a template can hold. `{{x}}` escapes text; only `.html` values are meant
-/// for `{{{x}}}`.
+/// The kinds of values a template can hold.
 ///
-/// In sections, `false` and empty lists are falsy; everything present is truthy, the empty
-/// text and zero included (as in swift-mustache, which plein used before).
+/// Text is escaped by every tag, `{{{x}}}` and `{{&x}}` included: a template cannot write text
+/// from content as markup, whatever it says. Only `.html`, markup that plein itself made
+/// (rendered Markdown, inline SVG), is written as it is by `{{{x}}}` and `{{&x}}` (and escaped by
+/// `{{x}}`).
+///
+/// In sections, `false`, null and empty lists are falsy; everything present is truthy, the
+/// empty text and zero included (as in swift-mustache, which plein used before).
 public enum TemplateValue: Sendable {
     case text(String)
     /// Markup produced by plein itself (rendered Markdown, inline SVG): already safe.
     case html(String)
     case flag(Bool)
     case number(Int)
+    case decimal(Double)
     case object(TemplateContext)
+    /// A list of objects, each the context of one pass through a section.
     case list([TemplateContext])
+    /// A list of any values (`{{.}}` is each of them).
+    case values([TemplateValue])
+    /// A name that is there with no value: renders nothing, falsy, and hides the same name in
+    /// outer contexts.
+    case null
 
     /// Optional text: nil (so sections stay closed) when absent or empty.
     public static func text(_ value: String?) -> TemplateValue? {
