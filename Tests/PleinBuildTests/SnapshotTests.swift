@@ -3,29 +3,48 @@ import Foundation
 import PleinTestSupport
 import Testing
 
-/// Representative pages and feeds of a small fixture site, compared byte for byte with the
-/// files in `Snapshots/`. Re-record with `RECORD_SNAPSHOTS=1 swift test --filter SnapshotTests`
-/// and read the diff before committing it.
+/// One of every output kind of a small fixture site (every page kind, every feed in both formats,
+/// the GeoJSON maps with their SVG drawings and the charts inside pages, the JSON indexes, the
+/// sitemap and robots.txt), compared byte for byte with the files in `Snapshots/`. Re-record
+/// with `RECORD_SNAPSHOTS=1 swift test --filter SnapshotTests` and read the diff before
+/// committing it.
 @Suite(.serialized) struct SnapshotTests {
-    static let outputs = [
-        "index.html", "users/index.html", "users/anna-de-vries/index.html", "groups/duikclub/index.html",
-        "reports/1094/index.html", "reports/1094/2026-10-02-fiets-gestolen/index.html", "locations/oba/index.html",
-        "feed.xml", "reports/1094/2026-10-02-fiets-gestolen/feed.xml", "users/anna-de-vries/feed.json", "sitemap.xml",
-        "robots.txt",
+    static let album = "groups/duikclub/albums/zeeland/"
+    static let report = "reports/1094/2026-10-02-fiets-gestolen/"
+    static let pages = [
+        "index.html", "404.html", "users/index.html", "users/anna-de-vries/index.html", "users/anna-de-vries/progress/index.html",
+        "divers/index.html", "groups/index.html", "groups/duikclub/index.html", "groups/duikclub/leaderboard/index.html",
+        album + "index.html", album + "den-osse-instap/index.html", "reports/index.html", "reports/1094/index.html",
+        report + "index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
     ]
+    static let feeds = ["feed", "reports/1094/feed", report + "feed", "groups/duikclub/feed", "users/anna-de-vries/feed",
+                        "users/anna-de-vries/following", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
+    static let data = [
+        "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
+        "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",
+    ]
+    static let outputs = pages + feeds + data
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
     /// Asset names carry a content hash; a theme tweak should not rewrite every snapshot.
+    /// A thread's address is made from the build's secret: `messages/KEY/` in the snapshots.
     static func normalized(_ text: String) -> String {
         text.replacing(/\.[0-9a-f]{10}\.(css|js|svg)/) { ".HASH.\($0.output.1)" }
             .replacing(/leaflet\.[0-9a-f]{10}\//) { _ in "leaflet.HASH/" }
+            .replacing(/messages\/[A-Za-z0-9_-]{8,}\//) { _ in "messages/KEY/" }
     }
 
     @Test(arguments: outputs)
     func matchesSnapshot(_ output: String) throws {
         let built = try Self.site()
-        let actual = Self.normalized(try String(contentsOfFile: built + "/" + output, encoding: .utf8))
+        var path = built + "/" + output
+        if output.hasPrefix("messages/KEY/") {
+            let key = try FileManager.default.contentsOfDirectory(atPath: built + "/messages").sorted()
+            try #require(key.count == 1)
+            path = built + "/" + output.replacingOccurrences(of: "KEY", with: key[0])
+        }
+        let actual = Self.normalized(try String(contentsOfFile: path, encoding: .utf8))
         let file = Self.folder.appendingPathComponent(output.replacingOccurrences(of: "/", with: "__"))
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
             try actual.write(to: file, atomically: true, encoding: .utf8)
@@ -35,7 +54,14 @@ import Testing
         #expect(actual == expected, "\(output) differs from its snapshot; re-record with RECORD_SNAPSHOTS=1 if intended")
     }
 
-    /// Builds the `clean` checker fixture once per test process.
+    @Test func everyKindOfOutputHasASnapshot() throws {
+        let recorded = Set(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { !$0.hasPrefix(".") })
+        let expected = Set(Self.outputs.map { $0.replacingOccurrences(of: "/", with: "__") })
+        #expect(recorded == expected, "stale: \(recorded.subtracting(expected).sorted()), missing: \(expected.subtracting(recorded).sorted())")
+    }
+
+    /// Builds the `clean` checker fixture, with an album of one photo (taken with GPS) and a
+    /// secret for message threads, once per test process.
     static func site() throws -> String {
         try built.get()
     }
@@ -43,7 +69,25 @@ import Testing
     private static let built: Result<String, any Error> = Result {
         let dir = TempDir()
         try Txtar.fixture("clean").write(to: dir.path + "/content")
-        let report = Pipeline.build(BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots"))
+        try dir.write([album + "index.md": """
+            ---
+            title: Zeeland
+            date: 2026-09-20
+            by: anna-de-vries
+            photos:
+              - file: den-osse-instap.jpg
+                caption: De instap bij Den Osse.
+                by: bram
+            ---
+            Een weekend duiken.
+
+            """], under: "content")
+        try FileManager.default.copyItem(
+            atPath: Repo.content + "/groups/duikclub-de-zeehond/albums/duikweekend-zeeland/den-osse-instap.jpg",
+            toPath: dir.path + "/content/" + album + "den-osse-instap.jpg")
+        var options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots")
+        options.secret = Array("snapshot-secret".utf8)
+        let report = Pipeline.build(options)
         guard report.succeeded else { throw BuildFailed(diagnostics: report.diagnostics.map(\.message)) }
         return dir.path + "/public"
     }
