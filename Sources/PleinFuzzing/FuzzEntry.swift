@@ -50,19 +50,28 @@ public enum FuzzEntry {
     ]
 
     /// Loads and checks the base community with one file replaced by `data` (minus its first
-    /// byte), builds the model and formats every diagnostic. Promises: no crash, every
-    /// diagnostic names a file of the community, and no e-mail address or exact home reaches the
-    /// model.
+    /// byte), builds the model and formats every diagnostic, and stops the process when a promise
+    /// breaks (so the fuzzer reports the input as a crash).
     @discardableResult
     public static func content(_ data: [UInt8]) -> [Diagnostic] {
-        guard let first = data.first else { return [] }
+        let (diagnostics, broken) = checkContent(data)
+        if let first = broken.first { fatalError(first) }
+        return diagnostics
+    }
+
+    /// What `content` runs, with the promises it breaks told, not enforced (for tests). Promises:
+    /// no crash, every diagnostic names a file of the community, and no e-mail address reaches the
+    /// model.
+    public static func checkContent(_ data: [UInt8]) -> (diagnostics: [Diagnostic], broken: [String]) {
+        guard let first = data.first else { return ([], []) }
         let path = paths[Int(first) % paths.count]
         var files = base.mapValues { Array($0.utf8) }
         files[path] = Array(data.dropFirst())
         let loaded = ContentLoader.load(.memory(files))
         let diagnostics = loaded.diagnostics + Checker.check(loaded.content)
+        var broken: [String] = []
         for diagnostic in diagnostics where files[diagnostic.file] == nil && !files.keys.contains(where: { $0.hasPrefix(diagnostic.file + "/") }) {
-            fatalError("a diagnostic names no file of the content: \(diagnostic.file): \(diagnostic.message)")
+            broken.append("a diagnostic names no file of the content: \(diagnostic.file): \(diagnostic.message)")
         }
         var sources: [String: String] = [:]
         for (file, text) in loaded.content.sources { sources["content/" + file] = text }
@@ -70,21 +79,29 @@ public enum FuzzEntry {
         _ = DiagnosticFormatter(sources: sources).json(diagnostics.map { $0.under("content") })
         let model = ModelBuilder.build(loaded.content)
         let dump = String(describing: model.members)
-        if dump.contains("anna@example.org") { fatalError("an e-mail address reached the site model") }
-        return diagnostics
+        if dump.contains("anna@example.org") { broken.append("an e-mail address reached the site model") }
+        return (diagnostics, broken)
     }
 
-    /// Renders `data` as a Markdown body, with absolute URLs as feeds do. Promises: no crash, no
-    /// raw HTML element or dangerous link in the output, and both renderings agree on the text.
+    /// Renders `data` as a Markdown body, with absolute URLs as feeds do, and stops the process
+    /// when a promise breaks.
     public static func markdown(_ data: [UInt8]) {
+        if let first = checkMarkdown(data).first { fatalError(first) }
+    }
+
+    /// What `markdown` runs, with the promises it breaks told. Promises: no crash, and no raw HTML
+    /// element or dangerous link in the output.
+    public static func checkMarkdown(_ data: [UInt8]) -> [String] {
         let text = String(decoding: data, as: UTF8.self)
         let rendered = Markdown.render(text, headingOffset: 1, idPrefix: "b1-", absoluteURL: { "https://fuzz.example.org/" + $0 })
+        var broken: [String] = []
         for html in [rendered.html, rendered.absoluteHTML ?? ""] {
             let lower = html.lowercased()
             for bad in ["<script", "<iframe", "<object", "<embed", "<style", "<img src=\"javascript:", "href=\"javascript:", "href=\"vbscript:", "href=\"data:text", " onerror=", " onload="] where lower.contains(bad) {
-                fatalError("Markdown output holds \(bad): \(html)")
+                broken.append("Markdown output holds \(bad): \(html)")
             }
         }
+        return broken
     }
 
     /// The seed corpus for `content`: every text file of a content folder, each prefixed with the

@@ -79,8 +79,9 @@ private final class Engine: Sendable {
     /// cmark-gfm version (upstream PR #176). Parsing and rendering stay parallel.
     private let finishLock = NSLock()
     private let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+    /// Fenced code keeps its info string as `<code class="language-…">` (not GitHub's
+    /// `<pre lang>`, which is no valid language tag).
     private let options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
-        | CMARK_OPT_GITHUB_PRE_LANG
 
     private init() {
         cmark_gfm_core_extensions_ensure_registered()
@@ -126,8 +127,32 @@ private final class Engine: Sendable {
         } else if absoluteURL != nil {
             absoluteHTML = html
         }
-        let text = collapseWhitespace(takeString(cmark_render_plaintext(document, options, 0)))
+        let text = plainText(document)
         return RenderedMarkdown(html: html, absoluteHTML: absoluteHTML, links: links, text: text)
+    }
+
+    /// The text of a body, for summaries and feeds: cmark's plain text, with every table as its
+    /// cells' text (not `| a | b |` rows and `|---|` rules).
+    private func plainText(_ document: OpaquePointer) -> String {
+        var text = takeString(cmark_render_plaintext(document, options, 0))
+        var tables: [OpaquePointer] = []
+        walk(document) { node in
+            if let type = cmark_node_get_type_string(node), strcmp(type, "table") == 0 { tables.append(node) }
+        }
+        for table in tables {
+            let rendered = takeString(cmark_render_plaintext(table, options, 0)).trimmingCharacters(in: .whitespacesAndNewlines)
+            var cells = ""
+            walk(table) { node in
+                if let type = cmark_node_get_type_string(node), strcmp(type, "table_cell") == 0 {
+                    cells += " "
+                } else if let literal = cmark_node_get_literal(node),
+                          ![CMARK_NODE_IMAGE, CMARK_NODE_HTML_INLINE, CMARK_NODE_HTML_BLOCK].contains(cmark_node_get_type(node)) {
+                    cells += String(cString: literal)
+                }
+            }
+            if !rendered.isEmpty, let range = text.range(of: rendered) { text.replaceSubrange(range, with: cells) }
+        }
+        return collapseWhitespace(text)
     }
 
     /// Shifts headings, removes dangerous URLs and collects the remaining link targets.
@@ -204,7 +229,8 @@ private final class Engine: Sendable {
     /// Footnote ids are `fn-1`, `fnref-1` in every document; a prefix keeps them unique per page.
     private func finishHTML(_ html: String, prefix: String) -> String {
         // HTML, not XHTML: `<br />` becomes `<br>`. Text never holds a raw " />" (cmark escapes `>`).
-        let html = Self.replacing(html, " />", ">")
+        var html = Self.replacing(html, " />", ">")
+        if Self.contains(html, "<input type=\"checkbox\"") { html = Self.labelTaskItems(html) }
         guard Self.contains(html, "data-footnote") else { return html }
         // The footnote list has no heading of its own: a `div`, not a `section` (raw HTML is
         // never passed through, so this is the only section a body can hold).
@@ -218,6 +244,22 @@ private final class Engine: Sendable {
             out = Self.replacing(out, old, new)
         }
         return out
+    }
+
+    /// A task list's checkbox is labelled by its item's text: `<label>` round the box and the
+    /// text up to the end of the item's first line (before a nested list or the item's end).
+    static func labelTaskItems(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        while let box = rest.range(of: "<input type=\"checkbox\"") {
+            out += rest[..<box.lowerBound]
+            let after = rest[box.lowerBound...]
+            let ends = ["\n", "</li>", "</p>", "<ul", "<ol"].compactMap { after.range(of: $0)?.lowerBound }
+            let end = ends.min() ?? after.endIndex
+            out += "<label>" + after[..<end] + "</label>"
+            rest = after[end...]
+        }
+        return out + rest
     }
 
     /// Whether `text` contains `target`, on bytes (Foundation's `contains` is slow on Linux).

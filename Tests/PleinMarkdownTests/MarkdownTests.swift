@@ -26,6 +26,31 @@ import Testing
         #expect(out.html.contains("type=\"checkbox\" checked=\"\" disabled=\"\""))
     }
 
+    @Test func summariesHoldATablesTextWithoutItsPipes() {
+        let out = Markdown.render("Het programma:\n\n| Tijd | Activiteit |\n|---|---|\n| 14:00 | Start **taart** <b>!</b> |\n\nTot dan.\n")
+        #expect(out.text == "Het programma: Tijd Activiteit 14:00 Start taart ! Tot dan.")
+    }
+
+    @Test func taskListBoxesAreLabelledByTheirItems() {
+        let out = Markdown.render("- [x] Flessen vullen\n- [ ] **Lood** meenemen\n  - [ ] 4 kg\n")
+        #expect(out.html == """
+            <ul>
+            <li><label><input type="checkbox" checked="" disabled=""> Flessen vullen</label></li>
+            <li><label><input type="checkbox" disabled=""> <strong>Lood</strong> meenemen</label>
+            <ul>
+            <li><label><input type="checkbox" disabled=""> 4 kg</label></li>
+            </ul>
+            </li>
+            </ul>
+
+            """)
+    }
+
+    @Test func fencedCodeNamesItsLanguageAsAClass() {
+        let out = Markdown.render("```text\nhallo\n```\n")
+        #expect(out.html == "<pre><code class=\"language-text\">hallo\n</code></pre>\n")
+    }
+
     @Test func rawHTMLIsNeverPassedThrough() {
         let out = Markdown.render("<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> <b>b</b>\n\n<div>x</div>")
         #expect(!out.html.contains("<script"))

@@ -106,14 +106,15 @@
   });
 
   // Wide tables scroll sideways in their own box instead of squeezing their words. The box is
-  // a named region, and focusable only while it can actually scroll, so keyboards can reach it.
+  // a named group (not a landmark: the section round it is one already), and focusable only
+  // while it can actually scroll, so keyboards can reach it.
   feature(function () {
     var boxes = [];
     each("table.data", function (table) {
       if (table.parentNode.classList.contains("table-scroll")) { boxes.push(table.parentNode); return; }
       var box = document.createElement("div");
       box.className = "table-scroll";
-      box.setAttribute("role", "region");
+      box.setAttribute("role", "group");
       var caption = table.querySelector("caption");
       if (caption && caption.textContent.trim()) box.setAttribute("aria-label", caption.textContent.trim());
       table.parentNode.insertBefore(box, table);
@@ -124,7 +125,7 @@
     var update = function () {
       boxes.forEach(function (box) {
         if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
-        else if (box.getAttribute("role") === "region") box.removeAttribute("tabindex");
+        else if (box.getAttribute("role") === "group") box.removeAttribute("tabindex");
       });
     };
     update();
@@ -161,8 +162,12 @@
             var color = feature.properties["marker-color"] || "#1d4ed8";
             return L.circleMarker(latlng, { radius: 8, color: "#fff", weight: 2, fillColor: color, fillOpacity: 1 });
           },
+          // Leaflet styles point markers with this too: each keeps its category's colour.
           style: function (feature) {
-            var p = feature.properties;
+            var p = feature.properties || {};
+            if (feature.geometry && feature.geometry.type === "Point") {
+              return { color: "#fff", weight: 2, fillColor: p["marker-color"] || "#1d4ed8", fillOpacity: 1 };
+            }
             return { color: p.stroke || "#1d4ed8", weight: p["stroke-width"] || 2, fillColor: p.fill || "#1d4ed8", fillOpacity: p["fill-opacity"] || 0.1 };
           },
           onEachFeature: function (feature, layer) {

@@ -81,7 +81,8 @@ public enum Problem: Sendable, Hashable, Error {
     public var severity: Severity {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
-             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .checkInWhileClosed, .unknownLabel:
+             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .checkInWhileClosed, .unknownLabel,
+             .replyBeforeReport:
             return .warning
         default:
             return .error
@@ -208,6 +209,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "front matter ends at the first line that is exactly '---'"
         case .pathOutsideContent:
             return "name a file in the same folder, without '/' or '..'"
+        case .replyBeforeReport:
+            return "check the date; replies are shown in their own order either way"
         default:
             return nil
         }

@@ -25,7 +25,7 @@ struct FeedWriter: Rendering {
         x.empty("link", [("rel", "self"), ("type", "application/atom+xml"), ("href", routes.absolute(feed.atomPath))])
         x.empty("link", [("rel", "alternate"), ("type", "text/html"), ("href", routes.absolute(feed.pagePath))])
         x.empty("link", [("rel", "alternate"), ("type", "application/feed+json"), ("href", routes.absolute(feed.jsonPath))])
-        x.element("generator", "plein", [("uri", Self.generatorURI), ("version", "0.1.0")])
+        x.element("generator", "plein", [("uri", Self.generatorURI), ("version", PleinVersion.number)])
         x.element("icon", routes.absolute(inputs.theme.asset("icon.svg")))
         for entry in feed.entries {
             x.open("entry")

@@ -19,6 +19,7 @@ struct NotFoundPage: PageRenderer {
         page.noindex = true
         page.fileName = Routes.notFound
         page.values = Values(homeURL: routes.url(routes.home))
+        page.feeds = [siteFeed]
         return page
     }
 }
