@@ -6,75 +6,87 @@ import PleinMarkdown
 /// set) so that an incremental rebuild renders an output again only when something it read
 /// has changed. Renderers read the model only through this.
 struct ModelView: Sendable {
-    let model: SiteModel
-    let bodies: Bodies
-    let images: ImageCatalog
-    /// Each member's check-ins, in the model's order.
-    let sessionsByMember: [String: [Session]]
+    /// The model and what was made from it, in one object: a view is copied for every read
+    /// (with the recorder of the output being rendered), and a copy costs one reference count.
+    final class Storage: Sendable {
+        let model: SiteModel
+        let bodies: Bodies
+        let images: ImageCatalog
+        /// Each member's check-ins, in the model's order.
+        let sessionsByMember: [String: [Session]]
+
+        init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
+            self.model = model
+            self.bodies = bodies
+            self.images = images
+            sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
+        }
+    }
+
+    let storage: Storage
     var recorder: DependencyRecorder?
 
     init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
-        self.model = model
-        self.bodies = bodies
-        self.images = images
-        sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
+        storage = Storage(model: model, bodies: bodies, images: images)
     }
+
+    var model: SiteModel { storage.model }
 
     func note(_ dependency: Dependency) { recorder?.record(dependency) }
 
     func member(_ id: String) -> MemberModel? {
         note(.member(id))
-        return model.members[id]
+        return storage.model.members[id]
     }
 
     func group(_ id: String) -> GroupModel? {
         note(.group(id))
-        return model.groups[id]
+        return storage.model.groups[id]
     }
 
     func report(_ id: String) -> ReportModel? {
         note(.report(id))
-        return model.reports[id]
+        return storage.model.reports[id]
     }
 
     func area(_ id: String) -> AreaModel? {
         note(.area(id))
-        return model.areas.first { $0.id == id }
+        return storage.model.areas.first { $0.id == id }
     }
 
     func location(_ id: String) -> LocationModel? {
         note(.location(id))
-        return model.locations.first { $0.id == id }
+        return storage.model.locations.first { $0.id == id }
     }
 
     func thread(_ id: String) -> ThreadModel? {
         note(.thread(id))
-        return model.threads.first { $0.id == id }
+        return storage.model.threads.first { $0.id == id }
     }
 
-    var memberOrder: [String] { note(.memberOrder); return model.memberOrder }
-    var groupOrder: [String] { note(.groupOrder); return model.groupOrder }
-    var reportOrder: [String] { note(.reportOrder); return model.reportOrder }
+    var memberOrder: [String] { note(.memberOrder); return storage.model.memberOrder }
+    var groupOrder: [String] { note(.groupOrder); return storage.model.groupOrder }
+    var reportOrder: [String] { note(.reportOrder); return storage.model.reportOrder }
 
     /// Every area, in order (the output depends on each of them).
     var areas: [AreaModel] {
         note(.areaOrder)
-        for area in model.areas { note(.area(area.id)) }
-        return model.areas
+        for area in storage.model.areas { note(.area(area.id)) }
+        return storage.model.areas
     }
 
     var locations: [LocationModel] {
         note(.locationOrder)
-        for location in model.locations { note(.location(location.id)) }
-        return model.locations
+        for location in storage.model.locations { note(.location(location.id)) }
+        return storage.model.locations
     }
 
-    var places: [Place] { note(.places); return model.places }
-    var asOf: Moment? { note(.asOf); return model.asOf }
+    var places: [Place] { note(.places); return storage.model.places }
+    var asOf: Moment? { note(.asOf); return storage.model.asOf }
 
     func sessions(of member: String) -> [Session] {
         note(.sessions(member))
-        return sessionsByMember[member] ?? []
+        return storage.sessionsByMember[member] ?? []
     }
 
     func album(_ key: AlbumKey) -> AlbumModel? {
@@ -98,11 +110,11 @@ struct ModelView: Sendable {
 
     func body(_ file: String) -> RenderedMarkdown? {
         note(.body(file))
-        return bodies[file]
+        return storage.bodies[file]
     }
 
     func image(_ path: String) -> PublishedImage? {
         note(.image(path))
-        return images[path]
+        return storage.images[path]
     }
 }
