@@ -4,7 +4,7 @@ PLEIN_DEBUG := .build/debug/plein
 PLEIN_RELEASE := .build/release/plein
 
 # Debian packages plein needs to build and run.
-BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet
+BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet libsqlite3-dev
 # Debian packages the output checks need.
 TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
 # Python packages the output checks need (pip name=import name).
@@ -23,6 +23,7 @@ test: deps test-deps
 	python3 Tests/Output/check_output.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/hostile_files.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/crash_safety.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/edit_sequences.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/serve_safety.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/first_site.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/accessibility.py --plein $(PLEIN_DEBUG)

@@ -22,6 +22,8 @@ let package = Package(
         // The dev server: SwiftNIO's bounded HTTP/1.1 parser, idle timeouts and accept back-off.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        // The build store: what one build keeps for the next, in SQLite.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -50,7 +52,9 @@ let package = Package(
         .target(name: "CPleinSystem"),
         .target(
             name: "PleinBuild",
-            dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem"],
+            dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         // `plein new`: new sites, themes, CI and records, written where plein reads them.

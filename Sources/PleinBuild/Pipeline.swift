@@ -29,6 +29,12 @@ public struct BuildOptions: Sendable {
     public var templatesOverBuiltInTheme = false
     /// Markup added before `</body>` of every page (the dev server's reload script).
     public var pageFooterInjection: String?
+    /// Whether `build` keeps what it made in the build store and, from the second build on,
+    /// redoes only what changed (`--fresh` turns it off for one build).
+    public var remember = true
+    /// Whether `build` must tell the changed output paths even when it has no snapshot to compare
+    /// with (it then compares the new output folder with the old one, file by file).
+    public var listsChanges = false
     /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
     public var leaflet = ProcessInfo.processInfo.environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder
 
@@ -82,6 +88,28 @@ public struct BuildReport: Sendable {
     public let failure: String?
     /// Things worth knowing that are not problems in the content.
     public let notes: [String]
+    /// True when the build store showed that nothing changed: the output was left as it was.
+    public var unchanged = false
+    /// Why a build with the store present redid everything (one line), if it did.
+    public var fullBuildReason: String?
+    /// Output paths added, changed and removed by this build (when known: see `changes`).
+    public var changes: OutputChanges?
+    /// For a build that found nothing changed: the last build's number of warnings.
+    public var warnings = 0
+    /// With the build store: how many outputs were rendered (the others were kept).
+    public var rendered: Int?
+}
+
+/// The output paths a build added, changed and removed: what a deploy must upload or delete.
+public struct OutputChanges: Sendable, Equatable {
+    public var added: [String] = []
+    public var changed: [String] = []
+    public var removed: [String] = []
+
+    /// One line per path, `A`, `M` or `D`, a tab and the path (as `git diff --name-status`).
+    public var listing: String {
+        (added.map { "A\t" + $0 } + changed.map { "M\t" + $0 } + removed.map { "D\t" + $0 }).map { $0 + "\n" }.joined()
+    }
 }
 
 /// The stages as the commands use them: `check` (load → check) and `build` (load → check →
@@ -99,24 +127,41 @@ public enum Pipeline {
             captureTimes: images.captureTimes(clock: loaded.content.site.clock))
     }
 
-    /// A full build written to the output folder.
+    /// A build written to the output folder. With the build store (`options.remember`), a build
+    /// after an edit renders only the outputs that read what changed, and one after no change
+    /// does nothing at all.
     public static func build(_ options: BuildOptions) -> BuildReport {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+        var timer = PhaseTimer()
+        var memory = options.remember ? StoreSession(options) : nil
+        timer.lap("store")
+        if let memory, let unchanged = memory.unchanged {
+            var report = BuildReport(
+                diagnostics: [], sources: [:], succeeded: true, pages: unchanged.pages, files: unchanged.files, images: unchanged.images,
+                imagesMade: 0, imagesReused: 0, seconds: elapsed(), failure: nil, notes: [], unchanged: true,
+                changes: OutputChanges())
+            report.warnings = unchanged.warnings
+            return report
+        }
+        memory?.prepare()
+        timer.lap("store: read")
         // Pages go to the staging folder as they are rendered, not kept in memory.
         let writer: OutputWriter?
         var failure: String?
         do throws(OutputWriter.Failure) {
-            writer = try OutputWriter(output: options.output)
+            writer = try OutputWriter(output: options.output, knownSpare: memory?.knownSpare)
         } catch {
             writer = nil
             failure = error.description
         }
-        let state = SiteState(options, tracking: false, streamingTo: writer)
+        let state = SiteState(options, tracking: false, streamingTo: writer, remembering: memory?.remembered)
+        var changes: OutputChanges?
         if let writer {
             if state.succeeded {
                 do throws(OutputWriter.Failure) {
                     try state.write(finishing: writer)
+                    changes = memory?.save(state, warnings: state.diagnostics.warningCount)
                 } catch {
                     failure = error.description
                 }
@@ -124,9 +169,15 @@ public enum Pipeline {
                 writer.discard()
             }
         }
-        return BuildReport(
+        var notes = state.succeeded ? state.notes : []
+        if let problem = memory?.problem { notes.append(problem) }
+        var report = BuildReport(
             diagnostics: state.diagnostics, sources: state.sources, succeeded: state.succeeded && failure == nil,
             pages: state.pageCount, files: state.outputCount, images: state.imageCount, imagesMade: state.imagesMade,
-            imagesReused: state.imagesReused, seconds: elapsed(), failure: failure, notes: state.succeeded ? state.notes : [])
+            imagesReused: state.imagesReused, seconds: elapsed(), failure: failure, notes: notes)
+        report.fullBuildReason = memory?.fullBuildReason
+        report.changes = changes
+        if let remembered = state.remembered, remembered.previous != nil { report.rendered = remembered.rendered }
+        return report
     }
 }

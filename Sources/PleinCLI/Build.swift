@@ -11,8 +11,18 @@ struct Build: ParsableCommand {
 
     @OptionGroup var site: SiteOptions
 
+    @Option(name: .customLong("changed"), help: ArgumentHelp(
+        "Write the output paths this build added, changed or removed to this file: one per line, A, M or D, a tab, the path.",
+        valueName: "file"))
+    var changedList: String?
+
+    @Flag(name: .customLong("fresh"), help: "Render everything, ignoring what the last build kept in the cache.")
+    var fresh = false
+
     func run() throws {
         var options = try site.buildOptions()
+        options.remember = !fresh
+        options.listsChanges = changedList != nil
         let bar = ProgressBar(label: "images")
         if bar.enabled { options.progress = { done, total in bar.update(done, total) } }
         let report = Pipeline.build(options)
@@ -30,8 +40,25 @@ struct Build: ParsableCommand {
             throw ExitCode(1)
         }
         let seconds = String(format: "%.2f", report.seconds)
+        if let changedList {
+            let listing = report.changes?.listing ?? ""
+            do {
+                try Data(listing.utf8).write(to: URL(fileURLWithPath: changedList), options: .atomic)
+            } catch {
+                Terminal.error("error: cannot write the list of changed files to \(changedList): \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
+        }
+        if report.unchanged {
+            var line = "nothing changed since the last build: \(site.output)/ is as it was (\(report.pages) pages, \(report.files) files"
+            line += report.warnings > 0 ? "; \(report.warnings) warning\(report.warnings == 1 ? "" : "s"), which plein check shows)" : ")"
+            print(line)
+            return
+        }
+        if let reason = report.fullBuildReason { Terminal.error("note: a full build: " + reason) }
         var summary = "built \(report.pages) pages, \(report.files) files and \(report.images) images "
             + "(\(report.imagesMade) thumbnails made, \(report.imagesReused) reused) in \(seconds) s → \(site.output)/"
+        if let rendered = report.rendered, rendered < report.files { summary += " (\(rendered) rendered again)" }
         if report.diagnostics.warningCount > 0 {
             summary += " (\(report.diagnostics.warningCount) warning\(report.diagnostics.warningCount == 1 ? "" : "s"))"
         }

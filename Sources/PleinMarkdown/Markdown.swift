@@ -58,6 +58,13 @@ public struct RenderedMarkdown: Sendable, Equatable {
     /// The text without markup, whitespace collapsed: for descriptions and summaries.
     public let text: String
 
+    public init(html: String, absoluteHTML: String?, links: [Link], text: String) {
+        self.html = html
+        self.absoluteHTML = absoluteHTML
+        self.links = links
+        self.text = text
+    }
+
     /// A link or image target found in the document.
     public struct Link: Sendable, Equatable {
         public enum Kind: Sendable, Equatable { case link, image }

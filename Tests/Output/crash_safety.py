@@ -8,7 +8,9 @@ thumbnails are being made. After every kill the output folder must be exactly th
 site or the complete B site (or absent, before the first build ever finished): never a mix, never
 a partial file. Finally a build that is left to finish, with the cache those killed builds left
 behind, must equal the reference byte for byte, and every image in the cache must decode: the
-cache never serves a corrupt image.
+cache never serves a corrupt image. The builds share the build store, so killed builds leave it
+in every state; the finished builds show it never yields a wrong site, and a store then
+truncated, overwritten or from another version means a full build that says so.
 
     python3 Tests/Output/crash_safety.py --plein .build/debug/plein [--kills 30]
 """
@@ -105,6 +107,8 @@ def main():
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
             now = snapshot(output)
+            if proc.returncode == 0 and now != reference[version]:
+                problems.append(f"build {kill + 1} of {version} finished, but its output is not {version}'s: {describe(now, reference[version])}")
             match = next((v for v in "AB" if now == reference[v]), None) if now is not None else None
             if now is not None and match is None:
                 problems.append(f"after kill {kill + 1} (building {version}, {delay:.2f} s in): the output is neither site: "
@@ -118,6 +122,26 @@ def main():
             elif snapshot(output) != reference[version]:
                 problems.append(f"the build of {version} after the kills differs from a clean build: "
                                 f"{describe(snapshot(output), reference[version])}")
+        # The build store in the cache: damaged, truncated or from another version, it means a
+        # full build that says why, never a wrong site.
+        store = os.path.join(cache, "build.sqlite")
+        damages = {
+            "truncated": lambda: os.truncate(store, os.path.getsize(store) // 3),
+            "overwritten with garbage": lambda: open(store, "wb").write(os.urandom(8192)),
+            "from another plein": lambda: subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                                                          "c.execute(\"UPDATE meta SET value='0.0.1' WHERE key='version'\"); c.commit()", store]),
+        }
+        for turn, (name, damage) in enumerate(damages.items()):
+            version = "AB"[turn % 2]
+            if not os.path.exists(store):
+                problems.append(f"no build store in the cache before the '{name}' check")
+                break
+            damage()
+            proc = subprocess.run(build(version, output, cache), capture_output=True, text=True, env=env)
+            if proc.returncode != 0 or snapshot(output) != reference[version]:
+                problems.append(f"a build with a build store {name} is not a clean build's site: {proc.stderr[-300:]}")
+            elif "full build" not in proc.stderr:
+                problems.append(f"a build with a build store {name} does not say it redoes everything: {proc.stderr[-300:]}")
         for v in "AB":
             if snapshot(content[v]) != originals[v]:
                 problems.append(f"the content folder {v} changed: {describe(snapshot(content[v]), originals[v])}")
@@ -135,7 +159,8 @@ def main():
     if problems:
         sys.exit(1)
     print(f"ok   {args.kills - finished} of {args.kills} builds killed at random moments: the output was always a whole site "
-          f"(A {seen['A']} times, B {seen['B']}, none yet {seen[None]}); finished builds equal clean ones; the image cache decodes; the content (and its photos) is untouched")
+          f"(A {seen['A']} times, B {seen['B']}, none yet {seen[None]}); finished builds equal clean ones, also after the build store "
+          f"was truncated, overwritten or left by another version; the image cache decodes; the content (and its photos) is untouched")
 
 
 if __name__ == "__main__":

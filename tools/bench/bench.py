@@ -12,7 +12,7 @@ incremental rebuild of `plein serve` after one edited report (plein-bench) and i
 second against vipsthumbnail doing the same work. With --readme it writes the table into that
 file between the `<!-- bench:start -->` and `<!-- bench:end -->` markers.
 """
-import argparse, datetime, hashlib, json, os, re, shutil, statistics, subprocess, sys
+import argparse, datetime, hashlib, json, os, re, shutil, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLEIN = os.path.join(ROOT, ".build/release/plein")
@@ -65,7 +65,7 @@ def count_files(folder):
 def compare(work, reports, runs):
     folder = corpus(work, reports)
     plein_out, hugo_out = os.path.join(folder, "plein-out"), os.path.join(folder, "hugo-out")
-    plein_cmd = [PLEIN, "build", "--content", os.path.join(folder, "content"), "--templates", os.path.join(ROOT, "templates"),
+    plein_cmd = [PLEIN, "build", "--fresh", "--content", os.path.join(folder, "content"), "--templates", os.path.join(ROOT, "templates"),
                  "--output", plein_out, "--cache", os.path.join(folder, "plein-cache")]
     hugo_cmd = ["hugo", "--quiet", "--destination", hugo_out]
     hugo_dir = os.path.join(folder, "hugo")
@@ -103,6 +103,94 @@ def incremental(work, reports):
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     result["file"] = target
     return result
+
+
+def report_files(content):
+    """Single-file reports, in path order."""
+    return sorted(os.path.join(dp, n) for dp, _, ns in os.walk(os.path.join(content, "reports")) for n in ns
+                  if n.endswith(".md") and "replies" not in dp and n != "index.md")
+
+
+def rebuilds(work, reports, edits):
+    """`plein build` with the build store: after nothing changed, and after editing one report's
+    body (a different report each time), with Hugo's build after the same edit in turns; and
+    `plein serve`: from writing the edit to the served page showing it, polling the page."""
+    folder = corpus(work, reports)
+    content = os.path.join(folder, "content")
+    out, cache = os.path.join(folder, "store-out"), os.path.join(folder, "store-cache")
+    cmd = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", out, "--cache", cache]
+    hugo_dir, hugo_out = os.path.join(folder, "hugo"), os.path.join(folder, "hugo-out")
+    env = dict(os.environ, NO_COLOR="1")
+    env.pop("PLEIN_TIMINGS", None)
+    files = report_files(content)
+    targets = [files[(i * 7919) % len(files)] for i in range(edits)]
+    print(f"{reports} reports: builds with the build store", flush=True)
+    run(cmd, env=env)
+    unchanged = [run(cmd, env=env)[0] for _ in range(edits)]
+    edited, hugo_edited, rendered = [], [], []
+    for target in targets:
+        rel = os.path.relpath(target, content)
+        hugo_file = os.path.join(hugo_dir, "content", rel)
+        originals = {}
+        for path in (target, hugo_file):
+            if os.path.exists(path):
+                with open(path) as f:
+                    originals[path] = f.read()
+                with open(path, "a") as f:
+                    f.write("\nEen regel erbij voor de meting.\n")
+        wall, _, _, output = run(cmd, env=env)
+        edited.append(wall)
+        match = re.search(r"\((\d+) rendered again\)", output)
+        rendered.append(int(match.group(1)) if match else -1)
+        shutil.rmtree(hugo_out, ignore_errors=True)
+        hugo_edited.append(run(["hugo", "--quiet", "--destination", hugo_out], cwd=hugo_dir, env=env)[0])
+        for path, text in originals.items():
+            with open(path, "w") as f:
+                f.write(text)
+        run(cmd, env=env)
+    return {"reports": reports, "unchanged": unchanged, "edited": edited, "hugo_edited": hugo_edited, "rendered": rendered,
+            "serve": serve_latency(content, targets, env)}
+
+
+def serve_latency(content, targets, env):
+    """Milliseconds from writing an edit to `plein serve` serving the page with it."""
+    import socket, urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = open(os.path.join(os.path.dirname(content), "serve-bench.log"), "w")
+    server = subprocess.Popen([PLEIN, "serve", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--port", str(port),
+                               "--cache", os.path.join(os.path.dirname(content), "serve-cache")], stdout=log, stderr=subprocess.STDOUT, env=env)
+    latencies = []
+    try:
+        deadline = time.time() + 600
+        while time.time() < deadline and "built " not in open(log.name).read():
+            time.sleep(0.2)
+        for number, target in enumerate(targets):
+            rel = os.path.relpath(target, content)[:-3]
+            url = f"http://127.0.0.1:{port}/{rel}/"
+            marker = f"meting-{number}-{int(time.time())}"
+            with open(target) as f:
+                original = f.read()
+            start = time.monotonic()
+            with open(target, "w") as f:
+                f.write(original + f"\n{marker}\n")
+            while time.monotonic() - start < 30:
+                try:
+                    if marker in urllib.request.urlopen(url, timeout=5).read().decode():
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.002)
+            latencies.append((time.monotonic() - start) * 1000)
+            with open(target, "w") as f:
+                f.write(original)
+            time.sleep(1.5)
+    finally:
+        server.terminate()
+        server.wait()
+        log.close()
+    return latencies
 
 
 def history(work, reports, commits, runs):
@@ -206,7 +294,7 @@ def machine():
     return f"{os.cpu_count()} cores ({cpu}), Hugo {hugo}"
 
 
-def table(results, inc, img, runs, large_runs, hist=None):
+def table(results, inc, img, runs, large_runs, hist=None, store=None):
     more = f" ({large_runs} for the larger sizes)" if len(results) > 1 else ""
     lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", "",
              "| reports | tool | wall | CPU | peak memory | pages | files written | pages/s |",
@@ -230,6 +318,15 @@ def table(results, inc, img, runs, large_runs, hist=None):
                      f"({inc['edits']} edits of `{inc['file']}`): "
                      f"median {inc['median_ms']:.0f} ms, slowest {inc['max_ms']:.0f} ms, {inc['outputs_rendered']} outputs rendered "
                      f"(the full in-memory build took {inc['full_build_ms'] / 1000:.1f} s).")
+    if store:
+        med = statistics.median
+        latencies = sorted(store["serve"])
+        p90 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.9))]
+        lines.append(f"- Builds that remember, {store['reports']:,} reports ({len(store['edited'])} runs each, medians): `plein build` with nothing "
+                     f"changed {med(store['unchanged']):.2f} s; after editing one report's body {med(store['edited']):.2f} s "
+                     f"({med(store['rendered']):.0f} outputs rendered again; Hugo's build after the same edit {med(store['hugo_edited']):.1f} s, "
+                     f"ratio {med(store['edited']) / med(store['hugo_edited']):.2f}); `plein serve` from saving the file to the page "
+                     f"showing it: median {med(latencies):.0f} ms, p90 {p90:.0f} ms ({len(latencies)} edits of different reports).")
     if img:
         pv, vv = img["plein_variants"] / img["plein_wall"], img["vips_variants"] / img["vips_wall"]
         lines.append(f"- Images: {img['photos']} photos of 12 megapixels, 5 variants each (3 WebP widths, a JPEG preview, a full-size copy): "
@@ -250,6 +347,12 @@ def table(results, inc, img, runs, large_runs, hist=None):
         verdicts.append(f"growth {growth:.1f}x ({'met' if growth <= 11 else 'missed'}; target ≤ 11x)")
     if inc:
         verdicts.append(f"incremental {inc['median_ms']:.0f} ms ({'met' if inc['median_ms'] < 50 else 'missed'}; target < 50 ms)")
+    if store:
+        med = statistics.median
+        serve = med(store["serve"])
+        verdicts.append(f"serve edit {serve:.0f} ms ({'met' if serve <= 50 else 'missed'}; target ≤ 50 ms); "
+                        f"build after an edit {med(store['edited']):.2f} s ({'met' if med(store['edited']) <= 0.5 else 'missed'}; target ≤ 0.5 s); "
+                        f"build with nothing changed {med(store['unchanged']):.2f} s ({'met' if med(store['unchanged']) <= 0.3 else 'missed'}; target ≤ 0.3 s)")
     lines.append("- Targets: " + "; ".join(verdicts) + ".")
     return "\n".join(lines)
 
@@ -264,6 +367,8 @@ def main():
     parser.add_argument("--readme", help="write the table into this file between the bench markers")
     parser.add_argument("--skip-extras", action="store_true", help="only the full builds")
     parser.add_argument("--history-only", action="store_true", help="only the cost of reading git history (10,000 commits)")
+    parser.add_argument("--rebuilds-only", action="store_true", help="only builds with the build store and serve's edit latency")
+    parser.add_argument("--edits", type=int, default=20, help="edits measured by --rebuilds-only and the extras")
     args = parser.parse_args()
     for tool in (PLEIN, PLEIN_BENCH):
         if not os.access(tool, os.X_OK):
@@ -274,11 +379,17 @@ def main():
         hist = history(args.work, sizes[0], 10000, args.runs)
         print(json.dumps(hist))
         return
+    if args.rebuilds_only:
+        store = rebuilds(args.work, sizes[0], args.edits)
+        print(json.dumps(store))
+        print(table([], None, None, args.runs, args.large_runs, None, store))
+        return
     results = [compare(args.work, n, args.runs if i == 0 else args.large_runs) for i, n in enumerate(sizes)]
     inc = None if args.skip_extras else incremental(args.work, sizes[0])
     img = None if args.skip_extras else images(args.work)
     hist = None if args.skip_extras else history(args.work, sizes[0], 10000, args.runs)
-    text = table(results, inc, img, args.runs, args.large_runs, hist)
+    store = None if args.skip_extras else rebuilds(args.work, sizes[0], args.edits)
+    text = table(results, inc, img, args.runs, args.large_runs, hist, store)
     print()
     print(text)
     if args.readme:

@@ -40,6 +40,7 @@ class Gen:
     def __init__(self, seed, reports, out):
         self.r = random.Random(seed)
         self.reports, self.out = reports, out
+        self.members, self.groups = 2000, 200
         self.content = os.path.join(out, "content")
         self.hugo = os.path.join(out, "hugo")
 
@@ -89,7 +90,7 @@ class Gen:
         self.write(c, "places.yaml", "".join(f"- {{name: {n}, lat: {la}, lon: {lo}}}\n" for n, la, lo in places))
 
         members = []
-        for i in range(2000):
+        for i in range(self.members):
             name = f"{self.r.choice(FIRST)} {self.r.choice(LAST)} {i}"
             members.append((slugify(name), name))
         areas = [str(1001 + i) for i in range(40)]
@@ -139,7 +140,7 @@ class Gen:
             bio = self.body(500)
             self.write(c, f"users/{id}.md", "---\n" + "\n".join(lines) + "\n---\n" + bio)
             self.write(self.hugo, f"content/users/{id}.md", f"---\ntitle: \"{name}\"\n---\n{bio}")
-        for g in range(200):
+        for g in range(self.groups):
             gid = f"groep-{g:03d}"
             people = self.r.sample(members, self.r.randint(5, 15))
             ids = [p[0] for p in people]
@@ -154,7 +155,7 @@ class Gen:
         for l in range(20):
             self.write(c, f"locations/plek-{l:02d}.md", f"---\nname: Studieplek {l:02d}\naddress: Straat {l}\nlocation: {{lat: 52.3{l:02d}, lon: 4.9{l:02d}}}\n"
                        f"seats: {self.r.randint(20, 300)}\nstudent_id_required: {'true' if l % 2 else 'false'}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n  sat-sun: \"10:00-18:00\"\n---\n{self.body(300)}")
-        for m in range(300):
+        for m in range(min(300, self.members)):
             id = members[m][0]
             entries = []
             for k in range(10):
@@ -193,8 +194,12 @@ def main():
     parser.add_argument("--reports", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--members", type=int, default=2000)
+    parser.add_argument("--groups", type=int, default=200)
     args = parser.parse_args()
-    Gen(args.seed, args.reports, args.out).run()
+    gen = Gen(args.seed, args.reports, args.out)
+    gen.members, gen.groups = args.members, args.groups
+    gen.run()
     print(f"generated {args.reports} reports in {args.out}")
 
 

@@ -26,6 +26,8 @@ public struct SiteState: Sendable {
     private let threadKeys: ThreadKeys?
     private var servedCopies: ServedCopies
     private var last = LastBuild()
+    /// For `plein build` with the build store: the last build's snapshot and the next one.
+    private(set) var remembered: Remembered?
 
     /// Problems of the current content and theme, with paths as the user sees them.
     public private(set) var diagnostics: [Diagnostic] = []
@@ -46,9 +48,17 @@ public struct SiteState: Sendable {
     /// `streamingTo`, outputs are written there as they are rendered and not kept (the state
     /// then cannot serve files or be updated).
     public init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter? = nil) {
+        self.init(options, tracking: tracking, streamingTo: stream, remembering: nil)
+    }
+
+    /// With `remembering`, the outputs whose facts did not change since the build the store
+    /// describes are not rendered again (the writer keeps them), and bodies come from the store.
+    init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter?, remembering: Remembered?) {
         self.options = options
-        self.tracking = tracking
+        self.tracking = tracking || remembering != nil
         self.stream = stream
+        remembered = remembering
+        if let bodies = remembering?.previous?.bodies { last.bodies = bodies }
         var timer = PhaseTimer()
         modelStage = ModelStage(content: options.content, readsHistory: options.history)
         let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content))
@@ -171,15 +181,22 @@ public struct SiteState: Sendable {
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys))
         let ids = renderer.outputs()
+        let facts = remembered.map { _ in
+            Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, images: catalog)
+        }
         let todo: [OutputID]
-        if let previous = last.model, let changedTemplates, previous.site == model.site {
+        if let remembered, let facts {
+            todo = remembered.outputsToRender(ids, facts: facts)
+        } else if let previous = last.model, let changedTemplates, previous.site == model.site {
             let changed = Invalidation.changes(from: previous, to: model).union(changedBodies.map { .body($0) })
                 .union(Invalidation.changes(from: last.catalog, to: catalog))
             todo = Invalidation.outputs(ids, last: last.outputs.mapValues(\.dependencies), changed: changed, templates: changedTemplates, theme: theme)
         } else {
             todo = ids
         }
-        let (rendered, failure) = RenderStage(renderer: renderer, tracking: tracking, stream: stream).run(todo)
+        var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream)
+        stage.hashing = remembered != nil
+        let (rendered, failure) = stage.run(todo)
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
 
@@ -187,11 +204,32 @@ public struct SiteState: Sendable {
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
         last.take(assets: assets, imageLinks: imageLinks, attachments: attachments, copies: copies, into: &update)
+        if let facts, var memory = remembered {
+            memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
+                        published: published(assets: assets, imageLinks: imageLinks, attachments: attachments))
+            remembered = memory
+        }
         last.model = model
         last.bodies = bodies
         last.catalog = catalog
         timer.lap("collect")
         return update
+    }
+
+    /// What each file published as it is consists of, for the build store: an asset's bytes, a
+    /// derived image's file, an attachment's content.
+    private func published(assets: [OutputFile], imageLinks: [(String, String)], attachments: [(source: String, target: String)]) -> [String: String] {
+        var identities: [String: String] = [:]
+        for asset in assets { identities[asset.path] = "bytes " + Hashing.sha256Hex(asset.bytes) }
+        for (source, target) in imageLinks {
+            var info = stat()
+            identities[target] = "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"
+        }
+        for (source, target) in attachments {
+            let hash = remembered?.next.content[source].map { Hashing.sha256Hex($0.hash) } ?? "?"
+            identities[target] = "content \(source) \(hash)"
+        }
+        return identities
     }
 
     // MARK: Reading the result
@@ -214,9 +252,11 @@ public struct SiteState: Sendable {
         return all
     }
 
-    public var pageCount: Int { last.outputs.values.count { $0.file.path.hasSuffix(".html") } }
+    public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.file.path.hasSuffix(".html") } }
     public var imageCount: Int { last.catalog.images.count }
-    public var outputCount: Int { last.outputs.count + last.assets.count + last.imageLinks.count + last.attachments.count }
+    public var outputCount: Int {
+        remembered?.next.files ?? last.outputs.count + last.assets.count + last.imageLinks.count + last.attachments.count
+    }
 
     /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
     public func write() throws(OutputWriter.Failure) {
@@ -235,6 +275,10 @@ public struct SiteState: Sendable {
                 return nil
             }
             if let failure = failures.compactMap({ $0 }).first { throw failure }
+            if let remembered {
+                for path in remembered.removed { writer.remove(path) }
+                for path in remembered.kept { try writer.keep(path) }
+            }
             for (source, target) in last.imageLinks { try writer.link(source, as: target) }
             for (source, target) in last.attachments { try writer.linkContent(root: options.content, source, as: target) }
             timer.lap("write")

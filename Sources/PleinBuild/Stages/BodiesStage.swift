@@ -3,23 +3,28 @@ import PleinModel
 import PleinRender
 
 /// The bodies stage: every Markdown body rendered to HTML. Only bodies whose text or page
-/// changed since the last build are rendered again.
+/// changed since the last build (in this process, or kept in the build store) are rendered again.
 struct BodiesStage {
-    /// The bodies and the jobs they were made from (what the next build compares with).
     var bodies = Bodies()
-    var jobs: [String: Bodies.Job] = [:]
+    /// A fingerprint of what each body was made from (its text and its page), by source file.
+    var digests: [String: [UInt8]] = [:]
 
     /// The bodies of `model`, and the files whose body changed (new, edited or gone).
     func run(_ model: SiteModel, threadKeys: ThreadKeys?) -> (next: BodiesStage, changed: Set<String>) {
         let routes = Routes(baseURL: model.site.baseURL)
         let all = Bodies.jobs(model, routes: routes, threadKeys: threadKeys)
-        var index: [String: Bodies.Job] = [:]
-        for job in all { index[job.file] = job }
-        let stale = all.filter { job in jobs[job.file].map { $0.markdown != job.markdown || $0.page != job.page } ?? true }
+        let current = parallelMap(all) { job in Self.digest(job) }
+        var index: [String: [UInt8]] = [:]
+        for (job, digest) in zip(all, current) { index[job.file] = digest }
+        let stale = zip(all, current).filter { job, digest in digests[job.file] != digest || bodies[job.file] == nil }.map(\.0)
         var next = bodies
         next.merge(Bodies.render(stale, routes: routes))
         next.keep(Set(index.keys))
-        let changed = Set(stale.map(\.file)).union(Set(jobs.keys).subtracting(index.keys))
-        return (BodiesStage(bodies: next, jobs: index), changed)
+        let changed = Set(stale.map(\.file)).union(Set(digests.keys).subtracting(index.keys))
+        return (BodiesStage(bodies: next, digests: index), changed)
+    }
+
+    static func digest(_ job: Bodies.Job) -> [UInt8] {
+        Hashing.sha256(Array(job.markdown.utf8) + [0] + Array(job.page.utf8))
     }
 }

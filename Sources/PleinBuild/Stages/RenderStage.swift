@@ -10,29 +10,30 @@ struct RenderStage {
     let renderer: Renderer
     let tracking: Bool
     let stream: OutputWriter?
+    /// Whether each output comes back with the SHA-256 of its bytes (for the build store).
+    var hashing = false
 
     struct Rendered {
         let id: OutputID
         let file: OutputFile
         let dependencies: Set<Dependency>
+        /// Empty unless `hashing`.
+        let hash: [UInt8]
     }
 
     /// The outputs, and the first failure to write a streamed one.
     func run(_ ids: [OutputID]) -> (outputs: [Rendered], failure: OutputWriter.Failure?) {
         let profile = KindProfile()
         let failures = Mutex<OutputWriter.Failure?>(nil)
-        let rendered: [Rendered] = parallelMap(OutputID.batches(ids)) { [renderer, tracking, stream] batch in
+        let rendered: [Rendered] = parallelMap(OutputID.batches(ids)) { [renderer, tracking, stream, hashing] batch in
             let start = DispatchTime.now().uptimeNanoseconds
             defer { profile.add(batch[0], DispatchTime.now().uptimeNanoseconds - start) }
-            if tracking {
-                let (files, dependencies) = renderer.renderTracked(batch: batch)
-                return zip(batch, files).map { Rendered(id: $0, file: $1, dependencies: dependencies) }
-            }
-            let files = renderer.render(batch: batch)
-            guard let stream else { return zip(batch, files).map { Rendered(id: $0, file: $1, dependencies: []) } }
+            let (files, dependencies) = tracking ? renderer.renderTracked(batch: batch) : (renderer.render(batch: batch), [])
             return zip(batch, files).map { id, file in
+                let hash = hashing ? Hashing.sha256(file.bytes) : []
+                guard let stream else { return Rendered(id: id, file: file, dependencies: dependencies, hash: hash) }
                 do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.withLock { $0 = $0 ?? error } }
-                return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: [])
+                return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: dependencies, hash: hash)
             }
         }.flatMap { $0 }
         profile.report()

@@ -20,6 +20,9 @@ public final class OutputWriter: Sendable {
     let spare: String
     /// Whether the staging folder is a recycled earlier site (else it started empty).
     let recycled: Bool
+    /// When the build store vouches for the recycled site: the paths in which it differs from
+    /// the current output (see `init(output:recycle:knownSpare:)`).
+    private let knownDifferences: Set<String>?
     /// What the recycled staging folder held when the build began: relative paths.
     private let oldFiles: Set<String>
     private let oldDirectories: Set<String>
@@ -34,13 +37,21 @@ public final class OutputWriter: Sendable {
 
     /// Prepares the staging folder next to `output`: the spare site when there is one (and
     /// `recycle` is on), else an empty folder. Leftovers of killed builds are removed.
-    public init(output: String, recycle: Bool = true) throws(Failure) {
+    public convenience init(output: String, recycle: Bool = true) throws(Failure) {
+        try self.init(output: output, recycle: recycle, knownSpare: nil)
+    }
+
+    /// With `knownSpare`, the build store vouches for the spare: it is the site the current
+    /// output replaced, and differs from it exactly in those paths. The spare is then not walked,
+    /// and a build that renders only what an edit touched fixes up only those paths (`keep`,
+    /// `remove`), so its cost follows the edit, not the size of the site.
+    init(output: String, recycle: Bool = true, knownSpare: Set<String>?) throws(Failure) {
         let trimmed = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
         self.output = trimmed
         let url = URL(fileURLWithPath: trimmed)
         let parent = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).plein-"
-        spare = parent + "/" + prefix + "spare"
+        spare = Self.sparePath(for: trimmed)
         staging = parent + "/" + prefix + "staging-\(getpid())"
         var info = stat()
         if let leftovers = try? FileManager.default.contentsOfDirectory(atPath: parent) {
@@ -53,6 +64,12 @@ public final class OutputWriter: Sendable {
         }
         if recycle, lstat(spare, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, rename(spare, staging) == 0 {
             recycled = true
+            knownDifferences = knownSpare
+            if knownSpare != nil {
+                oldFiles = []
+                oldDirectories = []
+                return
+            }
             var files: Set<String> = []
             var directories: Set<String> = []
             Self.walk(staging, "", files: &files, directories: &directories)
@@ -62,11 +79,18 @@ public final class OutputWriter: Sendable {
         }
         if lstat(spare, &info) == 0 { _ = plein_remove_tree(spare) }
         recycled = false
+        knownDifferences = nil
         oldFiles = []
         oldDirectories = []
         guard mkdir(staging, 0o755) == 0 else {
             throw Failure(path: staging, reason: "cannot create the staging folder: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Where the site before the current one is kept, beside `output`.
+    static func sparePath(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).plein-spare"
     }
 
     /// Every file (anything that is not a folder) and folder below `root`.
@@ -99,7 +123,7 @@ public final class OutputWriter: Sendable {
         try makeParent(of: file.path)
         writtenFiles.withLock { _ = $0.insert(file.path) }
         if oldDirectories.contains(file.path) { _ = plein_remove_tree(path) }
-        if oldFiles.contains(file.path) {
+        if knownDifferences != nil || oldFiles.contains(file.path) {
             if Self.holds(path, file.bytes) { return }
             guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
         }
@@ -152,6 +176,30 @@ public final class OutputWriter: Sendable {
         if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
     }
 
+    /// Puts into the staging folder an output the build did not render again (its bytes are
+    /// those of the current output): nothing to do when the store vouches that the spare
+    /// already holds it, else a hard link to the current output's file.
+    func keep(_ relative: String) throws(Failure) {
+        if let knownDifferences, !knownDifferences.contains(relative) { return }
+        var info = stat()
+        guard lstat(output + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw Failure(path: output + "/" + relative, reason: "the last build's file is gone (was the output changed by hand?); run the build again")
+        }
+        try link(output + "/" + relative, as: relative)
+    }
+
+    /// Takes out of a vouched-for spare a path the new site does not have, and the folders it
+    /// leaves empty.
+    func remove(_ relative: String) {
+        guard knownDifferences != nil else { return }
+        guard unlink(staging + "/" + relative) == 0 else { return }
+        var folder = relative
+        while let slash = folder.lastIndex(of: "/") {
+            folder = String(folder[..<slash])
+            if rmdir(staging + "/" + folder) != 0 { break }
+        }
+    }
+
     /// Makes room in the staging folder for a linked file: nil when the recycled folder already
     /// holds that very file (`identity`), else the free path to link or copy it to.
     private func placeLinked(_ relative: String, identity: stat?) throws(Failure) -> String? {
@@ -159,7 +207,7 @@ public final class OutputWriter: Sendable {
         writtenFiles.withLock { _ = $0.insert(relative) }
         let target = staging + "/" + relative
         if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
-        if oldFiles.contains(relative) {
+        if knownDifferences != nil || oldFiles.contains(relative) {
             var old = stat()
             if let identity, lstat(target, &old) == 0, identity.st_ino == old.st_ino, identity.st_dev == old.st_dev { return nil }
             _ = unlink(target)
@@ -206,7 +254,7 @@ public final class OutputWriter: Sendable {
     /// entries at the top of the output (`.git`, `.gitkeep`, a host's dot files) are carried over.
     public func commit() throws(Failure) {
         let fm = FileManager.default
-        if recycled {
+        if recycled, knownDifferences == nil {
             let written = writtenFiles.withLock { $0 }
             let made = madeDirectories.withLock { $0 }
             for file in oldFiles where !written.contains(file) {
@@ -216,6 +264,8 @@ public final class OutputWriter: Sendable {
             for directory in oldDirectories.sorted(by: { $0.count > $1.count }) where !made.contains(directory) && !written.contains(directory) {
                 if rmdir(staging + "/" + directory) != 0, errno == ENOTEMPTY { _ = plein_remove_tree(staging + "/" + directory) }
             }
+        }
+        if recycled {
             // Hidden top-level entries come from the current output, as they are now.
             for entry in (try? fm.contentsOfDirectory(atPath: staging)) ?? [] where entry.hasPrefix(".") {
                 _ = plein_remove_tree(staging + "/" + entry)

@@ -8,6 +8,11 @@ public enum Hashing {
         hex(SHA256.hash(data: bytes))
     }
 
+    /// SHA-256 of `bytes`: 32 bytes, for keeping rather than showing.
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: bytes))
+    }
+
     /// HMAC-SHA256 of `message` under `key`, as lowercase hex.
     public static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
         hex(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))

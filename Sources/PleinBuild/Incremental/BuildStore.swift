@@ -1,0 +1,275 @@
+import Foundation
+import GRDB
+import PleinCore
+import PleinMarkdown
+import PleinRender
+
+/// What a `plein build` keeps for the next one: SQLite through GRDB, `build.sqlite` in the cache
+/// folder. The content files' hashes, the facts of the model (`Facts`), each output's hash and
+/// what it read, the rendered Markdown bodies, and how the spare site differs from the output.
+///
+/// It is written in one transaction after the new site is in place, so it describes the site
+/// in the output folder or (when a build was killed between the swap and the save) an earlier
+/// one, which the output folder's identity (`liveInode`) tells apart. Anything that does not
+/// fit (another plein version, format, theme or settings; a damaged file) means a full build.
+struct BuildStore: Sendable {
+    /// Bumped whenever a table changes meaning.
+    static let format = "1"
+    let path: String
+    private let queue: DatabaseQueue
+
+    /// One output as the last build left it.
+    struct Output: Sendable, Equatable {
+        var path: String
+        var hash: [UInt8]
+        /// What it read, as indexes into `Snapshot.dependencyKeys`.
+        var dependencies: [Int32]
+    }
+
+    /// Everything the last build left. `content` and the figures are read first (enough to see
+    /// that nothing changed); the rest only when there is work to do.
+    struct Snapshot: Sendable {
+        var fingerprint = ""
+        var head = ""
+        /// The output folder's inode after the last build's swap.
+        var liveInode: UInt64 = 0
+        /// The spare's inode, or 0 when it is not known to be the site before the output.
+        var spareInode: UInt64 = 0
+        var pages = 0, files = 0, images = 0, warnings = 0
+        var content: [String: ContentScan.Entry] = [:]
+        var outputs: [String: Output] = [:]
+        var dependencyKeys: [String] = []
+        var facts = Facts()
+        var bodies = BodiesStage()
+        /// Files published as they are (assets, image variants, attachments): path → identity.
+        var published: [String: String] = [:]
+        /// The paths in which the spare differs from the output (the last build's changes).
+        var differences: Set<String> = []
+    }
+
+    struct Damaged: Error { let reason: String }
+
+    /// Opens (or creates) the store in `cacheRoot`. A file that is not a store of this format is
+    /// replaced by an empty one, and `reset` says why.
+    static func open(cacheRoot: String) throws(Damaged) -> (store: BuildStore, reset: String?) {
+        try? FileManager.default.createDirectory(atPath: cacheRoot, withIntermediateDirectories: true)
+        let path = cacheRoot + "/build.sqlite"
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "plein build store"
+        func connect() throws -> DatabaseQueue { try DatabaseQueue(path: path, configuration: configuration) }
+        do {
+            let queue = try connect()
+            let format = try queue.read { db -> String? in
+                guard try db.tableExists("meta") else { return nil }
+                return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'")
+            }
+            if format == Self.format { return (BuildStore(path: path, queue: queue), nil) }
+            try queue.write { db in try createTables(db) }
+            return (BuildStore(path: path, queue: queue), format == nil ? nil : "the build cache has another format")
+        } catch {
+            // Damaged beyond reading: start again from an empty file.
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            do {
+                let queue = try connect()
+                try queue.write { db in try createTables(db) }
+                return (BuildStore(path: path, queue: queue), "the build cache was damaged (\(Self.describe(error)))")
+            } catch {
+                throw Damaged(reason: Self.describe(error))
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
+    }
+
+    private static func createTables(_ db: Database) throws {
+        for table in ["meta", "content", "outputs", "dependency_keys", "facts", "bodies", "published", "differences"] {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        }
+        try db.execute(sql: """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE content (path TEXT PRIMARY KEY, size INTEGER NOT NULL, modified INTEGER NOT NULL, inode INTEGER NOT NULL, hash BLOB NOT NULL);
+            CREATE TABLE outputs (id TEXT PRIMARY KEY, path TEXT NOT NULL, hash BLOB NOT NULL, dependencies BLOB NOT NULL);
+            CREATE TABLE dependency_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+            CREATE TABLE facts (key TEXT PRIMARY KEY, hash BLOB NOT NULL);
+            CREATE TABLE bodies (file TEXT PRIMARY KEY, digest BLOB NOT NULL, html TEXT NOT NULL, absolute TEXT, text TEXT NOT NULL, links TEXT NOT NULL);
+            CREATE TABLE published (path TEXT PRIMARY KEY, identity TEXT NOT NULL);
+            CREATE TABLE differences (path TEXT PRIMARY KEY);
+            """)
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [Self.format])
+    }
+
+    // MARK: Reading
+
+    /// The figures and the content hashes: nil when no build was saved yet, or (with the reason)
+    /// when another version of plein saved it.
+    func readHead() throws(Damaged) -> (snapshot: Snapshot?, unusable: String?) {
+        do {
+            return try queue.read { db -> (Snapshot?, String?) in
+                var meta: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") { meta[row[0]] = row[1] }
+                guard let version = meta["version"], let fingerprint = meta["fingerprint"] else { return (nil, nil) }
+                guard version == PleinVersion.number else { return (nil, "the build cache was written by plein \(version)") }
+                var snapshot = Snapshot()
+                snapshot.fingerprint = fingerprint
+                snapshot.head = meta["head"] ?? ""
+                snapshot.liveInode = UInt64(meta["live_inode"] ?? "") ?? 0
+                snapshot.spareInode = UInt64(meta["spare_inode"] ?? "") ?? 0
+                snapshot.pages = Int(meta["pages"] ?? "") ?? 0
+                snapshot.files = Int(meta["files"] ?? "") ?? 0
+                snapshot.images = Int(meta["images"] ?? "") ?? 0
+                snapshot.warnings = Int(meta["warnings"] ?? "") ?? 0
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified, inode, hash FROM content")
+                while let row = try rows.next() {
+                    let inode: Int64 = row[3]
+                    let hash: Data = row[4]
+                    snapshot.content[row[0]] = ContentScan.Entry(size: row[1], modified: row[2], inode: UInt64(bitPattern: inode), hash: [UInt8](hash))
+                }
+                return (snapshot, nil)
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// Fills in the rest of `snapshot`: outputs, facts, bodies, published files, differences.
+    func readRest(into snapshot: inout Snapshot) throws(Damaged) {
+        do {
+            snapshot = try queue.read { db -> Snapshot in
+                var s = snapshot
+                let keys = try Row.fetchAll(db, sql: "SELECT id, key FROM dependency_keys ORDER BY id").map { row -> String in row[1] }
+                s.dependencyKeys = keys
+                var rows = try Row.fetchCursor(db, sql: "SELECT id, path, hash, dependencies FROM outputs")
+                while let row = try rows.next() {
+                    let hash: Data = row[2]
+                    let blob: Data = row[3]
+                    s.outputs[row[0]] = Output(path: row[1], hash: [UInt8](hash), dependencies: Self.unpack(blob))
+                }
+                rows = try Row.fetchCursor(db, sql: "SELECT key, hash FROM facts")
+                while let row = try rows.next() {
+                    let hash: Data = row[1]
+                    s.facts.values[row[0]] = [UInt8](hash)
+                }
+                var rendered: [String: RenderedMarkdown] = [:]
+                rows = try Row.fetchCursor(db, sql: "SELECT file, digest, html, absolute, text, links FROM bodies")
+                while let row = try rows.next() {
+                    let digest: Data = row[1]
+                    let file: String = row[0]
+                    s.bodies.digests[file] = [UInt8](digest)
+                    rendered[file] = RenderedMarkdown(html: row[2], absoluteHTML: row[3], links: Self.links(row[5]), text: row[4])
+                }
+                s.bodies.bodies = Bodies(rendered: rendered)
+                for row in try Row.fetchAll(db, sql: "SELECT path, identity FROM published") { s.published[row[0]] = row[1] }
+                s.differences = Set(try String.fetchAll(db, sql: "SELECT path FROM differences"))
+                return s
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    // MARK: Writing
+
+    /// Empties every table: the store then describes no build.
+    func clear() throws(Damaged) {
+        do {
+            try queue.write { db in try Self.createTables(db) }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// Records, before the spare is touched, that it can no longer be vouched for: a build
+    /// killed while it works on the spare leaves a store that says so.
+    func forgetSpare() throws(Damaged) {
+        do {
+            try queue.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('spare_inode', '0')") }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// Saves `next` in one transaction, writing only what differs from `previous`.
+    func save(_ next: Snapshot, previous: Snapshot?) throws(Damaged) {
+        let previous = previous ?? Snapshot()
+        do {
+            try queue.write { db in
+                let meta: [String: String] = [
+                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "head": next.head,
+                    "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
+                    "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings),
+                ]
+                let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                for (key, value) in meta { try putMeta.execute(arguments: [key, value]) }
+
+                let putContent = try db.makeStatement(sql: "INSERT OR REPLACE INTO content (path, size, modified, inode, hash) VALUES (?, ?, ?, ?, ?)")
+                for (path, entry) in next.content where previous.content[path] != entry {
+                    try putContent.execute(arguments: [path, entry.size, entry.modified, Int64(bitPattern: entry.inode), Data(entry.hash)])
+                }
+                let dropContent = try db.makeStatement(sql: "DELETE FROM content WHERE path = ?")
+                for path in previous.content.keys where next.content[path] == nil { try dropContent.execute(arguments: [path]) }
+
+                let putKey = try db.makeStatement(sql: "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
+                for index in previous.dependencyKeys.count..<next.dependencyKeys.count {
+                    try putKey.execute(arguments: [index, next.dependencyKeys[index]])
+                }
+                let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies) VALUES (?, ?, ?, ?)")
+                for (id, output) in next.outputs where previous.outputs[id] != output {
+                    try putOutput.execute(arguments: [id, output.path, Data(output.hash), Self.pack(output.dependencies)])
+                }
+                let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
+                for id in previous.outputs.keys where next.outputs[id] == nil { try dropOutput.execute(arguments: [id]) }
+
+                let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
+                for (key, hash) in next.facts.values where previous.facts.values[key] != hash { try putFact.execute(arguments: [key, Data(hash)]) }
+                let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
+                for key in previous.facts.values.keys where next.facts.values[key] == nil { try dropFact.execute(arguments: [key]) }
+
+                let putBody = try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
+                for (file, digest) in next.bodies.digests where previous.bodies.digests[file] != digest || previous.bodies.bodies[file] == nil {
+                    guard let body = next.bodies.bodies[file] else { continue }
+                    try putBody.execute(arguments: [file, Data(digest), body.html, body.absoluteHTML, body.text, Self.text(body.links)])
+                }
+                let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
+                for file in previous.bodies.digests.keys where next.bodies.digests[file] == nil { try dropBody.execute(arguments: [file]) }
+
+                try db.execute(sql: "DELETE FROM published")
+                let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
+                for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
+                try db.execute(sql: "DELETE FROM differences")
+                let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path) VALUES (?)")
+                for path in next.differences { try putDifference.execute(arguments: [path]) }
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    // MARK: Encodings
+
+    private static func pack(_ values: [Int32]) -> Data {
+        var data = Data(capacity: values.count * 4)
+        for value in values { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
+    private static func unpack(_ data: Data) -> [Int32] {
+        let count = data.count / 4
+        var values = [Int32](repeating: 0, count: count)
+        values.withUnsafeMutableBytes { target in _ = data.copyBytes(to: target, count: count * 4) }
+        return values.map { Int32(littleEndian: $0) }
+    }
+
+    /// Links as lines: `l <url>` or `i <url>` (a URL holds no line break after rendering).
+    private static func text(_ links: [RenderedMarkdown.Link]) -> String {
+        links.map { ($0.kind == .image ? "i " : "l ") + $0.url }.joined(separator: "\n")
+    }
+
+    private static func links(_ text: String) -> [RenderedMarkdown.Link] {
+        text.split(separator: "\n").map { line in
+            RenderedMarkdown.Link(kind: line.hasPrefix("i ") ? .image : .link, url: String(line.dropFirst(2)))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import PleinCore
+import PleinModel
+import PleinRender
+
+/// Every piece of the model an output can read (a `Dependency`, by its key) with a fingerprint of
+/// its value. A later build compares fingerprints to learn what an edit changed without keeping
+/// the earlier model: the pieces whose fingerprint differs, appeared or vanished.
+///
+/// A fingerprint is the SHA-256 of the value's full description (every stored property, nested
+/// ones included). Model values hold arrays, never dictionaries or sets, so the description is
+/// the same in every run; `FactsTests` keeps it so.
+struct Facts: Sendable, Equatable {
+    var values: [String: [UInt8]] = [:]
+
+    init(values: [String: [UInt8]] = [:]) {
+        self.values = values
+    }
+
+    /// The fact that stands for the site's settings (`site.yaml` as written): when it changes,
+    /// every output is rendered again.
+    static let siteKey = "site"
+
+    /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
+    /// of what they are made from) and its images.
+    init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], images: ImageCatalog) {
+        var values: [String: [UInt8]] = [:]
+        values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
+        func add(_ dependency: Dependency, _ value: Any) {
+            values[dependency.key] = Hashing.sha256(Array(String(reflecting: value).utf8))
+        }
+        for (id, member) in model.members { add(.member(id), member) }
+        for (id, group) in model.groups { add(.group(id), group) }
+        for (id, report) in model.reports { add(.report(id), report) }
+        for area in model.areas { add(.area(area.id), area) }
+        for location in model.locations { add(.location(location.id), location) }
+        for thread in model.threads { add(.thread(thread.id), thread) }
+        for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { add(.sessions(member), sessions) }
+        add(.memberOrder, model.memberOrder)
+        add(.groupOrder, model.groupOrder)
+        add(.reportOrder, model.reportOrder)
+        add(.areaOrder, model.areas.map(\.id))
+        add(.locationOrder, model.locations.map(\.id))
+        add(.places, model.places)
+        add(.asOf, model.asOf as Any)
+        for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
+        for (path, image) in images.images { add(.image(path), image) }
+        self.values = values
+    }
+
+    /// The keys of the pieces that differ between `self` (earlier) and `now`.
+    func changes(to now: Facts) -> Set<String> {
+        var changed: Set<String> = []
+        for (key, value) in now.values where values[key] != value { changed.insert(key) }
+        for key in values.keys where now.values[key] == nil { changed.insert(key) }
+        return changed
+    }
+}

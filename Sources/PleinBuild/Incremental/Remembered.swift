@@ -1,0 +1,117 @@
+import Foundation
+import PleinCore
+import PleinModel
+import PleinRender
+
+/// A build's dealings with the build store: what the last `plein build` left (`previous`), and
+/// what this one will leave (`next`). It decides which outputs to render again (those that read
+/// a fact that changed), and tells the writer which to keep and which to take away.
+struct Remembered: Sendable {
+    let previous: BuildStore.Snapshot?
+    var next: BuildStore.Snapshot
+    /// Output paths not rendered again: their bytes are those of the output folder.
+    private(set) var kept: [String] = []
+    /// Paths that the new site lacks but the output folder or the spare may hold.
+    private(set) var removed: [String] = []
+    /// Output paths added, changed and removed since the output folder's site.
+    private(set) var added: [String] = [], changed: [String] = [], gone: [String] = []
+    private var keyIndex: [String: Int32] = [:]
+    /// How many outputs this build rendered.
+    private(set) var rendered = 0
+
+    /// `next` starts with what is known before loading: the fingerprint, HEAD and content hashes.
+    init(previous: BuildStore.Snapshot?, next: BuildStore.Snapshot) {
+        self.previous = previous
+        self.next = next
+        self.next.dependencyKeys = previous?.dependencyKeys ?? []
+        for (index, key) in self.next.dependencyKeys.enumerated() { keyIndex[key] = Int32(index) }
+    }
+
+    /// Everything a build's output depends on besides the content: plein itself, the theme's
+    /// files, the options and Leaflet. A different fingerprint means a full build.
+    static func fingerprint(_ options: BuildOptions, theme: ContentFS, leaflet: Leaflet?) -> String {
+        var text = "plein \(PleinVersion.number) store \(BuildStore.format)\n"
+        text += "output \(URL(fileURLWithPath: options.output).standardizedFileURL.path)\n"
+        text += "base \(options.baseURL ?? "-")\nhistory \(options.history)\n"
+        text += "secret \(options.secret.map { Hashing.sha256Hex($0) } ?? "-")\n"
+        text += "footer \(options.pageFooterInjection ?? "-")\n"
+        for file in leaflet?.files ?? [] { text += "leaflet \(file.path) \(Hashing.sha256Hex(file.bytes))\n" }
+        func walk(_ directory: String) {
+            for entry in ((try? theme.list(directory)) ?? []).sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
+                let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
+                if entry.kind == .directory {
+                    walk(path)
+                } else {
+                    text += "theme \(path) \((try? theme.read(path)).map { Hashing.sha256Hex($0) } ?? "unreadable")\n"
+                }
+            }
+        }
+        walk("")
+        return Hashing.sha256Hex(Array(text.utf8))
+    }
+
+    /// The outputs to render: all of them without a previous build or when the site's settings
+    /// changed; else the new ones and those that read a fact that changed.
+    func outputsToRender(_ ids: [OutputID], facts: Facts) -> [OutputID] {
+        guard let previous else { return ids }
+        let changedKeys = previous.facts.changes(to: facts)
+        if changedKeys.contains(Facts.siteKey) { return ids }
+        let affected = Set(changedKeys.compactMap { key in keyIndex[key] })
+        return ids.filter { id in
+            guard let old = previous.outputs[Self.key(id)] else { return true }
+            return old.dependencies.contains { affected.contains($0) }
+        }
+    }
+
+    static func key(_ id: OutputID) -> String { String(describing: id) }
+
+    /// Takes in what the build made: every output id, those rendered (with what they read and
+    /// their hash), the facts and bodies, and the files published as they are (path → identity).
+    mutating func take(ids: [OutputID], rendered: [RenderStage.Rendered], facts: Facts, bodies: BodiesStage, published: [String: String]) {
+        var outputs: [String: BuildStore.Output] = [:]
+        outputs.reserveCapacity(ids.count)
+        for output in rendered {
+            outputs[Self.key(output.id)] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: intern(output.dependencies))
+        }
+        self.rendered = rendered.count
+        kept = []
+        for id in ids {
+            let key = Self.key(id)
+            guard outputs[key] == nil, let old = previous?.outputs[key] else { continue }
+            outputs[key] = old
+            kept.append(old.path)
+        }
+        next.outputs = outputs
+        next.facts = facts
+        next.bodies = bodies
+        next.published = published
+        next.pages = outputs.values.count { $0.path.hasSuffix(".html") }
+        next.files = outputs.count + published.count
+
+        // What differs from the output folder's site, and what to take away.
+        var before: [String: [UInt8]] = [:]
+        if let previous {
+            for output in previous.outputs.values { before[output.path] = output.hash }
+            for (path, identity) in previous.published { before[path] = Array(identity.utf8) }
+        }
+        var after: [String: [UInt8]] = [:]
+        for output in outputs.values { after[output.path] = output.hash }
+        for (path, identity) in published { after[path] = Array(identity.utf8) }
+        added = after.keys.filter { before[$0] == nil }.sorted()
+        changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
+        gone = before.keys.filter { after[$0] == nil }.sorted()
+        removed = Set(gone).union((previous?.differences ?? []).filter { after[$0] == nil }).sorted()
+        next.differences = Set(added + changed + gone)
+    }
+
+    private mutating func intern(_ dependencies: Set<Dependency>) -> [Int32] {
+        dependencies.map { dependency in
+            let key = dependency.key
+            if let index = keyIndex[key] { return index }
+            let index = Int32(next.dependencyKeys.count)
+            next.dependencyKeys.append(key)
+            keyIndex[key] = index
+            return index
+        }.sorted()
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import PleinCore
+
+/// One `plein build`'s use of the build store: opening it, deciding whether the last build's
+/// snapshot can be trusted (same plein, theme and settings, and the output folder it wrote),
+/// seeing whether anything changed, and saving the new snapshot once the new site is in place.
+///
+/// Whatever is wrong with the store — missing, damaged, from another version, left by a killed
+/// build — the build is a full one, with one line saying why; never a wrong one.
+struct StoreSession {
+    let options: BuildOptions
+    private var store: BuildStore?
+    private var previous: BuildStore.Snapshot?
+    private var next = BuildStore.Snapshot()
+    private(set) var remembered: Remembered?
+    /// The paths in which the spare differs from the output, when the store vouches for it.
+    private(set) var knownSpare: Set<String>?
+    /// Why the build redoes everything although a store was there.
+    private(set) var fullBuildReason: String?
+    /// A problem with the store that did not stop the build (saving failed).
+    private(set) var problem: String?
+    /// Set when nothing changed since the last build: its snapshot.
+    private(set) var unchanged: BuildStore.Snapshot?
+
+    private let output: String
+    private let spare: String
+
+    init(_ options: BuildOptions) {
+        self.options = options
+        output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+        spare = OutputWriter.sparePath(for: output)
+        do throws(BuildStore.Damaged) {
+            let (opened, reset) = try BuildStore.open(cacheRoot: options.cacheRoot)
+            store = opened
+            let head = try opened.readHead()
+            previous = head.snapshot
+            fullBuildReason = reset ?? head.unusable
+        } catch {
+            problem = "the build cache cannot be used (\(error.reason)): every build is a full one"
+        }
+        next.fingerprint = Remembered.fingerprint(options, theme: options.themeFiles, leaflet: Leaflet(folder: options.leaflet))
+        next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content)?.text ?? "" : ""
+        if let known = previous {
+            if known.fingerprint != next.fingerprint {
+                distrust("plein, its theme or the build's settings changed since the last build")
+            } else if known.liveInode != Self.inode(output) {
+                distrust("the output folder is not the one the last build left (removed, replaced, or that build was interrupted)")
+            }
+        }
+        let scan = ContentScan(root: options.content, previous: previous?.content ?? [:])
+        next.content = scan.files
+        if let known = previous, scan.complete, known.head == next.head, scan.changes(from: known.content).isEmpty {
+            unchanged = known
+        }
+    }
+
+    private mutating func distrust(_ reason: String) {
+        previous = nil
+        fullBuildReason = reason
+    }
+
+    /// Reads the rest of the snapshot (or empties the store when there is none to trust), and
+    /// records that the spare is about to be worked on.
+    mutating func prepare() {
+        guard let store else { return }
+        do throws(BuildStore.Damaged) {
+            if var known = previous {
+                try store.readRest(into: &known)
+                previous = known
+                if known.spareInode != 0, known.spareInode == Self.inode(spare) { knownSpare = known.differences }
+            } else {
+                try store.clear()
+            }
+            try store.forgetSpare()
+        } catch {
+            distrust("the build cache could not be read (\(error.reason))")
+            knownSpare = nil
+            do throws(BuildStore.Damaged) { try store.clear() } catch { self.store = nil }
+        }
+        remembered = Remembered(previous: previous, next: next)
+    }
+
+    /// Saves what `state` made once the new site is in place, and tells what changed in the
+    /// output (nil when that is not known: a full build without a store, unless asked for).
+    mutating func save(_ state: SiteState, warnings: Int) -> OutputChanges? {
+        guard let store, let remembered = state.remembered else { return nil }
+        var made = remembered.next
+        made.liveInode = Self.inode(output)
+        made.spareInode = Self.inode(spare)
+        made.warnings = warnings
+        made.images = state.imageCount
+        do throws(BuildStore.Damaged) {
+            try store.save(made, previous: previous)
+        } catch {
+            problem = "the build cache could not be saved (\(error.reason)): the next build is a full one"
+            do throws(BuildStore.Damaged) { try store.clear() } catch {}
+        }
+        if previous != nil { return OutputChanges(added: remembered.added, changed: remembered.changed, removed: remembered.gone) }
+        return options.listsChanges ? OutputChanges.compare(old: spare, new: output) : nil
+    }
+
+    static func inode(_ path: String) -> UInt64 {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+}
+
+extension OutputChanges {
+    /// The differences between two output folders, file by file (a hard link shared by both is
+    /// the same file): for a build that had no snapshot to compare with.
+    static func compare(old: String, new: String) -> OutputChanges {
+        let before = files(old), after = files(new)
+        var changes = OutputChanges()
+        for (path, identity) in after {
+            guard let earlier = before[path] else {
+                changes.added.append(path)
+                continue
+            }
+            if earlier != identity, FileManager.default.contentsEqual(atPath: old + "/" + path, andPath: new + "/" + path) == false {
+                changes.changed.append(path)
+            }
+        }
+        changes.removed = before.keys.filter { after[$0] == nil }
+        changes.added.sort()
+        changes.changed.sort()
+        changes.removed.sort()
+        return changes
+    }
+
+    /// Every file below `root` (hidden top-level entries aside) with its inode.
+    private static func files(_ root: String) -> [String: UInt64] {
+        var found: [String: UInt64] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return found }
+        while let path = walker.nextObject() as? String {
+            if path.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            var info = stat()
+            if lstat(root + "/" + path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { found[path] = UInt64(info.st_ino) }
+        }
+        return found
+    }
+}

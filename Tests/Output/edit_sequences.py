@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Random sequences of edits, each followed by an incremental build whose output must be
+byte-identical to a clean build of the same files: in `plein build`'s path (the build store in
+the cache, the output folder swapped) and in `plein serve`'s (every file fetched over HTTP).
+
+Edits: a report's body, title or category; a report moved to another area; a new reply; a report
+deleted; a member renamed; a member taken out of a group; a new photo; a template; site.yaml; a file
+broken and then mended; files touched or copied back with the same bytes (nothing may change).
+Runs on the demo and on a generated community. `--seed` repeats a run; the seed is printed.
+
+    python3 Tests/Output/edit_sequences.py --plein .build/debug/plein [--seed N] [--steps N]
+"""
+import argparse, glob, hashlib, os, random, re, shutil, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_safety  # noqa: E402  (the Server class and helpers)
+
+ROOT = serve_safety.ROOT
+SECRET = "edit-sequences-secret"
+failures = []
+
+
+def check(condition, message):
+    if condition:
+        print(f"  ok: {message}")
+    else:
+        print(f"  FAILED: {message}")
+        failures.append(message)
+
+
+def tree(folder):
+    """Every file below `folder` (hidden top-level entries aside) → SHA-256, and every folder."""
+    files, folders = {}, set()
+    for base, dirs, names in os.walk(folder):
+        rel = os.path.relpath(base, folder)
+        if rel == ".":
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            names = [n for n in names if not n.startswith(".")]
+        else:
+            folders.add(rel)
+        for name in names:
+            with open(os.path.join(base, name), "rb") as f:
+                files[os.path.normpath(os.path.join(rel, name))] = hashlib.sha256(f.read()).hexdigest()
+    return files, folders
+
+
+class Community:
+    """A content folder and a theme in a temporary place, and the edits made to them."""
+
+    def __init__(self, work, name, content):
+        self.folder = os.path.join(work, name)
+        self.content = os.path.join(self.folder, "content")
+        self.templates = os.path.join(self.folder, "templates")
+        shutil.copytree(content, self.content, symlinks=True)
+        shutil.copytree(os.path.join(ROOT, "templates"), self.templates)
+        self.counter = 0
+        self.broken = None
+        self.queue = None
+
+    def files(self, pattern):
+        return sorted(glob.glob(os.path.join(self.content, pattern)))
+
+    def read(self, path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+    def write(self, path, text):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def reports(self):
+        return self.files("reports/*/*.md") + self.files("reports/*/*/index.md")
+
+    def referenced(self, path):
+        """Whether any other file names this report (deleting or moving it would then break them)."""
+        slug = os.path.basename(os.path.dirname(path) if path.endswith("/index.md") else path[:-3])
+        for other in glob.glob(os.path.join(self.content, "**/*"), recursive=True):
+            if os.path.isfile(other) and not other.startswith(os.path.dirname(path) + "/") and other != path and other.endswith((".md", ".yaml")):
+                if slug in self.read(other):
+                    return True
+        return False
+
+    # Each edit returns a description, or None when it does not apply to this community.
+    def body(self, rng):
+        path = rng.choice(self.reports())
+        self.write(path, self.read(path) + f"\nEen regel erbij ({self.counter}).\n")
+        return f"body of {os.path.relpath(path, self.content)}"
+
+    def title(self, rng):
+        path = rng.choice(self.reports())
+        text = re.sub(r"(?m)^title: .*$", f"title: Bijgewerkt bericht {self.counter}", self.read(path), count=1)
+        self.write(path, text)
+        return f"title of {os.path.relpath(path, self.content)}"
+
+    def category(self, rng):
+        path = rng.choice(self.reports())
+        text = self.read(path)
+        current = re.search(r"(?m)^category: (\w+)", text)
+        if not current:
+            return None
+        other = rng.choice([c for c in ("attention", "complaint", "message", "suspicious") if c != current.group(1)])
+        self.write(path, text.replace(current.group(0), "category: " + other, 1))
+        return f"category of {os.path.relpath(path, self.content)} → {other}"
+
+    def move(self, rng):
+        singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
+        areas = [os.path.dirname(p) for p in self.files("reports/*/area.yaml")] or sorted({os.path.dirname(p) for p in singles})
+        if not singles or len(areas) < 2:
+            return None
+        path = rng.choice(singles)
+        target = rng.choice([a for a in areas if a != os.path.dirname(path)])
+        shutil.move(path, os.path.join(target, os.path.basename(path)))
+        return f"{os.path.relpath(path, self.content)} moved to {os.path.relpath(target, self.content)}"
+
+    def reply(self, rng):
+        bundles = self.files("reports/*/*/index.md")
+        members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
+        if not bundles or not members:
+            return None
+        folder = os.path.dirname(rng.choice(bundles))
+        member = rng.choice(members)
+        self.write(os.path.join(folder, "replies", f"20261130T{self.counter % 24:02d}00-{member}.md"),
+                   f"---\nauthor: {member}\nat: 2026-11-30T{self.counter % 24:02d}:00:00+01:00\n---\nAntwoord nummer {self.counter}.\n")
+        return f"a reply on {os.path.relpath(folder, self.content)}"
+
+    def delete(self, rng):
+        singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
+        if not singles:
+            return None
+        path = rng.choice(singles)
+        os.remove(path)
+        return f"{os.path.relpath(path, self.content)} deleted"
+
+    def rename(self, rng):
+        path = rng.choice(self.files("users/*.md"))
+        self.write(path, re.sub(r'(?m)^name: "?([^"(\n]*?)(?: \(\d+\))?"?$', lambda m: f'name: "{m.group(1)} ({self.counter})"', self.read(path), count=1))
+        return f"member {os.path.relpath(path, self.content)} renamed"
+
+    def leave_group(self, rng):
+        groups = self.files("groups/*/index.md")
+        rng.shuffle(groups)
+        for path in groups:
+            text = self.read(path)
+            block = re.search(r"(?m)^members:\n((?:  - .*\n)+)", text)
+            if block and block.group(1).count("\n") > 1:
+                lines = block.group(1).splitlines(keepends=True)
+                gone = rng.choice(lines)
+                if re.search(r"(?m)^created_by: " + re.escape(gone.strip()[2:]) + "$", text):
+                    continue
+                self.write(path, text.replace(block.group(0), "members:\n" + "".join(l for l in lines if l is not gone), 1))
+                return f"{gone.strip()[2:]} left {os.path.relpath(os.path.dirname(path), self.content)}"
+        return None
+
+    def photo(self, rng):
+        albums = self.files("groups/*/albums/*/index.md")
+        photos = self.files("groups/*/albums/*/*.jpg")
+        if not albums or not photos:
+            return None
+        folder = os.path.dirname(rng.choice(albums))
+        shutil.copyfile(rng.choice(photos), os.path.join(folder, f"nieuw-{self.counter}.jpg"))
+        return f"a new photo in {os.path.relpath(folder, self.content)}"
+
+    def template(self, rng):
+        path = os.path.join(self.templates, "partials", "report-card.mustache")
+        self.write(path, self.read(path).replace("</article>", f"<!-- {self.counter} --></article>", 1))
+        return "the report-card partial"
+
+    def settings(self, rng):
+        path = os.path.join(self.content, "site.yaml")
+        self.write(path, re.sub(r"(?m)^description: .*$", f"description: Een andere beschrijving ({self.counter})", self.read(path), count=1))
+        return "site.yaml's description"
+
+    def breaks(self, rng):
+        path = rng.choice(self.files("users/*.md"))
+        self.broken = (path, self.read(path))
+        self.write(path, "---\nname: [kapot\n---\n")
+        return f"{os.path.relpath(path, self.content)} broken"
+
+    def mend(self, rng):
+        path, text = self.broken
+        self.broken = None
+        self.write(path, text)
+        return f"{os.path.relpath(path, self.content)} mended"
+
+    def same_bytes(self, rng):
+        """A touch and a copy put back: new times and inodes, the same bytes."""
+        for path in rng.sample(self.reports(), 3):
+            os.utime(path)
+        victim = rng.choice(self.files("users/*.md"))
+        shutil.copyfile(victim, victim + ".tmp")
+        os.replace(victim + ".tmp", victim)
+        return "files touched and copied back"
+
+    EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "template", "settings", "breaks",
+             "same_bytes"]
+
+    def edit(self, rng):
+        """Every kind of edit once, in a random order, then any at random."""
+        self.counter += 1
+        if self.broken:
+            return "mend", self.mend(rng)
+        if self.queue is None:
+            self.queue = rng.sample(self.EDITS, len(self.EDITS))
+        for _ in range(20):
+            kind = self.queue.pop() if self.queue else rng.choice(self.EDITS)
+            done = getattr(self, kind)(rng)
+            if done:
+                return kind, done
+        return "body", self.body(rng)
+
+
+def build(plein, community, output, cache, fresh=False, changed=None, base=None):
+    cmd = [plein, "build", "--content", community.content, "--templates", community.templates, "--output", output, "--cache", cache]
+    if fresh:
+        cmd.append("--fresh")
+    if changed:
+        cmd += ["--changed", changed]
+    if base:
+        cmd += ["--base-url", base]
+    env = dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1")
+    return subprocess.run(cmd, capture_output=True, text=True, env=env)
+
+
+def build_path(plein, community, rng, steps):
+    """`plein build` after each edit, against a clean build of the same files."""
+    out, clean = os.path.join(community.folder, "public"), os.path.join(community.folder, "clean")
+    cache, clean_cache = os.path.join(community.folder, "cache"), os.path.join(community.folder, "clean-cache")
+    first = build(plein, community, out, cache)
+    check(first.returncode == 0, f"the first build succeeds {first.stderr[-300:]}")
+    listing = os.path.join(community.folder, "changed.txt")
+    for step in range(steps):
+        before, _ = tree(out)
+        kind, what = community.edit(rng)
+        result = build(plein, community, out, cache, changed=listing)
+        reference = build(plein, community, clean, clean_cache, fresh=True)
+        label = f"step {step + 1}, {what}"
+        check(result.returncode == reference.returncode, f"{label}: the build {'fails' if reference.returncode else 'succeeds'} as a clean one does "
+              f"({result.returncode} vs {reference.returncode}) {result.stderr[-400:]}")
+        if reference.returncode != 0:
+            check(tree(out)[0] == before, f"{label}: the output is left as it was")
+            continue
+        (a, a_dirs), (b, b_dirs) = tree(out), tree(clean)
+        differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
+        check(not differing and a_dirs == b_dirs,
+              f"{label}: byte-identical to a clean build ({len(differing)} files differ: {differing[:5]}; "
+              f"folders differ: {sorted(a_dirs ^ b_dirs)[:5]})")
+        with open(listing) as f:
+            listed = {tuple(line.rstrip("\n").split("\t", 1)) for line in f if line.strip()}
+        expected = {("A", p) for p in a if p not in before} | {("M", p) for p in a if p in before and before[p] != a[p]} \
+            | {("D", p) for p in before if p not in a}
+        check(listed == expected, f"{label}: --changed lists what changed ({len(listed)} lines; missing {sorted(expected - listed)[:3]}, "
+              f"extra {sorted(listed - expected)[:3]})")
+        if kind == "same_bytes":
+            check("nothing changed since the last build" in result.stdout, f"{label}: nothing is rebuilt ({result.stdout.strip()[-200:]})")
+        if kind == "body":
+            rendered = re.search(r"\((\d+) rendered again\)", result.stdout)
+            total = re.search(r"built \d+ pages, (\d+) files", result.stdout)
+            check(rendered and total and int(rendered.group(1)) * 4 < int(total.group(1)),
+                  f"{label}: only what shows the body is rendered again ({result.stdout.strip()[-160:]})")
+
+
+def serve_path(plein, community, rng, steps):
+    """`plein serve` after each edit: every file of a clean build is served with its bytes (the
+    reload script aside), and files a clean build lacks are not."""
+    port = serve_safety.free_port()
+    base = f"http://127.0.0.1:{port}/"
+    server = serve_safety.Server.__new__(serve_safety.Server)
+    server.folder, server.content, server.port = community.folder, community.content, port
+    server.log_path = os.path.join(community.folder, "serve.log")
+    server.log = open(server.log_path, "w")
+    server.process = subprocess.Popen(
+        [plein, "serve", "--content", community.content, "--templates", community.templates, "--cache", os.path.join(community.folder, "serve-cache"),
+         "--port", str(port), "--base-url", base],
+        stdout=server.log, stderr=subprocess.STDOUT, env=dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1"))
+    clean, clean_cache = os.path.join(community.folder, "serve-clean"), os.path.join(community.folder, "serve-clean-cache")
+    injection = None
+    try:
+        check(server.wait_for("built "), "the server builds the site")
+        previous = set()
+        for step in range(steps + 1):
+            label = "the first build"
+            if step:
+                before = server.rebuilds()
+                _, what = community.edit(rng)
+                label = f"step {step}, {what}"
+                if "nothing" not in what and "touched" not in what:
+                    server.wait_rebuild(before, timeout=120)
+                # An edit can arrive as several events: wait until the server is quiet.
+                settled = -1
+                while settled != server.rebuilds():
+                    settled = server.rebuilds()
+                    time.sleep(0.8)
+            reference = build(plein, community, clean, clean_cache, fresh=True, base=base)
+            if reference.returncode != 0:
+                status, _, body = server.request("/feed.xml")
+                check(status == 200, f"{label}: the last good site is still served ({status})")
+                continue
+            files, _ = tree(clean)
+            wrong = []
+            for path in sorted(files):
+                url = "/" + path
+                status, _, body = server.request(url)
+                with open(os.path.join(clean, path), "rb") as f:
+                    expected = f.read()
+                if path.endswith(".html") and status == 200 and body != expected:
+                    if injection is None:
+                        cut = next((i for i in range(min(len(body), len(expected))) if body[i] != expected[i]), len(expected))
+                        injection = body[cut:cut + len(body) - len(expected)]
+                    body = body.replace(injection, b"", 1)
+                if status != 200 or body != expected:
+                    wrong.append(f"{path} ({status})")
+            gone = [p for p in previous - set(files) if server.request("/" + p)[0] == 200]
+            check(not wrong and not gone, f"{label}: every file as a clean build makes it ({len(files)} files; wrong {wrong[:4]}; "
+                  f"still served after removal {gone[:4]})")
+            previous = set(files)
+    finally:
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    parser.add_argument("--steps", type=int, default=16)
+    args = parser.parse_args()
+    plein = os.path.abspath(args.plein)
+    print(f"edit sequences with --seed {args.seed}")
+    with tempfile.TemporaryDirectory(prefix="plein-edits-") as work:
+        generated = os.path.join(work, "generated")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools/bench/generate.py"), "--reports", "150", "--members", "60", "--groups", "8",
+                        "--out", generated],
+                       check=True, capture_output=True)
+        generated_content = os.path.join(generated, "content") if os.path.isdir(os.path.join(generated, "content")) else generated
+        for name, content in (("demo", os.path.join(ROOT, "content")), ("generated", generated_content)):
+            rng = random.Random(f"{args.seed}-{name}")
+            print(f"{name}: plein build")
+            build_path(plein, Community(work, name + "-build", content), rng, args.steps)
+            print(f"{name}: plein serve")
+            serve_path(plein, Community(work, name + "-serve", content), rng, max(4, args.steps // 2))
+    if failures:
+        print(f"{len(failures)} check(s) failed (repeat with --seed {args.seed})")
+        sys.exit(1)
+    print("all edit-sequence checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+import Foundation
+import PleinCore
+@testable import PleinBuild
+import PleinModel
+import PleinRender
+import Testing
+
+/// The build store compares facts made in different runs of plein: a fact must describe its
+/// value the same way in every run. Swift orders a dictionary's or a set's elements differently
+/// in each process, so no value the facts describe may hold one.
+@Suite struct FactsTests {
+    /// Fails for every dictionary or set inside `value`, naming where it is.
+    func expectNoUnorderedCollections(_ value: Any, at path: String, _ found: inout [String]) {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .dictionary || mirror.displayStyle == .set {
+            found.append(path)
+            return
+        }
+        for (index, child) in mirror.children.enumerated() {
+            expectNoUnorderedCollections(child.value, at: path + "." + (child.label ?? String(index)), &found)
+        }
+    }
+
+    @Test func theModelsPiecesHoldNoDictionaryOrSet() throws {
+        let checked = Pipeline.check(content: Repo.content)
+        var stage = ModelStage(content: Repo.content, readsHistory: false)
+        let (model, _) = stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8)))
+        var found: [String] = []
+        for member in model.members.values { expectNoUnorderedCollections(member, at: "member \(member.id)", &found) }
+        for group in model.groups.values { expectNoUnorderedCollections(group, at: "group \(group.id)", &found) }
+        for report in model.reports.values { expectNoUnorderedCollections(report, at: "report \(report.id)", &found) }
+        expectNoUnorderedCollections(model.areas, at: "areas", &found)
+        expectNoUnorderedCollections(model.locations, at: "locations", &found)
+        expectNoUnorderedCollections(model.threads, at: "threads", &found)
+        expectNoUnorderedCollections(model.sessions, at: "sessions", &found)
+        expectNoUnorderedCollections(model.places, at: "places", &found)
+        #expect(found.isEmpty, "facts would differ between runs: \(found.prefix(5))")
+        #expect(!model.reports.isEmpty && !model.groups.isEmpty)
+    }
+
+    @Test func aFactChangesWithItsPieceOnly() throws {
+        let checked = Pipeline.check(content: Repo.content)
+        var stage = ModelStage(content: Repo.content, readsHistory: false)
+        let (model, _) = stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: nil)
+        let before = Facts(model, settings: "title: a", bodies: ["a.md": [1]], images: ImageCatalog())
+        let again = Facts(model, settings: "title: a", bodies: ["a.md": [1]], images: ImageCatalog())
+        #expect(before.changes(to: again).isEmpty)
+        let other = Facts(model, settings: "title: b", bodies: ["a.md": [2], "b.md": [3]], images: ImageCatalog())
+        #expect(before.changes(to: other) == [Facts.siteKey, "body:a.md", "body:b.md"])
+    }
+}
