@@ -13,11 +13,32 @@ public enum Placeholders {
 
     static let all: Set<String> = [member, group, album, goal, report, reply, location, message]
 
-    /// The first line of `body` that is still a placeholder, with its line in the file.
+    /// The placeholders' lengths in bytes: a line of another length is none of them.
+    private static let lengths = Set(all.map(\.utf8.count))
+
+    /// The first line of `body` that is still a placeholder, with its line in the file. Lines
+    /// are looked at as bytes; only one as long as a placeholder becomes a string (every body of
+    /// the community passes here on each check).
     static func find(in body: Body) -> (text: String, line: Int)? {
-        for (offset, line) in body.markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = String(line).trimmingWhitespace
-            if all.contains(text) { return (text, body.line + offset) }
+        body.markdown.utf8.withContiguousStorageIfAvailable { find($0, line: body.line) }
+            ?? Array(body.markdown.utf8).withUnsafeBufferPointer { find($0, line: body.line) }
+    }
+
+    private static func find(_ bytes: UnsafeBufferPointer<UInt8>, line first: Int) -> (text: String, line: Int)? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        var start = 0, line = first
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var a = start, b = end
+            while a < b, isSpace(bytes[a]) { a += 1 }
+            while b > a, isSpace(bytes[b - 1]) { b -= 1 }
+            if lengths.contains(b - a) {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self)
+                if all.contains(text) { return (text, line) }
+            }
+            start = end + 1
+            line += 1
         }
         return nil
     }

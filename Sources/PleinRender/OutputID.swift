@@ -135,3 +135,62 @@ public enum OutputID: Hashable, Sendable {
         return ids
     }
 }
+
+extension OutputID {
+    /// A stable name for the output (the same in every run): how the build store keeps it.
+    public var key: String {
+        switch self {
+        case .home: return "home"
+        case .members: return "members"
+        case .member(let id): return "member:" + id
+        case .progress(let id): return "progress:" + id
+        case .divers: return "divers"
+        case .groups: return "groups"
+        case .group(let id): return "group:" + id
+        case .leaderboard(let id): return "leaderboard:" + id
+        case .album(let key): return "album:" + key.group + "/" + key.album
+        case .photo(let key, let index): return "photo:" + key.group + "/" + key.album + "/" + String(index)
+        case .areas: return "areas"
+        case .area(let id): return "area:" + id
+        case .report(let id): return "report:" + id
+        case .locations: return "locations"
+        case .location(let id): return "location:" + id
+        case .now: return "now"
+        case .notFound: return "not-found"
+        case .sitemap: return "sitemap"
+        case .robots: return "robots"
+        case .atom(let feed): return "atom:" + feed.key
+        case .jsonFeed(let feed): return "json-feed:" + feed.key
+        case .geoJSON(let map): return "geojson:" + map.key
+        case .diversIndex: return "divers-index"
+        case .leaderboardJSON(let id): return "leaderboard-json:" + id
+        case .thread(let id): return "thread:" + id
+        case .threadFeed(let id): return "thread-feed:" + id
+        case .threadJSONFeed(let id): return "thread-json-feed:" + id
+        }
+    }
+}
+
+extension FeedID {
+    var key: String {
+        switch self {
+        case .site: return "site"
+        case .area(let id): return "area/" + id
+        case .report(let id): return "report/" + id
+        case .group(let id): return "group/" + id
+        case .member(let id): return "member/" + id
+        case .following(let id): return "following/" + id
+        }
+    }
+}
+
+extension MapID {
+    var key: String {
+        switch self {
+        case .reports: return "reports"
+        case .area(let id): return "area/" + id
+        case .locations: return "locations"
+        case .album(let key): return "album/" + key.group + "/" + key.album
+        }
+    }
+}

@@ -56,6 +56,8 @@ class Community:
         self.counter = 0
         self.broken = None
         self.queue = None
+        self.saved = os.path.join(self.folder, "before-last-edit")
+        self.undo_next = False
 
     def files(self, pattern):
         return sorted(glob.glob(os.path.join(self.content, pattern)))
@@ -195,11 +197,34 @@ class Community:
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "template", "settings", "breaks",
              "same_bytes"]
 
+    def undo(self):
+        """Puts the content back as it was before the last edit, file by file (the server's
+        watcher keeps watching the same folders)."""
+        now = {os.path.relpath(os.path.join(b, n), self.content) for b, _, ns in os.walk(self.content) for n in ns}
+        then = {os.path.relpath(os.path.join(b, n), self.saved) for b, _, ns in os.walk(self.saved) for n in ns}
+        for path in now - then:
+            os.remove(os.path.join(self.content, path))
+        for path in then:
+            source, target = os.path.join(self.saved, path), os.path.join(self.content, path)
+            if path not in now or open(source, "rb").read() != open(target, "rb").read():
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(source, target)
+        for base, dirs, names in os.walk(self.content, topdown=False):
+            if base != self.content and not os.listdir(base):
+                os.rmdir(base)
+        return "the last edit undone (it broke the site)"
+
     def edit(self, rng):
-        """Every kind of edit once, in a random order, then any at random."""
+        """Every kind of edit once, in a random order, then any at random. An edit that broke
+        the site without meaning to (a member who left a group still has its goals) is undone."""
         self.counter += 1
+        if self.undo_next:
+            self.undo_next = False
+            return "undo", self.undo()
         if self.broken:
             return "mend", self.mend(rng)
+        shutil.rmtree(self.saved, ignore_errors=True)
+        shutil.copytree(self.content, self.saved, symlinks=True)
         if self.queue is None:
             self.queue = rng.sample(self.EDITS, len(self.EDITS))
         for _ in range(20):
@@ -239,6 +264,7 @@ def build_path(plein, community, rng, steps):
               f"({result.returncode} vs {reference.returncode}) {result.stderr[-400:]}")
         if reference.returncode != 0:
             check(tree(out)[0] == before, f"{label}: the output is left as it was")
+            community.undo_next = kind != "breaks"
             continue
         (a, a_dirs), (b, b_dirs) = tree(out), tree(clean)
         differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
@@ -277,12 +303,12 @@ def serve_path(plein, community, rng, steps):
     injection = None
     try:
         check(server.wait_for("built "), "the server builds the site")
-        previous = set()
+        previous, kind = set(), None
         for step in range(steps + 1):
             label = "the first build"
             if step:
                 before = server.rebuilds()
-                _, what = community.edit(rng)
+                kind, what = community.edit(rng)
                 label = f"step {step}, {what}"
                 if "nothing" not in what and "touched" not in what:
                     server.wait_rebuild(before, timeout=120)
@@ -295,6 +321,7 @@ def serve_path(plein, community, rng, steps):
             if reference.returncode != 0:
                 status, _, body = server.request("/feed.xml")
                 check(status == 200, f"{label}: the last good site is still served ({status})")
+                community.undo_next = kind != "breaks"
                 continue
             files, _ = tree(clean)
             wrong = []

@@ -14,7 +14,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "1"
+    static let format = "2"
     let path: String
     private let queue: DatabaseQueue
 

@@ -23,11 +23,9 @@ struct Facts: Sendable, Equatable {
     /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
     /// of what they are made from) and its images.
     init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], images: ImageCatalog) {
-        var values: [String: [UInt8]] = [:]
-        values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
-        func add(_ dependency: Dependency, _ value: Any) {
-            values[dependency.key] = Hashing.sha256(Array(String(reflecting: value).utf8))
-        }
+        var pieces: [(String, any Sendable)] = []
+        pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + 16)
+        func add(_ dependency: Dependency, _ value: any Sendable) { pieces.append((dependency.key, value)) }
         for (id, member) in model.members { add(.member(id), member) }
         for (id, group) in model.groups { add(.group(id), group) }
         for (id, report) in model.reports { add(.report(id), report) }
@@ -41,9 +39,13 @@ struct Facts: Sendable, Equatable {
         add(.areaOrder, model.areas.map(\.id))
         add(.locationOrder, model.locations.map(\.id))
         add(.places, model.places)
-        add(.asOf, model.asOf as Any)
-        for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
+        add(.asOf, model.asOf.map { String(reflecting: $0) } ?? "-")
         for (path, image) in images.images { add(.image(path), image) }
+        let hashed = parallelMap(pieces) { key, value in (key, Hashing.sha256(Array(String(reflecting: value).utf8))) }
+        var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
+        values.reserveCapacity(hashed.count + bodies.count + 1)
+        values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
+        for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
         self.values = values
     }
 

@@ -63,7 +63,7 @@ struct Remembered: Sendable {
         }
     }
 
-    static func key(_ id: OutputID) -> String { String(describing: id) }
+    static func key(_ id: OutputID) -> String { id.key }
 
     /// Takes in what the build made: every output id, those rendered (with what they read and
     /// their hash), the facts and bodies, and the files published as they are (path → identity).

@@ -184,6 +184,7 @@ public struct SiteState: Sendable {
         let facts = remembered.map { _ in
             Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, images: catalog)
         }
+        if facts != nil { timer.lap("facts") }
         let todo: [OutputID]
         if let remembered, let facts {
             todo = remembered.outputsToRender(ids, facts: facts)
@@ -194,6 +195,7 @@ public struct SiteState: Sendable {
         } else {
             todo = ids
         }
+        timer.lap("outputs to render (\(todo.count) of \(ids.count))")
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream)
         stage.hashing = remembered != nil
         let (rendered, failure) = stage.run(todo)

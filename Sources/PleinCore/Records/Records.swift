@@ -11,6 +11,15 @@ public struct Body: Sendable, Hashable {
     public static let empty = Body(markdown: "", line: 1)
 }
 
+extension Body: CustomDebugStringConvertible {
+    /// Short, and the same for the same text in every run: the build store's facts describe
+    /// records with `String(reflecting:)`, and spelling out (escaping) every body was most of
+    /// their cost.
+    public var debugDescription: String {
+        "Body(line: \(line), sha256: \(Hashing.sha256Hex(Array(markdown.utf8))))"
+    }
+}
+
 /// A named place of `places.yaml`.
 public struct Place: Sendable, Hashable {
     public let name: String
