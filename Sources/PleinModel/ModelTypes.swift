@@ -1,6 +1,6 @@
 public import PleinCore
 /// A member as the site may show them: no e-mail address, home only coarsened.
-public struct MemberModel: Sendable, Equatable {
+public struct MemberModel: Sendable, Equatable, Encodable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -31,24 +31,24 @@ public struct MemberModel: Sendable, Equatable {
     public var completedGoals: [GoalKey] = []
 }
 
-public struct ReplyRef: Sendable, Hashable {
+public struct ReplyRef: Sendable, Hashable, Encodable {
     public let report: String
     public let index: Int
 }
 
-public struct AlbumKey: Sendable, Hashable, Comparable {
+public struct AlbumKey: Sendable, Hashable, Comparable, Encodable {
     public let group: String
     public let album: String
     public static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.group, a.album) < (b.group, b.album) }
 }
 
-public struct GoalKey: Sendable, Hashable, Comparable {
+public struct GoalKey: Sendable, Hashable, Comparable, Encodable {
     public let group: String
     public let goal: String
     public static func < (a: GoalKey, b: GoalKey) -> Bool { (a.group, a.goal) < (b.group, b.goal) }
 }
 
-public struct GroupModel: Sendable, Equatable {
+public struct GroupModel: Sendable, Equatable, Encodable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -70,7 +70,7 @@ public struct GroupModel: Sendable, Equatable {
     public var isListed: Bool { visibility == .public }
 }
 
-public struct AlbumModel: Sendable, Equatable {
+public struct AlbumModel: Sendable, Equatable, Encodable {
     public let group: String
     public let id: String
     public let file: String
@@ -88,7 +88,7 @@ public struct AlbumModel: Sendable, Equatable {
     public var cover: PhotoModel? { coverIndex.map { photos[$0] } }
 }
 
-public struct PhotoModel: Sendable, Equatable {
+public struct PhotoModel: Sendable, Equatable, Encodable {
     /// File name in the album folder.
     public let file: String
     /// Content-relative path of the original.
@@ -99,7 +99,7 @@ public struct PhotoModel: Sendable, Equatable {
     public let by: String?
 }
 
-public struct GoalModel: Sendable, Equatable {
+public struct GoalModel: Sendable, Equatable, Encodable {
     public let group: String
     public let id: String
     public let file: String
@@ -116,7 +116,7 @@ public struct GoalModel: Sendable, Equatable {
 }
 
 /// One line of a leaderboard.
-public struct Standing: Sendable, Hashable {
+public struct Standing: Sendable, Hashable, Encodable {
     public let member: String
     public let points: Int
     public let goals: Int
@@ -124,7 +124,7 @@ public struct Standing: Sendable, Hashable {
     public let rank: Int
 }
 
-public struct AreaModel: Sendable, Equatable {
+public struct AreaModel: Sendable, Equatable, Encodable {
     public let id: String
     public let file: String?
     public let name: String?
@@ -134,7 +134,7 @@ public struct AreaModel: Sendable, Equatable {
     public var reports: [String] = []
 }
 
-public struct ReportModel: Sendable, Equatable {
+public struct ReportModel: Sendable, Equatable, Encodable {
     public let id: String
     public let area: String
     public let slug: String
@@ -155,7 +155,7 @@ public struct ReportModel: Sendable, Equatable {
     public var lastActivity: Moment { replies.last.map { max($0.at, at) } ?? at }
 }
 
-public struct ReplyModel: Sendable, Equatable {
+public struct ReplyModel: Sendable, Equatable, Encodable {
     public let name: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -167,7 +167,7 @@ public struct ReplyModel: Sendable, Equatable {
     public var anchor: String { "reply-" + Slug.make(name) }
 }
 
-public struct LocationModel: Sendable, Equatable {
+public struct LocationModel: Sendable, Equatable, Encodable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -183,7 +183,7 @@ public struct LocationModel: Sendable, Equatable {
     public var present: [String] = []
 }
 
-public struct Session: Sendable, Hashable {
+public struct Session: Sendable, Hashable, Encodable {
     public let member: String
     public let location: String
     public let start: Moment
@@ -191,7 +191,7 @@ public struct Session: Sendable, Hashable {
     public let end: Moment?
 }
 
-public struct ThreadModel: Sendable, Equatable {
+public struct ThreadModel: Sendable, Equatable, Encodable {
     public let id: String
     public let file: String
     public let subject: String
@@ -199,7 +199,7 @@ public struct ThreadModel: Sendable, Equatable {
     public let messages: [MessageModel]
 }
 
-public struct MessageModel: Sendable, Equatable {
+public struct MessageModel: Sendable, Equatable, Encodable {
     public let name: String
     public let file: String
     public let author: String

@@ -228,7 +228,7 @@ struct BuildStore: Sendable {
                 for key in previous.facts.values.keys where next.facts.values[key] == nil { try dropFact.execute(arguments: [key]) }
 
                 let putBody = try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
-                for (file, digest) in next.bodies.digests where previous.bodies.digests[file] != digest || previous.bodies.bodies[file] == nil {
+                for (file, digest) in next.bodies.digests where previous.bodies.digests[file] != digest {
                     guard let body = next.bodies.bodies[file] else { continue }
                     try putBody.execute(arguments: [file, Data(digest), body.html, body.absoluteHTML, body.text, Self.text(body.links)])
                 }

@@ -6,9 +6,10 @@ import PleinRender
 /// its value. A later build compares fingerprints to learn what an edit changed without keeping
 /// the earlier model: the pieces whose fingerprint differs, appeared or vanished.
 ///
-/// A fingerprint is the SHA-256 of the value's full description (every stored property, nested
-/// ones included). Model values hold arrays, never dictionaries or sets, so the description is
-/// the same in every run; `FactsTests` keeps it so.
+/// A fingerprint is the SHA-256 of the value's every stored property, nested ones included,
+/// through its synthesized `Encodable` conformance (`FingerprintEncoder`). Model values hold
+/// arrays, never dictionaries or sets, so the encoding is the same in every run; `FactsTests`
+/// keeps it so.
 struct Facts: Sendable, Equatable {
     var values: [String: [UInt8]] = [:]
 
@@ -23,9 +24,9 @@ struct Facts: Sendable, Equatable {
     /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
     /// of what they are made from) and its images.
     init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], images: ImageCatalog) {
-        var pieces: [(String, any Sendable)] = []
+        var pieces: [(String, any Encodable & Sendable)] = []
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + 16)
-        func add(_ dependency: Dependency, _ value: any Sendable) { pieces.append((dependency.key, value)) }
+        func add(_ dependency: Dependency, _ value: any Encodable & Sendable) { pieces.append((dependency.key, value)) }
         for (id, member) in model.members { add(.member(id), member) }
         for (id, group) in model.groups { add(.group(id), group) }
         for (id, report) in model.reports { add(.report(id), report) }
@@ -39,9 +40,9 @@ struct Facts: Sendable, Equatable {
         add(.areaOrder, model.areas.map(\.id))
         add(.locationOrder, model.locations.map(\.id))
         add(.places, model.places)
-        add(.asOf, model.asOf.map { String(reflecting: $0) } ?? "-")
+        add(.asOf, model.asOf)
         for (path, image) in images.images { add(.image(path), image) }
-        let hashed = parallelMap(pieces) { key, value in (key, Hashing.sha256(Array(String(reflecting: value).utf8))) }
+        let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
         values.reserveCapacity(hashed.count + bodies.count + 1)
         values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))

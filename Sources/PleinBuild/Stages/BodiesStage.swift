@@ -16,7 +16,7 @@ struct BodiesStage {
         let current = parallelMap(all) { job in Self.digest(job) }
         var index: [String: [UInt8]] = [:]
         for (job, digest) in zip(all, current) { index[job.file] = digest }
-        let stale = zip(all, current).filter { job, digest in digests[job.file] != digest || bodies[job.file] == nil }.map(\.0)
+        let stale = zip(all, current).filter { job, digest in digests[job.file] != digest }.map(\.0)
         var next = bodies
         next.merge(Bodies.render(stale, routes: routes))
         next.keep(Set(index.keys))

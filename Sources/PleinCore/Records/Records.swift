@@ -1,5 +1,5 @@
 /// Markdown text and the line of the file it starts on.
-public struct Body: Sendable, Hashable {
+public struct Body: Sendable, Hashable, Encodable {
     public let markdown: String
     public let line: Int
 
@@ -11,17 +11,8 @@ public struct Body: Sendable, Hashable {
     public static let empty = Body(markdown: "", line: 1)
 }
 
-extension Body: CustomDebugStringConvertible {
-    /// Short, and the same for the same text in every run: the build store's facts describe
-    /// records with `String(reflecting:)`, and spelling out (escaping) every body was most of
-    /// their cost.
-    public var debugDescription: String {
-        "Body(line: \(line), sha256: \(Hashing.sha256Hex(Array(markdown.utf8))))"
-    }
-}
-
 /// A named place of `places.yaml`.
-public struct Place: Sendable, Hashable {
+public struct Place: Sendable, Hashable, Encodable {
     public let name: String
     public let coordinate: Coordinate
     public let postcode: String?
@@ -42,7 +33,7 @@ public struct Member: Sendable {
         case coordinate(Coordinate)
     }
 
-    public struct Diving: Sendable, Hashable {
+    public struct Diving: Sendable, Hashable, Encodable {
         public let certification: String?
         public let years: Int?
         public let dives: Int?
@@ -86,7 +77,7 @@ public struct Member: Sendable {
     }
 }
 
-public enum Visibility: String, Sendable, Hashable {
+public enum Visibility: String, Sendable, Hashable, Encodable {
     case `public`, unlisted, `private`
 }
 
@@ -206,7 +197,7 @@ public struct Area: Sendable {
     }
 }
 
-public enum Category: String, Sendable, Hashable, CaseIterable {
+public enum Category: String, Sendable, Hashable, CaseIterable, Encodable {
     case suspicious, attention, event, complaint, message
 }
 

@@ -24,6 +24,7 @@ public enum Hashing {
         public init() {}
         public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
         public consuming func finalizeHex() -> String { Hashing.hex(hasher.finalize()) }
+        public func finalize() -> [UInt8] { Array(hasher.finalize()) }
     }
 
     fileprivate static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {

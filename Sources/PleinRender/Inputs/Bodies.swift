@@ -13,9 +13,6 @@ public struct Bodies: Sendable {
 
     public subscript(file: String) -> RenderedMarkdown? { rendered[file] }
 
-    /// Every body, by source file.
-    public var all: [String: RenderedMarkdown] { rendered }
-
     /// One body to render: its source file, its text and the page it appears on (for making its
     /// relative links absolute in feeds).
     public struct Job: Sendable {

@@ -13,8 +13,8 @@ public struct ImageCatalog: Sendable {
 }
 
 /// One image as the site shows it: sized variants for `srcset`, a display copy and a preview.
-public struct PublishedImage: Sendable, Hashable {
-    public struct Variant: Sendable, Hashable {
+public struct PublishedImage: Sendable, Hashable, Encodable {
+    public struct Variant: Sendable, Hashable, Encodable {
         /// Site-relative path of the file.
         public let path: String
         public let width: Int
@@ -45,7 +45,7 @@ public struct PublishedImage: Sendable, Hashable {
 }
 
 /// What EXIF says about a photo.
-public struct PhotoInfo: Sendable, Hashable {
+public struct PhotoInfo: Sendable, Hashable, Encodable {
     /// `DateTimeOriginal` as seconds since the epoch, and whether an offset was recorded.
     public var takenAt: Int64?
     public var takenAtHasOffset = false
