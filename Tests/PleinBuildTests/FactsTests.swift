@@ -8,7 +8,14 @@ import Testing
 /// The build store compares facts made in different runs of plein: a fact must describe its
 /// value the same way in every run. Swift orders a dictionary's or a set's elements differently
 /// in each process, so no value the facts describe may hold one.
-@Suite struct FactsTests {
+@Suite(.serialized) struct FactsTests {
+    /// The demo's model, made once for both tests.
+    static let model: SiteModel = {
+        let checked = Pipeline.check(content: Repo.content)
+        var stage = ModelStage(content: Repo.content, readsHistory: false)
+        return stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8))).0
+    }()
+
     /// Fails for every dictionary or set inside `value`, naming where it is.
     func expectNoUnorderedCollections(_ value: Any, at path: String, _ found: inout [String]) {
         let mirror = Mirror(reflecting: value)
@@ -22,9 +29,7 @@ import Testing
     }
 
     @Test func theModelsPiecesHoldNoDictionaryOrSet() throws {
-        let checked = Pipeline.check(content: Repo.content)
-        var stage = ModelStage(content: Repo.content, readsHistory: false)
-        let (model, _) = stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8)))
+        let model = Self.model
         var found: [String] = []
         for member in model.members.values { expectNoUnorderedCollections(member, at: "member \(member.id)", &found) }
         for group in model.groups.values { expectNoUnorderedCollections(group, at: "group \(group.id)", &found) }
@@ -39,13 +44,23 @@ import Testing
     }
 
     @Test func aFactChangesWithItsPieceOnly() throws {
-        let checked = Pipeline.check(content: Repo.content)
-        var stage = ModelStage(content: Repo.content, readsHistory: false)
-        let (model, _) = stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: nil)
+        let model = Self.model
         let before = Facts(model, settings: "title: a", bodies: ["a.md": [1]], images: ImageCatalog())
         let again = Facts(model, settings: "title: a", bodies: ["a.md": [1]], images: ImageCatalog())
         #expect(before.changes(to: again).isEmpty)
         let other = Facts(model, settings: "title: b", bodies: ["a.md": [2], "b.md": [3]], images: ImageCatalog())
         #expect(before.changes(to: other) == [Facts.siteKey, "body:a.md", "body:b.md"])
+    }
+
+    @Test func aFingerprintSeesNestedProperties() throws {
+        var member = try #require(Self.model.members.values.sorted { $0.id < $1.id }.first)
+        let before = FingerprintEncoder.fingerprint(member)
+        #expect(FingerprintEncoder.fingerprint(member) == before, "the same value, the same fingerprint")
+        member.friends.append("someone-new")
+        #expect(FingerprintEncoder.fingerprint(member) != before)
+        var report = try #require(Self.model.reports.values.sorted { $0.id < $1.id }.first { !$0.replies.isEmpty })
+        let withReplies = FingerprintEncoder.fingerprint(report)
+        report.replies.removeLast()
+        #expect(FingerprintEncoder.fingerprint(report) != withReplies)
     }
 }

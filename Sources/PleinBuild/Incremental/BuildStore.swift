@@ -14,7 +14,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "2"
+    static let format = "4"
     let path: String
     private let queue: DatabaseQueue
 
@@ -43,8 +43,10 @@ struct BuildStore: Sendable {
         var bodies = BodiesStage()
         /// Files published as they are (assets, image variants, attachments): path → identity.
         var published: [String: String] = [:]
-        /// The paths in which the spare differs from the output (the last build's changes).
+        /// The paths in which the spare differs from the output (the last build's changes), and
+        /// those of them the output lacks (what the last build took away).
         var differences: Set<String> = []
+        var vanished: Set<String> = []
     }
 
     struct Damaged: Error { let reason: String }
@@ -96,7 +98,7 @@ struct BuildStore: Sendable {
             CREATE TABLE facts (key TEXT PRIMARY KEY, hash BLOB NOT NULL);
             CREATE TABLE bodies (file TEXT PRIMARY KEY, digest BLOB NOT NULL, html TEXT NOT NULL, absolute TEXT, text TEXT NOT NULL, links TEXT NOT NULL);
             CREATE TABLE published (path TEXT PRIMARY KEY, identity TEXT NOT NULL);
-            CREATE TABLE differences (path TEXT PRIMARY KEY);
+            CREATE TABLE differences (path TEXT PRIMARY KEY, vanished INTEGER NOT NULL);
             """)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [Self.format])
     }
@@ -162,7 +164,11 @@ struct BuildStore: Sendable {
                 }
                 s.bodies.bodies = Bodies(rendered: rendered)
                 for row in try Row.fetchAll(db, sql: "SELECT path, identity FROM published") { s.published[row[0]] = row[1] }
-                s.differences = Set(try String.fetchAll(db, sql: "SELECT path FROM differences"))
+                for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
+                    let path: String = row[0]
+                    s.differences.insert(path)
+                    if row[1] as Int != 0 { s.vanished.insert(path) }
+                }
                 return s
             }
         } catch {
@@ -239,8 +245,8 @@ struct BuildStore: Sendable {
                 let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
                 for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
                 try db.execute(sql: "DELETE FROM differences")
-                let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path) VALUES (?)")
-                for path in next.differences { try putDifference.execute(arguments: [path]) }
+                let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
+                for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }
             }
         } catch {
             throw Damaged(reason: Self.describe(error))

@@ -25,8 +25,8 @@ struct ContentScan: Sendable {
 
     /// Walks `root`, hashing only what `previous` does not vouch for.
     init(root: String, previous: [String: Entry]) {
-        var found: [(String, stat?)] = []
-        Self.walk(root, "", into: &found, complete: &complete)
+        let (found, complete) = Self.walk(root, "", parallelLevels: 2)
+        self.complete = complete
         let hashed = parallelMap(found) { path, info -> (String, Entry) in
             guard let info else {
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)) ?? ""
@@ -52,16 +52,20 @@ struct ContentScan: Sendable {
         return changed
     }
 
-    /// Every file below `root/relative`, with `stat` through links (nil for a broken link).
-    private static func walk(_ root: String, _ relative: String, into found: inout [(String, stat?)], complete: inout Bool) {
-        guard let dir = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
-        defer { closedir(dir) }
+    /// Every file below `root/relative`, with `stat` through links (nil for a broken link), and
+    /// whether no folder was reached through a link. The folders of the first `parallelLevels`
+    /// levels are walked in parallel (a large community has thousands of report folders).
+    private static func walk(_ root: String, _ relative: String, parallelLevels: Int) -> (found: [(String, stat?)], complete: Bool) {
+        var found: [(String, stat?)] = []
+        var complete = true
+        var folders: [String] = []
+        guard let dir = opendir(relative.isEmpty ? root : root + "/" + relative) else { return ([], true) }
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
             if name.hasPrefix(".") || name.hasSuffix("~") { continue }
             let path = relative.isEmpty ? name : relative + "/" + name
             if item.pointee.d_type == UInt8(DT_DIR) {
-                walk(root, path, into: &found, complete: &complete)
+                folders.append(path)
                 continue
             }
             var info = stat()
@@ -74,11 +78,20 @@ struct ContentScan: Sendable {
                     found.append((path, nil))
                     complete = false
                 } else {
-                    walk(root, path, into: &found, complete: &complete)
+                    folders.append(path)
                 }
             } else {
                 found.append((path, info))
             }
         }
+        closedir(dir)
+        let below = parallelLevels > 0
+            ? parallelMap(folders) { walk(root, $0, parallelLevels: parallelLevels - 1) }
+            : folders.map { walk(root, $0, parallelLevels: 0) }
+        for part in below {
+            found += part.found
+            complete = complete && part.complete
+        }
+        return (found, complete)
     }
 }

@@ -58,29 +58,30 @@ struct Remembered: Sendable {
         if changedKeys.contains(Facts.siteKey) { return ids }
         let affected = Set(changedKeys.compactMap { key in keyIndex[key] })
         return ids.filter { id in
-            guard let old = previous.outputs[Self.key(id)] else { return true }
+            guard let old = previous.outputs[id.key] else { return true }
             return old.dependencies.contains { affected.contains($0) }
         }
     }
 
-    static func key(_ id: OutputID) -> String { id.key }
-
     /// Takes in what the build made: every output id, those rendered (with what they read and
     /// their hash), the facts and bodies, and the files published as they are (path → identity).
+    /// Its cost follows what was rendered, apart from one pass over the ids.
     mutating func take(ids: [OutputID], rendered: [RenderStage.Rendered], facts: Facts, bodies: BodiesStage, published: [String: String]) {
-        var outputs: [String: BuildStore.Output] = [:]
-        outputs.reserveCapacity(ids.count)
-        for output in rendered {
-            outputs[Self.key(output.id)] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: intern(output.dependencies))
-        }
         self.rendered = rendered.count
-        kept = []
-        for id in ids {
-            let key = Self.key(id)
-            guard outputs[key] == nil, let old = previous?.outputs[key] else { continue }
-            outputs[key] = old
-            kept.append(old.path)
+        let keys = ids.map(\.key)
+        var outputs = previous?.outputs ?? [:]
+        if previous != nil {
+            let current = Set(keys)
+            for key in Array(outputs.keys) where !current.contains(key) { outputs.removeValue(forKey: key) }
         }
+        var renderedKeys: Set<String> = []
+        renderedKeys.reserveCapacity(rendered.count)
+        for output in rendered {
+            let key = output.id.key
+            renderedKeys.insert(key)
+            outputs[key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: intern(output.dependencies))
+        }
+        kept = zip(ids, keys).compactMap { _, key in renderedKeys.contains(key) ? nil : previous?.outputs[key]?.path }
         next.outputs = outputs
         next.facts = facts
         next.bodies = bodies
@@ -88,20 +89,47 @@ struct Remembered: Sendable {
         next.pages = outputs.values.count { $0.path.hasSuffix(".html") }
         next.files = outputs.count + published.count
 
-        // What differs from the output folder's site, and what to take away.
-        var before: [String: [UInt8]] = [:]
-        if let previous {
-            for output in previous.outputs.values { before[output.path] = output.hash }
-            for (path, identity) in previous.published { before[path] = Array(identity.utf8) }
+        // What differs from the output folder's site, and what to take away from the spare.
+        guard let previous else {
+            added = (outputs.values.map(\.path) + published.keys).sorted()
+            (changed, gone, removed) = ([], [], [])
+            next.differences = Set(added)
+            next.vanished = []
+            return
         }
-        var after: [String: [UInt8]] = [:]
-        for output in outputs.values { after[output.path] = output.hash }
-        for (path, identity) in published { after[path] = Array(identity.utf8) }
-        added = after.keys.filter { before[$0] == nil }.sorted()
-        changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
-        gone = before.keys.filter { after[$0] == nil }.sorted()
-        removed = Set(gone).union((previous?.differences ?? []).filter { after[$0] == nil }).sorted()
+        var goneNow: [String: [UInt8]] = [:], addedNow: [String: [UInt8]] = [:]
+        var changedNow: [String] = []
+        for (key, old) in previous.outputs where outputs[key] == nil { goneNow[old.path] = old.hash }
+        for output in rendered {
+            let old = previous.outputs[output.id.key]
+            if let old, old.path == output.file.path {
+                if old.hash != output.hash { changedNow.append(old.path) }
+                continue
+            }
+            addedNow[output.file.path] = output.hash
+            if let old { goneNow[old.path] = old.hash }
+        }
+        for (path, identity) in published {
+            if let was = previous.published[path] {
+                if was != identity { changedNow.append(path) }
+            } else {
+                addedNow[path] = Array(identity.utf8)
+            }
+        }
+        for (path, identity) in previous.published where published[path] == nil { goneNow[path] = Array(identity.utf8) }
+        // A path one output left and another took is changed, or the same.
+        for path in Array(addedNow.keys) where goneNow[path] != nil {
+            if goneNow[path] != addedNow[path] { changedNow.append(path) }
+            addedNow.removeValue(forKey: path)
+            goneNow.removeValue(forKey: path)
+        }
+        added = addedNow.keys.sorted()
+        changed = changedNow.sorted()
+        gone = goneNow.keys.sorted()
+        // The spare is the site before the output's: it may also hold what the last build took away.
+        removed = Set(gone).union(previous.vanished.filter { addedNow[$0] == nil }).sorted()
         next.differences = Set(added + changed + gone)
+        next.vanished = Set(gone)
     }
 
     private mutating func intern(_ dependencies: Set<Dependency>) -> [Int32] {

@@ -202,7 +202,8 @@ public struct SiteState: Sendable {
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
 
-        var update = last.take(rendered: rendered, of: ids)
+        // A build with the store keeps its outputs' account there (and streamed pages no bytes).
+        var update = remembered == nil ? last.take(rendered: rendered, of: ids) : Update(rendered: rendered.count)
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
         last.take(assets: assets, imageLinks: imageLinks, attachments: attachments, copies: copies, into: &update)
