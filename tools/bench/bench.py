@@ -296,9 +296,10 @@ def machine():
 
 def table(results, inc, img, runs, large_runs, hist=None, store=None):
     more = f" ({large_runs} for the larger sizes)" if len(results) > 1 else ""
-    lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", "",
-             "| reports | tool | wall | CPU | peak memory | pages | files written | pages/s |",
-             "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", ""]
+    if results:
+        lines += ["| reports | tool | wall | CPU | peak memory | pages | files written | pages/s |",
+                  "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in results:
         for tool in ("plein", "hugo"):
             t = r[tool]

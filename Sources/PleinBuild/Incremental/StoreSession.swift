@@ -32,10 +32,17 @@ struct StoreSession {
         do throws(BuildStore.Damaged) {
             let (opened, reset) = try BuildStore.open(cacheRoot: options.cacheRoot)
             store = opened
-            let head = try opened.readHead()
-            previous = head.snapshot
-            fullBuildReason = reset ?? head.unusable
+            do throws(BuildStore.Damaged) {
+                let head = try opened.readHead()
+                previous = head.snapshot
+                fullBuildReason = reset ?? head.unusable
+            } catch {
+                // Readable as a database but not as a store: start it again.
+                fullBuildReason = "the build cache was damaged (\(error.reason))"
+                try opened.clear()
+            }
         } catch {
+            store = nil
             problem = "the build cache cannot be used (\(error.reason)): every build is a full one"
         }
         next.fingerprint = Remembered.fingerprint(options, theme: options.themeFiles, leaflet: Leaflet(folder: options.leaflet))

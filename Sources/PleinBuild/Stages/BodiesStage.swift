@@ -8,12 +8,18 @@ struct BodiesStage {
     var bodies = Bodies()
     /// A fingerprint of what each body was made from (its text and its page), by source file.
     var digests: [String: [UInt8]] = [:]
+    /// The jobs the digests were made from in this process (`serve`): a body whose text and page
+    /// are as they were keeps its digest without hashing it again.
+    var jobs: [String: Bodies.Job] = [:]
 
     /// The bodies of `model`, and the files whose body changed (new, edited or gone).
     func run(_ model: SiteModel, threadKeys: ThreadKeys?) -> (next: BodiesStage, changed: Set<String>) {
         let routes = Routes(baseURL: model.site.baseURL)
         let all = Bodies.jobs(model, routes: routes, threadKeys: threadKeys)
-        let current = parallelMap(all) { job in Self.digest(job) }
+        let current = parallelMap(all) { [jobs, digests] job in
+            if let old = jobs[job.file], old.markdown == job.markdown, old.page == job.page, let digest = digests[job.file] { return digest }
+            return Self.digest(job)
+        }
         var index: [String: [UInt8]] = [:]
         for (job, digest) in zip(all, current) { index[job.file] = digest }
         let stale = zip(all, current).filter { job, digest in digests[job.file] != digest }.map(\.0)
@@ -21,7 +27,7 @@ struct BodiesStage {
         next.merge(Bodies.render(stale, routes: routes))
         next.keep(Set(index.keys))
         let changed = Set(stale.map(\.file)).union(Set(digests.keys).subtracting(index.keys))
-        return (BodiesStage(bodies: next, digests: index), changed)
+        return (BodiesStage(bodies: next, digests: index, jobs: Dictionary(all.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })), changed)
     }
 
     static func digest(_ job: Bodies.Job) -> [UInt8] {
