@@ -30,8 +30,11 @@ public struct BuildOptions: Sendable {
     /// Markup added before `</body>` of every page (the dev server's reload script).
     public var pageFooterInjection: String?
     /// Whether `build` keeps what it made in the build store and, from the second build on,
-    /// redoes only what changed (`--fresh` turns it off for one build).
+    /// redoes only what changed (`--fresh` ignores what it holds for one build).
     public var remember = true
+    /// Whether this build ignores what the store says and renders everything (it still saves
+    /// what it made, so the next build is incremental again).
+    public var fresh = false
     /// Whether `build` must tell the changed output paths even when it has no snapshot to compare
     /// with (it then compares the new output folder with the old one, file by file).
     public var listsChanges = false
@@ -162,8 +165,15 @@ public enum Pipeline {
                 do throws(OutputWriter.Failure) {
                     try state.write(finishing: writer)
                     changes = memory?.save(state, warnings: state.diagnostics.warningCount)
+                    if changes == nil, options.listsChanges {
+                        // No snapshot to compare with: the new output against the old one, now the spare.
+                        let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+                        changes = OutputChanges.compare(old: OutputWriter.sparePath(for: output), new: output)
+                    }
                 } catch {
                     failure = error.description
+                    // The output may have been changed by hand: the next build trusts nothing.
+                    memory?.forget()
                 }
             } else {
                 writer.discard()

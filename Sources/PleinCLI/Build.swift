@@ -21,7 +21,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         var options = try site.buildOptions()
-        options.remember = !fresh
+        options.fresh = fresh
         options.listsChanges = changedList != nil
         let bar = ProgressBar(label: "images")
         if bar.enabled { options.progress = { done, total in bar.update(done, total) } }

@@ -17,15 +17,7 @@ import serve_safety  # noqa: E402  (the Server class and helpers)
 
 ROOT = serve_safety.ROOT
 SECRET = "edit-sequences-secret"
-failures = []
-
-
-def check(condition, message):
-    if condition:
-        print(f"  ok: {message}")
-    else:
-        print(f"  FAILED: {message}")
-        failures.append(message)
+check, failures = serve_safety.check, serve_safety.failures
 
 
 def tree(folder):
@@ -247,10 +239,25 @@ def build(plein, community, output, cache, fresh=False, changed=None, base=None)
     return subprocess.run(cmd, capture_output=True, text=True, env=env)
 
 
+def read_listing(path):
+    with open(path) as f:
+        return {tuple(line.rstrip("\n").split("\t", 1)) for line in f if line.strip()}
+
+
+def expected_listing(before, after):
+    return {("A", p) for p in after if p not in before} | {("M", p) for p in after if p in before and before[p] != after[p]} \
+        | {("D", p) for p in before if p not in after}
+
+
 def build_path(plein, community, rng, steps):
     """`plein build` after each edit, against a clean build of the same files."""
     out, clean = os.path.join(community.folder, "public"), os.path.join(community.folder, "clean")
     cache, clean_cache = os.path.join(community.folder, "cache"), os.path.join(community.folder, "clean-cache")
+    # An output folder from before the build store, with a file no build of this content makes:
+    # it must be gone after the first build and stay gone after the next ones.
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "left-from-before.html"), "w") as f:
+        f.write("<p>old</p>")
     first = build(plein, community, out, cache)
     check(first.returncode == 0, f"the first build succeeds {first.stderr[-300:]}")
     listing = os.path.join(community.folder, "changed.txt")
@@ -271,10 +278,7 @@ def build_path(plein, community, rng, steps):
         check(not differing and a_dirs == b_dirs,
               f"{label}: byte-identical to a clean build ({len(differing)} files differ: {differing[:5]}; "
               f"folders differ: {sorted(a_dirs ^ b_dirs)[:5]})")
-        with open(listing) as f:
-            listed = {tuple(line.rstrip("\n").split("\t", 1)) for line in f if line.strip()}
-        expected = {("A", p) for p in a if p not in before} | {("M", p) for p in a if p in before and before[p] != a[p]} \
-            | {("D", p) for p in before if p not in a}
+        listed, expected = read_listing(listing), expected_listing(before, a)
         check(listed == expected, f"{label}: --changed lists what changed ({len(listed)} lines; missing {sorted(expected - listed)[:3]}, "
               f"extra {sorted(listed - expected)[:3]})")
         if kind == "same_bytes":
@@ -284,6 +288,38 @@ def build_path(plein, community, rng, steps):
             total = re.search(r"built \d+ pages, (\d+) files", result.stdout)
             check(rendered and total and int(rendered.group(1)) * 4 < int(total.group(1)),
                   f"{label}: only what shows the body is rendered again ({result.stdout.strip()[-160:]})")
+
+
+def fresh_listing(plein, community):
+    """`--changed` with `--fresh` (no snapshot to compare with) still lists exactly what changed."""
+    out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
+    listing = os.path.join(community.folder, "changed-fresh.txt")
+    before, _ = tree(out)
+    community.title(random.Random(2))
+    result = build(plein, community, out, cache, fresh=True, changed=listing)
+    listed, expected = read_listing(listing), expected_listing(before, tree(out)[0])
+    check(result.returncode == 0 and listed == expected and expected,
+          f"--fresh --changed lists what changed ({len(listed)} lines; missing {sorted(expected - listed)[:3]}, extra {sorted(listed - expected)[:3]})")
+
+
+def hand_edited_output(plein, community):
+    """A page deleted from the output by hand, then an edit: the build is right (the spare it
+    starts from still has the page), or it fails saying the next build redoes everything, and
+    that one is right."""
+    out, clean = os.path.join(community.folder, "public"), os.path.join(community.folder, "clean")
+    cache, clean_cache = os.path.join(community.folder, "cache"), os.path.join(community.folder, "clean-cache")
+    victim = os.path.join(out, "users", "index.html")
+    if not os.path.exists(victim):
+        return
+    os.remove(victim)
+    community.body(random.Random(1))
+    result = build(plein, community, out, cache)
+    if result.returncode != 0:
+        check("redoes everything" in result.stderr, f"a page deleted by hand is noticed ({result.stderr[-200:]})")
+        result = build(plein, community, out, cache)
+    reference = build(plein, community, clean, clean_cache, fresh=True)
+    check(result.returncode == 0 and reference.returncode == 0 and tree(out) == tree(clean),
+          f"after a page was deleted from the output by hand, the output equals a clean build ({result.stderr[-200:]})")
 
 
 def serve_path(plein, community, rng, steps):
@@ -362,7 +398,11 @@ def main():
         for name, content in (("demo", os.path.join(ROOT, "content")), ("generated", generated_content)):
             rng = random.Random(f"{args.seed}-{name}")
             print(f"{name}: plein build")
-            build_path(plein, Community(work, name + "-build", content), rng, args.steps)
+            community = Community(work, name + "-build", content)
+            build_path(plein, community, rng, args.steps)
+            if community.broken is None and not community.undo_next:
+                hand_edited_output(plein, community)
+                fresh_listing(plein, community)
             print(f"{name}: plein serve")
             serve_path(plein, Community(work, name + "-serve", content), rng, max(4, args.steps // 2))
     if failures:

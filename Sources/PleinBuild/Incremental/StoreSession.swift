@@ -47,7 +47,9 @@ struct StoreSession {
         }
         next.fingerprint = Remembered.fingerprint(options, theme: options.themeFiles, leaflet: Leaflet(folder: options.leaflet))
         next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content)?.text ?? "" : ""
-        if let known = previous {
+        if options.fresh, previous != nil {
+            previous = nil
+        } else if let known = previous {
             if known.fingerprint != next.fingerprint {
                 distrust("plein, its theme or the build's settings changed since the last build")
             } else if known.liveInode != Self.inode(output) {
@@ -93,7 +95,9 @@ struct StoreSession {
         guard let store, let remembered = state.remembered else { return nil }
         var made = remembered.next
         made.liveInode = Self.inode(output)
-        made.spareInode = Self.inode(spare)
+        // The spare is now the site the store described, differing in what this build changed;
+        // after a build without a snapshot it is whatever the output held before: not vouched for.
+        made.spareInode = previous == nil ? 0 : Self.inode(spare)
         made.warnings = warnings
         made.images = state.imageCount
         do throws(BuildStore.Damaged) {
@@ -102,8 +106,12 @@ struct StoreSession {
             problem = "the build cache could not be saved (\(error.reason)): the next build is a full one"
             do throws(BuildStore.Damaged) { try store.clear() } catch {}
         }
-        if previous != nil { return OutputChanges(added: remembered.added, changed: remembered.changed, removed: remembered.gone) }
-        return options.listsChanges ? OutputChanges.compare(old: spare, new: output) : nil
+        return previous == nil ? nil : OutputChanges(added: remembered.added, changed: remembered.changed, removed: remembered.gone)
+    }
+
+    /// Empties the store, so that the next build is a full one.
+    mutating func forget() {
+        do throws(BuildStore.Damaged) { try store?.clear() } catch { store = nil }
     }
 
     static func inode(_ path: String) -> UInt64 {

@@ -183,7 +183,7 @@ public final class OutputWriter: Sendable {
         if let knownDifferences, !knownDifferences.contains(relative) { return }
         var info = stat()
         guard lstat(output + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw Failure(path: output + "/" + relative, reason: "the last build's file is gone (was the output changed by hand?); run the build again")
+            throw Failure(path: output + "/" + relative, reason: "the last build's file is gone (was the output changed by hand?); the next build redoes everything")
         }
         try link(output + "/" + relative, as: relative)
     }
