@@ -94,7 +94,9 @@ struct NewSite: ParsableCommand {
     func run() throws {
         guard let language = Language(rawValue: language) else { throw UsageError(message: "--language is nl or en") }
         guard SiteClock(identifier: timezone) != nil else { throw UsageError(message: "unknown time zone '\(timezone)'") }
-        let name = try ask(title, "Site title", option: "--title")
+        // Without a terminal to ask on, the folder's name is the title (site.yaml can change it).
+        let name = title != nil || isatty(STDIN_FILENO) == 1
+            ? try ask(title, "Site title", option: "--title") : URL(fileURLWithPath: folder).lastPathComponent
         let sections = try chosenSections()
         do {
             for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections) {

@@ -39,6 +39,13 @@ def main():
         with open(os.path.join(site, ".gitignore")) as f:
             ignored = f.read()
         check("/public/" in ignored and "/.plein-cache/" in ignored, "the site ignores its output and cache in git")
+        # The quickest start, without a terminal to ask on: the folder's name is the title.
+        code, out = run("new", "site", "quickclub", cwd=work)
+        built, built_out = run("build", cwd=os.path.join(work, "quickclub")) if code == 0 else (1, "")
+        quick_site = os.path.join(work, "quickclub", "content", "site.yaml")
+        quick_yaml = open(quick_site).read() if os.path.exists(quick_site) else ""
+        check(code == 0 and built == 0 and 'title: "quickclub"' in quick_yaml,
+              f"plein new site NAME && cd NAME && plein build, with no other option: {out.strip()[-80:]} {built_out.strip()[-80:]}")
         code, out = run("new", "member", "--name", "Zoë Çelik-Ødegård", "--email", "zoe@example.org", cwd=site)
         check(code == 0 and "content/users/zoe-celik-odegard.md" in out, f"new member from the site folder: {out.strip()}")
         code, out = run("new", "member", "--name", "Daan Smit", "--email", "daan@example.org", "--home", "51.7,3.8", "--postcode", "4301",
