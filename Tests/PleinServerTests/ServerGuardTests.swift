@@ -7,7 +7,7 @@ import Testing
 final class RawClient: Sendable {
     let fd: Int32
 
-    init(port: UInt16, timeout: Double = 5) throws {
+    init(port: UInt16, timeout: Double = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
