@@ -7,6 +7,22 @@ public struct ContentState: Sendable {
     fileprivate var siteText: String?
     fileprivate var parsed: [String: Parsed]
     fileprivate var images: [String: (ImageFile, Diagnostic?)]
+    /// The files read (not taken from known records) by the load that made this state.
+    fileprivate var fresh: Set<String> = []
+
+    /// What records read now are read with (see `KnownRecords.context`).
+    public var recordContext: String { KnownRecords.context(clock: site.clock) }
+
+    /// The records of files the last load read, and read without a problem: what a build
+    /// store keeps for the next build (path → the file's SHA-256 and the record's encoding).
+    public var newRecords: [String: (hash: [UInt8], encoded: [UInt8])] {
+        let clean = fresh.sorted().compactMap { path -> (String, SourceReader.Read)? in
+            guard let item = parsed[path], item.diagnostics.isEmpty, let read = item.read else { return nil }
+            return (path, read)
+        }
+        let encoded = parallelMap(clean) { path, read in (path, read.digest, RecordCoding.encode(read)) }
+        return Dictionary(encoded.map { ($0.0, (hash: $0.1, encoded: $0.2)) }, uniquingKeysWith: { a, _ in a })
+    }
 }
 
 /// Loads a content folder into typed records, collecting every problem on the way.
@@ -18,8 +34,9 @@ public enum ContentLoader {
         loadKeepingState(fs).0
     }
 
-    /// Loads everything, and returns what a later `reload` needs.
-    public static func loadKeepingState(_ fs: ContentFS) -> (LoadResult, ContentState) {
+    /// Loads everything, and returns what a later `reload` needs. Files in `known` (records of
+    /// an earlier load, for files whose bytes have not changed since) are not read again.
+    public static func loadKeepingState(_ fs: ContentFS, known: KnownRecords? = nil) -> (LoadResult, ContentState) {
         var timer = PhaseTimer()
         let tree = FileTree(fs)
         timer.lap("  list files")
@@ -36,8 +53,13 @@ public enum ContentLoader {
         }
         var state = ContentState(tree: tree, site: site, siteDiagnostics: siteDiagnostics, siteText: siteText, parsed: [:], images: [:])
         let files = tree.sortedFiles.filter { FileRole.section(of: $0.path).map(site.has) ?? true }
-        for item in parse(files, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
-        timer.lap("  read and parse")
+        let reusable = known.flatMap { $0.context == KnownRecords.context(clock: site.clock) ? $0.records : nil } ?? [:]
+        let (reused, toRead) = decode(files, known: reusable)
+        for item in reused { state.parsed[item.path] = item }
+        timer.lap("  known records (\(reused.count))")
+        for item in parse(toRead, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
+        state.fresh = Set(toRead.map(\.path))
+        timer.lap("  read and parse (\(toRead.count))")
         for (image, problem) in Assembler.inspectImages(files, fs: fs) { state.images[image.path] = (image, problem) }
         let result = assemble(state, displayRoot: fs.displayRoot)
         timer.lap("  assemble")
@@ -67,6 +89,7 @@ public enum ContentLoader {
                     || (state.parsed[path] == nil && state.images[path] == nil))
         }.keys.sorted().map { ($0, current[$0]!) }
         for item in parse(touched, fs: fs, clock: state.site.clock) { state.parsed[item.path] = item }
+        state.fresh = Set(touched.map(\.0))
         for path in touched.map(\.0) where state.images[path] != nil { state.images.removeValue(forKey: path) }
         for (image, problem) in Assembler.inspectImages(touched, fs: fs) { state.images[image.path] = (image, problem) }
         return (assemble(state, displayRoot: fs.displayRoot), state)
@@ -93,6 +116,18 @@ public enum ContentLoader {
         var diagnostics: [Diagnostic] = []
         _ = SourceReader(fs: .memory([path: bytes]), clock: site.clock).read(path, size: bytes.count, schema: schema, into: &diagnostics)
         return diagnostics
+    }
+
+    /// The files whose records are known, decoded; and the rest, to be read.
+    private static func decode(_ files: [(path: String, size: Int)], known: [String: (hash: [UInt8], encoded: [UInt8])])
+        -> (reused: [Parsed], toRead: [(path: String, size: Int)]) {
+        guard !known.isEmpty else { return ([], files) }
+        let decoded = parallelMap(files.map { ($0.path, $0.size) }) { path, size -> (Parsed?, (path: String, size: Int)?) in
+            guard let record = known[path], FileRole.of(path).schema != nil,
+                  let read = RecordCoding.decode(record.encoded, digest: record.hash) else { return (nil, (path, size)) }
+            return (Parsed(path: path, role: FileRole.of(path), read: read, text: read.text, image: nil, diagnostics: []), nil)
+        }
+        return (decoded.compactMap(\.0), decoded.compactMap(\.1))
     }
 
     private static func parse(_ files: [(path: String, size: Int)], fs: ContentFS, clock: SiteClock) -> [Parsed] {

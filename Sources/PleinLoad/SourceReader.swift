@@ -14,6 +14,8 @@ struct SourceReader {
         let root: ValueNode
         let body: Body
         let text: String
+        /// The SHA-256 of the bytes read (what a kept record is matched with).
+        let digest: [UInt8]
         var object: ObjectValue {
             if case .object(let o) = root.value { return o }
             return .empty
@@ -84,7 +86,7 @@ struct SourceReader {
         var validator = Validator(file: path, clock: clock, lineOffset: yamlLine - 1)
         let root = validator.validateRoot(node, as: schema.root)
         diagnostics += validator.diagnostics
-        return (Read(root: root, body: body, text: text), text)
+        return (Read(root: root, body: body, text: text, digest: Hashing.sha256(bytes)), text)
     }
 
     /// The line and column of the byte at `offset`.

@@ -44,7 +44,7 @@ public enum ServeSession {
         let watcher = try Watcher(roots: ["content": options.content, "templates": options.templates])
         let started = DispatchTime.now()
         let buildOptions = options
-        var state = await offThePool { SiteState(buildOptions, tracking: true) }
+        var state = await offThePool { SiteState(buildOptions, tracking: true, sharingRecords: buildOptions.remember) }
         report(.built(state, seconds: seconds(since: started)))
         var served = snapshot(state)
         await server.publish(served)

@@ -1,5 +1,6 @@
 import Foundation
 import PleinCore
+import PleinLoad
 @testable import PleinBuild
 import Testing
 
@@ -53,6 +54,33 @@ import Testing
         #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(8))")
         let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
         #expect(differing.isEmpty, "\(label): incremental output differs in \(differing.prefix(8))")
+    }
+
+    /// `plein serve` starts from the records a build kept (reading only the files edited since),
+    /// serves what a full build makes, and keeps the records it read for the next build.
+    @Test func serveSharesTheRecordsOfTheBuildStore() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let options = site.options
+        #expect(Pipeline.build(options).succeeded)
+        let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        try site.edit(report) { $0 + "\nEen zin die er net bij kwam.\n" }
+
+        var state = SiteState(options, tracking: true, sharingRecords: true)
+        state.finishKeepingRecords()
+        expectSameAsFullBuild(state, site, "serve from the build's records")
+        try site.edit(report) { $0 + "\nNog een zin.\n" }
+        _ = state.update(content: [report], templates: [])
+        state.finishKeepingRecords()
+        expectSameAsFullBuild(state, site, "serve after an edit")
+
+        let store = try BuildStore.open(cacheRoot: options.cacheRoot).store
+        let scan = ContentScan(root: site.content, previous: [:])
+        let known = try store.readRecords(matching: scan.files).known
+        #expect(known.records[report] != nil, "the record serve read is kept, for the file as it is now")
+        // The demo has no file with a problem: every record is kept.
+        let readable = scan.files.keys.filter { ($0.hasSuffix(".md") || $0.hasSuffix(".yaml")) && $0 != "site.yaml" }
+        #expect(Set(readable).subtracting(known.records.keys).sorted() == [])
     }
 
     @Test func incrementalEqualsFullForSingleEdits() throws {

@@ -65,4 +65,47 @@ import Testing
             Diagnostic(.unknownField("emial", suggestion: "email"), in: "users/anna.md", at: Span(line: 3, column: 1, length: 5)),
         ])
     }
+
+    /// Records kept from an earlier load (as the build store keeps them) give exactly the
+    /// content and problems that reading the files gives, and spare reading them.
+    @Test(arguments: ["clean", "five-files", "checkins", "goals", "ids"])
+    func knownRecordsLoadWhatReadingLoads(_ name: String) throws {
+        let fixture = try Txtar.fixture(name)
+        let (first, state) = ContentLoader.loadKeepingState(fixture.fs)
+        let records = state.newRecords
+        #expect(!records.isEmpty)
+        let known = KnownRecords(records: records, context: state.recordContext)
+        let (again, againState) = ContentLoader.loadKeepingState(fixture.fs, known: known)
+        #expect(canonical(again.content) == canonical(first.content))
+        #expect(again.diagnostics == first.diagnostics)
+        #expect(againState.newRecords.isEmpty, "no file with a known record was read again")
+
+        // Records read with another plein or time zone, or that do not decode, are read again.
+        let other = KnownRecords(records: records, context: "plein 0 records 1 zone UTC")
+        #expect(ContentLoader.loadKeepingState(fixture.fs, known: other).1.newRecords.count == records.count)
+        let garbled = KnownRecords(records: records.mapValues { ($0.hash, Array($0.encoded.dropLast())) }, context: state.recordContext)
+        let (reread, rereadState) = ContentLoader.loadKeepingState(fixture.fs, known: garbled)
+        #expect(canonical(reread.content) == canonical(first.content))
+        #expect(rereadState.newRecords.count == records.count)
+    }
+
+    /// A value's description in which dictionaries and sets are in sorted order (their order in
+    /// memory is not part of their value).
+    func canonical(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        let parts = mirror.children.map { child in (child.label.map { $0 + ": " } ?? "") + canonical(child.value) }
+        switch mirror.displayStyle {
+        case .dictionary, .set: return "[" + parts.sorted().joined(separator: ", ") + "]"
+        case _ where parts.isEmpty: return String(reflecting: value)
+        default: return "\(mirror.subjectType)(" + parts.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// A file with a problem is never kept: its problems come from reading it.
+    @Test func filesWithProblemsAreNotKept() {
+        var files = ["users/anna.md": "---\nname: Anna\nemial: anna@example.org\n---\n", "users/bram.md": "---\nname: Bram\nemail: bram@example.org\n---\n"]
+        files["site.yaml"] = Txtar.defaultSite
+        let (_, state) = ContentLoader.loadKeepingState(.memory(files.mapValues { Array($0.utf8) }))
+        #expect(state.newRecords.keys.sorted() == ["users/bram.md"])
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PleinCore
+import PleinLoad
 import PleinMarkdown
 import PleinRender
 
@@ -14,7 +15,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "4"
+    static let format = "5"
     let path: String
     private let queue: DatabaseQueue
 
@@ -47,6 +48,12 @@ struct BuildStore: Sendable {
         /// those of them the output lacks (what the last build took away).
         var differences: Set<String> = []
         var vanished: Set<String> = []
+        /// Records read by this build, to keep for the next (see `KnownRecords`).
+        var newRecords: [String: (hash: [UInt8], encoded: [UInt8])] = [:]
+        /// What they were read with.
+        var recordContext = ""
+        /// The paths of the records the store holds.
+        var recordPaths: Set<String> = []
     }
 
     struct Damaged: Error { let reason: String }
@@ -86,9 +93,15 @@ struct BuildStore: Sendable {
         (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
     }
 
-    private static func createTables(_ db: Database) throws {
+    /// Makes every table anew; with `keepingRecords`, the records read from content files stay
+    /// (they depend on nothing but the file's bytes and what they were read with).
+    private static func createTables(_ db: Database, keepingRecords: Bool = false) throws {
         for table in ["meta", "content", "outputs", "dependency_keys", "facts", "bodies", "published", "differences"] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        }
+        if !keepingRecords {
+            try db.execute(sql: "DROP TABLE IF EXISTS records")
+            try db.execute(sql: "CREATE TABLE records (path TEXT PRIMARY KEY, hash BLOB NOT NULL, context TEXT NOT NULL, record BLOB NOT NULL)")
         }
         try db.execute(sql: """
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -176,12 +189,55 @@ struct BuildStore: Sendable {
         }
     }
 
+    /// The records kept from earlier builds whose file still has the bytes they were read from
+    /// (`current`: path → SHA-256 now), read with `context`; and the paths of all records kept.
+    func readRecords(matching current: [String: ContentScan.Entry]) throws(Damaged) -> (known: KnownRecords, paths: Set<String>) {
+        do {
+            return try queue.read { db -> (KnownRecords, Set<String>) in
+                var byContext: [String: [String: (hash: [UInt8], encoded: [UInt8])]] = [:]
+                var paths: Set<String> = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, hash, context, record FROM records")
+                while let row = try rows.next() {
+                    let path: String = row[0]
+                    paths.insert(path)
+                    let hash = [UInt8](row[1] as Data)
+                    guard current[path]?.hash == hash else { continue }
+                    byContext[row[2] as String, default: [:]][path] = (hash, [UInt8](row[3] as Data))
+                }
+                // After a change of time zone, records of two contexts: the larger part is the likelier.
+                let context = byContext.max { $0.value.count < $1.value.count }?.key ?? ""
+                return (KnownRecords(records: byContext[context] ?? [:], context: context), paths)
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// Keeps `new` records (path → hash and encoding, read with `context`) and forgets those of
+    /// `gone` paths, in one transaction.
+    func saveRecords(_ new: [String: (hash: [UInt8], encoded: [UInt8])], context: String, gone: some Sequence<String>) throws(Damaged) {
+        do {
+            try queue.write { db in try Self.putRecords(db, new, context: context, gone: gone) }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    private static func putRecords(_ db: Database, _ new: [String: (hash: [UInt8], encoded: [UInt8])], context: String,
+                                   gone: some Sequence<String>) throws {
+        let put = try db.makeStatement(sql: "INSERT OR REPLACE INTO records (path, hash, context, record) VALUES (?, ?, ?, ?)")
+        for (path, record) in new { try put.execute(arguments: [path, Data(record.hash), context, Data(record.encoded)]) }
+        let drop = try db.makeStatement(sql: "DELETE FROM records WHERE path = ?")
+        for path in gone where new[path] == nil { try drop.execute(arguments: [path]) }
+    }
+
     // MARK: Writing
 
-    /// Empties every table: the store then describes no build.
-    func clear() throws(Damaged) {
+    /// Empties every table (but the records', unless they are not to be trusted either): the
+    /// store then describes no build.
+    func clear(keepingRecords: Bool = true) throws(Damaged) {
         do {
-            try queue.write { db in try Self.createTables(db) }
+            try queue.write { db in try Self.createTables(db, keepingRecords: keepingRecords) }
         } catch {
             throw Damaged(reason: Self.describe(error))
         }
@@ -244,6 +300,8 @@ struct BuildStore: Sendable {
                 try db.execute(sql: "DELETE FROM published")
                 let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
                 for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
+                try Self.putRecords(db, next.newRecords, context: next.recordContext,
+                                    gone: next.recordPaths.filter { next.content[$0] == nil })
                 try db.execute(sql: "DELETE FROM differences")
                 let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
                 for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }

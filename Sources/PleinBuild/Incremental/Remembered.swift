@@ -1,5 +1,6 @@
 import Foundation
 import PleinCore
+import PleinLoad
 import PleinModel
 import PleinRender
 
@@ -18,11 +19,14 @@ struct Remembered: Sendable {
     private var keyIndex: [String: Int32] = [:]
     /// How many outputs this build rendered.
     private(set) var rendered = 0
+    /// Records read by earlier builds from files whose bytes have not changed since.
+    let known: KnownRecords?
 
     /// `next` starts with what is known before loading: the fingerprint, HEAD and content hashes.
-    init(previous: BuildStore.Snapshot?, next: BuildStore.Snapshot) {
+    init(previous: BuildStore.Snapshot?, next: BuildStore.Snapshot, known: KnownRecords? = nil) {
         self.previous = previous
         self.next = next
+        self.known = known
         self.next.dependencyKeys = previous?.dependencyKeys ?? []
         for (index, key) in self.next.dependencyKeys.enumerated() { keyIndex[key] = Int32(index) }
     }

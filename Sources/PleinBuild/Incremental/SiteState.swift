@@ -28,6 +28,8 @@ public struct SiteState: Sendable {
     private var last = LastBuild()
     /// For `plein build` with the build store: the last build's snapshot and the next one.
     private(set) var remembered: Remembered?
+    /// For `plein serve`: the build store's records, read and written back.
+    private let keeper: RecordKeeper?
 
     /// Problems of the current content and theme, with paths as the user sees them.
     public private(set) var diagnostics: [Diagnostic] = []
@@ -47,22 +49,30 @@ public struct SiteState: Sendable {
     /// Loads, checks and (when the content has no errors) renders the whole site. With
     /// `streamingTo`, outputs are written there as they are rendered and not kept (the state
     /// then cannot serve files or be updated).
-    public init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter? = nil) {
-        self.init(options, tracking: tracking, streamingTo: stream, remembering: nil)
+    /// With `sharingRecords` (for `plein serve`), files whose records the build store keeps are
+    /// not parsed again, and the records read are written back there.
+    public init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter? = nil, sharingRecords: Bool = false) {
+        self.init(options, tracking: tracking, streamingTo: stream, remembering: nil, keeper: sharingRecords ? RecordKeeper(options) : nil)
     }
 
     /// With `remembering`, the outputs whose facts did not change since the build the store
     /// describes are not rendered again (the writer keeps them), and bodies come from the store.
-    init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter?, remembering: Remembered?) {
+    init(_ options: BuildOptions, tracking: Bool, streamingTo stream: OutputWriter?, remembering: Remembered?, keeper: RecordKeeper? = nil) {
         self.options = options
+        self.keeper = keeper
         self.tracking = tracking || remembering != nil
         self.stream = stream
         remembered = remembering
         if let bodies = remembering?.previous?.bodies { last.bodies = bodies }
         var timer = PhaseTimer()
         modelStage = ModelStage(content: options.content, readsHistory: options.history)
-        let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content))
+        let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content), known: remembering?.known ?? keeper?.known)
         timer.lap("load")
+        keeper?.keep(state)
+        if remembered != nil {
+            remembered?.next.newRecords = state.newRecords
+            remembered?.next.recordContext = state.recordContext
+        }
         contentState = state
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
@@ -127,6 +137,7 @@ public struct SiteState: Sendable {
         if !changedContent.isEmpty {
             let (loaded, state) = ContentLoader.reload(contentState, fs: .disk(options.content), changed: changedContent)
             contentState = state
+            keeper?.keep(state)
             content = loaded.content
             if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
             loadDiagnostics = loaded.diagnostics
@@ -233,6 +244,11 @@ public struct SiteState: Sendable {
             identities[target] = "content \(source) \(hash)"
         }
         return identities
+    }
+
+    /// Waits until the records read so far are in the build store.
+    public func finishKeepingRecords() {
+        keeper?.finish()
     }
 
     // MARK: Reading the result

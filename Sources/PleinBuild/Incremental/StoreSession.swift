@@ -1,5 +1,6 @@
 import Foundation
 import PleinCore
+import PleinLoad
 
 /// One `plein build`'s use of the build store: opening it, deciding whether the last build's
 /// snapshot can be trusted (same plein, theme and settings, and the output folder it wrote),
@@ -72,6 +73,17 @@ struct StoreSession {
     /// records that the spare is about to be worked on.
     mutating func prepare() {
         guard let store else { return }
+        var known: KnownRecords?
+        do throws(BuildStore.Damaged) {
+            let records = try store.readRecords(matching: next.content)
+            // `--fresh` trusts nothing the store holds: every file is read again.
+            known = options.fresh ? nil : records.known
+            next.recordPaths = records.paths
+        } catch {
+            next.recordPaths = []
+            do throws(BuildStore.Damaged) { try store.clear(keepingRecords: false) } catch { self.store = nil }
+        }
+        guard let store = self.store else { return }
         do throws(BuildStore.Damaged) {
             if var known = previous {
                 try store.readRest(into: &known)
@@ -86,7 +98,7 @@ struct StoreSession {
             knownSpare = nil
             do throws(BuildStore.Damaged) { try store.clear() } catch { self.store = nil }
         }
-        remembered = Remembered(previous: previous, next: next)
+        remembered = Remembered(previous: previous, next: next, known: known)
     }
 
     /// Saves what `state` made once the new site is in place, and tells what changed in the
