@@ -23,6 +23,7 @@ struct Build: ParsableCommand {
         var options = try site.buildOptions()
         options.fresh = fresh
         options.listsChanges = changedList != nil
+        options.leavesMemoryToExit = true
         let bar = ProgressBar(label: "images")
         if bar.enabled { options.progress = { done, total in bar.update(done, total) } }
         let report = Pipeline.build(options)

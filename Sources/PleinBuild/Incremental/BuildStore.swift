@@ -15,7 +15,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "5"
+    static let format = "6"
     let path: String
     private let queue: DatabaseQueue
 
@@ -31,6 +31,9 @@ struct BuildStore: Sendable {
     /// that nothing changed); the rest only when there is work to do.
     struct Snapshot: Sendable {
         var fingerprint = ""
+        /// Which save this is (a new value each time): a read that spans several transactions
+        /// checks that they all saw the same one.
+        var saved = ""
         var head = ""
         /// The output folder's inode after the last build's swap.
         var liveInode: UInt64 = 0
@@ -129,6 +132,7 @@ struct BuildStore: Sendable {
                 guard version == PleinVersion.number else { return (nil, "the build cache was written by plein \(version)") }
                 var snapshot = Snapshot()
                 snapshot.fingerprint = fingerprint
+                snapshot.saved = meta["saved"] ?? ""
                 snapshot.head = meta["head"] ?? ""
                 snapshot.liveInode = UInt64(meta["live_inode"] ?? "") ?? 0
                 snapshot.spareInode = UInt64(meta["spare_inode"] ?? "") ?? 0
@@ -149,44 +153,122 @@ struct BuildStore: Sendable {
         }
     }
 
-    /// Fills in the rest of `snapshot`: outputs, facts, bodies, published files, differences.
-    func readRest(into snapshot: inout Snapshot) throws(Damaged) {
-        do {
-            snapshot = try queue.read { db -> Snapshot in
-                var s = snapshot
-                let keys = try Row.fetchAll(db, sql: "SELECT id, key FROM dependency_keys ORDER BY id").map { row -> String in row[1] }
-                s.dependencyKeys = keys
-                var rows = try Row.fetchCursor(db, sql: "SELECT id, path, hash, dependencies FROM outputs")
-                while let row = try rows.next() {
-                    let hash: Data = row[2]
-                    let blob: Data = row[3]
-                    s.outputs[row[0]] = Output(path: row[1], hash: [UInt8](hash), dependencies: Self.unpack(blob))
-                }
-                rows = try Row.fetchCursor(db, sql: "SELECT key, hash FROM facts")
-                while let row = try rows.next() {
-                    let hash: Data = row[1]
-                    s.facts.values[row[0]] = [UInt8](hash)
-                }
-                var rendered: [String: RenderedMarkdown] = [:]
-                rows = try Row.fetchCursor(db, sql: "SELECT file, digest, html, absolute, text, links FROM bodies")
-                while let row = try rows.next() {
-                    let digest: Data = row[1]
-                    let file: String = row[0]
-                    s.bodies.digests[file] = [UInt8](digest)
-                    rendered[file] = RenderedMarkdown(html: row[2], absoluteHTML: row[3], links: Self.links(row[5]), text: row[4])
-                }
-                s.bodies.bodies = Bodies(rendered: rendered)
-                for row in try Row.fetchAll(db, sql: "SELECT path, identity FROM published") { s.published[row[0]] = row[1] }
-                for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
-                    let path: String = row[0]
-                    s.differences.insert(path)
-                    if row[1] as Int != 0 { s.vanished.insert(path) }
-                }
-                return s
-            }
-        } catch {
-            throw Damaged(reason: Self.describe(error))
+    /// Fills in the rest of `snapshot` (outputs, facts, bodies, published files, differences), and
+    /// reads the records matching `content` (see `readRecords`). The parts are read in parallel,
+    /// each through a connection of its own; every part must come from the save the head came
+    /// from (a build saving meanwhile makes the store unusable for this build).
+    func readRest(into snapshot: inout Snapshot, recordsMatching content: [String: ContentScan.Entry])
+        throws(Damaged) -> (known: KnownRecords, paths: Set<String>) {
+        enum Part: Sendable {
+            case outputs(keys: [String], outputs: [String: Output])
+            case facts(Facts, published: [String: String], differences: Set<String>, vanished: Set<String>)
+            case bodies(BodiesStage)
+            case records(KnownRecords, Set<String>)
         }
+        let saved = snapshot.saved
+        let parts = parallelMap([0, 1, 2, 3]) { index -> Result<Part, Damaged> in
+            if index == 3 {
+                do throws(Damaged) {
+                    let (known, paths) = try readRecords(matching: content)
+                    return .success(.records(known, paths))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            do {
+                return .success(try reader().read { db -> Part in
+                    guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'saved'") == saved else {
+                        throw Damaged(reason: "another build saved it while this one read it")
+                    }
+                    switch index {
+                    case 0:
+                        let (keys, outputs) = try Self.readOutputs(db)
+                        return .outputs(keys: keys, outputs: outputs)
+                    case 1:
+                        let (facts, published, differences, vanished) = try Self.readFacts(db)
+                        return .facts(facts, published: published, differences: differences, vanished: vanished)
+                    default:
+                        return .bodies(try Self.readBodies(db))
+                    }
+                })
+            } catch let damaged as Damaged {
+                return .failure(damaged)
+            } catch {
+                return .failure(Damaged(reason: Self.describe(error)))
+            }
+        }
+        var records = (known: KnownRecords(), paths: Set<String>())
+        for part in parts {
+            switch part {
+            case .failure(let error): throw error
+            case .success(.outputs(let keys, let outputs)):
+                snapshot.dependencyKeys = keys
+                snapshot.outputs = outputs
+            case .success(.facts(let facts, let published, let differences, let vanished)):
+                snapshot.facts = facts
+                snapshot.published = published
+                snapshot.differences = differences
+                snapshot.vanished = vanished
+            case .success(.bodies(let bodies)):
+                snapshot.bodies = bodies
+            case .success(.records(let known, let paths)):
+                records = (known, paths)
+            }
+        }
+        return records
+    }
+
+    /// A connection of its own, for reading in parallel with others.
+    private func reader() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "plein build store (reading)"
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    private static func readOutputs(_ db: Database) throws -> (keys: [String], outputs: [String: Output]) {
+        let keys = try Row.fetchAll(db, sql: "SELECT id, key FROM dependency_keys ORDER BY id").map { row -> String in row[1] }
+        var outputs: [String: Output] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, hash, dependencies FROM outputs")
+        while let row = try rows.next() {
+            let hash: Data = row[2]
+            let blob: Data = row[3]
+            outputs[row[0]] = Output(path: row[1], hash: [UInt8](hash), dependencies: Self.unpack(blob))
+        }
+        return (keys, outputs)
+    }
+
+    private static func readFacts(_ db: Database) throws -> (Facts, published: [String: String], differences: Set<String>, vanished: Set<String>) {
+        var facts = Facts()
+        let rows = try Row.fetchCursor(db, sql: "SELECT key, hash FROM facts")
+        while let row = try rows.next() {
+            let hash: Data = row[1]
+            facts.values[row[0]] = [UInt8](hash)
+        }
+        var published: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT path, identity FROM published") { published[row[0]] = row[1] }
+        var differences: Set<String> = [], vanished: Set<String> = []
+        for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
+            let path: String = row[0]
+            differences.insert(path)
+            if row[1] as Int != 0 { vanished.insert(path) }
+        }
+        return (facts, published, differences, vanished)
+    }
+
+    private static func readBodies(_ db: Database) throws -> BodiesStage {
+        var stage = BodiesStage()
+        var rendered: [String: RenderedMarkdown] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT file, digest, html, absolute, text, links FROM bodies")
+        while let row = try rows.next() {
+            let digest: Data = row[1]
+            let file: String = row[0]
+            stage.digests[file] = [UInt8](digest)
+            rendered[file] = RenderedMarkdown(html: row[2], absoluteHTML: row[3], links: Self.links(row[5]), text: row[4])
+        }
+        stage.bodies = Bodies(rendered: rendered)
+        return stage
     }
 
     /// The records kept from earlier builds whose file still has the bytes they were read from
@@ -259,7 +341,7 @@ struct BuildStore: Sendable {
         do {
             try queue.write { db in
                 let meta: [String: String] = [
-                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "head": next.head,
+                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "head": next.head, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
                     "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings),
                 ]

@@ -73,32 +73,26 @@ struct StoreSession {
     /// records that the spare is about to be worked on.
     mutating func prepare() {
         guard let store else { return }
-        var known: KnownRecords?
-        do throws(BuildStore.Damaged) {
-            let records = try store.readRecords(matching: next.content)
-            // `--fresh` trusts nothing the store holds: every file is read again.
-            known = options.fresh ? nil : records.known
-            next.recordPaths = records.paths
-        } catch {
-            next.recordPaths = []
-            do throws(BuildStore.Damaged) { try store.clear(keepingRecords: false) } catch { self.store = nil }
-        }
-        guard let store = self.store else { return }
+        var records: (known: KnownRecords, paths: Set<String>)?
         do throws(BuildStore.Damaged) {
             if var known = previous {
-                try store.readRest(into: &known)
+                records = try store.readRest(into: &known, recordsMatching: next.content)
                 previous = known
                 if known.spareInode != 0, known.spareInode == Self.inode(spare) { knownSpare = known.differences }
             } else {
+                records = try store.readRecords(matching: next.content)
                 try store.clear()
             }
             try store.forgetSpare()
         } catch {
             distrust("the build cache could not be read (\(error.reason))")
             knownSpare = nil
-            do throws(BuildStore.Damaged) { try store.clear() } catch { self.store = nil }
+            records = nil
+            do throws(BuildStore.Damaged) { try store.clear(keepingRecords: false) } catch { self.store = nil }
         }
-        remembered = Remembered(previous: previous, next: next, known: known)
+        next.recordPaths = records?.paths ?? []
+        // `--fresh` trusts nothing the store holds: every file is read again.
+        remembered = Remembered(previous: previous, next: next, known: options.fresh ? nil : records?.known)
     }
 
     /// Saves what `state` made once the new site is in place, and tells what changed in the

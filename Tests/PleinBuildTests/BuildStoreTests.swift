@@ -1,0 +1,46 @@
+import Foundation
+@testable import PleinBuild
+import PleinLoad
+import Testing
+
+/// The build store's own promises, below the builds that use it.
+@Suite struct BuildStoreTests {
+    /// A build reads the store in several transactions (the parts in parallel): if another build
+    /// saved in between, the parts may not fit together, and the read must say so.
+    @Test func partsOfDifferentSavesAreNotMixed() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let store = try BuildStore.open(cacheRoot: dir.path).store
+        var first = BuildStore.Snapshot()
+        first.fingerprint = "f"
+        first.outputs["page"] = BuildStore.Output(path: "index.html", hash: [1], dependencies: [])
+        try store.save(first, previous: nil)
+        var head = try #require(try store.readHead().snapshot)
+        var read = head
+        _ = try store.readRest(into: &read, recordsMatching: [:])
+        #expect(read.outputs["page"]?.path == "index.html")
+
+        var second = first
+        second.outputs["page"] = BuildStore.Output(path: "index.html", hash: [2], dependencies: [])
+        try store.save(second, previous: first)
+        #expect(throws: BuildStore.Damaged.self) { try store.readRest(into: &head, recordsMatching: [:]) }
+    }
+
+    /// Records survive emptying the store (they stand for a file's bytes, whatever the build),
+    /// but not a store started again because it could not be trusted.
+    @Test func recordsOutliveAClearButNotAReset() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let store = try BuildStore.open(cacheRoot: dir.path).store
+        let hash = [UInt8](repeating: 7, count: 32)
+        try store.saveRecords(["users/anna.md": (hash, [1, 2, 3])], context: "c", gone: [])
+        let content = ["users/anna.md": ContentScan.Entry(size: 1, modified: 0, inode: 0, hash: hash)]
+        try store.clear()
+        #expect(try store.readRecords(matching: content).known.records["users/anna.md"]?.encoded == [1, 2, 3])
+        let changed = ["users/anna.md": ContentScan.Entry(size: 1, modified: 0, inode: 0, hash: [UInt8](repeating: 8, count: 32))]
+        #expect(try store.readRecords(matching: changed).known.records.isEmpty, "a record is for the bytes it was read from")
+        #expect(try store.readRecords(matching: content).paths == ["users/anna.md"])
+        try store.clear(keepingRecords: false)
+        #expect(try store.readRecords(matching: content).known.records.isEmpty)
+    }
+}
