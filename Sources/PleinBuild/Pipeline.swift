@@ -102,8 +102,10 @@ public struct BuildReport: Sendable {
     public var changes: OutputChanges?
     /// For a build that found nothing changed: the last build's number of warnings.
     public var warnings = 0
-    /// With the build store: how many outputs were rendered (the others were kept).
+    /// With the build store: how many outputs were rendered (the others were kept), and which
+    /// (by `OutputID.key`, e.g. `atom:site`).
     public var rendered: Int?
+    public var renderedOutputs: [String] = []
 }
 
 /// The output paths a build added, changed and removed: what a deploy must upload or delete.
@@ -191,7 +193,10 @@ public enum Pipeline {
         report.fullBuildReason = memory?.fullBuildReason
         report.changes = changes
         if options.leavesMemoryToExit { Leftovers.keep((state, memory)) }
-        if let remembered = state.remembered, remembered.previous != nil { report.rendered = remembered.rendered }
+        if let remembered = state.remembered, remembered.previous != nil {
+            report.rendered = remembered.rendered
+            report.renderedOutputs = remembered.renderedKeys
+        }
         return report
     }
 }

@@ -45,10 +45,10 @@ import Testing
 
     @Test func aFactChangesWithItsPieceOnly() throws {
         let model = Self.model
-        let before = Facts(model, settings: "title: a", bodies: ["a.md": [1]], images: ImageCatalog())
-        let again = Facts(model, settings: "title: a", bodies: ["a.md": [1]], images: ImageCatalog())
+        let before = Facts(model, settings: "title: a", bodies: ["a.md": [1]], texts: Bodies(), images: ImageCatalog())
+        let again = Facts(model, settings: "title: a", bodies: ["a.md": [1]], texts: Bodies(), images: ImageCatalog())
         #expect(before.changes(to: again).isEmpty)
-        let other = Facts(model, settings: "title: b", bodies: ["a.md": [2], "b.md": [3]], images: ImageCatalog())
+        let other = Facts(model, settings: "title: b", bodies: ["a.md": [2], "b.md": [3]], texts: Bodies(), images: ImageCatalog())
         #expect(before.changes(to: other) == [Facts.siteKey, "body:a.md", "body:b.md"])
     }
 

@@ -56,6 +56,41 @@ import Testing
         #expect(differing.isEmpty, "\(label): incremental output differs in \(differing.prefix(8))")
     }
 
+    /// Aggregates update only when an edit changes what they show: editing the end of an old
+    /// report's body (past its summary, outside the feeds' window) renders its own page and
+    /// feeds and its author's feeds, not the site feed, the area list, the maps or the sitemap.
+    @Test func anEditOutsideWhatAggregatesShowRendersOnlyWhatShowsIt() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.options
+        options.cache = site.dir.path + "/cache"
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "limit: 50", with: "limit: 3") }
+        let report = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", id = "1011/2026-08-22-nachtmarkt-nieuwmarkt"
+        let paragraph = "\n" + String(repeating: "Een lange alinea over de nachtmarkt, zodat de samenvatting vol is. ", count: 8) + "\n"
+        try site.edit(report) { $0 + paragraph }
+        #expect(Pipeline.build(options).succeeded)
+        try site.edit(report) { $0 + "\nEen zin aan het eind.\n" }
+        let edited = Pipeline.build(options)
+        #expect(edited.succeeded)
+        let allowed: Set = ["report:" + id, "atom:report/" + id, "json-feed:report/" + id]
+        let others = edited.renderedOutputs.filter { !allowed.contains($0) && !$0.hasPrefix("atom:member/") && !$0.hasPrefix("json-feed:member/") }
+        #expect(edited.renderedOutputs.contains("report:" + id))
+        #expect(others == [], "rendered again although what they show did not change")
+
+        // The same edit at the start of the body changes the summaries lists and maps show.
+        try site.edit(report) { text in
+            let end = text.range(of: "\n---\n")!.upperBound
+            return String(text[..<end]) + "Vooraf: " + String(text[end...])
+        }
+        let early = Pipeline.build(options)
+        #expect(early.renderedOutputs.contains("geojson:reports") && early.renderedOutputs.contains("area:1011"))
+        var fresh = options
+        fresh.output = site.dir.path + "/fresh"
+        fresh.fresh = true
+        #expect(Pipeline.build(fresh).succeeded)
+        #expect(snapshotTree(options.output) == snapshotTree(fresh.output))
+    }
+
     /// `plein serve` starts from the records a build kept (reading only the files edited since),
     /// serves what a full build makes, and keeps the records it read for the next build.
     @Test func serveSharesTheRecordsOfTheBuildStore() throws {

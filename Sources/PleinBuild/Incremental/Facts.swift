@@ -1,4 +1,5 @@
 import PleinCore
+import PleinMarkdown
 import PleinModel
 import PleinRender
 
@@ -22,8 +23,12 @@ struct Facts: Sendable, Equatable {
     static let siteKey = "site"
 
     /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
-    /// of what they are made from) and its images.
-    init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], images: ImageCatalog) {
+    /// of what they are made from, and the summaries of their `texts`) and its images.
+    ///
+    /// Some facts are narrower views of another (a report's headline and times, a member's
+    /// joining, a body's summaries): when that other fact is the same as in `previous`, theirs
+    /// are taken from there rather than computed again.
+    init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], texts: Bodies, images: ImageCatalog, previous: Facts? = nil) {
         var pieces: [(String, any Encodable & Sendable)] = []
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + 16)
         func add(_ dependency: Dependency, _ value: any Encodable & Sendable) { pieces.append((dependency.key, value)) }
@@ -44,10 +49,49 @@ struct Facts: Sendable, Equatable {
         for (path, image) in images.images { add(.image(path), image) }
         let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
-        values.reserveCapacity(hashed.count + bodies.count + 1)
+        values.reserveCapacity(hashed.count * 2 + bodies.count * 2 + 1)
         values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
         for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
+
+        // The narrower views: taken from `previous` where what they are made from is the same.
+        enum Derived: Sendable {
+            case report(String), joined(String), summary(String)
+        }
+        let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined)
+            + bodies.keys.filter { texts[$0] != nil }.map(Derived.summary)
+        let primary = values
+        let computed = parallelMap(derived) { piece -> [(String, [UInt8])] in
+            func reused(_ source: Dependency, _ views: [Dependency]) -> [(String, [UInt8])]? {
+                let key = source.key
+                guard let previous, let before = previous.values[key], before == primary[key] else { return nil }
+                var found: [(String, [UInt8])] = []
+                for view in views {
+                    guard let value = previous.values[view.key] else { return nil }
+                    found.append((view.key, value))
+                }
+                return found
+            }
+            switch piece {
+            case .report(let id):
+                if let found = reused(.report(id), [.reportTimes(id), .reportHeadline(id)]) { return found }
+                let report = model.reports[id]!
+                return [(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
+                        (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
+            case .joined(let id):
+                if let found = reused(.member(id), [.memberJoined(id)]) { return found }
+                return [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: model.members[id]!.joined)))]
+            case .summary(let file):
+                if let found = reused(.body(file), [.summary(file)]) { return found }
+                return [(Dependency.summary(file).key, FingerprintEncoder.fingerprint(Summaries.of(texts[file]!.text)))]
+            }
+        }
+        for pieces in computed { for (key, value) in pieces { values[key] = value } }
         self.values = values
+    }
+
+    /// When a member joined, as a fact of its own.
+    struct Joined: Encodable, Sendable {
+        let at: Moment?
     }
 
     /// The keys of the pieces that differ between `self` (earlier) and `now`.

@@ -19,6 +19,8 @@ struct Remembered: Sendable {
     private var keyIndex: [String: Int32] = [:]
     /// How many outputs this build rendered.
     private(set) var rendered = 0
+    /// Which outputs, by key (`OutputID.key`).
+    private(set) var renderedKeys: [String] = []
     /// Records read by earlier builds from files whose bytes have not changed since.
     let known: KnownRecords?
 
@@ -34,7 +36,7 @@ struct Remembered: Sendable {
     /// Everything a build's output depends on besides the content: plein itself, the theme's
     /// files, the options and Leaflet. A different fingerprint means a full build.
     static func fingerprint(_ options: BuildOptions, theme: ContentFS, leaflet: Leaflet?) -> String {
-        var text = "plein \(PleinVersion.number) store \(BuildStore.format)\n"
+        var text = "plein \(PleinVersion.number) store \(BuildStore.format) binary \(executable)\n"
         text += "output \(URL(fileURLWithPath: options.output).standardizedFileURL.path)\n"
         text += "base \(options.baseURL ?? "-")\nhistory \(options.history)\n"
         text += "secret \(options.secret.map { Hashing.sha256Hex($0) } ?? "-")\n"
@@ -54,6 +56,14 @@ struct Remembered: Sendable {
         return Hashing.sha256Hex(Array(text.utf8))
     }
 
+    /// The running program's file (size, time, inode): a plein built again from other sources
+    /// under the same version number is another plein.
+    private static let executable: String = {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "?" }
+        return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"
+    }()
+
     /// The outputs to render: all of them without a previous build or when the site's settings
     /// changed; else the new ones and those that read a fact that changed.
     func outputsToRender(_ ids: [OutputID], facts: Facts) -> [OutputID] {
@@ -72,6 +82,7 @@ struct Remembered: Sendable {
     /// Its cost follows what was rendered, apart from one pass over the ids.
     mutating func take(ids: [OutputID], rendered: [RenderStage.Rendered], facts: Facts, bodies: BodiesStage, published: [String: String]) {
         self.rendered = rendered.count
+        renderedKeys = rendered.map(\.id.key).sorted()
         let keys = ids.map(\.key)
         var outputs = previous?.outputs ?? [:]
         if previous != nil {

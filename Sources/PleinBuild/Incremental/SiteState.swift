@@ -193,14 +193,15 @@ public struct SiteState: Sendable {
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys))
         let ids = renderer.outputs()
         let facts = remembered.map { _ in
-            Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, images: catalog)
+            Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
+                  previous: remembered?.previous?.facts)
         }
         if facts != nil { timer.lap("facts") }
         let todo: [OutputID]
         if let remembered, let facts {
             todo = remembered.outputsToRender(ids, facts: facts)
         } else if let previous = last.model, let changedTemplates, previous.site == model.site {
-            let changed = Invalidation.changes(from: previous, to: model).union(changedBodies.map { .body($0) })
+            let changed = Invalidation.changes(from: previous, to: model).union(changedBodies.flatMap { [Dependency.body($0), .summary($0)] })
                 .union(Invalidation.changes(from: last.catalog, to: catalog))
             todo = Invalidation.outputs(ids, last: last.outputs.mapValues(\.dependencies), changed: changed, templates: changedTemplates, theme: theme)
         } else {

@@ -34,7 +34,7 @@ struct FeedSelection: Rendering {
         switch id {
         case .site:
             var candidates = view.reportOrder.map { reportCandidate($0) }
-            for rid in view.reportOrder { candidates += view.report(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            for rid in view.reportOrder { candidates += view.reportTimes(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             for gid in view.groupOrder where view.group(gid)!.isListed {
                 let g = view.group(gid)!
                 candidates += g.albums.map(albumCandidate)
@@ -77,19 +77,21 @@ struct FeedSelection: Rendering {
         case .following(let mid):
             let m = view.member(mid)!
             var candidates: [Candidate] = []
-            for rid in m.follows { candidates += view.report(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            for rid in m.follows { candidates += view.reportTimes(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
                         atom: routes.followingFeed(mid), page: routes.member(mid), candidates)
         }
     }
 
+    // Candidates read only when things were published; an entry reads the whole record when
+    // it makes the cut.
     func reportCandidate(_ id: String) -> Candidate {
-        let r = view.report(id)!
+        let r = view.reportTimes(id)!
         return Candidate(published: r.at, id: entries.tagURI(r.at, routes.report(id).trimmingSlash)) { entries.reportEntry(id) }
     }
 
     func replyCandidate(_ report: String, _ index: Int) -> Candidate {
-        let reply = view.report(report)!.replies[index]
+        let reply = view.reportTimes(report)!.replies[index]
         return Candidate(published: reply.at, id: entries.tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
             entries.replyEntry(report, index)
         }
@@ -111,7 +113,7 @@ struct FeedSelection: Rendering {
     }
 
     func joinedCandidate(_ member: String) -> Candidate? {
-        guard let joined = view.member(member)?.joined else { return nil }
+        guard let joined = view.joined(member) else { return nil }
         return Candidate(published: joined, id: entries.tagURI(joined, routes.member(member).trimmingSlash)) { entries.joinedEntry(member)! }
     }
 

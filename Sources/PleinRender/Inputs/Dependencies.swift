@@ -9,6 +9,15 @@ public enum Dependency: Hashable, Sendable {
     case member(String)
     case group(String)
     case report(String)
+    /// Only when a report and its replies were published (`ReportTimes`): what a feed reads of
+    /// the reports it does not show, to choose the newest.
+    case reportTimes(String)
+    /// Only when a member joined: what the site feed reads of the members it does not show.
+    case memberJoined(String)
+    /// Only what a list or a map shows of a report (`ReportHeadline`).
+    case reportHeadline(String)
+    /// Only the short summaries of a body that lists and maps show (`Summaries`).
+    case summary(String)
     case area(String)
     case location(String)
     case thread(String)
@@ -28,6 +37,10 @@ extension Dependency {
         case .member(let id): return "member:" + id
         case .group(let id): return "group:" + id
         case .report(let id): return "report:" + id
+        case .reportTimes(let id): return "reportTimes:" + id
+        case .memberJoined(let id): return "memberJoined:" + id
+        case .reportHeadline(let id): return "reportHeadline:" + id
+        case .summary(let file): return "summary:" + file
         case .area(let id): return "area:" + id
         case .location(let id): return "location:" + id
         case .thread(let id): return "thread:" + id
@@ -56,4 +69,61 @@ public final class DependencyRecorder: Sendable {
     }
 
     public var dependencies: Set<Dependency> { recorded.withLock { $0 } }
+}
+
+/// When a report and each of its replies were published, and the replies' names: all a feed
+/// needs to choose its newest entries, so that an edit of an older report does not touch it.
+public struct ReportTimes: Sendable, Equatable, Encodable {
+    public struct Reply: Sendable, Equatable, Encodable {
+        public let name: String
+        public let at: Moment
+    }
+
+    public let at: Moment
+    public let replies: [Reply]
+
+    public init(_ report: ReportModel) {
+        at = report.at
+        replies = report.replies.map { Reply(name: $0.name, at: $0.at) }
+    }
+}
+
+/// What lists, cards, maps and the sitemap show of a report: everything but its body and its
+/// replies' text, so that an edit of the body (past its summary) leaves them as they are.
+public struct ReportHeadline: Sendable, Equatable, Encodable {
+    public let id: String
+    public let area: String
+    public let file: String
+    public let title: String
+    public let category: Category
+    public let at: Moment
+    public let author: String
+    public let location: Coordinate?
+    public let replies: Int
+    /// When the report or one of its replies last changed, by the repository's history.
+    public let changed: Moment?
+
+    public init(_ report: ReportModel) {
+        id = report.id
+        area = report.area
+        file = report.file
+        title = report.title
+        category = report.category
+        at = report.at
+        author = report.author
+        location = report.location
+        replies = report.replies.count
+        changed = ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max()
+    }
+}
+
+/// The summaries of a body that lists and maps show: one per length they use. A summary of
+/// another length reads the whole body.
+public enum Summaries {
+    public static let lengths = [140, 160, 180, 280]
+
+    /// The summaries of `text`, one per length: a fact of the build store.
+    public static func of(_ text: String) -> [String] {
+        lengths.map { TextCut.summary(text, limit: $0) }
+    }
 }

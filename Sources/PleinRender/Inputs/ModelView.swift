@@ -49,6 +49,31 @@ struct ModelView: Sendable {
         return storage.model.reports[id]
     }
 
+    /// When a report and its replies were published (a narrower read than `report`).
+    func reportTimes(_ id: String) -> ReportTimes? {
+        note(.reportTimes(id))
+        return storage.model.reports[id].map(ReportTimes.init)
+    }
+
+    /// What a list or a map shows of a report (a narrower read than `report`).
+    func headline(_ id: String) -> ReportHeadline? {
+        note(.reportHeadline(id))
+        return storage.model.reports[id].map(ReportHeadline.init)
+    }
+
+    /// A body's plain text cut to `limit` characters; nil when there is no such body. For the
+    /// lengths of `Summaries` it reads only the summary, not the whole body.
+    func summary(_ file: String, limit: Int) -> String? {
+        note(Summaries.lengths.contains(limit) ? .summary(file) : .body(file))
+        return storage.bodies[file].map { TextCut.summary($0.text, limit: limit) }
+    }
+
+    /// When a member joined (a narrower read than `member`).
+    func joined(_ id: String) -> Moment? {
+        note(.memberJoined(id))
+        return storage.model.members[id]?.joined
+    }
+
     func area(_ id: String) -> AreaModel? {
         note(.area(id))
         return storage.model.areas.first { $0.id == id }

@@ -121,7 +121,7 @@ extension Rendering {
 
     /// A body's plain text, cut for a summary.
     func summary(of file: String, limit: Int, otherwise: String = "") -> String {
-        summary(view.body(file)?.text ?? otherwise, limit: limit)
+        view.summary(file, limit: limit) ?? summary(otherwise, limit: limit)
     }
 
     var cards: Cards { Cards(inputs: inputs) }

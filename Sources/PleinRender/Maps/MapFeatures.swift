@@ -66,7 +66,7 @@ struct MapFeatures: Rendering {
     }
 
     func reportFeature(_ id: String) -> MapFeature? {
-        guard let r = view.report(id), let location = r.location else { return nil }
+        guard let r = view.headline(id), let location = r.location else { return nil }
         return MapFeature(
             shape: .point(location), title: r.title, path: routes.report(id),
             category: r.category.rawValue, date: r.at, description: summary(of: r.file, limit: 280),

@@ -45,7 +45,7 @@ struct AreaListPage: PageRenderer {
             Row(
                 id: area.id, name: area.name, url: routes.url(routes.area(area.id)), count: strings.count("report_count", area.reports.count),
                 feedURL: routes.url(routes.areaFeed(area.id)), categories: cards.categoryCounts(area.reports),
-                latest: area.reports.first.flatMap(view.report).map {
+                latest: area.reports.first.flatMap(view.headline).map {
                     Latest(title: $0.title, url: routes.url(routes.report($0.id)), at: time($0.at))
                 })
         }

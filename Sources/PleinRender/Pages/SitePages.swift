@@ -57,8 +57,7 @@ struct Sitemap: Rendering {
         }
         pages += view.areas.map { (routes.area($0.id), nil) }
         pages += view.reportOrder.sorted().map { id in
-            let report = view.report(id)!
-            return (routes.report(id), ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max())
+            (routes.report(id), view.headline(id)!.changed)
         }
         pages += view.locations.map { (routes.location($0.id), $0.revision?.changed) }
         return pages

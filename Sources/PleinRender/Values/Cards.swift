@@ -98,7 +98,7 @@ struct Cards: Rendering {
     /// Report counts per category (only categories that occur), for filters and summaries.
     func categoryCounts(_ reports: [String]) -> [CategoryBadge] {
         Category.allCases.compactMap { category in
-            let n = reports.count { view.report($0)?.category == category }
+            let n = reports.count { view.headline($0)?.category == category }
             guard n > 0 else { return nil }
             var badge = self.category(category)
             badge.count = strings.number(n)
@@ -107,12 +107,12 @@ struct Cards: Rendering {
     }
 
     func report(_ id: String) -> ReportCard? {
-        guard let r = view.report(id) else { return nil }
+        guard let r = view.headline(id) else { return nil }
         let area = view.area(r.area)
         return ReportCard(
             title: r.title, url: routes.url(routes.report(id)), category: category(r.category), at: time(r.at), author: chip(r.author),
             area: area?.name ?? r.area, areaURL: routes.url(routes.area(r.area)), summary: summary(of: r.file, limit: 160),
-            replies: r.replies.isEmpty ? nil : strings.count("reply_count", r.replies.count))
+            replies: r.replies == 0 ? nil : strings.count("reply_count", r.replies))
     }
 
     func album(_ album: AlbumModel) -> AlbumCard {
