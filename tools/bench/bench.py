@@ -358,6 +358,22 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None):
     return "\n".join(lines)
 
 
+def rebuild_growth(small, large):
+    """The builds with the store and serve's edit latency at a larger size, against the first: the
+    target is that they grow with the edit, not the corpus (at most 4x)."""
+    med = statistics.median
+    parts = []
+    for label, key, unit in (("nothing changed", "unchanged", "s"), ("after an edit", "edited", "s"), ("serve edit", "serve", "ms")):
+        a, b = med(small[key]), med(large[key])
+        growth = b / a
+        shown = f"{b:.2f} s" if unit == "s" else f"{b:.0f} ms"
+        parts.append(f"{label} {shown}, {growth:.1f}x ({'met' if growth <= 4 else 'missed'}; target ≤ 4x)")
+    hugo = med(large["hugo_edited"])
+    return (f"- At {large['reports']:,} reports ({len(large['edited'])} edits, medians; Hugo's build after the same edit {hugo:.1f} s, "
+            f"ratio {med(large['edited']) / hugo:.2f}; {med(large['rendered']):.0f} outputs rendered again), "
+            f"against {small['reports']:,}: " + "; ".join(parts) + ".")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
@@ -370,6 +386,7 @@ def main():
     parser.add_argument("--history-only", action="store_true", help="only the cost of reading git history (10,000 commits)")
     parser.add_argument("--rebuilds-only", action="store_true", help="only builds with the build store and serve's edit latency")
     parser.add_argument("--edits", type=int, default=20, help="edits measured by --rebuilds-only and the extras")
+    parser.add_argument("--large-edits", type=int, default=5, help="edits measured by --rebuilds-only at the sizes after the first")
     args = parser.parse_args()
     for tool in (PLEIN, PLEIN_BENCH):
         if not os.access(tool, os.X_OK):
@@ -381,9 +398,12 @@ def main():
         print(json.dumps(hist))
         return
     if args.rebuilds_only:
-        store = rebuilds(args.work, sizes[0], args.edits)
-        print(json.dumps(store))
-        print(table([], None, None, args.runs, args.large_runs, None, store))
+        stores = [rebuilds(args.work, n, args.edits if i == 0 else args.large_edits) for i, n in enumerate(sizes)]
+        for store in stores:
+            print(json.dumps(store))
+        print(table([], None, None, args.runs, args.large_runs, None, stores[0]))
+        for store in stores[1:]:
+            print(rebuild_growth(stores[0], store))
         return
     results = [compare(args.work, n, args.runs if i == 0 else args.large_runs) for i, n in enumerate(sizes)]
     inc = None if args.skip_extras else incremental(args.work, sizes[0])
