@@ -195,10 +195,28 @@ private struct CheckRun {
             for reply in report.replies {
                 member(reply.author, in: reply.file)
                 if reply.at < report.at {
-                    add(.replyBeforeReport, reply.file, spanOfField("at", in: reply.file))
+                    add(.replyBeforeReport(event: report.category == .event), reply.file, spanOfField("at", in: reply.file))
                 }
             }
+            checkEvent(report)
         }
+    }
+
+    /// An event's times and place: only on events, and never ending before they start (a date
+    /// alone for `ends` is the whole of that day).
+    mutating func checkEvent(_ report: Report) {
+        let given = [("starts", report.starts != nil), ("ends", report.ends != nil), ("place", report.place != nil)].filter(\.1).map(\.0)
+        guard report.category == .event else {
+            for field in given { add(.eventFieldWithoutEvent(field), report.file, report.spans[field] ?? .fileStart) }
+            return
+        }
+        guard let ends = report.ends else { return }
+        guard let starts = report.starts else {
+            add(.eventEndsWithoutStart, report.file, report.spans["ends"] ?? .fileStart)
+            return
+        }
+        let endsBefore = ends.isDateOnly ? ends.seconds + 86_400 <= starts.seconds : ends < starts
+        if endsBefore { add(.eventEndsBeforeStart, report.file, report.spans["ends"] ?? .fileStart) }
     }
 
     /// The position of a top-level field in a file whose spans were not kept (replies, messages).

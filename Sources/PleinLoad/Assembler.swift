@@ -174,11 +174,15 @@ struct Assembler {
                         diagnostics.append(report(.dateMismatch(fileDate: fileDate, recordDate: atDate), path, spans["at"]!))
                     }
                 }
-                content.reports.append(Report(
+                var record = Report(
                     area: area, slug: name, file: path, title: o.string("title") ?? name,
                     category: o.string("category").flatMap(Category.init(rawValue:)) ?? .message, at: at,
                     author: located(o, "author") ?? Located("", .fileStart), location: o.coordinate("location"),
-                    body: body, replies: [], resources: [], spans: spans))
+                    body: body, replies: [], resources: [], spans: spans)
+                record.starts = o.moment("starts")
+                record.ends = o.moment("ends")
+                record.place = o.string("place")
+                content.reports.append(record)
 
             case .reply(let area, let reportName, let name):
                 guard item.read != nil, let author = located(o, "author"), let at = o.moment("at") else { continue }
@@ -283,10 +287,10 @@ struct Assembler {
             }
             byID[report.id] = kept.count
             let own = (replies[report.id] ?? []).sorted { ($0.at, $0.name) < ($1.at, $1.name) }
-            kept.append(Report(
-                area: report.area, slug: report.slug, file: report.file, title: report.title,
-                category: report.category, at: report.at, author: report.author, location: report.location,
-                body: report.body, replies: own, resources: (resources[report.id] ?? []).sorted(), spans: report.spans))
+            var joined = report
+            joined.replies = own
+            joined.resources = (resources[report.id] ?? []).sorted()
+            kept.append(joined)
         }
         content.reports = kept
         let bundles = Set(kept.filter { $0.file.hasSuffix("/index.md") }.map(\.id))

@@ -79,10 +79,14 @@ public enum ModelBuilder {
             let replies = r.replies.map {
                 ReplyModel(name: $0.name, file: $0.file, author: id($0.author) ?? $0.author.value, at: $0.at, body: $0.body)
             }
-            reports[r.id] = ReportModel(
+            var report = ReportModel(
                 id: r.id, area: r.area, slug: r.slug, file: r.file, title: r.title, category: r.category, at: r.at,
                 author: id(r.author) ?? r.author.value, location: r.location, body: r.body, replies: replies,
                 resources: r.resources)
+            report.starts = r.starts
+            report.ends = r.ends
+            report.place = r.place
+            reports[r.id] = report
         }
         let reportOrder = reports.keys.sorted { a, b in
             let (ta, tb) = (reports[a]!.at, reports[b]!.at)

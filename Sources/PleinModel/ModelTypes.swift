@@ -151,6 +151,10 @@ public struct ReportModel: Sendable, Equatable, Encodable {
     public let resources: [String]
     /// Members following the report, sorted by id.
     public var followers: [String] = []
+    /// For an event: when it starts and ends, and where.
+    public var starts: Moment?
+    public var ends: Moment?
+    public var place: String?
     /// The latest moment of the report or its replies.
     public var lastActivity: Moment { replies.last.map { max($0.at, at) } ?? at }
 }

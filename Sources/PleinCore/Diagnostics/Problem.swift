@@ -52,7 +52,14 @@ public enum Problem: Sendable, Hashable, Error {
     case notGroupMember(member: String, group: String, suggestion: String?)
     case completionHalf(present: String, missing: String)
     case completedBeforeAdded
-    case replyBeforeReport
+    /// `event`: whether the report is an event (the hint then suggests `starts`).
+    case replyBeforeReport(event: Bool)
+    /// An event's end before its start.
+    case eventEndsBeforeStart
+    /// `ends` without `starts`.
+    case eventEndsWithoutStart
+    /// `starts`, `ends` or `place` (the field) on a report that is not an event.
+    case eventFieldWithoutEvent(String)
     case checkOutBeforeCheckIn
     case overlappingCheckIns(otherLine: Int)
     case overCapacity(location: String, open: Int, seats: Int)
@@ -157,6 +164,9 @@ public enum Problem: Sendable, Hashable, Error {
         case .completionHalf(let present, let missing): return "'\(present)' is given without '\(missing)': give both or neither"
         case .completedBeforeAdded: return "the goal is completed before it was added"
         case .replyBeforeReport: return "this reply is dated before its report"
+        case .eventEndsBeforeStart: return "the event ends before it starts"
+        case .eventEndsWithoutStart: return "'ends' is given without 'starts'"
+        case .eventFieldWithoutEvent(let field): return "'\(field)' is for events, and this report's category is not 'event'"
         case .checkOutBeforeCheckIn: return "check-out is not after check-in"
         case .overlappingCheckIns(let line): return "this check-in overlaps the one at line \(line)"
         case .overCapacity(let location, let open, let seats):
@@ -209,8 +219,16 @@ public enum Problem: Sendable, Hashable, Error {
             return "front matter ends at the first line that is exactly '---'"
         case .pathOutsideContent:
             return "name a file in the same folder, without '/' or '..'"
-        case .replyBeforeReport:
-            return "check the date; replies are shown in their own order either way"
+        case .replyBeforeReport(let event):
+            return event
+                ? "if 'at' is when the event happens: keep 'at' as when the report was posted and give the event's time as 'starts'"
+                : "check the date; replies are shown in their own order either way"
+        case .eventEndsBeforeStart:
+            return "a date alone for 'ends' means the whole of that day; check both times and their UTC offsets"
+        case .eventEndsWithoutStart:
+            return "add 'starts' (when the event begins), or remove 'ends'"
+        case .eventFieldWithoutEvent(let field):
+            return "set 'category: event', or remove '\(field)'"
         default:
             return nil
         }

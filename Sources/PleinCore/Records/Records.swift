@@ -213,10 +213,14 @@ public struct Report: Sendable {
     public let author: Located<String>
     public let location: Coordinate?
     public let body: Body
-    public let replies: [Reply]
+    public var replies: [Reply]
     /// Other files of a bundle (images and attachments), relative to the bundle folder.
-    public let resources: [String]
+    public var resources: [String]
     public let spans: [String: Span]
+    /// For an event: when it starts and ends, and where (a name of `places.yaml` or any text).
+    public var starts: Moment?
+    public var ends: Moment?
+    public var place: String?
 
     /// `<area>/<date>-<slug>`
     public var id: String { "\(area)/\(slug)" }

@@ -96,6 +96,9 @@ public enum Schemas {
         Field("at", .moment, required: true, "When it happened, with a UTC offset."),
         Field("author", .memberRef, required: true, "The member who reports."),
         Field("location", .coordinate, required: true, "Where it happened."),
+        Field("starts", .moment, "For an event: when it starts (a date alone for an all-day event); 'at' stays when it was posted."),
+        Field("ends", .moment, "For an event: when it ends (a date alone: the last day)."),
+        Field("place", .string, "For an event: where it is, a name of places.yaml or any text."),
     ]), summary: "A report: content/reports/<area>/<date>-<slug>.md")
 
     public static let reply = RecordSchema(kind: "reply", format: .frontMatter, root: .object([

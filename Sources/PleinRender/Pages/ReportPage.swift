@@ -31,6 +31,15 @@ struct ReportPage: PageRenderer {
         case bundleHint
     }
 
+    /// When and where an event is: its start, its end and its place, when given.
+    struct EventValue: TemplateValues {
+        let starts: TimeValue
+        let ends: TimeValue?
+        let place: String?
+
+        var template: TemplateContext { ["starts": .of(starts), "ends": .of(ends), "place": .text(place)] }
+    }
+
     struct Values: TemplateValues {
         let title: String
         let category: CategoryBadge
@@ -47,6 +56,7 @@ struct ReportPage: PageRenderer {
         let location: PositionValue?
         let map: MapBlock?
         let replying: Replying?
+        let event: EventValue?
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -56,6 +66,7 @@ struct ReportPage: PageRenderer {
             ]
             if let body { c["body"] = .html(body) }
             if let location { c["location"] = .of(location) }
+            if let event { c["event"] = .of(event) }
             c["map"] = .of(map)
             switch replying {
             case .url(let url): c["reply_url"] = .text(url)
@@ -88,7 +99,8 @@ struct ReportPage: PageRenderer {
             replyCount: strings.count("reply_count", r.replies.count),
             followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
             feedURL: routes.url(routes.reportFeed(id)), body: view.body(r.file)?.html,
-            location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r))
+            location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r),
+            event: r.starts.map { EventValue(starts: time($0), ends: time(r.ends), place: r.place) })
         page.hasMap = map != nil
         if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
            let image = view.image(ContentLayout.attachment(id, file: first)) {
