@@ -29,6 +29,8 @@ public enum OutputID: Hashable, Sendable {
     case atom(FeedID)
     case jsonFeed(FeedID)
     case geoJSON(MapID)
+    /// An iCalendar file of events.
+    case calendar(CalendarID)
     case diversIndex
     case leaderboardJSON(String)
     case thread(String)
@@ -132,6 +134,7 @@ public enum OutputID: Hashable, Sendable {
         if has(.reports) { ids.append(.geoJSON(.reports)) }
         if has(.study) { ids.append(.geoJSON(.locations)) }
         ids += model.areas.map { .geoJSON(.area($0.id)) }
+        ids += CalendarID.all(model).map { .calendar($0) }
         return ids
     }
 }
@@ -162,6 +165,7 @@ extension OutputID {
         case .atom(let feed): return "atom:" + feed.key
         case .jsonFeed(let feed): return "json-feed:" + feed.key
         case .geoJSON(let map): return "geojson:" + map.key
+        case .calendar(let calendar): return "calendar:" + calendar.key
         case .diversIndex: return "divers-index"
         case .leaderboardJSON(let id): return "leaderboard-json:" + id
         case .thread(let id): return "thread:" + id
@@ -180,6 +184,16 @@ extension FeedID {
         case .group(let id): return "group/" + id
         case .member(let id): return "member/" + id
         case .following(let id): return "following/" + id
+        }
+    }
+}
+
+extension CalendarID {
+    var key: String {
+        switch self {
+        case .site: return "site"
+        case .area(let id): return "area/" + id
+        case .member(let id): return "member/" + id
         }
     }
 }

@@ -103,6 +103,7 @@ private struct Batch: Rendering {
         case .leaderboardJSON(let gid): return LeaderboardJSON(inputs: inputs, id: gid).render()
         case .diversIndex: return DiversIndex(inputs: inputs).render()
         case .geoJSON(let map): return GeoJSONFile(inputs: inputs, id: map).render()
+        case .calendar(let calendar): return CalendarFile(inputs: inputs, id: calendar).render()
         }
     }
 

@@ -35,6 +35,17 @@ public struct Routes: Sendable {
     public var home: String { "" }
     public var members: String { "users/" }
     public func member(_ id: String) -> String { "users/\(id)/" }
+    /// iCalendar files of events: the site's, an area's and a member's.
+    public var siteCalendar: String { "events.ics" }
+    public func areaCalendar(_ id: String) -> String { "reports/\(id)/events.ics" }
+    public func memberCalendar(_ id: String) -> String { "users/\(id)/events.ics" }
+    public func calendar(_ id: CalendarID) -> String {
+        switch id {
+        case .site: return siteCalendar
+        case .area(let aid): return areaCalendar(aid)
+        case .member(let mid): return memberCalendar(mid)
+        }
+    }
     public func progress(_ id: String) -> String { "users/\(id)/progress/" }
     public func memberFeed(_ id: String) -> String { "users/\(id)/feed.xml" }
     public func followingFeed(_ id: String) -> String { "users/\(id)/following.xml" }

@@ -177,6 +177,7 @@ public enum Preview {
         case "xml": return name == "sitemap.xml" ? "application/xml; charset=utf-8" : "application/atom+xml; charset=utf-8"
         case "json": return name == "feed.json" || name == "following.json" ? "application/feed+json; charset=utf-8" : "application/json; charset=utf-8"
         case "geojson": return "application/geo+json"
+        case "ics": return "text/calendar; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
         case "js": return "text/javascript; charset=utf-8"
         case "svg": return "image/svg+xml"

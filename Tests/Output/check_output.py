@@ -347,6 +347,55 @@ def check_geojson(site, base_url):
         print(f"ok   {len(files)} GeoJSON files are valid RFC 7946")
 
 
+def check_calendars(site, base_url, expect_events):
+    """Every iCalendar file: read by the icalendar package (and written back and read again),
+    and RFC 5545 in the details it does not check: CRLF line endings, lines of at most 75
+    octets, each event with UID, DTSTAMP, DTSTART, SUMMARY and URL, UIDs unique, an end not
+    before the start, and the pages that link each calendar."""
+    import icalendar
+    files = sorted(glob.glob(os.path.join(site, "**", "*.ics"), recursive=True))
+    if expect_events and not files:
+        fail("no calendar was written, although the content has events")
+    events = 0
+    for path in files:
+        rel = os.path.relpath(path, site)
+        data = open(path, "rb").read()
+        lines = data.split(b"\r\n")
+        if lines[-1] != b"" or any(b"\n" in line or b"\r" in line for line in lines):
+            fail(f"{rel}: not every line ends with CRLF")
+        for number, line in enumerate(lines, 1):
+            if len(line) > 75:
+                fail(f"{rel}:{number}: a line of {len(line)} octets (at most 75)")
+        try:
+            calendar = icalendar.Calendar.from_ical(data)
+            again = icalendar.Calendar.from_ical(calendar.to_ical())
+        except Exception as error:
+            fail(f"{rel}: icalendar cannot read it: {error}")
+            continue
+        found = calendar.walk("VEVENT")
+        if len(again.walk("VEVENT")) != len(found) or not found:
+            fail(f"{rel}: {len(found)} events, {len(again.walk('VEVENT'))} after a round trip")
+        uids = set()
+        for event in found:
+            events += 1
+            for field in ("UID", "DTSTAMP", "DTSTART", "SUMMARY", "URL"):
+                if event.get(field) is None:
+                    fail(f"{rel}: an event without {field}")
+            uid = str(event.get("UID"))
+            if uid in uids:
+                fail(f"{rel}: UID {uid} twice")
+            uids.add(uid)
+            if not str(event.get("URL", "")).startswith(base_url):
+                fail(f"{rel}: URL {event.get('URL')} is not on {base_url}")
+            start, end = event.decoded("DTSTART"), event.get("DTEND") and event.decoded("DTEND")
+            if end is not None and type(start) is type(end) and end < start:
+                fail(f"{rel}: {uid} ends before it starts")
+        page = os.path.join(site, os.path.dirname(rel), "index.html") if rel != "events.ics" else os.path.join(site, "index.html")
+        if os.path.exists(page) and os.path.basename(rel) not in open(page, encoding="utf-8").read():
+            fail(f"{rel}: {os.path.relpath(page, site)} does not link it")
+    print(f"ok   {len(files)} calendars with {events} events read by icalendar {icalendar.__version__}: CRLF, 75-octet lines, UIDs, linked")
+
+
 def check_in_browser(site):
     """Headless Chromium runs the divers search from the URL, and area maps draw each report."""
     import http.server, threading, functools, json
@@ -712,6 +761,7 @@ def main():
             check_album_points(site, content)
             check_exif(site)
             check_geojson(site, base)
+            check_calendars(site, base, True)
             check_leaderboards(site)
             check_schemas(args.plein, content, tmp)
             check_in_browser(site)
@@ -726,6 +776,7 @@ def main():
             check_feeds(hostile, "https://hostile.example.org/sub/", 50)
             check_injection(hostile)
             check_geojson(hostile, "https://hostile.example.org/sub/")
+            check_calendars(hostile, "https://hostile.example.org/sub/", True)
             check_text_survives(hostile, "Hostile <script>alert('title')</script>", "index.html")
             check_privacy(hostile, hostile_content)
             check_private_groups(hostile, hostile_content)

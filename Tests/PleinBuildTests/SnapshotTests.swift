@@ -22,6 +22,7 @@ import Testing
     static let data = [
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",
+        "events.ics", "reports/1094/events.ics", "users/bram/events.ics",
     ]
     static let outputs = pages + feeds + data
 
@@ -80,6 +81,31 @@ import Testing
                 by: bram
             ---
             Een weekend duiken.
+
+            """, "reports/1094/2026-10-04-buurtfeest.md": """
+            ---
+            title: Buurtfeest, met muziek; en taart
+            category: event
+            at: 2026-10-04T09:00:00+02:00
+            author: bram
+            location: {lat: 52.3631, lon: 4.9402}
+            starts: 2026-10-17T15:00:00+02:00
+            ends: 2026-10-17T23:00:00+02:00
+            place: Javaplein
+            ---
+            Zaterdag op het plein, met een lange uitleg die verder gaat dan vijfenzeventig tekens, zodat de regel wordt gevouwen.
+
+            """, "reports/1094/2026-10-05-rommelmarkt.md": """
+            ---
+            title: Rommelmarkt
+            category: event
+            at: 2026-10-05T09:00:00+02:00
+            author: anna-de-vries
+            location: {lat: 52.3632, lon: 4.9403}
+            starts: 2026-10-24
+            ends: 2026-10-25
+            ---
+            Twee dagen.
 
             """], under: "content")
         try FileManager.default.copyItem(

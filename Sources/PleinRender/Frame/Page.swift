@@ -29,6 +29,7 @@ struct Page {
         let type: String
 
         static func atom(_ title: String, _ path: String) -> Feed { Feed(title: title, path: path, type: "application/atom+xml") }
+        static func calendar(_ title: String, _ path: String) -> Feed { Feed(title: title, path: path, type: "text/calendar") }
     }
 }
 

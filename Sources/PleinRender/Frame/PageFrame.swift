@@ -87,6 +87,11 @@ struct PageFrame: Rendering {
             "og_type": .text(page.section == .reports && page.path.count > routes.areas.count + 6 ? "article" : "website"),
             "feeds": .list(page.feeds.flatMap { feed -> [TemplateContext] in
                 var links: [TemplateContext] = [["title": .text(feed.title), "url": .text(routes.url(feed.path)), "type": .text(feed.type)]]
+                // A calendar also by `webcal://`, which calendar applications subscribe to.
+                let url = routes.absolute(feed.path)
+                if feed.type == "text/calendar", let scheme = url.firstRange(of: "://") {
+                    links[0]["webcal"] = .text("webcal" + url[scheme.lowerBound...])
+                }
                 // Every Atom feed has a JSON Feed twin beside it.
                 if feed.type == "application/atom+xml" {
                     links.append([

@@ -72,7 +72,8 @@ public final class DependencyRecorder: Sendable {
 }
 
 /// When a report and each of its replies were published, and the replies' names: all a feed
-/// needs to choose its newest entries, so that an edit of an older report does not touch it.
+/// needs to choose its newest entries, so that an edit of an older report does not touch it
+/// (and, for an event, when it starts: what a calendar chooses by).
 public struct ReportTimes: Sendable, Equatable, Encodable {
     public struct Reply: Sendable, Equatable, Encodable {
         public let name: String
@@ -81,9 +82,12 @@ public struct ReportTimes: Sendable, Equatable, Encodable {
 
     public let at: Moment
     public let replies: [Reply]
+    /// For an event: when it starts (what a calendar chooses and orders its events by).
+    public let starts: Moment?
 
     public init(_ report: ReportModel) {
         at = report.at
+        starts = report.starts
         replies = report.replies.map { Reply(name: $0.name, at: $0.at) }
     }
 }

@@ -61,6 +61,7 @@ struct MemberPage: PageRenderer {
         if let avatar = m.avatar, let image = view.image(avatar) { page.image = (image.preview ?? image.display).path }
         page.feeds = [.atom(strings.format("feed_member", ["name": m.name]), routes.memberFeed(id))]
         if site.has(.reports) { page.feeds.append(.atom(strings.format("feed_following", ["name": m.name]), routes.followingFeed(id))) }
+        page.feeds += calendarLinks(.member(id))
         page.source = m.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members)]
         return page

@@ -55,7 +55,7 @@ struct AreaListPage: PageRenderer {
         let map = maps.block(id: "map-reports", title: strings["areas_title"], features: maps.features.features(.reports), geoJSON: routes.reportsMap)
         page.values = Values(areas: rows, recent: view.reportOrder.prefix(6).compactMap(cards.report), map: map)
         page.hasMap = map != nil
-        page.feeds = [siteFeed] + areas.map(areaFeed)
+        page.feeds = [siteFeed] + areas.map(areaFeed) + calendarLinks(.site)
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         return page
     }
@@ -105,7 +105,7 @@ struct AreaPage: PageRenderer {
                 folder: ContentLayout.areaFolder(id), name: strings.format("prefill_report_name", ["date": today]),
                 text: forge.prefill(report: true, around: newest)))
         page.hasMap = map != nil
-        page.feeds = [areaFeed(area)]
+        page.feeds = [areaFeed(area)] + calendarLinks(.area(id))
         page.source = area.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas)]
         return page
@@ -115,6 +115,13 @@ struct AreaPage: PageRenderer {
 extension Rendering {
     /// An area's feed, linked from its pages.
     func areaFeed(_ area: AreaModel) -> Page.Feed { .atom(strings.format("feed_area", ["area": names.area(area)]), routes.areaFeed(area.id)) }
+
+    /// The calendar of `id` for a page's links, when it holds events (`CalendarID.all` makes
+    /// exactly those).
+    func calendarLinks(_ id: CalendarID) -> [Page.Feed] {
+        let calendar = CalendarFile(inputs: inputs, id: id)
+        return calendar.events().isEmpty ? [] : [.calendar(calendar.name, routes.calendar(id))]
+    }
 }
 
 /// A position as numbers and as a link to OpenStreetMap.
