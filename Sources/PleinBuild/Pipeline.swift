@@ -194,8 +194,8 @@ public enum Pipeline {
         report.changes = changes
         if options.leavesMemoryToExit { Leftovers.keep((state, memory)) }
         if let remembered = state.remembered, remembered.previous != nil {
-            report.rendered = remembered.rendered
             report.renderedOutputs = remembered.renderedKeys
+            report.rendered = remembered.renderedKeys.count
         }
         return report
     }

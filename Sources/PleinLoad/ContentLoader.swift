@@ -123,9 +123,10 @@ public enum ContentLoader {
         -> (reused: [Parsed], toRead: [(path: String, size: Int)]) {
         guard !known.isEmpty else { return ([], files) }
         let decoded = parallelMap(files.map { ($0.path, $0.size) }) { path, size -> (Parsed?, (path: String, size: Int)?) in
-            guard let record = known[path], FileRole.of(path).schema != nil,
+            let role = FileRole.of(path)
+            guard let record = known[path], role.schema != nil,
                   let read = RecordCoding.decode(record.encoded, digest: record.hash) else { return (nil, (path, size)) }
-            return (Parsed(path: path, role: FileRole.of(path), read: read, text: read.text, image: nil, diagnostics: []), nil)
+            return (Parsed(path: path, role: role, read: read, text: read.text, image: nil, diagnostics: []), nil)
         }
         return (decoded.compactMap(\.0), decoded.compactMap(\.1))
     }

@@ -17,9 +17,7 @@ struct Remembered: Sendable {
     /// Output paths added, changed and removed since the output folder's site.
     private(set) var added: [String] = [], changed: [String] = [], gone: [String] = []
     private var keyIndex: [String: Int32] = [:]
-    /// How many outputs this build rendered.
-    private(set) var rendered = 0
-    /// Which outputs, by key (`OutputID.key`).
+    /// The outputs this build rendered, by key (`OutputID.key`), sorted.
     private(set) var renderedKeys: [String] = []
     /// Records read by earlier builds from files whose bytes have not changed since.
     let known: KnownRecords?
@@ -81,7 +79,6 @@ struct Remembered: Sendable {
     /// their hash), the facts and bodies, and the files published as they are (path → identity).
     /// Its cost follows what was rendered, apart from one pass over the ids.
     mutating func take(ids: [OutputID], rendered: [RenderStage.Rendered], facts: Facts, bodies: BodiesStage, published: [String: String]) {
-        self.rendered = rendered.count
         renderedKeys = rendered.map(\.id.key).sorted()
         let keys = ids.map(\.key)
         var outputs = previous?.outputs ?? [:]
@@ -89,14 +86,11 @@ struct Remembered: Sendable {
             let current = Set(keys)
             for key in Array(outputs.keys) where !current.contains(key) { outputs.removeValue(forKey: key) }
         }
-        var renderedKeys: Set<String> = []
-        renderedKeys.reserveCapacity(rendered.count)
         for output in rendered {
-            let key = output.id.key
-            renderedKeys.insert(key)
-            outputs[key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: intern(output.dependencies))
+            outputs[output.id.key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: intern(output.dependencies))
         }
-        kept = zip(ids, keys).compactMap { _, key in renderedKeys.contains(key) ? nil : previous?.outputs[key]?.path }
+        let renderedNow = Set(renderedKeys)
+        kept = zip(ids, keys).compactMap { _, key in renderedNow.contains(key) ? nil : previous?.outputs[key]?.path }
         next.outputs = outputs
         next.facts = facts
         next.bodies = bodies

@@ -69,10 +69,8 @@ public struct SiteState: Sendable {
         let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content), known: remembering?.known ?? keeper?.known)
         timer.lap("load")
         keeper?.keep(state)
-        if remembered != nil {
-            remembered?.next.newRecords = state.newRecords
-            remembered?.next.recordContext = state.recordContext
-        }
+        remembered?.next.newRecords = state.newRecords
+        remembered?.next.recordContext = state.recordContext
         contentState = state
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }

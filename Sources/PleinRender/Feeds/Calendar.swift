@@ -136,19 +136,11 @@ enum ICalendar {
         return out
     }
 
-    /// A UTC DATE-TIME: `20260822T140000Z`.
-    static func utc(_ moment: Moment) -> String {
-        let c = CivilTime(secondsSinceEpoch: moment.seconds)
-        return date(c) + "T" + pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2) + "Z"
-    }
+    /// A UTC DATE-TIME: `20260822T140000Z` (RFC 3339's form without its separators).
+    static func utc(_ moment: Moment) -> String { moment.rfc3339UTC.filter { $0 != "-" && $0 != ":" } }
 
     /// A DATE: `20260822`.
-    static func date(_ c: CivilTime) -> String { pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
+    static func date(_ c: CivilTime) -> String { c.isoDate.filter { $0 != "-" } }
 
     /// One content line, folded so that no line is longer than 75 octets (a continuation line
     /// starts with a space), never inside a UTF-8 sequence, and ended with CRLF (section 3.1).
