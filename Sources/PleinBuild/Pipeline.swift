@@ -43,6 +43,12 @@ public struct BuildOptions: Sendable {
     public var leavesMemoryToExit = false
     /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
     public var leaflet = ProcessInfo.processInfo.environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder
+    /// The time of the build, whose day divides upcoming events from past ones; nil: the clock,
+    /// or `SOURCE_DATE_EPOCH` when set (`BuildTime`), read at each build.
+    public var now: Moment?
+
+    /// The time of a build with these options.
+    var buildTime: Moment { now ?? BuildTime.now() }
 
     public init(
         content: String = "content", templates: String = "templates", output: String = "public", baseURL: String? = nil,

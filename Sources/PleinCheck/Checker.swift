@@ -9,6 +9,7 @@ public enum Checker {
         run.checkGroups()
         run.checkAlbums()
         run.checkGoals()
+        run.checkGroupEvents()
         run.checkReports()
         run.checkCheckIns()
         run.checkThreads()
@@ -215,8 +216,21 @@ private struct CheckRun {
             add(.eventEndsWithoutStart, report.file, report.spans["ends"] ?? .fileStart)
             return
         }
+        checkEventTimes(starts: starts, ends: ends, file: report.file, span: report.spans["ends"])
+    }
+
+    /// A group's events: organised by a member of the group, never ending before they start.
+    mutating func checkGroupEvents() {
+        for event in content.events {
+            if let by = event.by { requireGroupMember(by, group: event.group, file: event.file) }
+            if let ends = event.ends { checkEventTimes(starts: event.starts, ends: ends, file: event.file, span: event.spans["ends"]) }
+        }
+    }
+
+    /// `ends` before `starts` is an error at `ends` (a date alone for `ends` is the whole of that day).
+    mutating func checkEventTimes(starts: Moment, ends: Moment, file: String, span: Span?) {
         let endsBefore = ends.isDateOnly ? ends.seconds + 86_400 <= starts.seconds : ends < starts
-        if endsBefore { add(.eventEndsBeforeStart, report.file, report.spans["ends"] ?? .fileStart) }
+        if endsBefore { add(.eventEndsBeforeStart, file, span ?? .fileStart) }
     }
 
     /// The position of a top-level field in a file whose spans were not kept (replies, messages).

@@ -151,6 +151,13 @@ struct Assembler {
                     completedBy: located(o, "completed_by"), completedAt: o.moment("completed_at"),
                     body: body, spans: spans))
 
+            case .event(let group, let id):
+                diagnostics += checkID(id, kind: "event:\(group)", path: path)
+                guard item.read != nil, let starts = o.moment("starts") else { continue }
+                content.events.append(GroupEvent(
+                    group: group, id: id, file: path, title: o.string("title") ?? id, starts: starts, ends: o.moment("ends"),
+                    place: o.string("place"), by: located(o, "by"), body: body, spans: spans))
+
             case .area(let id):
                 guard item.read != nil else { continue }
                 let boundary = o.list("boundary").compactMap { node -> Coordinate? in
@@ -344,6 +351,7 @@ struct Assembler {
         content.groups.sort { $0.id < $1.id }
         content.albums.sort { ($0.group, $0.id) < ($1.group, $1.id) }
         content.goals.sort { ($0.group, $0.id) < ($1.group, $1.id) }
+        content.events.sort { ($0.group, $0.id) < ($1.group, $1.id) }
         content.reports.sort { $0.id < $1.id }
         content.locations.sort { $0.id < $1.id }
         content.threads.sort { $0.id < $1.id }

@@ -181,6 +181,7 @@ extension FileRole {
         case .group: return Schemas.group
         case .album: return Schemas.album
         case .goal: return Schemas.goal
+        case .event: return Schemas.event
         case .area: return Schemas.area
         case .report: return Schemas.report
         case .reply: return Schemas.reply

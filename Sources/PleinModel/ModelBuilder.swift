@@ -4,7 +4,8 @@ public enum ModelBuilder {
     /// - Parameter captureTimes: when each photo was taken (from EXIF), by content path: photos
     ///   an album's list leaves out follow in this order.
     ///   - history: when each file was committed (an empty history outside a repository).
-    public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History()) -> SiteModel {
+    ///   - now: the time of the build, whose day in the site's zone divides upcoming events from past ones.
+    public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History(), now: Moment? = nil) -> SiteModel {
         let index = MemberIndex(content.members)
         let site = content.site
         func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value)?.id } }
@@ -62,7 +63,13 @@ public enum ModelBuilder {
                 groups[goal.group]!.openGoals.append(model)
             }
         }
+        for e in content.events where groups[e.group] != nil {
+            groups[e.group]!.events.append(GroupEventModel(
+                group: e.group, id: e.id, file: e.file, title: e.title, starts: e.starts, ends: e.ends, place: e.place,
+                location: e.place.flatMap { places[$0]?.coordinate }, by: id(e.by), body: e.body))
+        }
         for gid in groups.keys {
+            groups[gid]!.events.sort(by: GroupEventModel.byStart)
             groups[gid]!.albums.sort(by: AlbumModel.newestFirst)
             groups[gid]!.completedGoals.sort(by: GoalModel.newestFirst)
             groups[gid]!.openGoals.sort(by: GoalModel.byPointsThenTitle)
@@ -162,6 +169,7 @@ public enum ModelBuilder {
             for gid in groups.keys {
                 groups[gid]!.revision = history.revision(of: groups[gid]!.file)
                 for i in groups[gid]!.albums.indices { groups[gid]!.albums[i].revision = history.revision(of: groups[gid]!.albums[i].file) }
+                for i in groups[gid]!.events.indices { groups[gid]!.events[i].revision = history.revision(of: groups[gid]!.events[i].file) }
                 for i in groups[gid]!.openGoals.indices { groups[gid]!.openGoals[i].revision = history.revision(of: groups[gid]!.openGoals[i].file) }
                 for i in groups[gid]!.completedGoals.indices {
                     groups[gid]!.completedGoals[i].revision = history.revision(of: groups[gid]!.completedGoals[i].file)
@@ -183,10 +191,12 @@ public enum ModelBuilder {
                 })
         }
 
-        return SiteModel(
+        var model = SiteModel(
             site: site, members: members, memberOrder: memberOrder, groups: groups, groupOrder: groupOrder,
             areas: areas, reports: reports, reportOrder: reportOrder, locations: locations, sessions: sessions,
             asOf: asOf, threads: threads, places: content.places)
+        model.today = now.map { site.clock.civil($0).isoDate }
+        return model
     }
 
     /// An album's photos in display order: listed entries first, then the remaining files.

@@ -48,6 +48,12 @@ public struct GoalKey: Sendable, Hashable, Comparable, Encodable {
     public static func < (a: GoalKey, b: GoalKey) -> Bool { (a.group, a.goal) < (b.group, b.goal) }
 }
 
+public struct GroupEventKey: Sendable, Hashable, Comparable, Encodable {
+    public let group: String
+    public let event: String
+    public static func < (a: GroupEventKey, b: GroupEventKey) -> Bool { (a.group, a.event) < (b.group, b.event) }
+}
+
 public struct GroupModel: Sendable, Equatable, Encodable {
     public let id: String
     public let file: String
@@ -65,6 +71,8 @@ public struct GroupModel: Sendable, Equatable, Encodable {
     public var openGoals: [GoalModel] = []
     public var completedGoals: [GoalModel] = []
     public var leaderboard: [Standing] = []
+    /// The group's events, by start.
+    public var events: [GroupEventModel] = []
 
     /// Unlisted groups are rendered but appear in no list, feed or sitemap.
     public var isListed: Bool { visibility == .public }
@@ -113,6 +121,30 @@ public struct GoalModel: Sendable, Equatable, Encodable {
     public let completedAt: Moment?
     public let body: Body
     public var key: GoalKey { GoalKey(group: group, goal: id) }
+}
+
+/// Something a group does at a time and place (`groups/<group>/events/<event>.md`).
+public struct GroupEventModel: Sendable, Equatable, Encodable {
+    public let group: String
+    public let id: String
+    public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
+    public let title: String
+    public let starts: Moment
+    public let ends: Moment?
+    public let place: String?
+    /// The position of `place` when it names a place of `places.yaml`.
+    public let location: Coordinate?
+    /// The member who organises it, by id.
+    public let by: String?
+    public let body: Body
+    public var key: GroupEventKey { GroupEventKey(group: group, event: id) }
+
+    /// By start, then by id.
+    public static func byStart(_ a: GroupEventModel, _ b: GroupEventModel) -> Bool {
+        a.starts != b.starts ? a.starts < b.starts : a.id < b.id
+    }
 }
 
 /// One line of a leaderboard.

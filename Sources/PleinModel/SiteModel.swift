@@ -22,6 +22,9 @@ public struct SiteModel: Sendable {
     public let asOf: Moment?
     public let threads: [ThreadModel]
     public let places: [Place]
+    /// The day of the build in the site's time zone (`2026-11-23`): what is upcoming and what
+    /// is past for events. Nil when the model was built without a clock.
+    public var today: String? = nil
 
     public func member(_ id: String) -> MemberModel? { members[id] }
     public func report(_ id: String) -> ReportModel? { reports[id] }
@@ -38,6 +41,10 @@ public struct SiteModel: Sendable {
 
     public func album(_ key: AlbumKey) -> AlbumModel? {
         groups[key.group]?.albums.first { $0.id == key.album }
+    }
+
+    public func event(_ key: GroupEventKey) -> GroupEventModel? {
+        groups[key.group]?.events.first { $0.id == key.event }
     }
 
     public func goal(_ key: GoalKey) -> GoalModel? {

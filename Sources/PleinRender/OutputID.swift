@@ -31,6 +31,9 @@ public enum OutputID: Hashable, Sendable {
     case geoJSON(MapID)
     /// An iCalendar file of events.
     case calendar(CalendarID)
+    /// `/events/`: every public event, upcoming and past.
+    case events
+    case groupEvent(GroupEventKey)
     case diversIndex
     case leaderboardJSON(String)
     case thread(String)
@@ -58,6 +61,8 @@ public enum OutputID: Hashable, Sendable {
         case .now: return "now"
         case .notFound: return "not-found"
         case .thread: return "thread"
+        case .events: return "events"
+        case .groupEvent: return "event"
         default: return nil
         }
     }
@@ -122,6 +127,7 @@ public enum OutputID: Hashable, Sendable {
         for gid in model.groupOrder {
             let group = model.groups[gid]!
             ids += [.group(gid), .leaderboard(gid), .leaderboardJSON(gid)]
+            if has(.groups) { ids += group.events.map { .groupEvent($0.key) } }
             for album in group.albums {
                 ids.append(.album(album.key))
                 ids += album.photos.indices.map { .photo(album.key, $0) }
@@ -134,7 +140,9 @@ public enum OutputID: Hashable, Sendable {
         if has(.reports) { ids.append(.geoJSON(.reports)) }
         if has(.study) { ids.append(.geoJSON(.locations)) }
         ids += model.areas.map { .geoJSON(.area($0.id)) }
-        ids += CalendarID.all(model).map { .calendar($0) }
+        let calendars = CalendarID.all(model)
+        if calendars.contains(.site) { ids.append(.events) }
+        ids += calendars.map { .calendar($0) }
         return ids
     }
 }
@@ -166,6 +174,8 @@ extension OutputID {
         case .jsonFeed(let feed): return "json-feed:" + feed.key
         case .geoJSON(let map): return "geojson:" + map.key
         case .calendar(let calendar): return "calendar:" + calendar.key
+        case .events: return "events"
+        case .groupEvent(let key): return "group-event:" + key.group + "/" + key.event
         case .diversIndex: return "divers-index"
         case .leaderboardJSON(let id): return "leaderboard-json:" + id
         case .thread(let id): return "thread:" + id
@@ -193,6 +203,7 @@ extension CalendarID {
         switch self {
         case .site: return "site"
         case .area(let id): return "area/" + id
+        case .group(let id): return "group/" + id
         case .member(let id): return "member/" + id
         }
     }

@@ -104,6 +104,8 @@ private struct Batch: Rendering {
         case .diversIndex: return DiversIndex(inputs: inputs).render()
         case .geoJSON(let map): return GeoJSONFile(inputs: inputs, id: map).render()
         case .calendar(let calendar): return CalendarFile(inputs: inputs, id: calendar).render()
+        case .events: return framed(EventListPage(inputs: inputs))
+        case .groupEvent(let key): return framed(GroupEventPage(inputs: inputs, key: key))
         }
     }
 

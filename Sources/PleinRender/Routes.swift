@@ -39,10 +39,17 @@ public struct Routes: Sendable {
     public var siteCalendar: String { "events.ics" }
     public func areaCalendar(_ id: String) -> String { "reports/\(id)/events.ics" }
     public func memberCalendar(_ id: String) -> String { "users/\(id)/events.ics" }
+    public func groupCalendar(_ id: String) -> String { "groups/\(id)/events.ics" }
+    /// A calendar's address for subscribing: `webcal://` instead of `https://`.
+    public func webcal(_ path: String) -> String? {
+        let url = absolute(path)
+        return url.firstRange(of: "://").map { "webcal" + url[$0.lowerBound...] }
+    }
     public func calendar(_ id: CalendarID) -> String {
         switch id {
         case .site: return siteCalendar
         case .area(let aid): return areaCalendar(aid)
+        case .group(let gid): return groupCalendar(gid)
         case .member(let mid): return memberCalendar(mid)
         }
     }
@@ -54,6 +61,10 @@ public struct Routes: Sendable {
     public func group(_ id: String) -> String { "groups/\(id)/" }
     public func groupFeed(_ id: String) -> String { "groups/\(id)/feed.xml" }
     public func leaderboard(_ id: String) -> String { "groups/\(id)/leaderboard/" }
+    /// A group's event: `groups/<group>/events/<event>/`.
+    public func groupEvent(_ key: GroupEventKey) -> String { "groups/\(key.group)/events/\(key.event)/" }
+    /// Every event of the site, upcoming and past.
+    public var events: String { "events/" }
     public func album(_ key: AlbumKey) -> String { "groups/\(key.group)/albums/\(key.album)/" }
     public func photo(_ key: AlbumKey, _ slug: String) -> String { album(key) + slug + "/" }
     public var areas: String { "reports/" }

@@ -102,6 +102,41 @@ import Testing
         #expect(snapshotTree(spare) == liveBefore)
     }
 
+    /// What is upcoming depends on the day of the build: a build on the next day with nothing
+    /// edited is not a build in which nothing changed. It renders again only the outputs that
+    /// show upcoming events, and gives what a fresh build on that day gives.
+    @Test func aBuildOnAnotherDayMovesEventsThatPassed() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/public"
+        try copyTree(Repo.content, to: dir.path + "/content")
+        var options = BuildOptions.test(content: dir.path + "/content", output: output, suite: "build")
+        options.history = false
+        // 2026-12-05 at 11:00 in Amsterdam: the photo walk in the Oosterpark is on, the lichtjesavond to come.
+        options.now = Moment(seconds: 1_796_464_800)
+        #expect(Pipeline.build(options).succeeded)
+        let again = Pipeline.build(options)
+        #expect(again.unchanged, "the same day, nothing edited: nothing to do")
+        let before = try String(contentsOfFile: output + "/events/index.html", encoding: .utf8)
+        #expect(before.components(separatedBy: "events-past")[0].contains("Winterwandeling met de camera"), "upcoming all day long")
+
+        // The next day the walk has passed.
+        options.now = Moment(seconds: 1_796_464_800 + 86_400)
+        let nextDay = Pipeline.build(options)
+        #expect(nextDay.succeeded && !nextDay.unchanged)
+        #expect(Set(nextDay.renderedOutputs).isSuperset(of: ["home", "events", "group:oosterpark-fotografen"]))
+        #expect(!nextDay.renderedOutputs.contains("report:1094/2026-08-16-buurtbarbecue-javaplein"), "a page that shows no upcoming events is kept")
+        let after = try String(contentsOfFile: output + "/events/index.html", encoding: .utf8)
+        #expect(after.components(separatedBy: "id=\"events-past\"")[1].contains("Winterwandeling met de camera"))
+
+        var freshOptions = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/fresh", suite: "build")
+        freshOptions.history = false
+        freshOptions.now = options.now
+        freshOptions.remember = false
+        #expect(Pipeline.build(freshOptions).succeeded)
+        #expect(snapshotTree(output) == snapshotTree(dir.path + "/fresh"))
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputUntouched() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

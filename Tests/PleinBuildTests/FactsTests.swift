@@ -13,7 +13,7 @@ import Testing
     static let model: SiteModel = {
         let checked = Pipeline.check(content: Repo.content)
         var stage = ModelStage(content: Repo.content, readsHistory: false)
-        return stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8))).0
+        return stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8)), now: Moment(seconds: 1_792_490_400)).0
     }()
 
     /// Fails for every dictionary or set inside `value`, naming where it is.

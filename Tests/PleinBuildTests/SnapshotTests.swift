@@ -15,14 +15,14 @@ import Testing
         "index.html", "404.html", "users/index.html", "users/anna-de-vries/index.html", "users/anna-de-vries/progress/index.html",
         "divers/index.html", "groups/index.html", "groups/duikclub/index.html", "groups/duikclub/leaderboard/index.html",
         album + "index.html", album + "den-osse-instap/index.html", "reports/index.html", "reports/1094/index.html",
-        report + "index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
+        report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
     ]
     static let feeds = ["feed", "reports/1094/feed", report + "feed", "groups/duikclub/feed", "users/anna-de-vries/feed",
                         "users/anna-de-vries/following", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
     static let data = [
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",
-        "events.ics", "reports/1094/events.ics", "users/bram/events.ics",
+        "events.ics", "reports/1094/events.ics", "users/bram/events.ics", "groups/duikclub/events.ics",
     ]
     static let outputs = pages + feeds + data
 
@@ -106,6 +106,16 @@ import Testing
             ends: 2026-10-25
             ---
             Twee dagen.
+
+            """, "groups/duikclub/events/nachtduik.md": """
+            ---
+            title: Nachtduik
+            starts: 2026-11-01T19:30:00+01:00
+            ends: 2026-11-01T22:00:00+01:00
+            place: Den Osse
+            by: bram
+            ---
+            Met lamp en reservelamp.
 
             """], under: "content")
         try FileManager.default.copyItem(

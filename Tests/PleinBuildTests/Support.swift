@@ -1,5 +1,6 @@
 import Foundation
 @testable import PleinBuild
+import PleinCore
 
 /// Paths and helpers for tests that build real sites on disk.
 enum Repo {
@@ -16,9 +17,12 @@ enum Repo {
 }
 
 extension BuildOptions {
-    /// The demo (or another content folder) built with the repository's theme.
+    /// The demo (or another content folder) built with the repository's theme, on a fixed day
+    /// (2026-10-20), so that what is upcoming does not depend on when the tests run.
     static func test(content: String = Repo.content, output: String, suite: String) -> BuildOptions {
-        BuildOptions(content: content, templates: Repo.templates, output: output, cache: Repo.cache(suite))
+        var options = BuildOptions(content: content, templates: Repo.templates, output: output, cache: Repo.cache(suite))
+        options.now = Moment(seconds: 1_792_490_400)
+        return options
     }
 }
 

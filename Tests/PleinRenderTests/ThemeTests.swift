@@ -27,7 +27,7 @@ import Testing
         let (theme, diagnostics) = ThemeLoader.load(.memory(try theme(replacing: [:]), displayRoot: "templates"), language: .nl)
         #expect(theme != nil)
         #expect(diagnostics.isEmpty)
-        #expect(theme?.closure(of: "report") == ["report", "base", "category-badge", "member-chip", "time", "map"])
+        #expect(theme?.closure(of: "report") == ["report", "base", "category-badge", "member-chip", "time", "map", "event-time"])
     }
 
     @Test func aBrokenTemplateIsReportedWithItsPlace() throws {

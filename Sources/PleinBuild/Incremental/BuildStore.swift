@@ -35,6 +35,8 @@ struct BuildStore: Sendable {
         /// checks that they all saw the same one.
         var saved = ""
         var head = ""
+        /// The day the build was for, with the site's zone (`SiteState.builtForDay`).
+        var day = ""
         /// The output folder's inode after the last build's swap.
         var liveInode: UInt64 = 0
         /// The spare's inode, or 0 when it is not known to be the site before the output.
@@ -134,6 +136,7 @@ struct BuildStore: Sendable {
                 snapshot.fingerprint = fingerprint
                 snapshot.saved = meta["saved"] ?? ""
                 snapshot.head = meta["head"] ?? ""
+                snapshot.day = meta["day"] ?? ""
                 snapshot.liveInode = UInt64(meta["live_inode"] ?? "") ?? 0
                 snapshot.spareInode = UInt64(meta["spare_inode"] ?? "") ?? 0
                 snapshot.pages = Int(meta["pages"] ?? "") ?? 0
@@ -341,7 +344,7 @@ struct BuildStore: Sendable {
         do {
             try queue.write { db in
                 let meta: [String: String] = [
-                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "head": next.head, "saved": UUID().uuidString,
+                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "head": next.head, "day": next.day, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
                     "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings),
                 ]

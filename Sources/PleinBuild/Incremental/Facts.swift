@@ -46,6 +46,7 @@ struct Facts: Sendable, Equatable {
         add(.locationOrder, model.locations.map(\.id))
         add(.places, model.places)
         add(.asOf, model.asOf)
+        add(.today, model.today)
         for (path, image) in images.images { add(.image(path), image) }
         let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })

@@ -30,6 +30,7 @@ enum Invalidation {
         if a.locations.map(\.id) != b.locations.map(\.id) { changed.insert(.locationOrder) }
         if a.places != b.places { changed.insert(.places) }
         if a.asOf != b.asOf { changed.insert(.asOf) }
+        if a.today != b.today { changed.insert(.today) }
         return changed
     }
 

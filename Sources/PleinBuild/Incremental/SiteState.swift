@@ -41,6 +41,10 @@ public struct SiteState: Sendable {
     /// Whether the current content built (no errors); when false, the outputs are the last good ones.
     public var succeeded: Bool { !diagnostics.hasErrors && last.model != nil }
 
+    /// The day the last model was built for, with the site's zone (`2026-11-23 Europe/Amsterdam`):
+    /// a build on another day is not a build in which nothing changed, as events may have passed.
+    var builtForDay: String { last.model.map { ($0.today ?? "") + " " + $0.site.clock.identifier } ?? "" }
+
     /// Where outputs are written as they are rendered (a one-off build); nil keeps them in memory.
     private let stream: OutputWriter?
     /// The first failure to write a streamed output.
@@ -176,7 +180,7 @@ public struct SiteState: Sendable {
             }
         }
         let times = images.captureTimes(clock: content.site.clock)
-        let (model, modelNotes) = modelStage.run(content, captureTimes: times, threadKeys: threadKeys)
+        let (model, modelNotes) = modelStage.run(content, captureTimes: times, threadKeys: threadKeys, now: options.buildTime)
         timer.lap("model")
         notes = modelNotes
         if leaflet == nil {

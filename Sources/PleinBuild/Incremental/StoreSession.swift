@@ -59,9 +59,17 @@ struct StoreSession {
         }
         let scan = ContentScan(root: options.content, previous: previous?.content ?? [:])
         next.content = scan.files
-        if let known = previous, scan.complete, known.head == next.head, scan.changes(from: known.content).isEmpty {
+        if let known = previous, scan.complete, known.head == next.head, Self.sameDay(known.day, now: options.buildTime),
+           scan.changes(from: known.content).isEmpty {
             unchanged = known
         }
+    }
+
+    /// Whether the last build was for today, in the site's zone it saved with the day.
+    static func sameDay(_ saved: String, now: Moment) -> Bool {
+        let parts = saved.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return false }
+        return BuildTime.day(of: now, zone: String(parts[1])) == parts[0]
     }
 
     private mutating func distrust(_ reason: String) {
@@ -105,6 +113,7 @@ struct StoreSession {
         // after a build without a snapshot it is whatever the output held before: not vouched for.
         made.spareInode = previous == nil ? 0 : Self.inode(spare)
         made.warnings = warnings
+        made.day = state.builtForDay
         made.images = state.imageCount
         do throws(BuildStore.Damaged) {
             try store.save(made, previous: previous)

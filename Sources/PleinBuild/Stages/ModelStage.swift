@@ -18,7 +18,7 @@ struct ModelStage {
     }
 
     /// The model, and notes worth telling (history unavailable, threads without a secret).
-    mutating func run(_ loaded: Content, captureTimes: [String: Moment], threadKeys: ThreadKeys?) -> (SiteModel, notes: [String]) {
+    mutating func run(_ loaded: Content, captureTimes: [String: Moment], threadKeys: ThreadKeys?, now: Moment) -> (SiteModel, notes: [String]) {
         if let reading = firstReading {
             history = reading.finish()
             firstReading = nil
@@ -27,7 +27,7 @@ struct ModelStage {
         }
         var notes: [String] = []
         if let why = history.unavailable { notes.append(why) }
-        let model = ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history)
+        let model = ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now)
         if threadKeys == nil, !model.threads.isEmpty {
             notes.append("\(model.threads.count) message thread\(model.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
         }

@@ -6,6 +6,7 @@ public struct Content: Sendable {
     public var groups: [Group] = []
     public var albums: [Album] = []
     public var goals: [Goal] = []
+    public var events: [GroupEvent] = []
     public var areas: [Area] = []
     public var reports: [Report] = []
     public var locations: [StudyLocation] = []

@@ -30,6 +30,8 @@ public enum ContentLayout {
     public static func album(group: String, id: String) -> String { albumFolder(group: group, id: id) + "/index.md" }
     /// `groups/<group>/goals/<id>.md`
     public static func goal(group: String, id: String) -> String { groupFolder(group) + "/goals/\(id).md" }
+    /// `groups/<group>/events/<id>.md`
+    public static func event(group: String, id: String) -> String { groupFolder(group) + "/events/\(id).md" }
 
     // MARK: Reports
 
@@ -65,7 +67,7 @@ public enum ContentLayout {
         "site": [site], "places": [places], "area": ["\(reports)/*/area.yaml"],
         "checkins": ["\(checkIns)/*.yaml"], "thread": ["\(threads)/*/thread.yaml"],
         "member": ["\(members)/*.md"], "group": ["\(groups)/*/index.md"], "album": ["\(groups)/*/albums/*/index.md"],
-        "goal": ["\(groups)/*/goals/*.md"], "report": ["\(reports)/*/*.md", "\(reports)/*/*/index.md"],
+        "goal": ["\(groups)/*/goals/*.md"], "event": ["\(groups)/*/events/*.md"], "report": ["\(reports)/*/*.md", "\(reports)/*/*/index.md"],
         "reply": ["\(reports)/*/*/replies/*.md"], "location": ["\(locations)/*.md"], "message": ["\(threads)/*/*.md"],
     ]
 }

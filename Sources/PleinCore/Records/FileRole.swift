@@ -8,6 +8,7 @@ public enum FileRole: Equatable, Sendable {
     case album(group: String, id: String)
     case photo(group: String, album: String)
     case goal(group: String, id: String)
+    case event(group: String, id: String)
     case area(id: String)
     case report(area: String, name: String, bundle: Bool)
     case reply(area: String, report: String, name: String)
@@ -51,8 +52,10 @@ public enum FileRole: Equatable, Sendable {
             return .unexpected(hint: "an album folder holds index.md and .jpg, .jpeg, .png or .webp photos")
         case ("groups", 4) where parts[2] == "goals" && ext == "md":
             return .goal(group: parts[1], id: stem)
+        case ("groups", 4) where parts[2] == "events" && ext == "md":
+            return .event(group: parts[1], id: stem)
         case ("groups", _):
-            return .unexpected(hint: "groups hold index.md, albums/<album>/ and goals/<goal>.md")
+            return .unexpected(hint: "groups hold index.md, albums/<album>/, goals/<goal>.md and events/<event>.md")
         case ("reports", 3):
             if name == "area.yaml" { return .area(id: parts[1]) }
             if ext == "md" { return .report(area: parts[1], name: stem, bundle: false) }

@@ -180,6 +180,33 @@ public struct Goal: Sendable {
     }
 }
 
+/// `groups/<group>/events/<id>.md`: something the group does at a time and place.
+public struct GroupEvent: Sendable {
+    public let group: String
+    public let id: String
+    public let file: String
+    public let title: String
+    public let starts: Moment
+    public let ends: Moment?
+    public let place: String?
+    public let by: Located<String>?
+    public let body: Body
+    public let spans: [String: Span]
+
+    public init(group: String, id: String, file: String, title: String, starts: Moment, ends: Moment?, place: String?, by: Located<String>?, body: Body, spans: [String: Span]) {
+        self.group = group
+        self.id = id
+        self.file = file
+        self.title = title
+        self.starts = starts
+        self.ends = ends
+        self.place = place
+        self.by = by
+        self.body = body
+        self.spans = spans
+    }
+}
+
 /// `reports/<id>/`, with the optional `area.yaml`.
 public struct Area: Sendable {
     public let id: String

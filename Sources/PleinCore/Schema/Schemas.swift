@@ -82,6 +82,14 @@ public enum Schemas {
         Field("completed_at", .moment, "When it was completed."),
     ]), summary: "A goal: content/groups/<group>/goals/<goal>.md")
 
+    public static let event = RecordSchema(kind: "event", format: .frontMatter, root: .object([
+        Field("title", .string, required: true, "What happens: a dive trip, a study session."),
+        Field("starts", .moment, required: true, "When it starts, with a UTC offset (a date alone for an all-day event)."),
+        Field("ends", .moment, "When it ends (a date alone: the last day)."),
+        Field("place", .string, "Where it is: a name of places.yaml or any text."),
+        Field("by", .memberRef, "The member of the group who organises it."),
+    ]), summary: "A group's event: content/groups/<group>/events/<event>.md")
+
     public static let area = RecordSchema(kind: "area", format: .yaml, root: .object([
         Field("name", .string, "The area's name, e.g. Dapperbuurt."),
         Field("center", .coordinate, "The middle of the area."),
@@ -132,6 +140,6 @@ public enum Schemas {
     ]), summary: "A message: content/threads/<thread>/<stamp>-<member>.md")
 
     public static let all: [RecordSchema] = [
-        site, places, member, group, album, goal, area, report, reply, location, checkins, thread, message,
+        site, places, member, group, album, goal, event, area, report, reply, location, checkins, thread, message,
     ]
 }

@@ -1,28 +1,34 @@
 import PleinCore
 import PleinModel
 
-/// Which events a calendar holds.
+/// Which events a calendar (or a list of events) holds.
 public enum CalendarID: Hashable, Sendable {
-    /// Every event of the site.
+    /// Every public event: event reports and the events of listed groups.
     case site
-    /// The events of one area.
+    /// The event reports of one area.
     case area(String)
-    /// The events a member posted or follows.
+    /// The events of one group (also an unlisted one, on its own pages).
+    case group(String)
+    /// The events a member posted or follows, and those of the listed groups they are in.
     case member(String)
 
     /// Every calendar the model calls for: one per scope that has events.
     static func all(_ model: SiteModel) -> [CalendarID] {
-        guard model.site.has(.reports) else { return [] }
-        let events = model.reports.values.filter { $0.starts != nil }
-        guard !events.isEmpty else { return [] }
-        var ids: [CalendarID] = [.site]
-        let areas = Set(events.map(\.area))
+        let reportEvents = model.site.has(.reports) ? model.reports.values.filter { $0.starts != nil } : []
+        let groups = model.site.has(.groups) ? model.groupOrder.compactMap { model.groups[$0] }.filter { !$0.events.isEmpty } : []
+        let listed = Set(groups.filter(\.isListed).map(\.id))
+        guard !reportEvents.isEmpty || !groups.isEmpty else { return [] }
+        var ids: [CalendarID] = reportEvents.isEmpty && listed.isEmpty ? [] : [.site]
+        let areas = Set(reportEvents.map(\.area))
         ids += model.areas.map(\.id).filter(areas.contains).map { .area($0) }
+        ids += groups.map { .group($0.id) }
         if model.site.has(.members) {
-            let eventIDs = Set(events.map(\.id))
+            let eventIDs = Set(reportEvents.map(\.id))
             for id in model.memberOrder {
                 guard let member = model.members[id] else { continue }
-                if (member.reports + member.follows).contains(where: eventIDs.contains) { ids.append(.member(id)) }
+                if (member.reports + member.follows).contains(where: eventIDs.contains) || member.groups.contains(where: listed.contains) {
+                    ids.append(.member(id))
+                }
             }
         }
         return ids
@@ -37,24 +43,14 @@ struct CalendarFile: Rendering {
     let inputs: RenderInputs
     let id: CalendarID
 
-    /// The event reports of the calendar, by start and id.
-    func events() -> [String] {
-        let candidates: [String]
-        switch id {
-        case .site: candidates = view.reportOrder
-        case .area(let aid): candidates = view.area(aid)?.reports ?? []
-        case .member(let mid):
-            let m = view.member(mid)
-            candidates = Array(Set((m?.reports ?? []) + (m?.follows ?? [])))
-        }
-        let timed = candidates.compactMap { rid in view.reportTimes(rid)?.starts.map { (rid, $0) } }
-        return timed.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
-    }
+    /// The calendar's events, by start.
+    func events() -> [EventEntry] { events(id) }
 
     var name: String {
         switch id {
         case .site: return strings.format("calendar_site", ["site": site.title])
         case .area(let aid): return strings.format("calendar_area", ["area": view.area(aid).map(names.area) ?? aid])
+        case .group(let gid): return strings.format("calendar_group", ["group": view.group(gid)?.name ?? gid])
         case .member(let mid): return strings.format("calendar_member", ["name": view.member(mid)?.name ?? mid])
         }
     }
@@ -64,18 +60,17 @@ struct CalendarFile: Rendering {
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//plein//plein \(PleinVersion.number)//\(site.language.rawValue.uppercased())",
             "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "X-WR-CALNAME:" + ICalendar.text(name),
         ]
-        for rid in events() {
-            guard let r = view.report(rid), let starts = r.starts else { continue }
+        for event in events() {
             lines.append("BEGIN:VEVENT")
-            lines.append("UID:" + ICalendar.text(routes.report(rid).trimmingSlash + "@" + host))
-            lines.append("DTSTAMP:" + ICalendar.utc(r.revision?.changed ?? r.at))
-            lines += times(starts: starts, ends: r.ends)
-            lines.append("SUMMARY:" + ICalendar.text(r.title))
-            let summary = summary(of: r.file, limit: 280)
+            lines.append("UID:" + ICalendar.text(event.path.trimmingSlash + "@" + host))
+            lines.append("DTSTAMP:" + ICalendar.utc(event.stamp))
+            lines += times(starts: event.starts, ends: event.ends)
+            lines.append("SUMMARY:" + ICalendar.text(event.title))
+            let summary = summary(of: event.file, limit: 280)
             if !summary.isEmpty { lines.append("DESCRIPTION:" + ICalendar.text(summary)) }
-            if let place = r.place { lines.append("LOCATION:" + ICalendar.text(place)) }
-            if let location = r.location { lines.append("GEO:\(Geo.round6(location.lat));\(Geo.round6(location.lon))") }
-            lines.append("URL;VALUE=URI:" + routes.absolute(routes.report(rid)))
+            if let place = event.place { lines.append("LOCATION:" + ICalendar.text(place)) }
+            if let location = event.location { lines.append("GEO:\(Geo.round6(location.lat));\(Geo.round6(location.lon))") }
+            lines.append("URL;VALUE=URI:" + routes.absolute(event.path))
             lines.append("END:VEVENT")
         }
         lines.append("END:VCALENDAR")

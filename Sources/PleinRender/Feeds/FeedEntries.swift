@@ -28,11 +28,17 @@ struct FeedEntries: Rendering {
         let r = view.report(id)!
         let area = view.area(r.area).map(names.area) ?? r.area
         let label = strings["category_\(r.category.rawValue)"]
-        let head = "<p><strong>\(XML.escape(label))</strong> · \(XML.escape(area))</p>\n"
+        var head = "<p><strong>\(XML.escape(label))</strong> · \(XML.escape(area))</p>\n"
+        var text = summary(of: r.file, limit: 240)
+        if let starts = r.starts {
+            let when = eventWhen(starts: starts, ends: r.ends) + (r.place.map { " · " + $0 } ?? "")
+            head += "<p><strong>\(XML.escape(strings["event_when"]))</strong> \(XML.escape(when))</p>\n"
+            text = when + (text.isEmpty ? "" : " — " + text)
+        }
         return FeedEntry(
             id: tagURI(r.at, routes.report(id).trimmingSlash), title: r.title, published: r.at, updated: updated(r.at, r.revision),
             author: person(r.author), link: routes.absolute(routes.report(id)), content: head + absoluteHTML(r.file),
-            summary: summary(of: r.file, limit: 240),
+            summary: text,
             categories: [.init(term: r.category.rawValue, label: label), .init(term: r.area, label: area)], inReplyTo: nil)
     }
 
@@ -106,6 +112,22 @@ struct FeedEntries: Rendering {
             published: at, updated: at, author: person(goal.completedBy),
             link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: "<p>\(XML.escape(text))</p>",
             summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
+    }
+
+    /// When a group's event was published: when its file was first committed, else its start.
+    func eventPublished(_ event: GroupEventModel) -> Moment { event.revision?.created ?? event.starts }
+
+    func groupEventEntry(_ event: GroupEventModel) -> FeedEntry {
+        let g = view.group(event.group)!
+        let published = eventPublished(event)
+        let when = eventWhen(starts: event.starts, ends: event.ends) + (event.place.map { " · " + $0 } ?? "")
+        let head = "<p><strong>\(XML.escape(strings["event_when"]))</strong> \(XML.escape(when))</p>\n"
+        let text = summary(of: event.file, limit: 240)
+        return FeedEntry(
+            id: tagURI(published, routes.groupEvent(event.key).trimmingSlash), title: strings.format("feed_event_title", ["title": event.title]),
+            published: published, updated: updated(published, event.revision), author: person(event.by),
+            link: routes.absolute(routes.groupEvent(event.key)), content: head + absoluteHTML(event.file),
+            summary: when + (text.isEmpty ? "" : " — " + text), categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
 
     func joinedEntry(_ member: String) -> FeedEntry? {

@@ -39,6 +39,7 @@ struct FeedSelection: Rendering {
                 let g = view.group(gid)!
                 candidates += g.albums.map(albumCandidate)
                 candidates += g.completedGoals.map(completionCandidate)
+                candidates += g.events.map(groupEventCandidate)
             }
             candidates += view.memberOrder.compactMap(joinedCandidate)
             return make(strings.format("feed_site", ["site": site.title]), site.description,
@@ -60,6 +61,7 @@ struct FeedSelection: Rendering {
             var candidates = g.albums.map(albumCandidate)
             candidates += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
             candidates += g.completedGoals.map(completionCandidate)
+            candidates += g.events.map(groupEventCandidate)
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
                         atom: routes.groupFeed(gid), page: routes.group(gid), candidates)
         case .member(let mid):
@@ -110,6 +112,13 @@ struct FeedSelection: Rendering {
     func completionCandidate(_ goal: GoalModel) -> Candidate {
         let at = goal.completedAt ?? Moment(seconds: 0)
         return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(goal.key) + "/completed")) { entries.completionEntry(goal) }
+    }
+
+    func groupEventCandidate(_ event: GroupEventModel) -> Candidate {
+        let published = entries.eventPublished(event)
+        return Candidate(published: published, id: entries.tagURI(published, routes.groupEvent(event.key).trimmingSlash)) {
+            entries.groupEventEntry(event)
+        }
     }
 
     func joinedCandidate(_ member: String) -> Candidate? {

@@ -88,10 +88,7 @@ struct PageFrame: Rendering {
             "feeds": .list(page.feeds.flatMap { feed -> [TemplateContext] in
                 var links: [TemplateContext] = [["title": .text(feed.title), "url": .text(routes.url(feed.path)), "type": .text(feed.type)]]
                 // A calendar also by `webcal://`, which calendar applications subscribe to.
-                let url = routes.absolute(feed.path)
-                if feed.type == "text/calendar", let scheme = url.firstRange(of: "://") {
-                    links[0]["webcal"] = .text("webcal" + url[scheme.lowerBound...])
-                }
+                if feed.type == "text/calendar", let webcal = routes.webcal(feed.path) { links[0]["webcal"] = .text(webcal) }
                 // Every Atom feed has a JSON Feed twin beside it.
                 if feed.type == "application/atom+xml" {
                     links.append([

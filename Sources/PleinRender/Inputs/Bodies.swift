@@ -32,6 +32,7 @@ public struct Bodies: Sendable {
             let g = model.groups[gid]!
             jobs.append(Job(file: g.file, markdown: g.body.markdown, page: routes.group(gid)))
             for a in g.albums { jobs.append(Job(file: a.file, markdown: a.body.markdown, page: routes.album(a.key))) }
+            for e in g.events { jobs.append(Job(file: e.file, markdown: e.body.markdown, page: routes.groupEvent(e.key))) }
             for goal in g.openGoals + g.completedGoals {
                 jobs.append(Job(file: goal.file, markdown: goal.body.markdown, page: routes.group(gid)))
             }

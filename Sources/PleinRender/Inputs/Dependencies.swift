@@ -24,6 +24,8 @@ public enum Dependency: Hashable, Sendable {
     /// A member's check-ins.
     case sessions(String)
     case memberOrder, groupOrder, reportOrder, areaOrder, locationOrder, places, asOf
+    /// The day of the build: what divides upcoming events from past ones.
+    case today
     /// A rendered Markdown body, by source file.
     case body(String)
     /// A published image, by content path.
@@ -52,6 +54,7 @@ extension Dependency {
         case .locationOrder: return "locationOrder"
         case .places: return "places"
         case .asOf: return "asOf"
+        case .today: return "today"
         case .body(let file): return "body:" + file
         case .image(let path): return "image:" + path
         }
@@ -103,6 +106,10 @@ public struct ReportHeadline: Sendable, Equatable, Encodable {
     public let at: Moment
     public let author: String
     public let location: Coordinate?
+    /// For an event: when and where.
+    public let starts: Moment?
+    public let ends: Moment?
+    public let place: String?
     public let replies: Int
     /// When the report or one of its replies last changed, by the repository's history.
     public let changed: Moment?
@@ -116,6 +123,9 @@ public struct ReportHeadline: Sendable, Equatable, Encodable {
         at = report.at
         author = report.author
         location = report.location
+        starts = report.starts
+        ends = report.ends
+        place = report.place
         replies = report.replies.count
         changed = ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max()
     }

@@ -108,6 +108,7 @@ struct ModelView: Sendable {
 
     var places: [Place] { note(.places); return storage.model.places }
     var asOf: Moment? { note(.asOf); return storage.model.asOf }
+    var today: String? { note(.today); return storage.model.today }
 
     func sessions(of member: String) -> [Session] {
         note(.sessions(member))

@@ -70,6 +70,7 @@ struct GroupPage: PageRenderer {
         let unlisted: Bool
         let body: String?
         let createdBy: MemberChip?
+        let events: EventsBlock?
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -79,6 +80,7 @@ struct GroupPage: PageRenderer {
             ]
             if let body, !body.isEmpty { c["body"] = .html(body) }
             if let createdBy { c["created_by"] = .of(createdBy) }
+            c["events"] = .of(events)
             return ["group": .object(c)]
         }
     }
@@ -92,10 +94,11 @@ struct GroupPage: PageRenderer {
             name: g.name, members: g.members.map(chip), memberCount: strings.count("member_count", g.members.count),
             albums: g.albums.map(cards.album), openGoals: g.openGoals.map(cards.goal), completedGoals: g.completedGoals.map(cards.goal),
             leaderboard: g.leaderboard.prefix(5).map(standing), leaderboardURL: routes.url(routes.leaderboard(id)),
-            feedURL: routes.url(routes.groupFeed(id)), unlisted: !g.isListed, body: view.body(g.file)?.html, createdBy: g.createdBy.map(chip))
+            feedURL: routes.url(routes.groupFeed(id)), unlisted: !g.isListed, body: view.body(g.file)?.html, createdBy: g.createdBy.map(chip),
+            events: site.has(.groups) ? eventsBlock(.group(id), past: true, showContext: false) : nil)
         page.noindex = !g.isListed
         if let cover = g.albums.first?.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
-        page.feeds = [groupFeed(g)]
+        page.feeds = [groupFeed(g)] + calendarLinks(.group(id))
         page.source = g.file
         page.breadcrumbs = [(strings["nav_home"], routes.home)] + (g.isListed ? [(strings["nav_groups"], routes.groups)] : [])
         return page

@@ -22,11 +22,12 @@ struct HomePage: PageRenderer {
         let sections: [Tile]
         let areasURL: String
         let groupsURL: String
+        let events: EventsBlock?
 
         var template: TemplateContext {
             [
                 "reports": .list(reports), "albums": .list(albums), "completions": .list(completions), "sections": .list(sections),
-                "areas_url": .text(areasURL), "groups_url": .text(groupsURL),
+                "areas_url": .text(areasURL), "groups_url": .text(groupsURL), "events": .of(events),
             ]
         }
     }
@@ -50,7 +51,8 @@ struct HomePage: PageRenderer {
             sections: tiles.filter { site.has($0.0) }.map {
                 Tile(label: strings[$0.1], text: strings[$0.2], url: routes.url($0.3), count: $0.4())
             },
-            areasURL: routes.url(routes.areas), groupsURL: routes.url(routes.groups))
+            areasURL: routes.url(routes.areas), groupsURL: routes.url(routes.groups),
+            events: eventsBlock(.site, limit: 5, past: false, allURL: routes.url(routes.events)))
         var page = Page(template: "home", path: routes.home, title: site.title, description: site.description, section: .home)
         page.values = values
         page.feeds = [siteFeed] + calendarLinks(.site)

@@ -57,6 +57,8 @@ struct ReportPage: PageRenderer {
         let map: MapBlock?
         let replying: Replying?
         let event: EventValue?
+        /// schema.org `Event` for an event report.
+        let jsonLD: String?
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -73,7 +75,9 @@ struct ReportPage: PageRenderer {
             case .bundleHint: c["bundle_hint"] = .flag(true)
             case nil: break
             }
-            return ["report": .object(c)]
+            var values: TemplateContext = ["report": .object(c)]
+            if let jsonLD { values["jsonld"] = .html(jsonLD) }
+            return values
         }
     }
 
@@ -100,7 +104,8 @@ struct ReportPage: PageRenderer {
             followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
             feedURL: routes.url(routes.reportFeed(id)), body: view.body(r.file)?.html,
             location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r),
-            event: r.starts.map { EventValue(starts: time($0), ends: time(r.ends), place: r.place) })
+            event: r.starts.map { EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place) },
+            jsonLD: reportEvent(id).map { eventJSONLD($0, organizer: view.member(r.author)?.name) })
         page.hasMap = map != nil
         if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
            let image = view.image(ContentLayout.attachment(id, file: first)) {

@@ -76,6 +76,7 @@ struct AreaPage: PageRenderer {
         let feedURL: String
         let map: MapBlock?
         let newReportURL: String?
+        let events: EventsBlock?
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -83,6 +84,7 @@ struct AreaPage: PageRenderer {
                 "count": .text(count), "feed_url": .text(feedURL),
             ]
             c["map"] = .of(map)
+            c["events"] = .of(events)
             if let newReportURL { c["new_report_url"] = .text(newReportURL) }
             return ["area": .object(c)]
         }
@@ -103,7 +105,9 @@ struct AreaPage: PageRenderer {
             feedURL: routes.url(routes.areaFeed(id)), map: map,
             newReportURL: forge.newFile(
                 folder: ContentLayout.areaFolder(id), name: strings.format("prefill_report_name", ["date": today]),
-                text: forge.prefill(report: true, around: newest)))
+                text: forge.prefill(report: true, around: newest)),
+            // Past events are among the reports below.
+            events: eventsBlock(.area(id), past: false, showContext: false))
         page.hasMap = map != nil
         page.feeds = [areaFeed(area)] + calendarLinks(.area(id))
         page.source = area.file
@@ -118,10 +122,6 @@ extension Rendering {
 
     /// The calendar of `id` for a page's links, when it holds events (`CalendarID.all` makes
     /// exactly those).
-    func calendarLinks(_ id: CalendarID) -> [Page.Feed] {
-        let calendar = CalendarFile(inputs: inputs, id: id)
-        return calendar.events().isEmpty ? [] : [.calendar(calendar.name, routes.calendar(id))]
-    }
 }
 
 /// A position as numbers and as a link to OpenStreetMap.

@@ -50,6 +50,7 @@ struct Sitemap: Rendering {
         for g in view.groupOrder.compactMap(view.group) where g.isListed {
             pages.append((routes.group(g.id), g.revision?.changed))
             pages.append((routes.leaderboard(g.id), nil))
+            if site.has(.groups) { pages += g.events.map { (routes.groupEvent($0.key), $0.revision?.changed) } }
             for album in g.albums {
                 pages.append((routes.album(album.key), album.revision?.changed))
                 pages += album.photos.map { (routes.photo(album.key, $0.slug), nil) }
@@ -60,6 +61,7 @@ struct Sitemap: Rendering {
             (routes.report(id), view.headline(id)!.changed)
         }
         pages += view.locations.map { (routes.location($0.id), $0.revision?.changed) }
+        if !events(.site).isEmpty { pages.append((routes.events, nil)) }
         return pages
     }
 }

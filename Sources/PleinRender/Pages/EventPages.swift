@@ -1,0 +1,81 @@
+import PleinCore
+import PleinMarkdown
+import PleinModel
+import PleinMustache
+
+/// `/events/`: every public event, upcoming ones by start and past ones newest first.
+struct EventListPage: PageRenderer {
+    let inputs: RenderInputs
+
+    struct Values: TemplateValues {
+        let count: String
+        let events: EventsBlock?
+        var template: TemplateContext { ["count": .text(count), "events": .of(events)] }
+    }
+
+    func page() -> Page {
+        let block = eventsBlock(.site, past: true)
+        var page = Page(
+            template: "events", path: routes.events, title: strings["events_title"],
+            description: strings.format("events_description", ["site": site.title]), section: .none)
+        page.values = Values(count: strings.count("upcoming_count", block?.upcoming.count ?? 0), events: block)
+        page.feeds = [siteFeed] + calendarLinks(.site)
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        return page
+    }
+}
+
+/// `/groups/<group>/events/<event>/`: when and where, who organises it, and what it is.
+struct GroupEventPage: PageRenderer {
+    let inputs: RenderInputs
+    let key: GroupEventKey
+
+    struct Values: TemplateValues {
+        let title: String
+        let group: String
+        let groupURL: String
+        let by: MemberChip?
+        let unlisted: Bool
+        let starts: TimeValue
+        let ends: TimeValue?
+        let place: String?
+        let position: PositionValue?
+        let body: String?
+        let calendarURL: String
+        let webcalURL: String?
+        /// `<script type="application/ld+json">`, made by plein.
+        let jsonLD: String
+
+        var template: TemplateContext {
+            var c: TemplateContext = [
+                "title": .text(title), "group": .text(group), "group_url": .text(groupURL), "unlisted": .flag(unlisted),
+                "starts": .of(starts), "ends": .of(ends), "place": .text(place), "calendar_url": .text(calendarURL),
+                "webcal_url": .text(webcalURL),
+            ]
+            if let by { c["by"] = .of(by) }
+            if let position { c["position"] = .of(position) }
+            if let body, !body.isEmpty { c["body"] = .html(body) }
+            return ["event": .object(c), "jsonld": .html(jsonLD)]
+        }
+    }
+
+    func page() -> Page {
+        let g = view.group(key.group)!
+        let e = g.events.first { $0.id == key.event }!
+        let entry = groupEvent(e, in: g)
+        let calendar = routes.calendar(.group(g.id))
+        var page = Page(
+            template: "event", path: routes.groupEvent(key), title: e.title,
+            description: summary(of: e.file, limit: 200, otherwise: eventWhen(starts: e.starts, ends: e.ends)), section: .groups)
+        page.values = Values(
+            title: e.title, group: g.name, groupURL: routes.url(routes.group(g.id)), by: e.by.map(chip), unlisted: !g.isListed,
+            starts: time(e.starts), ends: eventEnd(starts: e.starts, ends: e.ends), place: e.place, position: e.location.map { PositionValue($0, names: names) },
+            body: view.body(e.file)?.html, calendarURL: routes.url(calendar), webcalURL: routes.webcal(calendar),
+            jsonLD: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
+        page.noindex = !g.isListed
+        page.feeds = [groupFeed(g)] + calendarLinks(.group(g.id))
+        page.source = e.file
+        page.breadcrumbs = groupCrumbs(g)
+        return page
+    }
+}

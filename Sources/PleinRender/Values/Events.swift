@@ -1,0 +1,177 @@
+import PleinText
+import PleinCore
+import PleinModel
+import PleinMustache
+
+/// One event of the site, from an event report or from a group, as lists, pages, feeds and
+/// calendars show it.
+struct EventEntry {
+    enum Source: Hashable {
+        case report(String)
+        case group(GroupEventKey)
+    }
+
+    let source: Source
+    let title: String
+    let starts: Moment
+    let ends: Moment?
+    let place: String?
+    let location: Coordinate?
+    /// The file whose body describes it.
+    let file: String
+    /// Its page.
+    let path: String
+    /// When it was last changed, else posted: the calendar's `DTSTAMP`.
+    let stamp: Moment
+    /// The area or group it belongs to: name and page.
+    let context: (name: String, path: String)
+}
+
+extension Rendering {
+    /// The events of `scope`, by start (then by page, for events that start together).
+    func events(_ scope: CalendarID) -> [EventEntry] {
+        var reports: [String] = []
+        var groups: [String] = []
+        switch scope {
+        case .site:
+            if site.has(.reports) { reports = view.reportOrder }
+            if site.has(.groups) { groups = view.groupOrder.filter { view.group($0)?.isListed == true } }
+        case .area(let aid):
+            reports = view.area(aid)?.reports ?? []
+        case .group(let gid):
+            groups = [gid]
+        case .member(let mid):
+            guard let m = view.member(mid) else { return [] }
+            reports = Array(Set(m.reports + m.follows))
+            if site.has(.groups) { groups = m.groups.filter { view.group($0)?.isListed == true } }
+        }
+        var found = reports.filter { view.reportTimes($0)?.starts != nil }.compactMap(reportEvent)
+        for gid in groups {
+            guard let g = view.group(gid) else { continue }
+            found += g.events.map { groupEvent($0, in: g) }
+        }
+        return found.sorted { $0.starts != $1.starts ? $0.starts < $1.starts : $0.path < $1.path }
+    }
+
+    func reportEvent(_ id: String) -> EventEntry? {
+        guard let r = view.headline(id), let starts = r.starts else { return nil }
+        return EventEntry(
+            source: .report(id), title: r.title, starts: starts, ends: r.ends, place: r.place, location: r.location, file: r.file,
+            path: routes.report(id), stamp: r.changed ?? r.at, context: (view.area(r.area).map(names.area) ?? r.area, routes.area(r.area)))
+    }
+
+    func groupEvent(_ e: GroupEventModel, in g: GroupModel) -> EventEntry {
+        EventEntry(
+            source: .group(e.key), title: e.title, starts: e.starts, ends: e.ends, place: e.place, location: e.location, file: e.file,
+            path: routes.groupEvent(e.key), stamp: e.revision?.changed ?? e.revision?.created ?? e.starts, context: (g.name, routes.group(g.id)))
+    }
+
+    /// Whether an event has not ended before the day of the build (an event of today is upcoming
+    /// all day). Without a day of the build every event is upcoming.
+    func isUpcoming(_ e: EventEntry) -> Bool {
+        guard let today = view.today else { return true }
+        return site.clock.civil(e.ends ?? e.starts).isoDate >= today
+    }
+
+    /// Upcoming events by start, and past ones newest first.
+    func upcomingAndPast(_ events: [EventEntry]) -> (upcoming: [EventEntry], past: [EventEntry]) {
+        let upcoming = events.filter(isUpcoming)
+        return (upcoming, events.filter { !isUpcoming($0) }.reversed())
+    }
+
+    /// When an event is, as one line of text: "za 22 aug 2026 14:00 – 20:00".
+    func eventWhen(starts: Moment, ends: Moment?) -> String {
+        time(starts).text + (eventEnd(starts: starts, ends: ends).map { " – " + $0.text } ?? "")
+    }
+
+    /// An event's end as shown after its start: only the time when it ends on the day it starts.
+    func eventEnd(starts: Moment, ends: Moment?) -> TimeValue? {
+        guard let ends else { return nil }
+        let end = time(ends)
+        let (a, b) = (site.clock.civil(starts), site.clock.civil(ends))
+        guard !starts.isDateOnly, !ends.isDateOnly, a.dateOnly == b.dateOnly else { return end }
+        return TimeValue(iso: end.iso, text: b.hourMinute, dateOnly: false)
+    }
+
+    /// A list row of an event.
+    func eventItem(_ e: EventEntry, showContext: Bool = true) -> EventItem {
+        EventItem(
+            title: e.title, url: routes.url(e.path), starts: time(e.starts), ends: eventEnd(starts: e.starts, ends: e.ends),
+            place: e.place, context: showContext ? e.context.name : nil, contextURL: showContext ? routes.url(e.context.path) : nil)
+    }
+
+    /// schema.org `Event` as JSON-LD, for an event's page.
+    func eventJSONLD(_ e: EventEntry, organizer: String?) -> String {
+        func date(_ m: Moment) -> String { m.isDateOnly ? site.clock.civil(m).isoDate : site.clock.rfc3339(m) }
+        var fields: [(String, JSON)] = [
+            ("@context", .string("https://schema.org")), ("@type", .string("Event")), ("name", .string(e.title)),
+            ("startDate", .string(date(e.starts))), ("url", .string(routes.absolute(e.path))),
+            ("eventStatus", .string("https://schema.org/EventScheduled")),
+        ]
+        if let ends = e.ends { fields.append(("endDate", .string(date(ends)))) }
+        let description = summary(of: e.file, limit: 280)
+        if !description.isEmpty { fields.append(("description", .string(description))) }
+        if e.place != nil || e.location != nil {
+            var place: [(String, JSON)] = [("@type", .string("Place"))]
+            place.append(("name", .string(e.place ?? e.context.name)))
+            if let c = e.location {
+                place.append(("geo", .object([
+                    ("@type", .string("GeoCoordinates")), ("latitude", .number(Geo.round6(c.lat))), ("longitude", .number(Geo.round6(c.lon))),
+                ])))
+            }
+            fields.append(("location", .object(place)))
+        }
+        if let organizer { fields.append(("organizer", .object([("@type", .string("Person")), ("name", .string(organizer))]))) }
+        return "<script type=\"application/ld+json\">" + JSON.object(fields).serialized() + "</script>"
+    }
+
+    /// The events of a page: its upcoming ones (the first `limit`) and, with `past`, the past
+    /// ones, with its calendar and, with `allURL`, a link to every event. Nil without events.
+    func eventsBlock(_ scope: CalendarID, limit: Int = .max, past: Bool, showContext: Bool = true, allURL: String? = nil) -> EventsBlock? {
+        let all = events(scope)
+        guard !all.isEmpty else { return nil }
+        let split = upcomingAndPast(all)
+        let calendar = routes.calendar(scope)
+        return EventsBlock(
+            upcoming: split.upcoming.prefix(limit).map { eventItem($0, showContext: showContext) },
+            past: past ? split.past.map { eventItem($0, showContext: showContext) } : [],
+            calendarURL: routes.url(calendar), webcalURL: routes.webcal(calendar), allURL: allURL)
+    }
+
+    /// The links to the calendar of `scope`, when it has events.
+    func calendarLinks(_ scope: CalendarID) -> [Page.Feed] {
+        let calendar = CalendarFile(inputs: inputs, id: scope)
+        return calendar.events().isEmpty ? [] : [.calendar(calendar.name, routes.calendar(scope))]
+    }
+}
+
+/// An event in a list: its title and page, when and where, and the area or group it belongs to.
+struct EventItem: TemplateValues {
+    let title: String
+    let url: String
+    let starts: TimeValue
+    let ends: TimeValue?
+    let place: String?
+    let context: String?
+    let contextURL: String?
+
+    var template: TemplateContext {
+        ["title": .text(title), "url": .text(url), "starts": .of(starts), "ends": .of(ends), "place": .text(place),
+         "context": .text(context), "context_url": .text(contextURL)]
+    }
+}
+
+/// Upcoming and past events of a page, with the calendar to subscribe to.
+struct EventsBlock: TemplateValues {
+    let upcoming: [EventItem]
+    let past: [EventItem]
+    let calendarURL: String?
+    let webcalURL: String?
+    /// The page with every event, when this block shows only some.
+    let allURL: String?
+
+    var template: TemplateContext {
+        ["upcoming": .list(upcoming), "past": .list(past), "has_upcoming": .flag(!upcoming.isEmpty), "has_past": .flag(!past.isEmpty),
+         "calendar_url": .text(calendarURL), "webcal_url": .text(webcalURL), "all_url": .text(allURL)]
+    }
+}
