@@ -53,7 +53,7 @@ struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Writes a new content file in the right place, with the right name.",
         discussion: "Missing required values are asked for on a terminal. Existing files are never overwritten.",
-        subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewReport.self,
+        subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewEvent.self, NewReport.self,
                       NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self]
     )
 }
@@ -244,6 +244,29 @@ struct NewGoal: ParsableCommand {
         }
         let adder = try ask(addedBy, "Added by (member id)", option: "--added-by")
         try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.goal(group: group, title: title, points: points, addedBy: adder) }
+    }
+}
+
+struct NewEvent: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "event", abstract: "A group's event: groups/<group>/events/<id>.md.")
+    @OptionGroup var site: ContentLocation
+    @Option var group: String?
+    @Option var title: String?
+    @Option(help: "When it starts, e.g. 2027-01-01T13:00 (a date alone: all day).") var starts: String?
+    @Option(help: "When it ends (a date alone: the last day).") var ends: String?
+    @Option(help: "Where: a name of places.yaml or any text.") var place: String?
+    @Option(help: "The member of the group who organises it.") var by: String?
+
+    func run() throws {
+        let group = try ask(group, "Group id", option: "--group")
+        let title = try ask(title, "Event", option: "--title")
+        let starts = try ask(starts, "Starts (YYYY-MM-DDTHH:MM, or a date)", option: "--starts")
+        let ends = askOptional(ends, "Ends")
+        let place = askOptional(place, "Place")
+        let by = askOptional(by, "Organised by (member id)")
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+            try s.event(group: group, title: title, starts: starts, ends: ends, place: place, by: by)
+        }
     }
 }
 

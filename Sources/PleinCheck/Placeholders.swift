@@ -6,12 +6,13 @@ public enum Placeholders {
     public static let group = "What this group is about."
     public static let album = "The story of this album. Put the photos (.jpg, .png, .webp) in this folder."
     public static let goal = "What counts as done."
+    public static let event = "What happens, and what to bring."
     public static let report = "What happened."
     public static let reply = "The reply."
     public static let location = "What it is like to study here."
     public static let message = "The message."
 
-    static let all: Set<String> = [member, group, album, goal, report, reply, location, message]
+    static let all: Set<String> = [member, group, album, goal, event, report, reply, location, message]
 
     /// The placeholders' lengths in bytes: a line of another length is none of them.
     private static let lengths = Set(all.map(\.utf8.count))

@@ -79,6 +79,17 @@ public struct Scaffold: Sendable {
         }
     }
 
+    /// A member of `group`, by a reference to them.
+    func requireGroupMember(_ reference: String, group: String) throws(Failure) -> Member {
+        guard let g = content.groups.first(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
+        let member = try requireMember(reference)
+        let index = MemberIndex(content.members)
+        guard g.members.contains(where: { index.resolve($0.value)?.id == member.id }) else {
+            throw Failure("'\(member.id)' is not a member of '\(group)'")
+        }
+        return member
+    }
+
     func requireMember(_ reference: String) throws(Failure) -> Member {
         let index = MemberIndex(content.members)
         guard let member = index.resolve(reference) else {
@@ -151,13 +162,8 @@ public struct Scaffold: Sendable {
     }
 
     public func goal(group: String, title: String, points: Int, addedBy: String) throws(Failure) -> String {
-        guard let g = content.groups.first(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
         guard points > 0 else { throw Failure("points must be a positive whole number") }
-        let adder = try requireMember(addedBy)
-        let index = MemberIndex(content.members)
-        guard g.members.contains(where: { index.resolve($0.value)?.id == adder.id }) else {
-            throw Failure("'\(adder.id)' is not a member of '\(group)'")
-        }
+        let adder = try requireGroupMember(addedBy, group: group)
         let id = try slug(title, what: "title")
         return try create(ContentLayout.goal(group: group, id: id), """
             ---
@@ -167,6 +173,32 @@ public struct Scaffold: Sendable {
             added: \(clock.civil(now).isoDate)
             ---
             \(Placeholders.goal)
+
+            """)
+    }
+
+    /// A group's event; `starts` and `ends` as the author writes them (a date alone is all day).
+    public func event(group: String, title: String, starts: String, ends: String?, place: String?, by: String?) throws(Failure) -> String {
+        guard content.groups.contains(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
+        func written(_ text: String) throws(Failure) -> String {
+            let m = try moment(text)
+            return m.isDateOnly ? clock.civil(m).isoDate : timestamp(m)
+        }
+        var fields: [(String, FieldValue)] = []
+        if let ends {
+            let (from, to) = (try moment(starts), try moment(ends))
+            if to.isDateOnly ? to.seconds + 86_400 <= from.seconds : to < from { throw Failure("the event ends before it starts") }
+            fields.append(("ends", .plain(try written(ends))))
+        }
+        if let place { fields.append(("place", .text(place))) }
+        if let by { fields.append(("by", .plain(try requireGroupMember(by, group: group).id))) }
+        let id = try slug(title, what: "title")
+        return try create(ContentLayout.event(group: group, id: id), """
+            ---
+            title: \(Self.quote(title))
+            starts: \(try written(starts))
+            \(FieldValue.lines(fields))---
+            \(Placeholders.event)
 
             """)
     }

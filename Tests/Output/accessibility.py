@@ -44,8 +44,13 @@ def pages(site):
         ("home", ""), ("members", "users/"), ("member", member), ("progress", progress), ("divers", "divers/"),
         ("groups", "groups/"), ("group", group), ("leaderboard", group + "leaderboard/"), ("album", album), ("photo", photo),
         ("areas", "reports/"), ("area", area), ("report", report), ("locations", "locations/"),
-        ("location", first("locations")), ("now", "now/"), ("not found", "404.html"),
+        ("location", first("locations")), ("now", "now/"), ("not found", "404.html"), ("events", "events/"),
     ]
+    for g in sorted(os.listdir(os.path.join(site, "groups"))):
+        folder = os.path.join(site, "groups", g, "events")
+        if os.path.isdir(folder) and os.listdir(folder):
+            found.append(("event", f"groups/{g}/events/{sorted(os.listdir(folder))[0]}/"))
+            break
     messages = os.path.join(site, "messages")
     if os.path.isdir(messages) and os.listdir(messages):
         found.append(("thread", f"messages/{sorted(os.listdir(messages))[0]}/"))

@@ -474,12 +474,38 @@ def check_calendars(site, base_url, expect_events):
             start, end = event.decoded("DTSTART"), event.get("DTEND") and event.decoded("DTEND")
             if end is not None and type(start) is type(end) and end < start:
                 fail(f"{rel}: {uid} ends before it starts")
+            check_event_page(site, base_url, rel, event, start)
         page = os.path.join(site, os.path.dirname(rel), "index.html") if rel != "events.ics" else os.path.join(site, "index.html")
         if os.path.exists(page) and os.path.basename(rel) not in open(page, encoding="utf-8").read():
             fail(f"{rel}: {os.path.relpath(page, site)} does not link it")
     if len(failures) == before:
         print(f"ok   {len(files)} calendars with {events} events read alike by icalendar {icalendar.__version__} and vobject {vobject.VERSION}: "
-              "CRLF, 75-octet lines, UIDs, linked")
+              "CRLF, 75-octet lines, UIDs, linked; each event's page has schema.org Event data that agrees")
+
+
+def check_event_page(site, base_url, rel, event, start):
+    """The page an event's URL names exists and carries schema.org `Event` JSON-LD with the
+    calendar's name, start and address."""
+    import datetime, json
+    url = str(event.get("URL"))
+    page = os.path.join(site, url[len(base_url):], "index.html")
+    if not os.path.exists(page):
+        fail(f"{rel}: the page of {url} does not exist")
+        return
+    blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', open(page, encoding="utf-8").read(), re.S)
+    data = [d for d in (json.loads(b) for b in blocks) if d.get("@type") == "Event"]
+    if len(data) != 1:
+        fail(f"{os.path.relpath(page, site)}: {len(data)} schema.org Event blocks (expected 1)")
+        return
+    d = data[0]
+    if d.get("name") != str(event.get("SUMMARY")) or d.get("url") != url:
+        fail(f"{os.path.relpath(page, site)}: JSON-LD name/url {d.get('name')!r} {d.get('url')!r} differ from the calendar's")
+    if isinstance(start, datetime.datetime):
+        same = datetime.datetime.fromisoformat(d.get("startDate", "")) == start
+    else:
+        same = d.get("startDate") == start.isoformat()
+    if not same:
+        fail(f"{os.path.relpath(page, site)}: JSON-LD startDate {d.get('startDate')} is not the calendar's {start}")
 
 
 def check_in_browser(site):
@@ -661,7 +687,8 @@ def check_secret_not_logged(result):
 
 
 def check_unlisted(site, content):
-    """Unlisted groups: rendered with noindex, and in no list, sitemap, site feed or index page."""
+    """Unlisted groups: rendered with noindex, and in no list, sitemap, site feed, index page or
+    calendar but their own (their events included)."""
     unlisted = []
     for index in glob.glob(os.path.join(content, "groups", "*", "index.md")):
         front = yaml.safe_load(open(index, encoding="utf-8").read().split("---")[1]) or {}
@@ -681,15 +708,16 @@ def check_unlisted(site, content):
                 bad += 1
                 fail(f"{os.path.relpath(page, site)}: an unlisted group's page without noindex")
         needle = f"/groups/{group}/"
-        listings = ["sitemap.xml", "feed.xml", "feed.json", "index.html", "groups/index.html", "groups/feed.xml"]
+        listings = ["sitemap.xml", "feed.xml", "feed.json", "index.html", "groups/index.html", "groups/feed.xml", "events.ics", "events/index.html"]
         listings += [os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "users", "*", "index.html"))]
+        listings += [os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "users", "*", "events.ics"))]
         for rel in listings:
             path = os.path.join(site, rel)
             if os.path.exists(path) and needle in open(path, encoding="utf-8").read():
                 bad += 1
                 fail(f"{rel} lists the unlisted group {group}")
     if bad == 0:
-        print(f"ok   {len(unlisted)} unlisted group(s): noindex on every page, in no list, sitemap, feed or profile")
+        print(f"ok   {len(unlisted)} unlisted group(s): noindex on every page, in no list, sitemap, feed, profile or calendar but their own")
 
 
 def check_forge_links(site, content, repository, edit, new):

@@ -24,6 +24,9 @@ import Testing
         _ = try s().group(name: "Duikclub", members: ["zoe-de-wit", "bram@example.org"])
         _ = try s().album(group: "duikclub", title: "Eerste duik", date: "2026-11-01")
         _ = try s().goal(group: "duikclub", title: "Dertig meter", points: 10, addedBy: "bram")
+        #expect(try s().event(group: "duikclub", title: "Nachtduik", starts: "2026-12-05T19:30", ends: "2026-12-05T22:00", place: "Den Osse, bij de steiger", by: "bram")
+            == root + "/groups/duikclub/events/nachtduik.md")
+        _ = try s().event(group: "duikclub", title: "Weekend Zeeland", starts: "2027-01-09", ends: "2027-01-10", place: nil, by: nil)
         let report = try s().report(area: "1094", title: "Fiets: gestolen!", category: "suspicious", author: "bram", lat: 52.36, lon: 4.94, at: nil)
         #expect(report == root + "/reports/1094/2026-11-21-fiets-gestolen.md")
         // Replying to a single-file report turns it into a folder.
@@ -39,6 +42,7 @@ import Testing
         let check = Pipeline.check(content: root)
         #expect(check.diagnostics.filter { $0.severity == .error }.isEmpty, "\(check.diagnostics.map(\.message))")
         #expect(check.content.checkIns.count == 2)
+        #expect(check.content.events.map(\.starts.isDateOnly) == [false, true])
         #expect(check.content.threads.first?.messages.count == 2)
         #expect(check.content.site.title == "Buurt \"Oost\"")
     }
@@ -53,6 +57,10 @@ import Testing
         #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).member(name: "Anna", email: "other@example.org") }
         #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).member(name: "Ann", email: "anna@example.org") }
         #expect(throws: Scaffold.Failure.self) { try Scaffold(contentRoot: root).group(name: "G", members: ["nobody"]) }
+        _ = try Scaffold(contentRoot: root).group(name: "G", members: ["anna"])
+        #expect(throws: Scaffold.Failure.self) {
+            try Scaffold(contentRoot: root).event(group: "g", title: "Back to front", starts: "2026-12-05T19:30", ends: "2026-12-04", place: nil, by: nil)
+        }
         #expect(throws: Scaffold.Failure.self) {
             try Scaffold(contentRoot: root).report(area: "1094", title: "X", category: "rumour", author: "anna", lat: 1, lon: 1, at: nil)
         }
