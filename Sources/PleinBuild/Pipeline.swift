@@ -161,34 +161,36 @@ public enum Pipeline {
         memory?.prepare()
         timer.lap("store: read")
         // Pages go to the staging folder as they are rendered, not kept in memory.
-        let writer: OutputWriter?
-        var failure: String?
+        let writer: OutputWriter
         do throws(OutputWriter.Failure) {
             writer = try OutputWriter(output: options.output, knownSpare: memory?.knownSpare)
         } catch {
-            writer = nil
-            failure = error.description
+            // Nowhere to write: the build stops before its work, which would pile up in memory.
+            var report = BuildReport(
+                diagnostics: [], sources: [:], succeeded: false, pages: 0, files: 0, images: 0, imagesMade: 0, imagesReused: 0,
+                seconds: elapsed(), failure: error.description, notes: [])
+            report.fullBuildReason = memory?.fullBuildReason
+            return report
         }
         let state = SiteState(options, tracking: false, streamingTo: writer, remembering: memory?.remembered)
         var changes: OutputChanges?
-        if let writer {
-            if state.succeeded {
-                do throws(OutputWriter.Failure) {
-                    try state.write(finishing: writer)
-                    changes = memory?.save(state, warnings: state.diagnostics.warningCount)
-                    if changes == nil, options.listsChanges {
-                        // No snapshot to compare with: the new output against the old one, now the spare.
-                        let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
-                        changes = OutputChanges.compare(old: OutputWriter.sparePath(for: output), new: output)
-                    }
-                } catch {
-                    failure = error.description
-                    // The output may have been changed by hand: the next build trusts nothing.
-                    memory?.forget()
+        var failure: String?
+        if state.succeeded {
+            do throws(OutputWriter.Failure) {
+                try state.write(finishing: writer)
+                changes = memory?.save(state, warnings: state.diagnostics.warningCount)
+                if changes == nil, options.listsChanges {
+                    // No snapshot to compare with: the new output against the old one, now the spare.
+                    let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+                    changes = OutputChanges.compare(old: OutputWriter.sparePath(for: output), new: output)
                 }
-            } else {
-                writer.discard()
+            } catch {
+                failure = error.description
+                // The output may have been changed by hand: the next build trusts nothing.
+                memory?.forget()
             }
+        } else {
+            writer.discard()
         }
         var notes = state.succeeded ? state.notes : []
         if let problem = memory?.problem { notes.append(problem) }

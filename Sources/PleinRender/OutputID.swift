@@ -70,7 +70,7 @@ public enum OutputID: Hashable, Sendable {
     /// The output made from the same data in another format: a feed's JSON Feed twin.
     var twin: OutputID? {
         switch self {
-        case .atom(let feed): return .jsonFeed(feed)
+        case .atom(let feed): return feed.hasJSONTwin ? .jsonFeed(feed) : nil
         case .jsonFeed(let feed): return .atom(feed)
         case .threadFeed(let thread): return .threadJSONFeed(thread)
         case .threadJSONFeed(let thread): return .threadFeed(thread)
@@ -136,7 +136,7 @@ public enum OutputID: Hashable, Sendable {
         ids += model.areas.map { .area($0.id) }
         ids += model.reportOrder.sorted().map { .report($0) }
         ids += model.locations.map { .location($0.id) }
-        for feed in feeds(model) { ids += [.atom(feed), .jsonFeed(feed)] }
+        for feed in feeds(model) { ids += feed.hasJSONTwin ? [.atom(feed), .jsonFeed(feed)] : [.atom(feed)] }
         if has(.reports) { ids.append(.geoJSON(.reports)) }
         if has(.study) { ids.append(.geoJSON(.locations)) }
         ids += model.areas.map { .geoJSON(.area($0.id)) }

@@ -137,6 +137,20 @@ import Testing
         #expect(snapshotTree(output) == snapshotTree(dir.path + "/fresh"))
     }
 
+    /// `--output some/new/public`: the missing folders are made; an output that cannot be made
+    /// stops the build before its work, with the reason.
+    @Test func anOutputInFoldersThatDoNotExistIsMade() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/some/new/public"
+        #expect(Pipeline.build(BuildOptions.test(output: output, suite: "build")).succeeded)
+        #expect(FileManager.default.fileExists(atPath: output + "/index.html"))
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: dir.path + "/file"))
+        let blocked = Pipeline.build(BuildOptions.test(output: dir.path + "/file/in/public", suite: "build"))
+        #expect(!blocked.succeeded && blocked.pages == 0)
+        #expect(blocked.failure?.contains("cannot create the output's folder") == true, "\(blocked.failure ?? "")")
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputUntouched() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

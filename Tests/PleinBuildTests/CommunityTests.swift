@@ -94,6 +94,37 @@ import Testing
         #expect(!area.contains(" — </p>"), "no dash before an empty description")
     }
 
+    /// A member's feed says briefly what they did: a long report is its summary there, and whole
+    /// in its area's feed. A report's reply feed is Atom only.
+    @Test func aMembersFeedIsBrief() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let long = String(repeating: "Een lange zin over de buurt die steeds maar doorgaat. ", count: 60)
+        try site.write("reports/1094/2026-10-20-lang-verhaal.md", """
+            ---
+            title: Een lang verhaal
+            category: message
+            at: 2026-10-20T09:00:00+02:00
+            author: anna-de-vries
+            location: {lat: 52.3631, lon: 4.9402}
+            ---
+            \(long)
+
+            """)
+        let state = site.build()
+        #expect(state.succeeded)
+        func entry(_ feed: String) throws -> String {
+            let whole = try #require(text(state, feed))
+            return try #require(whole.components(separatedBy: "<entry>").first { $0.contains("Een lang verhaal") })
+        }
+        let member = try entry("users/anna-de-vries/feed.xml"), area = try entry("reports/1094/feed.xml")
+        #expect(area.utf8.count > 3000 && member.utf8.count < 1500, "member \(member.utf8.count) bytes, area \(area.utf8.count)")
+        #expect(member.contains("<summary>") && member.contains("<content type=\"html\">&lt;p&gt;Een lange zin"))
+        #expect(text(state, "reports/1094/2026-10-20-lang-verhaal/feed.xml") != nil)
+        #expect(text(state, "reports/1094/2026-10-20-lang-verhaal/feed.json") == nil)
+        #expect(text(state, "users/anna-de-vries/feed.json") != nil)
+    }
+
     @Test func anAlbumIsOneFeedEntryByItsAuthorOnItsDate() throws {
         let site = try Site()
         defer { site.dir.cleanup() }

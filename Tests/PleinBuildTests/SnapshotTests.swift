@@ -17,8 +17,8 @@ import Testing
         album + "index.html", album + "den-osse-instap/index.html", "reports/index.html", "reports/1094/index.html",
         report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
     ]
-    static let feeds = ["feed", "reports/1094/feed", report + "feed", "groups/duikclub/feed", "users/anna-de-vries/feed",
-                        "users/anna-de-vries/following", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
+    static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed", "users/anna-de-vries/feed",
+                        "users/anna-de-vries/following", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] } + [report + "feed.xml"]
     static let data = [
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",

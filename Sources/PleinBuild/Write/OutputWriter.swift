@@ -54,6 +54,14 @@ public final class OutputWriter: Sendable {
         spare = Self.sparePath(for: trimmed)
         staging = parent + "/" + prefix + "staging-\(getpid())"
         var info = stat()
+        // `--output some/new/public`: the folders above it are made, as other generators do.
+        if lstat(parent, &info) != 0 {
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw Failure(path: parent, reason: "cannot create the output's folder: \(error.localizedDescription)")
+            }
+        }
         if let leftovers = try? FileManager.default.contentsOfDirectory(atPath: parent) {
             for entry in leftovers where entry.hasPrefix(prefix) && parent + "/" + entry != spare {
                 // A killed build's staging folder serves as the spare when there is none: every

@@ -11,6 +11,14 @@ public enum FeedID: Hashable, Sendable {
     case group(String)
     case member(String)
     case following(String)
+
+    /// Whether the feed is also written as JSON Feed. A report's reply feed is Atom only: there
+    /// is one per report, most of them empty, and the site's, areas', groups' and members'
+    /// feeds serve JSON Feed readers.
+    var hasJSONTwin: Bool {
+        if case .report = self { return false }
+        return true
+    }
 }
 
 /// A feed before it is written as Atom or JSON Feed: the same entries for both.
@@ -20,7 +28,8 @@ struct Feed {
     let subtitle: String
     /// Site-relative paths.
     let atomPath: String
-    let jsonPath: String
+    /// Nil for a feed written as Atom only.
+    let jsonPath: String?
     let pagePath: String
     let entries: [FeedEntry]
 
@@ -53,6 +62,15 @@ struct FeedEntry {
     let categories: [Category]
     /// RFC 4685: the entry this one replies to (its id and page).
     let inReplyTo: (ref: String, href: String)?
+
+    /// The entry as its summary with a link, for feeds that need not carry whole bodies; an
+    /// entry of a few lines, or without a summary, stays as it is.
+    var brief: FeedEntry {
+        guard content.utf8.count > 1024, let text = summary, !text.isEmpty else { return self }
+        return FeedEntry(
+            id: id, title: title, published: published, updated: updated, author: author, link: link,
+            content: "<p>" + XML.escape(text) + "</p>", summary: summary, categories: categories, inReplyTo: inReplyTo)
+    }
 
     /// Newest first; ties broken by id, so order never depends on anything but the content.
     static func newestFirst(_ a: FeedEntry, _ b: FeedEntry) -> Bool {

@@ -25,11 +25,16 @@ struct FeedSelection: Rendering {
         let limit = site.feedLimit
         // Choose the newest entries from their dates and ids first: only those are written out
         // (the site feed would otherwise render every report and reply to keep fifty).
+        // A member's feed says what they did, briefly: the bodies are on the pages (and would
+        // otherwise be written again in every feed that holds them).
+        var brief = false
+        if case .member = id { brief = true }
         func make(_ title: String, _ subtitle: String, atom: String, page: String, _ candidates: [Candidate]) -> Feed {
             let chosen = candidates.sorted { a, b in a.published != b.published ? a.published > b.published : a.id() < b.id() }.prefix(limit)
             return Feed(
-                id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom, jsonPath: routes.jsonFeed(atom), pagePath: page,
-                entries: chosen.map { $0.make() })
+                id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom,
+                jsonPath: id.hasJSONTwin ? routes.jsonFeed(atom) : nil, pagePath: page,
+                entries: chosen.map { brief ? $0.make().brief : $0.make() })
         }
         switch id {
         case .site:

@@ -24,7 +24,7 @@ struct FeedWriter: Rendering {
         x.close("author")
         x.empty("link", [("rel", "self"), ("type", "application/atom+xml"), ("href", routes.absolute(feed.atomPath))])
         x.empty("link", [("rel", "alternate"), ("type", "text/html"), ("href", routes.absolute(feed.pagePath))])
-        x.empty("link", [("rel", "alternate"), ("type", "application/feed+json"), ("href", routes.absolute(feed.jsonPath))])
+        if let json = feed.jsonPath { x.empty("link", [("rel", "alternate"), ("type", "application/feed+json"), ("href", routes.absolute(json))]) }
         x.element("generator", "plein", [("uri", Self.generatorURI), ("version", PleinVersion.number)])
         x.element("icon", routes.absolute(inputs.theme.asset("icon.svg")))
         for entry in feed.entries {
@@ -52,7 +52,9 @@ struct FeedWriter: Rendering {
         return OutputFile(path: feed.atomPath, bytes: x.bytes)
     }
 
+    /// The feed as JSON Feed: only for a feed that has a JSON twin (`jsonPath`).
     func json(_ feed: Feed) -> OutputFile {
+        let path = feed.jsonPath!
         func author(_ p: FeedEntry.Person) -> JSON {
             var fields: [(String, JSON)] = [("name", .string(p.name))]
             if let uri = p.uri { fields.append(("url", .string(uri))) }
@@ -77,7 +79,7 @@ struct FeedWriter: Rendering {
             ("version", .string("https://jsonfeed.org/version/1.1")),
             ("title", .string(JSONText.clean(feed.title))),
             ("home_page_url", .string(routes.absolute(feed.pagePath))),
-            ("feed_url", .string(routes.absolute(feed.jsonPath))),
+            ("feed_url", .string(routes.absolute(path))),
         ]
         if !feed.subtitle.isEmpty { fields.append(("description", .string(JSONText.clean(feed.subtitle)))) }
         fields += [
@@ -90,7 +92,7 @@ struct FeedWriter: Rendering {
         out.reserveCapacity(2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
         JSON.object(fields).write(to: &out, pretty: true, indent: 0)
         out.append(10)
-        return OutputFile(path: feed.jsonPath, bytes: out)
+        return OutputFile(path: path, bytes: out)
     }
 }
 

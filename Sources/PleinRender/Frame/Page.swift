@@ -27,8 +27,12 @@ struct Page {
         let title: String
         let path: String
         let type: String
+        /// Whether an Atom feed has a JSON Feed twin beside it.
+        var jsonTwin = false
 
-        static func atom(_ title: String, _ path: String) -> Feed { Feed(title: title, path: path, type: "application/atom+xml") }
+        static func atom(_ title: String, _ path: String, jsonTwin: Bool = true) -> Feed {
+            Feed(title: title, path: path, type: "application/atom+xml", jsonTwin: jsonTwin)
+        }
         static func calendar(_ title: String, _ path: String) -> Feed { Feed(title: title, path: path, type: "text/calendar") }
     }
 }

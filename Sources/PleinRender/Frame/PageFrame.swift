@@ -89,8 +89,8 @@ struct PageFrame: Rendering {
                 var links: [TemplateContext] = [["title": .text(feed.title), "url": .text(routes.url(feed.path)), "type": .text(feed.type)]]
                 // A calendar also by `webcal://`, which calendar applications subscribe to.
                 if feed.type == "text/calendar", let webcal = routes.webcal(feed.path) { links[0]["webcal"] = .text(webcal) }
-                // Every Atom feed has a JSON Feed twin beside it.
-                if feed.type == "application/atom+xml" {
+                // Most Atom feeds have a JSON Feed twin beside them.
+                if feed.jsonTwin {
                     links.append([
                         "title": .text("\(feed.title) (\(strings["json_feed"]))"),
                         "url": .text(routes.url(routes.jsonFeed(feed.path))),

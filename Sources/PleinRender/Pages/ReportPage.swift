@@ -111,7 +111,7 @@ struct ReportPage: PageRenderer {
            let image = view.image(ContentLayout.attachment(id, file: first)) {
             page.image = (image.preview ?? image.display).path
         }
-        page.feeds = [.atom(strings.format("feed_report", ["title": r.title]), routes.reportFeed(id))] + (area.map { [areaFeed($0)] } ?? [])
+        page.feeds = [.atom(strings.format("feed_report", ["title": r.title]), routes.reportFeed(id), jsonTwin: FeedID.report(id).hasJSONTwin)] + (area.map { [areaFeed($0)] } ?? [])
         if r.starts != nil { page.feeds += calendarLinks(.area(r.area)) }
         page.source = r.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas), (areaTitle, routes.area(r.area))]
