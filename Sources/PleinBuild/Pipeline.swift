@@ -178,7 +178,9 @@ public enum Pipeline {
         if state.succeeded {
             do throws(OutputWriter.Failure) {
                 try state.write(finishing: writer)
+                timer.lap("write and swap")
                 changes = memory?.save(state, warnings: state.diagnostics.warningCount)
+                timer.lap("store: save")
                 if changes == nil, options.listsChanges {
                     // No snapshot to compare with: the new output against the old one, now the spare.
                     let output = URL(fileURLWithPath: options.output).standardizedFileURL.path

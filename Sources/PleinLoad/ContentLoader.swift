@@ -16,12 +16,36 @@ public struct ContentState: Sendable {
     /// The records of files the last load read, and read without a problem: what a build
     /// store keeps for the next build (path → the file's SHA-256 and the record's encoding).
     public var newRecords: [String: (hash: [UInt8], encoded: [UInt8])] {
-        let clean = fresh.sorted().compactMap { path -> (String, SourceReader.Read)? in
-            guard let item = parsed[path], item.diagnostics.isEmpty, let read = item.read else { return nil }
-            return (path, read)
+        var records: [String: (hash: [UInt8], encoded: [UInt8])] = [:]
+        forEachNewRecord { path, hash, encoded in records[path] = (hash, encoded) }
+        return records
+    }
+
+    /// The paths of `newRecords`, in order.
+    public var newRecordPaths: [String] {
+        fresh.sorted().filter { path in parsed[path].map { $0.diagnostics.isEmpty && $0.read != nil } ?? false }
+    }
+
+    /// `newRecords` one by one, in path order, encoded a batch at a time (on every core): the
+    /// encodings of the whole content are never in memory at once.
+    public func forEachNewRecord(_ body: (String, [UInt8], [UInt8]) throws -> Void) rethrows {
+        let paths = newRecordPaths
+        var start = 0
+        while start < paths.count {
+            let batch = paths[start..<min(start + 2048, paths.count)].map { ($0, parsed[$0]!.read!) }
+            for (path, hash, encoded) in parallelMap(batch, { path, read in (path, read.digest, RecordCoding.encode(read)) }) {
+                try body(path, hash, encoded)
+            }
+            start += 2048
         }
-        let encoded = parallelMap(clean) { path, read in (path, read.digest, RecordCoding.encode(read)) }
-        return Dictionary(encoded.map { ($0.0, (hash: $0.1, encoded: $0.2)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Forgets the files' texts (kept for showing a problem's line, and for nothing else once the
+    /// content is checked): a one-off build does not hold its whole content twice.
+    public mutating func forgetTexts(keeping: Set<String>) {
+        for (path, item) in parsed where item.text != nil && !keeping.contains(path) {
+            parsed[path] = Parsed(path: item.path, role: item.role, read: item.read, text: nil, image: item.image, diagnostics: item.diagnostics)
+        }
     }
 }
 

@@ -53,10 +53,9 @@ struct BuildStore: Sendable {
         /// those of them the output lacks (what the last build took away).
         var differences: Set<String> = []
         var vanished: Set<String> = []
-        /// Records read by this build, to keep for the next (see `KnownRecords`).
-        var newRecords: [String: (hash: [UInt8], encoded: [UInt8])] = [:]
-        /// What they were read with.
-        var recordContext = ""
+        /// What this build loaded: the records it read anew are kept for the next (see
+        /// `KnownRecords`), encoded when they are saved.
+        var loaded: ContentState?
         /// The paths of the records the store holds.
         var recordPaths: Set<String> = []
     }
@@ -268,7 +267,9 @@ struct BuildStore: Sendable {
             let digest: Data = row[1]
             let file: String = row[0]
             stage.digests[file] = [UInt8](digest)
-            rendered[file] = RenderedMarkdown(html: row[2], absoluteHTML: row[3], links: Self.links(row[5]), text: row[4])
+            let html: String = row[2]
+            let absolute: String? = row[3]
+            rendered[file] = RenderedMarkdown(html: html, absoluteHTML: absolute.map { $0.isEmpty ? html : $0 }, links: Self.links(row[5]), text: row[4])
         }
         stage.bodies = Bodies(rendered: rendered)
         return stage
@@ -300,20 +301,41 @@ struct BuildStore: Sendable {
 
     /// Keeps `new` records (path → hash and encoding, read with `context`) and forgets those of
     /// `gone` paths, in one transaction.
-    func saveRecords(_ new: [String: (hash: [UInt8], encoded: [UInt8])], context: String, gone: some Sequence<String>) throws(Damaged) {
+    func saveRecords(from loaded: ContentState, gone: some Sequence<String>) throws(Damaged) {
         do {
-            try queue.write { db in try Self.putRecords(db, new, context: context, gone: gone) }
+            try queue.write { db in try Self.putRecords(db, from: loaded, gone: gone) }
         } catch {
             throw Damaged(reason: Self.describe(error))
         }
     }
 
-    private static func putRecords(_ db: Database, _ new: [String: (hash: [UInt8], encoded: [UInt8])], context: String,
-                                   gone: some Sequence<String>) throws {
+    /// Records given already encoded (for tests).
+    func saveRecords(_ new: [String: (hash: [UInt8], encoded: [UInt8])], context: String, gone: some Sequence<String>) throws(Damaged) {
+        do {
+            try queue.write { db in
+                try Self.putRecords(db, context: context, written: Set(new.keys), gone: gone) { put in
+                    for path in new.keys.sorted() { try put(path, new[path]!.hash, new[path]!.encoded) }
+                }
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// The records `loaded` read anew, encoded as they are written (see `ContentState.forEachNewRecord`).
+    private static func putRecords(_ db: Database, from loaded: ContentState?, gone: some Sequence<String>) throws {
+        try putRecords(db, context: loaded?.recordContext ?? "", written: Set(loaded?.newRecordPaths ?? []), gone: gone) { put in
+            try loaded?.forEachNewRecord(put)
+        }
+    }
+
+    /// Writes the records `each` gives (path, hash, encoding) and drops those of `gone` not among `written`.
+    private static func putRecords(_ db: Database, context: String, written: Set<String>, gone: some Sequence<String>,
+                                   _ each: (_ put: (String, [UInt8], [UInt8]) throws -> Void) throws -> Void) throws {
         let put = try db.makeStatement(sql: "INSERT OR REPLACE INTO records (path, hash, context, record) VALUES (?, ?, ?, ?)")
-        for (path, record) in new { try put.execute(arguments: [path, Data(record.hash), context, Data(record.encoded)]) }
+        try each { path, hash, encoded in try put.execute(arguments: [path, Data(hash), context, Data(encoded)]) }
         let drop = try db.makeStatement(sql: "DELETE FROM records WHERE path = ?")
-        for path in gone where new[path] == nil { try drop.execute(arguments: [path]) }
+        for path in gone where !written.contains(path) { try drop.execute(arguments: [path]) }
     }
 
     // MARK: Writing
@@ -352,7 +374,10 @@ struct BuildStore: Sendable {
                 for (key, value) in meta { try putMeta.execute(arguments: [key, value]) }
 
                 let putContent = try db.makeStatement(sql: "INSERT OR REPLACE INTO content (path, size, modified, inode, hash) VALUES (?, ?, ?, ?, ?)")
-                for (path, entry) in next.content where previous.content[path] != entry {
+                // Rows go in in key order: the tables' B-trees then grow at their end, and each
+                // page is written once rather than split and written again (at 10,000 reports a
+                // first save wrote twice its size in random order).
+                for (path, entry) in next.content.sorted(by: { $0.key < $1.key }) where previous.content[path] != entry {
                     try putContent.execute(arguments: [path, entry.size, entry.modified, Int64(bitPattern: entry.inode), Data(entry.hash)])
                 }
                 let dropContent = try db.makeStatement(sql: "DELETE FROM content WHERE path = ?")
@@ -363,21 +388,25 @@ struct BuildStore: Sendable {
                     try putKey.execute(arguments: [index, next.dependencyKeys[index]])
                 }
                 let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies) VALUES (?, ?, ?, ?)")
-                for (id, output) in next.outputs where previous.outputs[id] != output {
+                for (id, output) in next.outputs.sorted(by: { $0.key < $1.key }) where previous.outputs[id] != output {
                     try putOutput.execute(arguments: [id, output.path, Data(output.hash), Self.pack(output.dependencies)])
                 }
                 let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
                 for id in previous.outputs.keys where next.outputs[id] == nil { try dropOutput.execute(arguments: [id]) }
 
                 let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
-                for (key, hash) in next.facts.values where previous.facts.values[key] != hash { try putFact.execute(arguments: [key, Data(hash)]) }
+                for (key, hash) in next.facts.values.sorted(by: { $0.key < $1.key }) where previous.facts.values[key] != hash {
+                    try putFact.execute(arguments: [key, Data(hash)])
+                }
                 let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
                 for key in previous.facts.values.keys where next.facts.values[key] == nil { try dropFact.execute(arguments: [key]) }
 
                 let putBody = try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
-                for (file, digest) in next.bodies.digests where previous.bodies.digests[file] != digest {
+                for (file, digest) in next.bodies.digests.sorted(by: { $0.key < $1.key }) where previous.bodies.digests[file] != digest {
                     guard let body = next.bodies.bodies[file] else { continue }
-                    try putBody.execute(arguments: [file, Data(digest), body.html, body.absoluteHTML, body.text, Self.text(body.links)])
+                    // `absolute` is stored only when it differs from `html` ('' when the same; most bodies).
+                    let absolute = body.absoluteHTML.map { $0 == body.html ? "" : $0 }
+                    try putBody.execute(arguments: [file, Data(digest), body.html, absolute, body.text, Self.text(body.links)])
                 }
                 let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
                 for file in previous.bodies.digests.keys where next.bodies.digests[file] == nil { try dropBody.execute(arguments: [file]) }
@@ -385,8 +414,7 @@ struct BuildStore: Sendable {
                 try db.execute(sql: "DELETE FROM published")
                 let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
                 for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
-                try Self.putRecords(db, next.newRecords, context: next.recordContext,
-                                    gone: next.recordPaths.filter { next.content[$0] == nil })
+                try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
                 try db.execute(sql: "DELETE FROM differences")
                 let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
                 for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }

@@ -29,10 +29,8 @@ struct RecordKeeper: Sendable {
     /// Keeps the records that the last load of `content` read.
     func keep(_ content: ContentState) {
         guard let store else { return }
-        let records = content.newRecords
-        guard !records.isEmpty else { return }
-        let context = content.recordContext
-        queue.async { try? store.saveRecords(records, context: context, gone: []) }
+        guard !content.newRecordPaths.isEmpty else { return }
+        queue.async { try? store.saveRecords(from: content, gone: []) }
     }
 
     /// Waits for the writes under way (for tests, and before the process ends).

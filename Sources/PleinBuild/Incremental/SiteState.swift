@@ -73,8 +73,6 @@ public struct SiteState: Sendable {
         let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content), known: remembering?.known ?? keeper?.known)
         timer.lap("load")
         keeper?.keep(state)
-        remembered?.next.newRecords = state.newRecords
-        remembered?.next.recordContext = state.recordContext
         contentState = state
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
@@ -89,6 +87,14 @@ public struct SiteState: Sendable {
         timer.lap("theme")
         check()
         timer.lap("check")
+        if stream != nil {
+            // A one-off build needs the files' texts no more (but those its problems point into).
+            let keep = Set(diagnostics.map(\.file).filter { $0.hasPrefix(content.displayRoot + "/") }
+                .map { String($0.dropFirst(content.displayRoot.count + 1)) }).union([ContentLayout.site])
+            contentState.forgetTexts(keeping: keep)
+            content.sources = content.sources.filter { keep.contains($0.key) }
+        }
+        remembered?.next.loaded = contentState
         _ = renderIfPossible(changedTemplates: nil)
     }
 

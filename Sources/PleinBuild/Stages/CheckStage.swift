@@ -9,7 +9,7 @@ import PleinRender
 enum CheckStage {
     struct Result {
         let diagnostics: [Diagnostic]
-        /// File texts keyed like the diagnostics' paths.
+        /// The texts of the files with a diagnostic, keyed like the diagnostics' paths.
         let sources: [String: String]
     }
 
@@ -17,10 +17,16 @@ enum CheckStage {
         let root = content.displayRoot
         var found = loading + Checker.check(content) + images.headerDiagnostics(maxPixels: content.site.maxPixels)
         if let theme { found += labelProblems(content, theme: theme) }
+        let diagnostics = found.sorted().map { $0.under(root) } + themeProblems
         var texts: [String: String] = [:]
-        for (file, text) in content.sources { texts[root + "/" + file] = text }
-        if let theme { texts.merge(theme.sources) { a, _ in a } }
-        return Result(diagnostics: found.sorted().map { $0.under(root) } + themeProblems, sources: texts)
+        for file in Set(diagnostics.map(\.file)) {
+            if file.hasPrefix(root + "/"), let text = content.sources[String(file.dropFirst(root.count + 1))] {
+                texts[file] = text
+            } else if let text = theme?.sources[file] {
+                texts[file] = text
+            }
+        }
+        return Result(diagnostics: diagnostics, sources: texts)
     }
 
     /// `site.yaml` labels for texts the theme does not have.

@@ -9,7 +9,7 @@ public struct PhaseTimer: Sendable {
 
     public init() {}
 
-    /// Prints the wall and CPU time (both cores) since the last lap.
+    /// Prints the wall and CPU time (both cores) since the last lap, and the memory in use.
     public mutating func lap(_ label: String) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
@@ -18,7 +18,21 @@ public struct PhaseTimer: Sendable {
         let cpuMs = Double(cpu - lastCPU) / 1e6
         last = now
         lastCPU = cpu
-        FileHandle.standardError.write(Data("  \(label): \(Int(ms)) ms (CPU \(Int(cpuMs)) ms)\n".utf8))
+        FileHandle.standardError.write(Data("  \(label): \(Int(ms)) ms (CPU \(Int(cpuMs)) ms, resident \(Self.residentMiB()) MiB)\n".utf8))
+    }
+
+    /// The process's resident memory now, from `/proc/self/statm`.
+    static func residentMiB() -> Int {
+        // A /proc file says it is empty: read it, do not ask its size.
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return 0 }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (pages * Int(sysconf(Int32(_SC_PAGESIZE)))) >> 20
     }
 
     /// User and system time of the whole process so far.
