@@ -101,7 +101,11 @@ public enum OutputID: Hashable, Sendable {
         feeds += model.reportOrder.sorted().map { .report($0) }
         feeds += model.groupOrder.map { .group($0) }
         if model.site.has(.members) {
-            for id in model.memberOrder { feeds += model.site.has(.reports) ? [.member(id), .following(id)] : [.member(id)] }
+            // A member who follows no report has no "following" feed: it could only ever be empty.
+            for id in model.memberOrder {
+                feeds.append(.member(id))
+                if model.site.has(.reports), model.members[id]?.follows.isEmpty == false { feeds.append(.following(id)) }
+            }
         }
         return feeds
     }

@@ -85,39 +85,43 @@ def output_kinds(folder):
 def compare(work, reports, runs):
     """plein fresh (no output, no cache: a deploy from a clean checkout), plein warm (the last
     output present, `--fresh` so the build store does not skip the work) and Hugo (into an empty
-    folder), in turns."""
+    folder), in turns. Fresh builds and Hugo's go into folders no earlier run used, removed only at
+    the end: ext4 makes new files slowly for a while after many were deleted, and a clean
+    checkout has deleted nothing."""
     folder = corpus(work, reports)
     plein_out, hugo_out = os.path.join(folder, "plein-out"), os.path.join(folder, "hugo-out")
     plein_cache = os.path.join(folder, "plein-cache")
-    plein_cmd = [PLEIN, "build", "--fresh", "--content", os.path.join(folder, "content"), "--templates", os.path.join(ROOT, "templates"),
-                 "--output", plein_out, "--cache", plein_cache]
-    hugo_cmd = ["hugo", "--quiet", "--destination", hugo_out]
+
+    def plein_cmd(out, cache):
+        return [PLEIN, "build", "--fresh", "--content", os.path.join(folder, "content"), "--templates", os.path.join(ROOT, "templates"),
+                "--output", out, "--cache", cache]
+
+    def hugo_cmd(out):
+        return ["hugo", "--quiet", "--destination", out]
     hugo_dir = os.path.join(folder, "hugo")
     env = dict(os.environ, NO_COLOR="1")
     env.pop("PLEIN_TIMINGS", None)
-
-    def clean_plein():
-        for path in (plein_out, os.path.join(folder, ".plein-out.plein-spare"), plein_cache):
-            shutil.rmtree(path, ignore_errors=True)
+    scratch = os.path.join(folder, "fresh-runs")
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
     shutil.rmtree(hugo_out, ignore_errors=True)
     print(f"{reports} reports: warm-up", flush=True)
-    run(plein_cmd, env=env)
-    run(hugo_cmd, cwd=hugo_dir, env=env)
+    run(plein_cmd(plein_out, plein_cache), env=env)
+    run(hugo_cmd(hugo_out), cwd=hugo_dir, env=env)
     samples = {"plein": [], "fresh": [], "hugo": []}
     for i in range(runs):
         print(f"{reports} reports: run {i + 1} of {runs}", flush=True)
-        clean_plein()
-        samples["fresh"].append(run(plein_cmd, env=env)[:3])
-        samples["plein"].append(run(plein_cmd, env=env)[:3])
-        # Hugo writes into its destination without removing what is there; start it clean each time.
-        shutil.rmtree(hugo_out, ignore_errors=True)
-        samples["hugo"].append(run(hugo_cmd, cwd=hugo_dir, env=env)[:3])
+        fresh_out = os.path.join(scratch, f"plein-{i}", "public")
+        samples["fresh"].append(run(plein_cmd(fresh_out, os.path.join(scratch, f"plein-{i}", "cache")), env=env)[:3])
+        samples["plein"].append(run(plein_cmd(plein_out, plein_cache), env=env)[:3])
+        samples["hugo"].append(run(hugo_cmd(os.path.join(scratch, f"hugo-{i}")), cwd=hugo_dir, env=env)[:3])
     result = {"reports": reports, "kinds": output_kinds(plein_out)[:8]}
     for tool, out in (("plein", plein_out), ("fresh", plein_out), ("hugo", hugo_out)):
         pages, files, size, disk = count_files(out)
         walls, cpus, rsss = zip(*samples[tool])
         result[tool] = {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "rss": statistics.median(rsss),
                         "walls": walls, "pages": pages, "files": files, "mib": size / 2 ** 20, "disk": disk / 2 ** 20}
+    shutil.rmtree(scratch, ignore_errors=True)
     return result
 
 
@@ -329,7 +333,8 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None):
     lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", ""]
     if results:
         lines += ["plein fresh: no output and no cache (a deploy from a clean checkout); plein warm: the last output present "
-                  "(`--fresh`, so the build store skips nothing); Hugo: into an empty folder. Disk: allocated blocks, as `du` counts.", "",
+                  "(`--fresh`, so the build store skips nothing); Hugo: into an empty folder. Fresh and Hugo builds go into folders "
+                  "no earlier run used. Disk: allocated blocks, as `du` counts.", "",
                   "| reports | tool | wall | CPU | peak memory | pages | files written | on disk | pages/s |",
                   "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     names = {"fresh": "plein fresh", "plein": "plein warm", "hugo": "hugo"}

@@ -60,7 +60,7 @@ struct MemberPage: PageRenderer {
         page.values = MemberProfile.Values(member: profile(m))
         if let avatar = m.avatar, let image = view.image(avatar) { page.image = (image.preview ?? image.display).path }
         page.feeds = [.atom(strings.format("feed_member", ["name": m.name]), routes.memberFeed(id))]
-        if site.has(.reports) { page.feeds.append(.atom(strings.format("feed_following", ["name": m.name]), routes.followingFeed(id))) }
+        if site.has(.reports), !m.follows.isEmpty { page.feeds.append(.atom(strings.format("feed_following", ["name": m.name]), routes.followingFeed(id))) }
         page.feeds += calendarLinks(.member(id))
         page.source = m.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members)]
@@ -101,7 +101,7 @@ struct MemberPage: PageRenderer {
             messageURL: forge.newFile(
                 folder: ContentLayout.threads, name: String(thread.dropFirst(ContentLayout.threads.count + 1)),
                 text: "participants: [\(strings["thread_your_id"]), \(id)]\nsubject: \n"),
-            feedURL: routes.url(routes.memberFeed(id)), followingURL: routes.url(routes.followingFeed(id)))
+            feedURL: routes.url(routes.memberFeed(id)), followingURL: m.follows.isEmpty || !site.has(.reports) ? nil : routes.url(routes.followingFeed(id)))
     }
 
     func home(_ m: MemberModel) -> MemberProfile.Home? {

@@ -84,7 +84,8 @@ struct MemberProfile: TemplateValues {
     let study: Study?
     let messageURL: String?
     let feedURL: String
-    let followingURL: String
+    /// Nil for a member who follows no report.
+    let followingURL: String?
 
     var template: TemplateContext {
         var c = chip.template
