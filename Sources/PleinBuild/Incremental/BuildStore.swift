@@ -277,11 +277,16 @@ struct BuildStore: Sendable {
 
     /// The records kept from earlier builds whose file still has the bytes they were read from
     /// (`current`: path → SHA-256 now), read with `context`; and the paths of all records kept.
-    func readRecords(matching current: [String: ContentScan.Entry]) throws(Damaged) -> (known: KnownRecords, paths: Set<String>) {
+    /// With `pathsOnly`, the records themselves are not read (a `--fresh` build trusts none).
+    func readRecords(matching current: [String: ContentScan.Entry], pathsOnly: Bool = false) throws(Damaged) -> (known: KnownRecords, paths: Set<String>) {
         do {
             return try queue.read { db -> (KnownRecords, Set<String>) in
                 var byContext: [String: [String: (hash: [UInt8], encoded: [UInt8])]] = [:]
                 var paths: Set<String> = []
+                if pathsOnly {
+                    paths = Set(try String.fetchAll(db, sql: "SELECT path FROM records"))
+                    return (KnownRecords(records: [:], context: ""), paths)
+                }
                 let rows = try Row.fetchCursor(db, sql: "SELECT path, hash, context, record FROM records")
                 while let row = try rows.next() {
                     let path: String = row[0]

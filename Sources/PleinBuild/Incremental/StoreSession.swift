@@ -88,7 +88,7 @@ struct StoreSession {
                 previous = known
                 if known.spareInode != 0, known.spareInode == Self.inode(spare) { knownSpare = known.differences }
             } else {
-                records = try store.readRecords(matching: next.content)
+                records = try store.readRecords(matching: next.content, pathsOnly: options.fresh)
                 try store.clear()
             }
             try store.forgetSpare()
