@@ -302,6 +302,7 @@ private struct CheckRun {
     mutating func checkPlaceholders() {
         var bodies: [(String, Body)] = content.members.map { ($0.file, $0.body) } + content.groups.map { ($0.file, $0.body) }
         bodies += content.albums.map { ($0.file, $0.body) } + content.goals.map { ($0.file, $0.body) }
+        bodies += content.events.map { ($0.file, $0.body) }
         bodies += content.reports.flatMap { [($0.file, $0.body)] + $0.replies.map { ($0.file, $0.body) } }
         bodies += content.locations.map { ($0.file, $0.body) } + content.threads.flatMap { $0.messages.map { ($0.file, $0.body) } }
         for (file, body) in bodies {

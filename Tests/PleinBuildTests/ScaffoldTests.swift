@@ -1,4 +1,5 @@
 import Foundation
+import PleinCheck
 import PleinCore
 @testable import PleinBuild
 import PleinScaffold
@@ -41,6 +42,8 @@ import Testing
 
         let check = Pipeline.check(content: root)
         #expect(check.diagnostics.filter { $0.severity == .error }.isEmpty, "\(check.diagnostics.map(\.message))")
+        #expect(check.diagnostics.contains { $0.file.hasSuffix("events/nachtduik.md") && $0.message.contains(Placeholders.event) },
+                "the text plein new wrote for an event is pointed out like any other")
         #expect(check.content.checkIns.count == 2)
         #expect(check.content.events.map(\.starts.isDateOnly) == [false, true])
         #expect(check.content.threads.first?.messages.count == 2)
