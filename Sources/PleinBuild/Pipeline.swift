@@ -178,7 +178,7 @@ public enum Pipeline {
         if state.succeeded {
             do throws(OutputWriter.Failure) {
                 try state.write(finishing: writer)
-                timer.lap("write and swap")
+                timer.lap("build, write and swap")
                 changes = memory?.save(state, warnings: state.diagnostics.warningCount)
                 timer.lap("store: save")
                 if changes == nil, options.listsChanges {

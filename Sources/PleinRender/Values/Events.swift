@@ -6,12 +6,6 @@ import PleinMustache
 /// One event of the site, from an event report or from a group, as lists, pages, feeds and
 /// calendars show it.
 struct EventEntry {
-    enum Source: Hashable {
-        case report(String)
-        case group(GroupEventKey)
-    }
-
-    let source: Source
     let title: String
     let starts: Moment
     let ends: Moment?
@@ -56,27 +50,25 @@ extension Rendering {
     func reportEvent(_ id: String) -> EventEntry? {
         guard let r = view.headline(id), let starts = r.starts else { return nil }
         return EventEntry(
-            source: .report(id), title: r.title, starts: starts, ends: r.ends, place: r.place, location: r.location, file: r.file,
+            title: r.title, starts: starts, ends: r.ends, place: r.place, location: r.location, file: r.file,
             path: routes.report(id), stamp: r.changed ?? r.at, context: (view.area(r.area).map(names.area) ?? r.area, routes.area(r.area)))
     }
 
     func groupEvent(_ e: GroupEventModel, in g: GroupModel) -> EventEntry {
         EventEntry(
-            source: .group(e.key), title: e.title, starts: e.starts, ends: e.ends, place: e.place, location: e.location, file: e.file,
+            title: e.title, starts: e.starts, ends: e.ends, place: e.place, location: e.location, file: e.file,
             path: routes.groupEvent(e.key), stamp: e.revision?.changed ?? e.revision?.created ?? e.starts, context: (g.name, routes.group(g.id)))
     }
 
-    /// Whether an event has not ended before the day of the build (an event of today is upcoming
-    /// all day). Without a day of the build every event is upcoming.
-    func isUpcoming(_ e: EventEntry) -> Bool {
-        guard let today = view.today else { return true }
-        return site.clock.civil(e.ends ?? e.starts).isoDate >= today
-    }
-
-    /// Upcoming events by start, and past ones newest first.
+    /// Upcoming events by start, and past ones newest first. An event is upcoming until the end
+    /// of the day it ends, counted from the day of the build; without one, every event is.
     func upcomingAndPast(_ events: [EventEntry]) -> (upcoming: [EventEntry], past: [EventEntry]) {
-        let upcoming = events.filter(isUpcoming)
-        return (upcoming, events.filter { !isUpcoming($0) }.reversed())
+        guard let today = view.today else { return (events, []) }
+        var upcoming: [EventEntry] = [], past: [EventEntry] = []
+        for e in events {
+            if site.clock.civil(e.ends ?? e.starts).isoDate >= today { upcoming.append(e) } else { past.append(e) }
+        }
+        return (upcoming, past.reversed())
     }
 
     /// When an event is, as one line of text: "za 22 aug 2026 14:00 – 20:00".
