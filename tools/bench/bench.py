@@ -38,6 +38,42 @@ def run(cmd, cwd=None, env=None):
     return wall, cpu, rss, proc.stdout + err
 
 
+# This machine's ext4 has no journal, and then it skips inodes deleted in the last 60 to 300 seconds
+# when it makes a file, one by one: after a large tree is removed, making files is up to ten times
+# slower for minutes (plein and Hugo alike, the more files the worse). The bench therefore removes
+# nothing while it measures: what it throws away is moved into a trash folder, emptied at the end,
+# and a bench that starts within five minutes of the last emptying waits for the rest of them.
+QUIET_AFTER_DELETING = 300
+
+
+def discard(work, path):
+    """Moves `path` (if it exists) into the trash, to be removed once the measuring is done."""
+    if os.path.lexists(path):
+        trash = os.path.join(work, "trash")
+        os.makedirs(trash, exist_ok=True)
+        os.rename(path, os.path.join(trash, f"{time.time_ns()}-{os.path.basename(path)}"))
+
+
+def empty_trash(work):
+    trash = os.path.join(work, "trash")
+    if os.path.exists(trash):
+        shutil.rmtree(trash, ignore_errors=True)
+        with open(os.path.join(work, "trash-emptied"), "w") as f:
+            f.write(f"{time.time()}\n")
+
+
+def wait_for_quiet_disk(work):
+    """Waits until the last bench's deletions no longer slow down making files."""
+    try:
+        emptied = float(open(os.path.join(work, "trash-emptied")).read())
+    except (OSError, ValueError):
+        return
+    left = QUIET_AFTER_DELETING - (time.time() - emptied)
+    if left > 0:
+        print(f"bench: waiting {left:.0f} s: files deleted in the last five minutes slow down making new ones on this disk", flush=True)
+        time.sleep(left)
+
+
 def corpus(work, reports):
     """The generated community for `reports`, made again only when the generator changed."""
     folder = os.path.join(work, f"reports-{reports}")
@@ -85,9 +121,8 @@ def output_kinds(folder):
 def compare(work, reports, runs):
     """plein fresh (no output, no cache: a deploy from a clean checkout), plein warm (the last
     output present, `--fresh` so the build store does not skip the work) and Hugo (into an empty
-    folder), in turns. Fresh builds and Hugo's go into folders no earlier run used, removed only at
-    the end: ext4 makes new files slowly for a while after many were deleted, and a clean
-    checkout has deleted nothing."""
+    folder), in turns. Fresh builds and Hugo's go into folders no earlier run used, thrown away only
+    at the end (see `discard`): a clean checkout has deleted nothing."""
     folder = corpus(work, reports)
     plein_out, hugo_out = os.path.join(folder, "plein-out"), os.path.join(folder, "hugo-out")
     plein_cache = os.path.join(folder, "plein-cache")
@@ -102,9 +137,9 @@ def compare(work, reports, runs):
     env = dict(os.environ, NO_COLOR="1")
     env.pop("PLEIN_TIMINGS", None)
     scratch = os.path.join(folder, "fresh-runs")
-    shutil.rmtree(scratch, ignore_errors=True)
+    discard(work, scratch)
     os.makedirs(scratch)
-    shutil.rmtree(hugo_out, ignore_errors=True)
+    discard(work, hugo_out)
     print(f"{reports} reports: warm-up", flush=True)
     run(plein_cmd(plein_out, plein_cache), env=env)
     run(hugo_cmd(hugo_out), cwd=hugo_dir, env=env)
@@ -121,7 +156,7 @@ def compare(work, reports, runs):
         walls, cpus, rsss = zip(*samples[tool])
         result[tool] = {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "rss": statistics.median(rsss),
                         "walls": walls, "pages": pages, "files": files, "mib": size / 2 ** 20, "disk": disk / 2 ** 20}
-    shutil.rmtree(scratch, ignore_errors=True)
+    discard(work, scratch)
     return result
 
 
@@ -176,7 +211,7 @@ def rebuilds(work, reports, edits):
         edited.append(wall)
         match = re.search(r"\((\d+) rendered again\)", output)
         rendered.append(int(match.group(1)) if match else -1)
-        shutil.rmtree(hugo_out, ignore_errors=True)
+        discard(work, hugo_out)
         hugo_edited.append(run(["hugo", "--quiet", "--destination", hugo_out], cwd=hugo_dir, env=env)[0])
         for path, text in originals.items():
             with open(path, "w") as f:
@@ -334,7 +369,8 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None):
     if results:
         lines += ["plein fresh: no output and no cache (a deploy from a clean checkout); plein warm: the last output present "
                   "(`--fresh`, so the build store skips nothing); Hugo: into an empty folder. Fresh and Hugo builds go into folders "
-                  "no earlier run used. Disk: allocated blocks, as `du` counts.", "",
+                  "no earlier run used, and nothing is deleted while the bench measures (this disk makes files up to ten times slower "
+                  "for minutes after a large delete). Disk: allocated blocks, as `du` counts.", "",
                   "| reports | tool | wall | CPU | peak memory | pages | files written | on disk | pages/s |",
                   "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     names = {"fresh": "plein fresh", "plein": "plein warm", "hugo": "hugo"}
@@ -439,6 +475,15 @@ def main():
         if not os.access(tool, os.X_OK):
             sys.exit(f"bench: {tool} is missing; run `make bench` (it builds it)")
     os.makedirs(args.work, exist_ok=True)
+    empty_trash(args.work)
+    wait_for_quiet_disk(args.work)
+    try:
+        measure(args)
+    finally:
+        empty_trash(args.work)
+
+
+def measure(args):
     sizes = args.reports or ([10000, 50000, 100000] if args.large else [10000])
     if args.history_only:
         hist = history(args.work, sizes[0], 10000, args.runs)
