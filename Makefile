@@ -4,7 +4,9 @@ PLEIN_DEBUG := .build/debug/plein
 PLEIN_RELEASE := .build/release/plein
 
 # Debian packages plein needs to build and run.
-BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet libsqlite3-dev
+BUILD_PACKAGES := pkg-config zlib1g-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet libsqlite3-dev
+# Python packages plein uses when they are there: Pagefind, for the search index.
+RUN_PYTHON := pagefind-bin==1.5.2=pagefind_bin
 # Debian packages the output checks need.
 TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
 # Python packages the output checks need (pip name=import name).
@@ -27,6 +29,7 @@ test: deps test-deps
 	python3 Tests/Output/serve_safety.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/first_site.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/accessibility.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/search_check.py --plein $(PLEIN_DEBUG)
 	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
 
 ## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.
@@ -38,6 +41,7 @@ fuzz: deps
 
 deps:
 	@scripts/ensure-packages $(BUILD_PACKAGES)
+	@scripts/ensure-python $(RUN_PYTHON)
 
 test-deps:
 	@scripts/ensure-packages $(TEST_PACKAGES)

@@ -49,7 +49,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         .target(name: "PleinImages", dependencies: ["PleinCore", "CVipsShim"], swiftSettings: strict),
-        .target(name: "CPleinSystem"),
+        // libc calls Swift cannot reach, and zlib's gzip (for the search index's files).
+        .target(name: "CPleinSystem", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "PleinBuild",
             dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem",

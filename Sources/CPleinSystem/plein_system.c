@@ -7,6 +7,9 @@
 #include <sys/syscall.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
 
 int plein_exchange_paths(const char *first, const char *second) {
 #ifdef SYS_renameat2
@@ -33,3 +36,53 @@ int plein_remove_tree(const char *path) {
     return nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
 }
 
+
+int plein_gunzip(const unsigned char *data, size_t size, unsigned char **out, size_t *out_size) {
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) return -1;
+    size_t capacity = size * 4 + 1024, used = 0;
+    unsigned char *buffer = malloc(capacity);
+    if (!buffer) { inflateEnd(&stream); return -1; }
+    stream.next_in = (unsigned char *)data;
+    stream.avail_in = (uInt)size;
+    int status;
+    do {
+        if (used == capacity) {
+            capacity *= 2;
+            unsigned char *bigger = realloc(buffer, capacity);
+            if (!bigger) { free(buffer); inflateEnd(&stream); return -1; }
+            buffer = bigger;
+        }
+        stream.next_out = buffer + used;
+        stream.avail_out = (uInt)(capacity - used);
+        status = inflate(&stream, Z_NO_FLUSH);
+        used = capacity - stream.avail_out;
+    } while (status == Z_OK);
+    inflateEnd(&stream);
+    if (status != Z_STREAM_END) { free(buffer); return -1; }
+    *out = buffer;
+    *out_size = used;
+    return 0;
+}
+
+int plein_gzip(const unsigned char *data, size_t size, unsigned char **out, size_t *out_size) {
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    /* 16 + MAX_WBITS: a gzip wrapper; zlib writes its header with time 0 and no name. */
+    if (deflateInit2(&stream, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    size_t capacity = deflateBound(&stream, size) + 32;
+    unsigned char *buffer = malloc(capacity);
+    if (!buffer) { deflateEnd(&stream); return -1; }
+    stream.next_in = (unsigned char *)data;
+    stream.avail_in = (uInt)size;
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)capacity;
+    int status = deflate(&stream, Z_FINISH);
+    size_t used = capacity - stream.avail_out;
+    deflateEnd(&stream);
+    if (status != Z_STREAM_END) { free(buffer); return -1; }
+    *out = buffer;
+    *out_size = used;
+    return 0;
+}

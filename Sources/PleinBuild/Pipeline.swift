@@ -46,6 +46,9 @@ public struct BuildOptions: Sendable {
     /// The time of the build, whose day divides upcoming events from past ones; nil: the clock,
     /// or `SOURCE_DATE_EPOCH` when set (`BuildTime`), read at each build.
     public var now: Moment?
+    /// Pagefind's executable, for the search index; nil: no search (`Pagefind.installed`: found
+    /// once per process, `PLEIN_PAGEFIND=none` turns it off).
+    public var pagefind: String? = Pagefind.installed
 
     /// The time of a build with these options.
     var buildTime: Moment { now ?? BuildTime.now() }

@@ -39,6 +39,8 @@ public enum OutputID: Hashable, Sendable {
     case thread(String)
     case threadFeed(String)
     case threadJSONFeed(String)
+    /// `/search/`, with a search index (`RenderOptions.search`).
+    case search
 
     /// The page template an output is rendered with (nil for feeds, maps and other data).
     public var template: String? {
@@ -63,6 +65,7 @@ public enum OutputID: Hashable, Sendable {
         case .thread: return "thread"
         case .events: return "events"
         case .groupEvent: return "event"
+        case .search: return "search"
         default: return nil
         }
     }
@@ -185,6 +188,7 @@ extension OutputID {
         case .thread(let id): return "thread:" + id
         case .threadFeed(let id): return "thread-feed:" + id
         case .threadJSONFeed(let id): return "thread-json-feed:" + id
+        case .search: return "search"
         }
     }
 }

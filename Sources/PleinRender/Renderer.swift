@@ -19,7 +19,12 @@ public struct Renderer: Sendable {
         // Threads only with a secret; they are listed nowhere else.
         let threads = inputs.options.threadKeys == nil
             ? [] : model.threads.flatMap { [OutputID.thread($0.id), .threadFeed($0.id), .threadJSONFeed($0.id)] }
-        return OutputID.all(model) + albumMaps + threads
+        return OutputID.all(model) + albumMaps + threads + (inputs.options.search ? [.search] : [])
+    }
+
+    /// What the site's search index holds, by shard (nothing without `RenderOptions.search`).
+    public func searchShards() -> [SearchShard] {
+        inputs.options.search ? SearchRecords(inputs: inputs).shards() : []
     }
 
     /// Renders one output and tells what it read.
@@ -105,6 +110,7 @@ private struct Batch: Rendering {
         case .geoJSON(let map): return GeoJSONFile(inputs: inputs, id: map).render()
         case .calendar(let calendar): return CalendarFile(inputs: inputs, id: calendar).render()
         case .events: return framed(EventListPage(inputs: inputs))
+        case .search: return framed(SearchPage(inputs: inputs))
         case .groupEvent(let key): return framed(GroupEventPage(inputs: inputs, key: key))
         }
     }

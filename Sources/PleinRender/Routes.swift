@@ -92,6 +92,9 @@ public struct Routes: Sendable {
     public var diversIndex: String { divers + "index.json" }
     public func albumMap(_ key: AlbumKey) -> String { album(key) + "map.geojson" }
     public var sitemap: String { "sitemap.xml" }
+    /// The search page, and the folder of one search index (Pagefind's files).
+    public var search: String { "search/" }
+    public func searchIndex(_ shard: String) -> String { "pagefind/\(shard)/" }
     public var robots: String { "robots.txt" }
     public static let notFound = "404.html"
 

@@ -46,6 +46,8 @@ def pages(site):
         ("areas", "reports/"), ("area", area), ("report", report), ("locations", "locations/"),
         ("location", first("locations")), ("now", "now/"), ("not found", "404.html"), ("events", "events/"),
     ]
+    if os.path.exists(os.path.join(site, "search", "index.html")):
+        found.append(("search, with results", "search/?q=duiken"))
     for g in sorted(os.listdir(os.path.join(site, "groups"))):
         folder = os.path.join(site, "groups", g, "events")
         if os.path.isdir(folder) and os.listdir(folder):
@@ -93,6 +95,8 @@ def main():
             kinds = pages(site)
             for kind, path in kinds:
                 page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="load")
+                if path.startswith("search/"):
+                    page.wait_for_selector(".search-result", timeout=20000)
                 results = axe.run(page)
                 serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
                 for v in serious:

@@ -652,7 +652,7 @@ def check_private_groups(site, content):
     for path in glob.glob(os.path.join(site, "**", "*"), recursive=True):
         if os.path.isdir(path):
             continue
-        data = open(path, "rb").read().decode("utf-8", "ignore")
+        data = read_output(path)
         plain = html_module.unescape(data)
         for needle in needles:
             if needle in data or needle in plain:
@@ -718,9 +718,11 @@ def check_unlisted(site, content):
         listings = ["sitemap.xml", "feed.xml", "feed.json", "index.html", "groups/index.html", "groups/feed.xml", "events.ics", "events/index.html"]
         listings += [os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "users", "*", "index.html"))]
         listings += [os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "users", "*", "events.ics"))]
+        listings += [os.path.relpath(p, site) for p in glob.glob(os.path.join(site, "pagefind", "**", "*"), recursive=True)
+                     if not os.path.isdir(p)]
         for rel in listings:
             path = os.path.join(site, rel)
-            if os.path.exists(path) and needle in open(path, encoding="utf-8").read():
+            if os.path.exists(path) and needle in read_output(path):
                 bad += 1
                 fail(f"{rel} lists the unlisted group {group}")
     if bad == 0:
@@ -824,6 +826,16 @@ def check_bidi(site, name_override, body_text):
         print("ok   no bidi override from a name or title reaches the output; bodies keep theirs")
 
 
+def read_output(path):
+    """An output file as text; the search index's gzipped files decompressed, so that the privacy
+    checks read what the index holds."""
+    import gzip
+    data = open(path, "rb").read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode("utf-8", "ignore")
+
+
 def check_privacy(site, content):
     """No member e-mail address and no exact home coordinate appears in any output file."""
     emails, coords = set(), set()
@@ -842,7 +854,7 @@ def check_privacy(site, content):
     for path in glob.glob(os.path.join(site, "**", "*"), recursive=True):
         if os.path.isdir(path):
             continue
-        data = open(path, "rb").read().decode("utf-8", "ignore").lower()
+        data = read_output(path).lower()
         for email in emails:
             if email in data:
                 leaks += 1

@@ -16,6 +16,7 @@ import Testing
         "divers/index.html", "groups/index.html", "groups/duikclub/index.html", "groups/duikclub/leaderboard/index.html",
         album + "index.html", album + "den-osse-instap/index.html", "reports/index.html", "reports/1094/index.html",
         report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
+        "search/index.html",
     ]
     static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed", "users/anna-de-vries/feed",
                         "users/anna-de-vries/following", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] } + [report + "feed.xml"]
@@ -123,6 +124,8 @@ import Testing
             toPath: dir.path + "/content/" + album + "den-osse-instap.jpg")
         var options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots")
         options.secret = Array("snapshot-secret".utf8)
+        // With the search box on every page, and the search page.
+        options.pagefind = Pagefind.installed
         let report = Pipeline.build(options)
         guard report.succeeded else { throw BuildFailed(diagnostics: report.diagnostics.map(\.message)) }
         return dir.path + "/public"

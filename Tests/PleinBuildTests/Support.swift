@@ -22,6 +22,8 @@ extension BuildOptions {
     static func test(content: String = Repo.content, output: String, suite: String) -> BuildOptions {
         var options = BuildOptions(content: content, templates: Repo.templates, output: output, cache: Repo.cache(suite))
         options.now = Moment(seconds: 1_792_490_400)
+        // Search only in the tests that ask for it: it needs Pagefind, and indexing takes time.
+        options.pagefind = nil
         return options
     }
 }

@@ -12,4 +12,14 @@ int plein_remove_tree(const char *path);
 /// Makes standard output line-buffered, also when it is a pipe or a file.
 void plein_line_buffered_stdout(void);
 
+#include <stddef.h>
+
+/// Decompresses gzip data into a buffer it allocates (`*out`, `*out_size`; free it with
+/// free()). Returns 0, or -1 when the data is not whole, valid gzip.
+int plein_gunzip(const unsigned char *data, size_t size, unsigned char **out, size_t *out_size);
+
+/// Compresses data as gzip with a fixed header (no name, no time): the same bytes always give
+/// the same file. Returns 0, or -1.
+int plein_gzip(const unsigned char *data, size_t size, unsigned char **out, size_t *out_size);
+
 #endif

@@ -8,7 +8,8 @@ struct LastBuild: Sendable {
     var model: SiteModel?
     var bodies = BodiesStage()
     var catalog = ImageCatalog()
-    /// Derived images published as they are: cache file → output path.
+    /// Files made in the cache and published as they are (image variants, search indexes):
+    /// cache file → output path.
     var imageLinks: [(String, String)] = []
     /// Report attachments published as they are: content-relative source → output path.
     var attachments: [(source: String, target: String)] = []

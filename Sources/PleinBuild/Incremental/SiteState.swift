@@ -196,9 +196,14 @@ public struct SiteState: Sendable {
         let (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
         timer.lap("markdown (\(changedBodies.count) bodies)")
 
+        let searching = content.site.search && options.pagefind != nil
+        if content.site.search, options.pagefind == nil {
+            notes.append("search is off: Pagefind is not installed (`make site` installs it, or `pip install pagefind-bin`)")
+        }
         let renderer = Renderer(
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
-            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys))
+            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
+                                   search: searching))
         let ids = renderer.outputs()
         let facts = remembered.map { _ in
             Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
@@ -221,15 +226,24 @@ public struct SiteState: Sendable {
         let (rendered, failure) = stage.run(todo)
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
+        var publishedLinks = imageLinks
+        if searching, let executable = options.pagefind {
+            // Made in the cache and linked like image variants (see `SearchStage`).
+            let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable))
+            let outcome = search.run(renderer.searchShards(), language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
+            publishedLinks += outcome.links
+            notes += outcome.problems.map { "search: \($0); that part of the site is missing from search" }
+            timer.lap("search (\(outcome.indexed) of \(outcome.shards) indexes made)")
+        }
 
         // A build with the store keeps its outputs' account there (and streamed pages no bytes).
         var update = remembered == nil ? last.take(rendered: rendered, of: ids) : Update(rendered: rendered.count)
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
-        last.take(assets: assets, imageLinks: imageLinks, attachments: attachments, copies: copies, into: &update)
+        last.take(assets: assets, imageLinks: publishedLinks, attachments: attachments, copies: copies, into: &update)
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
-                        published: published(assets: assets, imageLinks: imageLinks, attachments: attachments))
+                        published: published(assets: assets, imageLinks: publishedLinks, attachments: attachments))
             remembered = memory
         }
         last.model = model
@@ -278,6 +292,13 @@ public struct SiteState: Sendable {
         for (source, target) in last.imageLinks { all[target] = .disk(source) }
         for (target, copy) in last.attachmentCopies { all[target] = .disk(copy) }
         return all
+    }
+
+    /// What the search index of the current site holds, by shard.
+    func searchShards() -> [SearchShard] {
+        guard let model = last.model, let theme else { return [] }
+        return Renderer(model: model, theme: theme, bodies: last.bodies.bodies, images: last.catalog,
+                        options: RenderOptions(threadKeys: threadKeys, search: true)).searchShards()
     }
 
     public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.file.path.hasSuffix(".html") } }

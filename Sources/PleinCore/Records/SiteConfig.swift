@@ -18,6 +18,8 @@ public struct SiteConfig: Sendable, Equatable {
     public let sections: Set<SiteSection>
     /// The site's own interface texts, by key, in place of the theme's.
     public let labels: [String: String]
+    /// Whether the build makes a search index and page (`search: false` turns them off).
+    public let search: Bool
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
@@ -27,7 +29,7 @@ public struct SiteConfig: Sendable, Equatable {
         description: String = "", repository: String? = nil, repositoryBranch: String = "main", locationPrecisionKm: Double = 1,
         feedLimit: Int = 50, mapTiles: String = SiteConfig.defaultTiles,
         mapAttribution: String = SiteConfig.defaultAttribution, maxPixels: Int = 100_000_000,
-        sections: Set<SiteSection> = Set(SiteSection.allCases), labels: [String: String] = [:]
+        sections: Set<SiteSection> = Set(SiteSection.allCases), labels: [String: String] = [:], search: Bool = true
     ) {
         self.title = title
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
@@ -43,6 +45,7 @@ public struct SiteConfig: Sendable, Equatable {
         self.maxPixels = maxPixels
         self.sections = SiteSection.closed(sections)
         self.labels = labels
+        self.search = search
     }
 
     /// The same settings published at another address (for previews).
@@ -76,7 +79,8 @@ public struct SiteConfig: Sendable, Equatable {
             maxPixels: o.object("images")?.int("max_pixels") ?? 100_000_000,
             sections: o.fields["sections"] == nil ? Set(SiteSection.allCases)
                 : Set(o.strings("sections").compactMap { SiteSection(rawValue: $0.value) }),
-            labels: labels
+            labels: labels,
+            search: o.bool("search") ?? true
         )
     }
 }

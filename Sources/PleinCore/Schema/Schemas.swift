@@ -15,6 +15,7 @@ public enum Schemas {
         Field("repository_branch", .string, "The repository's branch that edit and new-file links open (default main)."),
         Field("sections", .list(.choice(SiteSection.allCases.map(\.rawValue))),
               "The parts of the site: members, divers, groups, reports, study, now (default all of them)."),
+        Field("search", .boolean, "Whether the site has a search page and index (default true; needs Pagefind, which `make site` installs)."),
         Field("labels", .textMap, "The site's own interface texts, by key (see the theme's i18n files), e.g. nav_reports: Dive sites."),
         Field("privacy", .object([
             Field("location_precision_km", .number(min: 0.1, max: 100), "Members' home locations are rounded to a grid of this many kilometres (default 1)."),

@@ -9,8 +9,10 @@ struct FrameValues: Sendable {
     let text: TemplateValue
     let assets: TemplateValue
     let leaflet: TemplateValue?
+    /// The search page's script.
+    let searchScript: String
 
-    init(site config: SiteConfig, theme: Theme, routes: Routes, leaflet: LeafletAssets?) {
+    init(site config: SiteConfig, theme: Theme, routes: Routes, leaflet: LeafletAssets?, search: Bool) {
         site = .object([
             "title": .text(config.title),
             "description": .text(config.description.isEmpty ? nil : config.description),
@@ -18,6 +20,7 @@ struct FrameValues: Sendable {
             "language": .text(config.language.rawValue),
             "home": .text(routes.url(routes.home)),
             "feed": .text(routes.url(routes.siteFeed)),
+            "search": .text(search ? routes.url(routes.search) : nil),
         ])
         var text = TemplateContext()
         for (key, value) in theme.strings.table { text[key] = .text(value) }
@@ -27,6 +30,7 @@ struct FrameValues: Sendable {
             "js": .text(routes.url(theme.asset("plein.js"))),
             "icon": .text(routes.url(theme.asset("icon.svg"))),
         ])
+        searchScript = routes.url(theme.asset("search.js"))
         self.leaflet = leaflet.map {
             .object(["script": .text(routes.url($0.script)), "stylesheet": .text(routes.url($0.stylesheet))])
         }

@@ -25,11 +25,15 @@ public struct RenderOptions: Sendable {
     public var leaflet: LeafletAssets?
     /// Message threads are rendered only with these keys (from the build's secret).
     public var threadKeys: ThreadKeys?
+    /// Whether the site has its search page and index (`site.yaml` allows it and Pagefind is
+    /// installed): every page then has a search box.
+    public var search: Bool
 
-    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil) {
+    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil, search: Bool = false) {
         self.pageFooterInjection = pageFooterInjection
         self.leaflet = leaflet
         self.threadKeys = threadKeys
+        self.search = search
     }
 }
 
@@ -64,7 +68,7 @@ struct RenderInputs: Sendable {
             self.theme = theme
             routes = Routes(baseURL: model.site.baseURL)
             self.options = options
-            frame = FrameValues(site: model.site, theme: theme, routes: routes, leaflet: options.leaflet)
+            frame = FrameValues(site: model.site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search)
         }
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+import PleinCore
+import PleinRender
+
+/// The search stage: one Pagefind index per shard of `SearchRecords` (an area's reports, or the
+/// rest of the community), made in the cache folder under the SHA-256 of what goes into it and
+/// published by hard links, as image variants are. A shard whose records did not change is not
+/// indexed again, so an edit costs the indexing of the shard it touched; the indexes are linked
+/// into the staging folder and swapped in with the rest of the site.
+struct SearchStage: Sendable {
+    /// `<cache>/search`.
+    let root: String
+    let pagefind: Pagefind
+
+    struct Outcome {
+        /// Cache file → output path.
+        var links: [(String, String)] = []
+        var shards = 0
+        /// Shards indexed now (the others came from the cache).
+        var indexed = 0
+        /// Shards Pagefind failed on, with why: their part of the site is missing from search.
+        var problems: [String] = []
+    }
+
+    /// What a shard's published folder leaves out of Pagefind's files: its ready-made interfaces
+    /// (the theme has its own search page) and the loader of languages plein does not use.
+    static func publishes(_ path: String, primary: Bool) -> Bool {
+        if path.hasPrefix("pagefind-ui") || path.hasPrefix("pagefind-modular-ui") || path.hasPrefix("pagefind-component-ui")
+            || path == "pagefind-highlight.js" || path == "wasm.unknown.pagefind" {
+            return false
+        }
+        // Only the first index loads Pagefind's script; the others are merged into it.
+        if path == "pagefind.js" || path == "pagefind-worker.js" { return primary }
+        return true
+    }
+
+    func run(_ shards: [SearchShard], language: String, routes: Routes) -> Outcome {
+        var result = Outcome(shards: shards.count)
+        let fm = FileManager.default
+        try? fm.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
+        let keyed = parallelMap(Array(shards.enumerated())) { [pagefind] offset, shard in
+            (shard, offset == 0, Self.key(shard, primary: offset == 0, language: language, pagefind: pagefind))
+        }
+        let missing = keyed.filter { !fm.fileExists(atPath: root + "/" + $0.2) }
+        let made = parallelMap(missing) { [pagefind, root] shard, primary, key -> String? in
+            switch pagefind.index(shard.records, language: language) {
+            case .failure(let failure): return "\(shard.name): \(failure.description)"
+            case .success(let files): return Self.store(PagefindFiles.canonical(files), primary: primary, in: root, key: key)
+            }
+        }
+        result.indexed = missing.count
+        result.problems = made.compactMap { $0 }
+        var used: Set<String> = ["shared"]
+        for (shard, _, key) in keyed {
+            let folder = root + "/" + key
+            guard fm.fileExists(atPath: folder) else { continue }
+            used.insert(key)
+            for file in Self.files(in: folder) {
+                let source = folder + "/" + file
+                // One copy of the WebAssembly module for every index (they are the same bytes).
+                var target = source
+                if file.hasPrefix("wasm."), let resolved = try? fm.destinationOfSymbolicLink(atPath: source) { target = resolved }
+                result.links.append((target, routes.searchIndex(shard.name) + file))
+            }
+        }
+        // The indexes of earlier builds: their files live on in the outputs as hard links.
+        for entry in (try? fm.contentsOfDirectory(atPath: root)) ?? [] where !used.contains(entry) {
+            try? fm.removeItem(atPath: root + "/" + entry)
+        }
+        pruneShared(keeping: result.links.map(\.0))
+        return result
+    }
+
+    /// The cache folder of a shard: its name and the SHA-256 of everything its index is made from.
+    static func key(_ shard: SearchShard, primary: Bool, language: String, pagefind: Pagefind) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var bytes = Array("pagefind \(pagefind.identity) language \(language) primary \(primary)\n".utf8)
+        bytes += (try? encoder.encode(shard.records)).map(Array.init) ?? []
+        return shard.name + "-" + String(Hashing.sha256Hex(bytes).prefix(32))
+    }
+
+    /// Writes a shard's published files into a new cache folder, renamed into place when whole.
+    /// nil, or what went wrong.
+    private static func store(_ files: [(path: String, bytes: [UInt8])], primary: Bool, in root: String, key: String) -> String? {
+        let fm = FileManager.default
+        let temporary = root + "/.making-\(getpid())-" + key
+        try? fm.removeItem(atPath: temporary)
+        do {
+            for file in files where publishes(file.path, primary: primary) {
+                guard !file.path.hasPrefix("/"), !file.path.split(separator: "/").contains("..") else { continue }
+                let path = temporary + "/" + file.path
+                try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                if file.path.hasPrefix("wasm.") {
+                    let shared = root + "/shared/" + Hashing.sha256Hex(file.bytes).prefix(32) + "-" + file.path
+                    if !fm.fileExists(atPath: shared) { try Data(file.bytes).write(to: URL(fileURLWithPath: shared), options: .atomic) }
+                    try fm.createSymbolicLink(atPath: path, withDestinationPath: shared)
+                } else {
+                    try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+                }
+            }
+            guard rename(temporary, root + "/" + key) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            return nil
+        } catch {
+            try? fm.removeItem(atPath: temporary)
+            return "\(key): cannot write the index into the cache (\(error.localizedDescription))"
+        }
+    }
+
+    /// The files under `folder`, relative to it, in path order.
+    static func files(in folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var files: [String] = []
+        while let path = walker.nextObject() as? String {
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
+            if type == .typeRegular || type == .typeSymbolicLink { files.append(path) }
+        }
+        return files.sorted()
+    }
+
+    private func pruneShared(keeping used: [String]) {
+        let keep = Set(used)
+        let shared = root + "/shared"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? [] where !keep.contains(shared + "/" + entry) {
+            try? FileManager.default.removeItem(atPath: shared + "/" + entry)
+        }
+    }
+}

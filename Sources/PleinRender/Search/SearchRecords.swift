@@ -1,0 +1,164 @@
+import PleinText
+import PleinCore
+import PleinModel
+import PleinMarkdown
+
+/// What the site's search finds: one record per public page worth finding, made from the model
+/// (never from the rendered HTML), in shards so that an edit re-indexes only the shard it touched.
+///
+/// Indexed: reports (with their replies), member profiles, public groups, their albums, photos
+/// and events, and study places. Never indexed: unlisted and private groups (the model holds no
+/// private ones), message threads, progress pages, and anything shaped like an e-mail address.
+public struct SearchRecord: Sendable, Equatable, Encodable {
+    /// The page, site-relative with the base path (`/reports/1094/…/`).
+    public let url: String
+    /// The words to find it by: title first, then the text of the page's main content.
+    public let content: String
+    /// `title`, `kind`, and `date` as the page shows it with `datetime`, its RFC 3339 form.
+    public let meta: [String: String]
+    /// `kind`, and where they apply `area`, `category` and `group`: the result page's buttons.
+    public let filters: [String: [String]]
+    /// `date`: an RFC 3339 time or date, so that text order is time order.
+    public let sort: [String: String]
+}
+
+/// One index: the reports of one area, or everything else (`community`).
+public struct SearchShard: Sendable, Equatable {
+    /// A folder name: `community` or `area-<area>`.
+    public let name: String
+    public let records: [SearchRecord]
+}
+
+/// The public search index's contents (`Renderer.searchShards`).
+struct SearchRecords: Rendering {
+    let inputs: RenderInputs
+
+    func shards() -> [SearchShard] {
+        var shards: [SearchShard] = []
+        if site.has(.reports) {
+            for area in view.areas where !area.reports.isEmpty {
+                shards.append(SearchShard(name: Self.areaShard(area.id), records: area.reports.sorted().compactMap(report)))
+            }
+        }
+        var community: [SearchRecord] = []
+        if site.has(.members) { community += view.memberOrder.compactMap(member) }
+        for group in view.groupOrder.compactMap(view.group) where group.isListed {
+            community.append(self.group(group))
+            for album in group.albums {
+                community.append(self.album(album, in: group))
+                community += album.photos.indices.map { photo($0, of: album, in: group) }
+            }
+            if site.has(.groups) { community += group.events.map { event($0, in: group) } }
+        }
+        if site.has(.study) { community += view.locations.map(location) }
+        if !community.isEmpty { shards.insert(SearchShard(name: Self.communityShard, records: community), at: 0) }
+        assert(shards.map(\.name) == shardNames())
+        return shards
+    }
+
+    static let communityShard = "community"
+    static func areaShard(_ area: String) -> String { "area-" + area }
+
+    /// The shards a site of this model has, by name, in the order the search page merges them
+    /// (without making their records).
+    func shardNames() -> [String] {
+        let community = (site.has(.members) && !view.memberOrder.isEmpty) || view.groupOrder.contains { view.group($0)?.isListed == true }
+            || (site.has(.study) && !view.locations.isEmpty)
+        let areas = site.has(.reports) ? view.areas.filter { !$0.reports.isEmpty }.map { Self.areaShard($0.id) } : []
+        return (community ? [Self.communityShard] : []) + areas
+    }
+
+    // MARK: Records
+
+    private func report(_ id: String) -> SearchRecord? {
+        guard let report = view.report(id), let area = view.area(report.area) else { return nil }
+        var words = [report.title, text(report.file)]
+        if let place = report.place { words.append(place) }
+        words += report.replies.map { text($0.file) }
+        let category = strings["category_\(report.category.rawValue)"]
+        return record(url: routes.report(id), kind: "search_kind_report", title: report.title, words: words,
+                      date: report.at, filters: ["area": [Names(inputs: inputs).area(area)], "category": [category]])
+    }
+
+    private func member(_ id: String) -> SearchRecord? {
+        guard let member = view.member(id) else { return nil }
+        return record(url: routes.member(id), kind: "search_kind_member", title: member.name,
+                      words: [member.name, id, member.nearPlace ?? "", text(member.file)], date: member.joined)
+    }
+
+    private func group(_ group: GroupModel) -> SearchRecord {
+        record(url: routes.group(group.id), kind: "search_kind_group", title: group.name, words: [group.name, text(group.file)],
+               date: nil, filters: ["group": [group.name]])
+    }
+
+    private func album(_ album: AlbumModel, in group: GroupModel) -> SearchRecord {
+        record(url: routes.album(album.key), kind: "search_kind_album", title: album.title,
+               words: [album.title, text(album.file), group.name], date: album.date, filters: ["group": [group.name]])
+    }
+
+    private func photo(_ index: Int, of album: AlbumModel, in group: GroupModel) -> SearchRecord {
+        let photo = album.photos[index]
+        let title = Names(inputs: inputs).photoAlt(album, index)
+        return record(url: routes.photo(album.key, photo.slug), kind: "search_kind_photo", title: title,
+                      words: [title, album.title], date: album.date, filters: ["group": [group.name]])
+    }
+
+    private func event(_ event: GroupEventModel, in group: GroupModel) -> SearchRecord {
+        record(url: routes.groupEvent(event.key), kind: "search_kind_event", title: event.title,
+               words: [event.title, event.place ?? "", text(event.file), group.name], date: event.starts, filters: ["group": [group.name]])
+    }
+
+    private func location(_ location: LocationModel) -> SearchRecord {
+        record(url: routes.location(location.id), kind: "search_kind_location", title: location.name,
+               words: [location.name, location.address ?? "", text(location.file)], date: nil)
+    }
+
+    private func text(_ file: String) -> String { view.body(file)?.text ?? "" }
+
+    private func record(url path: String, kind key: String, title: String, words: [String], date: Moment?,
+                        filters: [String: [String]] = [:]) -> SearchRecord {
+        let kind = strings[key]
+        var meta = ["title": title, "kind": kind]
+        var sort: [String: String] = [:]
+        if let date {
+            let shown = time(date)
+            meta["date"] = shown.text
+            meta["datetime"] = shown.iso
+            sort["date"] = shown.iso
+        }
+        var filters = filters
+        filters["kind"] = [kind]
+        let content = SearchText.withoutAddresses(words.filter { !$0.isEmpty }.joined(separator: "\n"))
+        return SearchRecord(url: routes.url(path), content: content, meta: meta.mapValues(SearchText.withoutAddresses),
+                            filters: filters, sort: sort)
+    }
+}
+
+/// Text as the index may hold it.
+enum SearchText {
+    /// The text with every word shaped like an e-mail address (`name@host.tld`, also inside
+    /// brackets or with `mailto:`) left out: the index never holds one.
+    static func withoutAddresses(_ text: String) -> String {
+        guard text.contains("@") else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var word = Substring()
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let start = rest.firstIndex(where: { !$0.isWhitespace }) ?? rest.endIndex
+            out += rest[rest.startIndex..<start]
+            rest = rest[start...]
+            let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            word = rest[rest.startIndex..<end]
+            rest = rest[end...]
+            if !isAddress(word) { out += word }
+        }
+        return out
+    }
+
+    static func isAddress(_ word: Substring) -> Bool {
+        guard let at = word.firstIndex(of: "@") else { return false }
+        let host = word[word.index(after: at)...]
+        return at > word.startIndex && host.contains(".")
+    }
+}

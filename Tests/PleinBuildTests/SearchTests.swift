@@ -1,0 +1,131 @@
+import Foundation
+import PleinCore
+@testable import PleinRender
+@testable import PleinBuild
+import Testing
+
+/// The search index: what goes in (only what public pages show), how it is split, that an edit
+/// re-indexes only its shard, and that a build without Pagefind still succeeds.
+@Suite(.serialized) struct SearchTests {
+    static func options(output: String, content: String = Repo.content) throws -> BuildOptions {
+        var options = BuildOptions.test(content: content, output: output, suite: "search")
+        options.pagefind = try #require(Pagefind.installed, "Pagefind is not installed (`make deps` installs pagefind-bin)")
+        return options
+    }
+
+    /// The cache folders of the indexes, by shard name.
+    static func cachedIndexes(_ options: BuildOptions) -> Set<String> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: options.cacheRoot + "/search")) ?? []).filter { $0 != "shared" })
+    }
+
+    @Test func addressesNeverReachTheIndex() {
+        #expect(SearchText.withoutAddresses("mail anna@example.org, or <bram@x.nl> today") == "mail  or  today")
+        #expect(SearchText.withoutAddresses("mailto:zoe@example.com\nnext line") == "\nnext line")
+        #expect(SearchText.withoutAddresses("at 10:00 @home, a@b and x@") == "at 10:00 @home, a@b and x@")
+    }
+
+    @Test func theDemoIsIndexedInShardsAndEveryPageHasTheBox() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let options = try Self.options(output: dir.path + "/public")
+        let report = Pipeline.build(options)
+        #expect(report.succeeded, "\(report.diagnostics.map(\.message)) \(report.failure ?? "")")
+        let index = dir.path + "/public/pagefind"
+        let shards = try FileManager.default.contentsOfDirectory(atPath: index).sorted()
+        let areas = try FileManager.default.contentsOfDirectory(atPath: Repo.content + "/reports").filter { !$0.hasSuffix(".yaml") }
+        #expect(shards == (["community"] + areas.map { "area-" + $0 }).sorted())
+        let fm = FileManager.default
+        #expect(fm.fileExists(atPath: index + "/community/pagefind.js"), "the first index has Pagefind's script")
+        #expect(fm.fileExists(atPath: index + "/community/pagefind-entry.json"))
+        #expect(fm.fileExists(atPath: index + "/area-1011/pagefind-entry.json"))
+        #expect(!fm.fileExists(atPath: index + "/area-1011/pagefind.js"), "the other indexes are merged into the first")
+        for shard in shards {
+            let files = SearchStage.files(in: index + "/" + shard)
+            #expect(!files.contains { $0.hasPrefix("pagefind-ui") || $0.hasPrefix("pagefind-component-ui") }, "\(shard): \(files)")
+            #expect(files.contains { $0.hasPrefix("wasm.nl") }, "\(shard): \(files)")
+        }
+        let page = try String(contentsOfFile: dir.path + "/public/search/index.html", encoding: .utf8)
+        #expect(page.contains("data-indexes=\"[&quot;/pagefind/community/&quot;,&quot;/pagefind/area-"))
+        #expect(page.contains("<a href=\"/reports/1011/\">"), "without JavaScript, the areas")
+        let home = try String(contentsOfFile: dir.path + "/public/index.html", encoding: .utf8)
+        #expect(home.contains("<form class=\"site-search\" role=\"search\" action=\"/search/\">"))
+    }
+
+    @Test func theRecordsHoldOnlyWhatPublicPagesShow() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var options = try Self.options(output: dir.path + "/public")
+        options.secret = Array("search-secret".utf8)
+        let shards = SiteState(options, tracking: false).searchShards()
+        let all = shards.flatMap(\.records)
+        let text = all.map { $0.content + " " + $0.meta.values.joined(separator: " ") + " " + $0.url }.joined(separator: "\n")
+        #expect(text.contains("Zomeravondmarkt"), "a report's title")
+        #expect(text.contains("Anna de Vries"), "a member's name")
+        #expect(text.contains("zeenaald"), "a photo's caption")
+        // Words only in the private group (its text, goals and events) and in a message thread.
+        for word in ["feestdagen", "verjaardagen", "Omringdijk", "Kerstdiner"] { #expect(!text.contains(word), "a private group: \(word)") }
+        #expect(!text.contains("Oriëntatieduik"), "a message thread")
+        #expect(!text.contains("@example"), "e-mail addresses")
+        #expect(!all.contains { $0.url.contains("/progress/") || $0.url.contains("/messages/") })
+        let kinds = Set(all.compactMap { $0.filters["kind"]?.first })
+        #expect(kinds == ["Melding", "Lid", "Groep", "Album", "Foto", "Evenement", "Studieplek"])
+        // Unlisted groups are rendered, but listed nowhere: not in search either.
+        let unlisted = try FileManager.default.contentsOfDirectory(atPath: Repo.content + "/groups").filter { group in
+            let text = (try? String(contentsOfFile: Repo.content + "/groups/\(group)/index.md", encoding: .utf8)) ?? ""
+            return text.contains("visibility: unlisted")
+        }
+        #expect(!unlisted.isEmpty)
+        for group in unlisted { #expect(!all.contains { $0.url.contains("/groups/\(group)/") }, "\(group)") }
+    }
+
+    @Test func anEditReindexesOnlyItsShard() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try FileManager.default.copyItem(atPath: Repo.content, toPath: dir.path + "/content")
+        let options = try Self.options(output: dir.path + "/public", content: dir.path + "/content")
+        try? FileManager.default.removeItem(atPath: options.cacheRoot)
+        #expect(Pipeline.build(options).succeeded)
+        let before = Self.cachedIndexes(options)
+        let report = dir.path + "/content/reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md"
+        try (String(contentsOfFile: report, encoding: .utf8) + "\nMet een draaiorgel.\n").write(toFile: report, atomically: true, encoding: .utf8)
+        #expect(Pipeline.build(options).succeeded)
+        let after = Self.cachedIndexes(options)
+        #expect(before.count == after.count)
+        #expect(after.subtracting(before).map { $0.components(separatedBy: "-").prefix(2).joined(separator: "-") } == ["area-1011"])
+        let live = dir.path + "/public/pagefind/area-1011"
+        #expect(SearchStage.files(in: live) == SearchStage.files(in: options.cacheRoot + "/search/" + after.subtracting(before).first!))
+        // Built again from nothing, the index is the same, byte for byte (`PagefindFiles`).
+        var fresh = options
+        fresh.output = dir.path + "/again"
+        fresh.cache = dir.path + "/other-cache"
+        #expect(Pipeline.build(fresh).succeeded)
+        for file in SearchStage.files(in: dir.path + "/public/pagefind") {
+            #expect(FileManager.default.contentsEqual(atPath: dir.path + "/public/pagefind/" + file, andPath: dir.path + "/again/pagefind/" + file), "\(file)")
+        }
+    }
+
+    @Test func withoutPagefindTheBuildSaysSearchIsOff() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let options = BuildOptions.test(content: Repo.content, output: dir.path + "/public", suite: "search")
+        let report = Pipeline.build(options)
+        #expect(report.succeeded)
+        #expect(report.notes.contains { $0.hasPrefix("search is off: Pagefind is not installed") })
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/public/search"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/public/pagefind"))
+        let home = try String(contentsOfFile: dir.path + "/public/index.html", encoding: .utf8)
+        #expect(!home.contains("site-search"))
+    }
+
+    @Test func searchFalseInSiteYamlTurnsItOff() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try FileManager.default.copyItem(atPath: Repo.content, toPath: dir.path + "/content")
+        let site = dir.path + "/content/site.yaml"
+        try (String(contentsOfFile: site, encoding: .utf8) + "search: false\n").write(toFile: site, atomically: true, encoding: .utf8)
+        let report = Pipeline.build(try Self.options(output: dir.path + "/public", content: dir.path + "/content"))
+        #expect(report.succeeded)
+        #expect(!report.notes.contains { $0.hasPrefix("search is off") }, "turned off on purpose: nothing to say")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/public/pagefind"))
+    }
+}
