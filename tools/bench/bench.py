@@ -134,7 +134,8 @@ def compare(work, reports, runs):
     def hugo_cmd(out):
         return ["hugo", "--quiet", "--destination", out]
     hugo_dir = os.path.join(folder, "hugo")
-    env = dict(os.environ, NO_COLOR="1")
+    # Without search: the same pages as Hugo's (the index is measured on its own, `search_costs`).
+    env = dict(os.environ, NO_COLOR="1", PLEIN_PAGEFIND="none")
     env.pop("PLEIN_TIMINGS", None)
     scratch = os.path.join(folder, "fresh-runs")
     discard(work, scratch)
@@ -174,6 +175,84 @@ def incremental(work, reports):
     return result
 
 
+def search_costs(work, reports, edits=5):
+    """What search adds at `reports` reports: Pagefind's indexing in a fresh build (plein's own lap)
+    beside the same build without search, the indexer's peak memory (each Pagefind process runs
+    under /usr/bin/time), the indexing after one edited report (with the build store), and in
+    Chromium the time from typing a query to the results shown, site served locally."""
+    folder = corpus(work, reports)
+    content = os.path.join(folder, "content")
+    scratch = os.path.join(folder, "search-runs")
+    discard(work, scratch)
+    os.makedirs(scratch)
+    found = subprocess.run([sys.executable, "-c", "import pagefind_bin, sys; sys.stdout.write(str(pagefind_bin.get_executable()))"],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        sys.exit("bench: Pagefind is not installed (make deps installs pagefind-bin)")
+    memory_log = os.path.join(scratch, "pagefind-memory")
+    wrapper = os.path.join(scratch, "pagefind")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nexec /usr/bin/time -f %M -a -o "{memory_log}" "{found.stdout}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+
+    def build(name, pagefind, extra=()):
+        env = dict(os.environ, NO_COLOR="1", PLEIN_TIMINGS="1", PLEIN_PAGEFIND=pagefind)
+        out, cache = os.path.join(scratch, name, "public"), os.path.join(scratch, name, "cache")
+        wall, _, _, output = run([PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
+                                  "--output", out, "--cache", cache, *extra], env=env)
+        lap = re.search(r"search \((\d+) of (\d+) indexes made\): (\d+) ms", output)
+        return wall, (int(lap.group(3)) / 1000 if lap else None), (int(lap.group(1)) if lap else 0), out
+    print(f"{reports} reports: search", flush=True)
+    without, _, _, _ = build("without", "none")
+    wall, indexing, made, out = build("with", wrapper)
+    memory = max((int(line) for line in open(memory_log) if line.strip().isdigit()), default=0) / 1024
+    # One edited report: its area's index is made again, the others come from the cache.
+    files = report_files(content)
+    after = []
+    for i in range(edits):
+        target = files[(i * 7919 + 11) % len(files)]
+        original = open(target).read()
+        with open(target, "a") as f:
+            f.write(f"\nEen woord erbij voor de zoekmeting {i}.\n")
+        try:
+            _, seconds, remade, _ = build("with", wrapper)
+            after.append((seconds, remade))
+        finally:
+            with open(target, "w") as f:
+                f.write(original)
+    build("with", wrapper)
+    queries = browser_queries(out, content)
+    return {"reports": reports, "without": without, "with": wall, "indexing": indexing, "shards": made, "memory": memory,
+            "after_edit": [a[0] for a in after], "remade": [a[1] for a in after], "queries": queries,
+            "index_mib": sum(os.path.getsize(os.path.join(dp, n)) for dp, _, ns in os.walk(os.path.join(out, "pagefind")) for n in ns) / 2 ** 20}
+
+
+def browser_queries(site, content):
+    """Milliseconds from typing a query (words of report titles) to Chromium showing the results."""
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "Output"))
+    import search_check
+    from playwright.sync_api import sync_playwright
+    titles = []
+    for path in report_files(content)[::997][:8]:
+        match = re.search(r"^title: (.*)$", open(path).read(), re.M)
+        if match:
+            titles.append(" ".join(match.group(1).strip('"').split()[:2]))
+    server = search_check.serve(site)
+    times = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            base = f"http://127.0.0.1:{server.server_address[1]}/"
+            search_check.search(page, base, titles[0])
+            for title in titles:
+                times.append(search_check.search(page, base, title)[1])
+            browser.close()
+    finally:
+        server.shutdown()
+    return times
+
+
 def report_files(content):
     """Single-file reports, in path order."""
     return sorted(os.path.join(dp, n) for dp, _, ns in os.walk(os.path.join(content, "reports")) for n in ns
@@ -189,7 +268,8 @@ def rebuilds(work, reports, edits):
     out, cache = os.path.join(folder, "store-out"), os.path.join(folder, "store-cache")
     cmd = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", out, "--cache", cache]
     hugo_dir, hugo_out = os.path.join(folder, "hugo"), os.path.join(folder, "hugo-out")
-    env = dict(os.environ, NO_COLOR="1")
+    # Without search: the same pages as Hugo's (the index is measured on its own, `search_costs`).
+    env = dict(os.environ, NO_COLOR="1", PLEIN_PAGEFIND="none")
     env.pop("PLEIN_TIMINGS", None)
     files = report_files(content)
     targets = [files[(i * 7919) % len(files)] for i in range(edits)]
@@ -302,7 +382,8 @@ def history(work, reports, commits, runs):
             f.write(signature)
     base = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
             "--output", os.path.join(folder, "out"), "--cache", os.path.join(folder, "cache")]
-    env = dict(os.environ, NO_COLOR="1")
+    # Without search: the same pages as Hugo's (the index is measured on its own, `search_costs`).
+    env = dict(os.environ, NO_COLOR="1", PLEIN_PAGEFIND="none")
     run(base, env=env)
     samples = {"with": [], "without": []}
     for i in range(runs):
@@ -363,7 +444,7 @@ def machine():
     return f"{os.cpu_count()} cores ({cpu}), Hugo {hugo}"
 
 
-def table(results, inc, img, runs, large_runs, hist=None, store=None):
+def table(results, inc, img, runs, large_runs, hist=None, store=None, search=None):
     more = f" ({large_runs} for the larger sizes)" if len(results) > 1 else ""
     lines = [f"`make bench` on {datetime.date.today()}, {machine()}; median of {runs} runs{more} after a warm-up, plein and Hugo in turns.", ""]
     if results:
@@ -407,6 +488,16 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None):
                      f"({med(store['rendered']):.0f} outputs rendered again; Hugo's build after the same edit {med(store['hugo_edited']):.1f} s, "
                      f"ratio {med(store['edited']) / med(store['hugo_edited']):.2f}); `plein serve` from saving the file to the page "
                      f"showing it: median {med(latencies):.0f} ms, p90 {p90:.0f} ms ({len(latencies)} edits of different reports).")
+    if search:
+        med = statistics.median
+        ratio = search["indexing"] / search["without"]
+        lines.append(f"- Search, {search['reports']:,} reports: a fresh build with the search index {search['with']:.1f} s, without "
+                     f"{search['without']:.1f} s; Pagefind's indexing of {search['shards']} indexes {search['indexing']:.1f} s "
+                     f"({ratio:.2f} of the build without search), its peak memory {search['memory']:.0f} MiB, the index "
+                     f"{search['index_mib']:.1f} MiB; after one edited report {1000 * med(search['after_edit']):.0f} ms of indexing "
+                     f"({med(search['remade']):.0f} index made again; {len(search['after_edit'])} edits, median); in Chromium from typing a "
+                     f"query to the results shown: median {med(search['queries']):.0f} ms, slowest {max(search['queries']):.0f} ms "
+                     f"({len(search['queries'])} queries, site served locally).")
     if img:
         pv, vv = img["plein_variants"] / img["plein_wall"], img["vips_variants"] / img["vips_wall"]
         lines.append(f"- Images: {img['photos']} photos of 12 megapixels, 5 variants each (3 WebP widths, a JPEG preview, a full-size copy): "
@@ -437,6 +528,14 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None):
         verdicts.append(f"serve edit {serve:.0f} ms ({'met' if serve <= 50 else 'missed'}; target ≤ 50 ms); "
                         f"build after an edit {med(store['edited']):.2f} s ({'met' if med(store['edited']) <= 0.5 else 'missed'}; target ≤ 0.5 s); "
                         f"build with nothing changed {med(store['unchanged']):.2f} s ({'met' if med(store['unchanged']) <= 0.3 else 'missed'}; target ≤ 0.3 s)")
+    if search:
+        med = statistics.median
+        checks = [("indexing", search["indexing"] / search["without"], 1.0, "{:.2f} of the build without search"),
+                  ("indexing after an edit", 1000 * med(search["after_edit"]), 150, "{:.0f} ms"),
+                  ("indexer memory", search["memory"], 600, "{:.0f} MiB"),
+                  ("query to results", med(search["queries"]), 300, "{:.0f} ms")]
+        verdicts.append("search: " + ", ".join(f"{name} {fmt.format(value)} ({'met' if value <= target else 'missed'}; target ≤ {target:g})"
+                                               for name, value, target, fmt in checks))
     lines.append("- Targets: " + "; ".join(verdicts) + ".")
     return "\n".join(lines)
 
@@ -467,6 +566,7 @@ def main():
     parser.add_argument("--readme", help="write the table into this file between the bench markers")
     parser.add_argument("--skip-extras", action="store_true", help="only the full builds")
     parser.add_argument("--history-only", action="store_true", help="only the cost of reading git history (10,000 commits)")
+    parser.add_argument("--search-only", action="store_true", help="only what the search index costs, and query latency in Chromium")
     parser.add_argument("--rebuilds-only", action="store_true", help="only builds with the build store and serve's edit latency")
     parser.add_argument("--edits", type=int, default=20, help="edits measured by --rebuilds-only and the extras")
     parser.add_argument("--large-edits", type=int, default=5, help="edits measured by --rebuilds-only at the sizes after the first")
@@ -489,6 +589,11 @@ def measure(args):
         hist = history(args.work, sizes[0], 10000, args.runs)
         print(json.dumps(hist))
         return
+    if args.search_only:
+        search = search_costs(args.work, sizes[0], args.edits)
+        print(json.dumps(search))
+        print(table([], None, None, args.runs, args.large_runs, search=search))
+        return
     if args.rebuilds_only:
         stores = [rebuilds(args.work, n, args.edits if i == 0 else args.large_edits) for i, n in enumerate(sizes)]
         for store in stores:
@@ -502,7 +607,8 @@ def measure(args):
     img = None if args.skip_extras else images(args.work)
     hist = None if args.skip_extras else history(args.work, sizes[0], 10000, args.runs)
     store = None if args.skip_extras else rebuilds(args.work, sizes[0], args.edits)
-    text = table(results, inc, img, args.runs, args.large_runs, hist, store)
+    search = None if args.skip_extras else search_costs(args.work, sizes[0], min(args.edits, 5))
+    text = table(results, inc, img, args.runs, args.large_runs, hist, store, search)
     print()
     print(text)
     if args.readme:

@@ -227,10 +227,12 @@ public struct SiteState: Sendable {
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
         var publishedLinks = imageLinks
+        var searchLinks: [(String, String)] = []
         if searching, let executable = options.pagefind {
             // Made in the cache and linked like image variants (see `SearchStage`).
             let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable))
             let outcome = search.run(renderer.searchShards(), language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
+            searchLinks = outcome.links
             publishedLinks += outcome.links
             notes += outcome.problems.map { "search: \($0); that part of the site is missing from search" }
             timer.lap("search (\(outcome.indexed) of \(outcome.shards) indexes made)")
@@ -243,7 +245,7 @@ public struct SiteState: Sendable {
         last.take(assets: assets, imageLinks: publishedLinks, attachments: attachments, copies: copies, into: &update)
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
-                        published: published(assets: assets, imageLinks: publishedLinks, attachments: attachments))
+                        published: published(assets: assets, imageLinks: imageLinks, searchLinks: searchLinks, attachments: attachments))
             remembered = memory
         }
         last.model = model
@@ -255,9 +257,16 @@ public struct SiteState: Sendable {
 
     /// What each file published as it is consists of, for the build store: an asset's bytes, a
     /// derived image's file, an attachment's content.
-    private func published(assets: [OutputFile], imageLinks: [(String, String)], attachments: [(source: String, target: String)]) -> [String: String] {
+    private func published(assets: [OutputFile], imageLinks: [(String, String)], searchLinks: [(String, String)],
+                           attachments: [(source: String, target: String)]) -> [String: String] {
         var identities: [String: String] = [:]
         for asset in assets { identities[asset.path] = "bytes " + Hashing.sha256Hex(asset.bytes) }
+        // A search index made again may hold files as they were: Pagefind names most of them after
+        // their bytes; the others are compared by their bytes.
+        for (source, target) in searchLinks {
+            identities[target] = SearchStage.isNamedByContent(target) ? "search"
+                : "bytes " + ((try? Data(contentsOf: URL(fileURLWithPath: source))).map { Hashing.sha256Hex(Array($0)) } ?? "?")
+        }
         for (source, target) in imageLinks {
             var info = stat()
             identities[target] = "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"

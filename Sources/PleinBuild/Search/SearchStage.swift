@@ -34,6 +34,12 @@ struct SearchStage: Sendable {
         return true
     }
 
+    /// Whether Pagefind (or `PagefindFiles`) names the file after its bytes: the index's words,
+    /// fragments, filters and metadata.
+    static func isNamedByContent(_ path: String) -> Bool {
+        path.contains("/fragment/") || path.contains("/index/") || path.contains("/filter/") || path.hasSuffix(".pf_meta")
+    }
+
     func run(_ shards: [SearchShard], language: String, routes: Routes) -> Outcome {
         var result = Outcome(shards: shards.count)
         let fm = FileManager.default
