@@ -220,7 +220,7 @@ def search_costs(work, reports, edits=5):
         finally:
             with open(target, "w") as f:
                 f.write(original)
-    build("with", wrapper)
+        build("with", wrapper)
     queries = browser_queries(out, content)
     return {"reports": reports, "without": without, "with": wall, "indexing": indexing, "shards": made, "memory": memory,
             "after_edit": [a[0] for a in after], "remade": [a[1] for a in after], "queries": queries,

@@ -231,7 +231,9 @@ public struct SiteState: Sendable {
         if searching, let executable = options.pagefind {
             // Made in the cache and linked like image variants (see `SearchStage`).
             let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable))
-            let outcome = search.run(renderer.searchShards(), language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
+            let shards = renderer.searchShards()
+            timer.lap("search records")
+            let outcome = search.run(shards, language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
             searchLinks = outcome.links
             publishedLinks += outcome.links
             notes += outcome.problems.map { "search: \($0); that part of the site is missing from search" }

@@ -42,33 +42,37 @@ struct SearchStage: Sendable {
 
     func run(_ shards: [SearchShard], language: String, routes: Routes) -> Outcome {
         var result = Outcome(shards: shards.count)
+        var timer = PhaseTimer()
         let fm = FileManager.default
         try? fm.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
         let keyed = parallelMap(Array(shards.enumerated())) { [pagefind] offset, shard in
             (shard, offset == 0, Self.key(shard, primary: offset == 0, language: language, pagefind: pagefind))
         }
-        let missing = keyed.filter { !fm.fileExists(atPath: root + "/" + $0.2) }
+        let missing = keyed.filter { !fm.fileExists(atPath: root + "/" + $0.2 + "/" + Self.manifest) }
+        timer.lap("    search: keys")
         let made = parallelMap(missing) { [pagefind, root] shard, primary, key -> String? in
             switch pagefind.index(shard.records, language: language) {
             case .failure(let failure): return "\(shard.name): \(failure.description)"
             case .success(let files): return Self.store(PagefindFiles.canonical(files), primary: primary, in: root, key: key)
             }
         }
+        timer.lap("    search: Pagefind (\(missing.count) indexes)")
         result.indexed = missing.count
         result.problems = made.compactMap { $0 }
         var used: Set<String> = ["shared"]
         for (shard, _, key) in keyed {
             let folder = root + "/" + key
-            guard fm.fileExists(atPath: folder) else { continue }
+            // What the folder holds, as it was written: file → the file to link (the shared
+            // WebAssembly module for `wasm.*`).
+            guard let manifest = try? String(contentsOfFile: folder + "/" + Self.manifest, encoding: .utf8) else { continue }
             used.insert(key)
-            for file in Self.files(in: folder) {
-                let source = folder + "/" + file
-                // One copy of the WebAssembly module for every index (they are the same bytes).
-                var target = source
-                if file.hasPrefix("wasm."), let resolved = try? fm.destinationOfSymbolicLink(atPath: source) { target = resolved }
-                result.links.append((target, routes.searchIndex(shard.name) + file))
+            for line in manifest.split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { continue }
+                result.links.append((parts[1].hasPrefix("/") ? parts[1] : folder + "/" + parts[1], routes.searchIndex(shard.name) + parts[0]))
             }
         }
+        timer.lap("    search: files")
         // The indexes of earlier builds: their files live on in the outputs as hard links.
         for entry in (try? fm.contentsOfDirectory(atPath: root)) ?? [] where !used.contains(entry) {
             try? fm.removeItem(atPath: root + "/" + entry)
@@ -77,13 +81,36 @@ struct SearchStage: Sendable {
         return result
     }
 
-    /// The cache folder of a shard: its name and the SHA-256 of everything its index is made from.
+    /// The cache folder of a shard: its name and the SHA-256 of everything its index is made from
+    /// (each field length-prefixed, so that no two record lists read alike).
     static func key(_ shard: SearchShard, primary: Bool, language: String, pagefind: Pagefind) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var bytes = Array("pagefind \(pagefind.identity) language \(language) primary \(primary)\n".utf8)
-        bytes += (try? encoder.encode(shard.records)).map(Array.init) ?? []
-        return shard.name + "-" + String(Hashing.sha256Hex(bytes).prefix(32))
+        var stream = Hashing.Stream()
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                var count = UInt64(bytes.count).littleEndian
+                withUnsafeBytes(of: &count) { stream.update($0) }
+                stream.update(UnsafeRawBufferPointer(bytes))
+            }
+        }
+        func add(_ map: [String: String]) {
+            add(String(map.count))
+            for key in map.keys.sorted() { add(key); add(map[key]!) }
+        }
+        add("pagefind \(pagefind.identity) language \(language) primary \(primary) records \(shard.records.count)")
+        for record in shard.records {
+            add(record.url)
+            add(record.content)
+            add(record.meta)
+            add(record.sort)
+            add(String(record.filters.count))
+            for key in record.filters.keys.sorted() {
+                add(key)
+                add(String(record.filters[key]!.count))
+                record.filters[key]!.forEach { add($0) }
+            }
+        }
+        return shard.name + "-" + String(stream.finalizeHex().prefix(32))
     }
 
     /// Writes a shard's published files into a new cache folder, renamed into place when whole.
@@ -92,6 +119,7 @@ struct SearchStage: Sendable {
         let fm = FileManager.default
         let temporary = root + "/.making-\(getpid())-" + key
         try? fm.removeItem(atPath: temporary)
+        var manifest = ""
         do {
             for file in files where publishes(file.path, primary: primary) {
                 guard !file.path.hasPrefix("/"), !file.path.split(separator: "/").contains("..") else { continue }
@@ -100,11 +128,13 @@ struct SearchStage: Sendable {
                 if file.path.hasPrefix("wasm.") {
                     let shared = root + "/shared/" + Hashing.sha256Hex(file.bytes).prefix(32) + "-" + file.path
                     if !fm.fileExists(atPath: shared) { try Data(file.bytes).write(to: URL(fileURLWithPath: shared), options: .atomic) }
-                    try fm.createSymbolicLink(atPath: path, withDestinationPath: shared)
+                    manifest += file.path + "\t" + shared + "\n"
                 } else {
                     try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+                    manifest += file.path + "\t" + file.path + "\n"
                 }
             }
+            try Data(manifest.utf8).write(to: URL(fileURLWithPath: temporary + "/" + Self.manifest))
             guard rename(temporary, root + "/" + key) == 0 else { throw CocoaError(.fileWriteUnknown) }
             return nil
         } catch {
@@ -113,16 +143,8 @@ struct SearchStage: Sendable {
         }
     }
 
-    /// The files under `folder`, relative to it, in path order.
-    static func files(in folder: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
-        var files: [String] = []
-        while let path = walker.nextObject() as? String {
-            let type = walker.fileAttributes?[.type] as? FileAttributeType
-            if type == .typeRegular || type == .typeSymbolicLink { files.append(path) }
-        }
-        return files.sorted()
-    }
+    /// In each cache folder, its files: `<file>\t<what to link>` per line.
+    static let manifest = ".files"
 
     private func pruneShared(keeping used: [String]) {
         let keep = Set(used)
