@@ -48,7 +48,11 @@ struct SearchStage: Sendable {
         let keyed = parallelMap(Array(shards.enumerated())) { [pagefind] offset, shard in
             (shard, offset == 0, Self.key(shard, primary: offset == 0, language: language, pagefind: pagefind))
         }
-        let missing = keyed.filter { !fm.fileExists(atPath: root + "/" + $0.2 + "/" + Self.manifest) }
+        // A shard is made again when its folder is not whole (or its shared module was removed).
+        let missing = keyed.filter { _, _, key in
+            guard let files = Self.files(root: root, key: key) else { return true }
+            return files.contains { $0.source.hasPrefix(root + "/shared/") && !fm.fileExists(atPath: $0.source) }
+        }
         timer.lap("    search: keys")
         let made = parallelMap(missing) { [pagefind, root] shard, primary, key -> String? in
             switch pagefind.index(shard.records, language: language) {
@@ -61,16 +65,9 @@ struct SearchStage: Sendable {
         result.problems = made.compactMap { $0 }
         var used: Set<String> = ["shared"]
         for (shard, _, key) in keyed {
-            let folder = root + "/" + key
-            // What the folder holds, as it was written: file → the file to link (the shared
-            // WebAssembly module for `wasm.*`).
-            guard let manifest = try? String(contentsOfFile: folder + "/" + Self.manifest, encoding: .utf8) else { continue }
+            guard let files = Self.files(root: root, key: key) else { continue }
             used.insert(key)
-            for line in manifest.split(separator: "\n") {
-                let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { continue }
-                result.links.append((parts[1].hasPrefix("/") ? parts[1] : folder + "/" + parts[1], routes.searchIndex(shard.name) + parts[0]))
-            }
+            result.links += files.map { ($0.source, routes.searchIndex(shard.name) + $0.path) }
         }
         timer.lap("    search: files")
         // The indexes of earlier builds: their files live on in the outputs as hard links.
@@ -97,7 +94,7 @@ struct SearchStage: Sendable {
             add(String(map.count))
             for key in map.keys.sorted() { add(key); add(map[key]!) }
         }
-        add("pagefind \(pagefind.identity) language \(language) primary \(primary) records \(shard.records.count)")
+        add("cache \(Self.cacheFormat) pagefind \(pagefind.identity) language \(language) primary \(primary) records \(shard.records.count)")
         for record in shard.records {
             add(record.url)
             add(record.content)
@@ -128,7 +125,7 @@ struct SearchStage: Sendable {
                 if file.path.hasPrefix("wasm.") {
                     let shared = root + "/shared/" + Hashing.sha256Hex(file.bytes).prefix(32) + "-" + file.path
                     if !fm.fileExists(atPath: shared) { try Data(file.bytes).write(to: URL(fileURLWithPath: shared), options: .atomic) }
-                    manifest += file.path + "\t" + shared + "\n"
+                    manifest += file.path + "\t" + Self.sharedMark + (shared as NSString).lastPathComponent + "\n"
                 } else {
                     try Data(file.bytes).write(to: URL(fileURLWithPath: path))
                     manifest += file.path + "\t" + file.path + "\n"
@@ -143,8 +140,24 @@ struct SearchStage: Sendable {
         }
     }
 
-    /// In each cache folder, its files: `<file>\t<what to link>` per line.
+    /// In each cache folder, its files: `<file>\t<what to link>` per line, the second relative to
+    /// the folder, or `shared:<name>` for the WebAssembly module all indexes share.
     static let manifest = ".files"
+    static let sharedMark = "shared:"
+    /// Changes when what a cache folder holds changes, so that no older folder is read.
+    static let cacheFormat = 2
+
+    /// A cache folder's files (path in the index → file to link), nil when it is not whole.
+    static func files(root: String, key: String) -> [(path: String, source: String)]? {
+        let folder = root + "/" + key
+        guard let manifest = try? String(contentsOfFile: folder + "/" + Self.manifest, encoding: .utf8) else { return nil }
+        return manifest.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return nil }
+            let source = parts[1].hasPrefix(sharedMark) ? root + "/shared/" + parts[1].dropFirst(sharedMark.count) : folder + "/" + parts[1]
+            return (parts[0], source)
+        }
+    }
 
     private func pruneShared(keeping used: [String]) {
         let keep = Set(used)
