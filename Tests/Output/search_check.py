@@ -181,10 +181,34 @@ def check_filters(browser, site):
         server.shutdown()
 
 
+def check_empty_site(browser, plein, tmp):
+    """A new site, with nothing to find yet: the search page says a query finds nothing."""
+    subprocess.run([plein, "new", "site", "leeg"], cwd=tmp, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True)
+    folder = os.path.join(tmp, "leeg")
+    subprocess.run([plein, "build"], cwd=folder, capture_output=True, text=True, check=True)
+    site = os.path.join(folder, "public")
+    server = serve(site)
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        urls, _ = search(page, base, "anything")
+        status = page.locator(".search-status").text_content()
+        if urls or errors or "anything" not in status:
+            fail(f"a new site's search: found {urls}, status {status!r}, errors {errors}")
+        else:
+            print(f"ok   a new site with nothing to find: {status!r}")
+    finally:
+        page.close()
+        server.shutdown()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--plein", required=True)
     args = parser.parse_args()
+    args.plein = os.path.abspath(args.plein)
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -213,6 +237,7 @@ def main():
             ], ["Geheimzinnige", "SECRET-THREAD-TEXT", "mallory@example.org"], "hostile")
             check_without_script(browser, demo, "demo")
             check_filters(browser, demo)
+            check_empty_site(browser, args.plein, tmp)
             browser.close()
         if times:
             print(f"ok   from typing a query to results shown, after the first: median {statistics.median(times):.0f} ms, "

@@ -21,6 +21,11 @@ if (form) {
 
   function load() {
     loading ??= (async () => {
+      // A site with nothing to find yet has no index: every query finds nothing.
+      if (!indexes.length) {
+        window.pleinSearchReady = true;
+        return null;
+      }
       const pagefind = await import(indexes[0] + "pagefind.js");
       // Result addresses are stored whole (with the site's base path): Pagefind adds nothing.
       await pagefind.options({ excerptLength: 24, baseUrl: "/" });
@@ -145,6 +150,11 @@ if (form) {
     let search;
     try {
       const pagefind = await load();
+      if (!pagefind) {
+        list.replaceChildren();
+        status.textContent = say(t.none, { q: query });
+        return;
+      }
       const filters = {};
       for (const name of filterNames) if (chosen[name]) filters[name] = chosen[name];
       search = await pagefind.search(terms, { filters, sort: newest ? { date: "desc" } : undefined });
