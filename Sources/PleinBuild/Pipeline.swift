@@ -46,9 +46,14 @@ public struct BuildOptions: Sendable {
     /// The time of the build, whose day divides upcoming events from past ones; nil: the clock,
     /// or `SOURCE_DATE_EPOCH` when set (`BuildTime`), read at each build.
     public var now: Moment?
-    /// Pagefind's executable, for the search index; nil: no search (`Pagefind.installed`: found
-    /// once per process, `PLEIN_PAGEFIND=none` turns it off).
-    public var pagefind: String? = Pagefind.installed
+    /// Pagefind's executable, for the search index; nil: no search. Unless set, it is
+    /// `Pagefind.installed`, looked for when a build first needs it (`plein check` never does),
+    /// once per process; `PLEIN_PAGEFIND=none` turns it off.
+    public var pagefind: String? {
+        get { chosenPagefind ?? Pagefind.installed }
+        set { chosenPagefind = .some(newValue) }
+    }
+    private var chosenPagefind: String?? = .none
 
     /// The time of a build with these options.
     var buildTime: Moment { now ?? BuildTime.now() }

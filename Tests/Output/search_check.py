@@ -114,11 +114,6 @@ def check_site(browser, site, base_path, expect, nothing, where):
                 fail(f"{where}: {query!r} should find nothing, found {urls[:5]}")
             else:
                 print(f"ok   {where}: {query!r} finds nothing")
-        # Filters: a kind button narrows the results to that kind.
-        urls, _ = search(page, base, expect[0][0])
-        buttons = page.locator(".search-filter button[aria-pressed=false]")
-        if buttons.count() == 0:
-            print(f"ok   {where}: one kind of result, no filter buttons needed")
         if dialogs or errors:
             fail(f"{where}: the search page ran script from content or failed: dialogs {dialogs}, errors {errors}")
         else:

@@ -45,8 +45,9 @@ struct SearchStage: Sendable {
         var timer = PhaseTimer()
         let fm = FileManager.default
         try? fm.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
-        let keyed = parallelMap(Array(shards.enumerated())) { [pagefind] offset, shard in
-            (shard, offset == 0, Self.key(shard, primary: offset == 0, language: language, pagefind: pagefind))
+        let identity = pagefind.identity
+        let keyed = parallelMap(Array(shards.enumerated())) { offset, shard in
+            (shard, offset == 0, Self.key(shard, primary: offset == 0, language: language, pagefind: identity))
         }
         // A shard is made again when its folder is not whole (or its shared module was removed).
         let missing = keyed.filter { _, _, key in
@@ -80,7 +81,7 @@ struct SearchStage: Sendable {
 
     /// The cache folder of a shard: its name and the SHA-256 of everything its index is made from
     /// (each field length-prefixed, so that no two record lists read alike).
-    static func key(_ shard: SearchShard, primary: Bool, language: String, pagefind: Pagefind) -> String {
+    static func key(_ shard: SearchShard, primary: Bool, language: String, pagefind identity: String) -> String {
         var stream = Hashing.Stream()
         func add(_ text: String) {
             var text = text
@@ -94,7 +95,7 @@ struct SearchStage: Sendable {
             add(String(map.count))
             for key in map.keys.sorted() { add(key); add(map[key]!) }
         }
-        add("cache \(Self.cacheFormat) pagefind \(pagefind.identity) language \(language) primary \(primary) records \(shard.records.count)")
+        add("cache \(Self.cacheFormat) pagefind \(identity) language \(language) primary \(primary) records \(shard.records.count)")
         for record in shard.records {
             add(record.url)
             add(record.content)
