@@ -3,8 +3,8 @@ SWIFT ?= swift
 PLEIN_DEBUG := .build/debug/plein
 PLEIN_RELEASE := .build/release/plein
 
-# Debian packages plein needs to build and run.
-BUILD_PACKAGES := pkg-config zlib1g-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet libsqlite3-dev
+# Debian packages plein needs to build and run (ffmpeg makes the web copies of album videos).
+BUILD_PACKAGES := pkg-config zlib1g-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libvips-dev libjs-leaflet libsqlite3-dev ffmpeg
 # Python packages plein uses when they are there: Pagefind, for the search index.
 RUN_PYTHON := pagefind-bin==1.5.2=pagefind_bin
 # Debian packages the output checks need.

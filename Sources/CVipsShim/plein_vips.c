@@ -102,6 +102,12 @@ int plein_image_info_read(const char *path, plein_image_info *info, char *error,
         if (strstr(loader, "jpeg")) snprintf(info->format, sizeof(info->format), "jpeg");
         else if (strstr(loader, "png")) snprintf(info->format, sizeof(info->format), "png");
         else if (strstr(loader, "webp")) snprintf(info->format, sizeof(info->format), "webp");
+        else if (strstr(loader, "heif")) {
+            const char *compression = NULL;
+            int av1 = vips_image_get_typeof(image, "heif-compression") &&
+                      !vips_image_get_string(image, "heif-compression", &compression) && compression && !strcmp(compression, "av1");
+            snprintf(info->format, sizeof(info->format), av1 ? "avif" : "heif");
+        }
     }
 
     exif_value(image, "exif-ifd2-DateTimeOriginal", info->taken, sizeof(info->taken));
@@ -146,7 +152,7 @@ static int strip_metadata(VipsImage *in, VipsImage **out) {
         const char *name = fields[i];
         if (!strncmp(name, "exif-", 5) || !strncmp(name, "xmp-", 4) || !strncmp(name, "iptc-", 5) ||
             !strcmp(name, "orientation") || !strncmp(name, "png-comment", 11) || !strncmp(name, "gif-comment", 11) ||
-            !strcmp(name, "jpeg-comment") || !strcmp(name, "jpeg-thumbnail-data")) {
+            !strcmp(name, "jpeg-comment") || !strcmp(name, "jpeg-thumbnail-data") || !strncmp(name, "heif-", 5)) {
             vips_image_remove(*out, name);
         }
     }
@@ -215,6 +221,11 @@ static int save_clean(VipsImage *image, const char *out, int format, int quality
         return vips_jpegsave(image, out, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, "interlace", TRUE, NULL);
     case PLEIN_FORMAT_PNG:
         return vips_pngsave(image, out, "strip", TRUE, "compression", 6, NULL);
+    case PLEIN_FORMAT_AVIF:
+        /* Effort 2 of 9: at 1280 px about as fast as WebP at effort 4, where libvips' default
+           (4) takes six times as long for a few percent fewer bytes. */
+        return vips_heifsave(image, out, "Q", quality, "strip", TRUE, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1,
+                             "effort", 2, NULL);
     default:
         return vips_webpsave(image, out, "Q", quality, "strip", TRUE, "effort", 4, NULL);
     }

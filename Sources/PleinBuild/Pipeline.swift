@@ -141,7 +141,7 @@ public enum Pipeline {
     public static func check(content path: String, cache: String? = nil) -> CheckResult {
         let loaded = ContentLoader.load(.disk(path))
         let cacheRoot = BuildOptions(content: path, cache: cache).cacheRoot
-        var images = ImageStage(contentRoot: path, cacheRoot: cacheRoot, maxPixels: loaded.content.site.maxPixels)
+        var images = ImageStage(contentRoot: path, cacheRoot: cacheRoot, maxPixels: loaded.content.site.maxPixels, avif: loaded.content.site.avif)
         images.inspect(loaded.content)
         let checked = CheckStage.run(loaded.content, loading: loaded.diagnostics, images: images, theme: nil, themeProblems: [])
         return CheckResult(

@@ -7,7 +7,7 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public let width: Int
     public let height: Int
     public let orientation: Int
-    /// `jpeg`, `png` or `webp`.
+    /// `jpeg`, `png`, `webp`, `heif` (HEVC, as iPhones save) or `avif`.
     public let format: String
     /// EXIF `DateTimeOriginal` as written (`2026:08:16 21:05:00`), and its offset (`+02:00`).
     public let taken: String?
@@ -50,14 +50,21 @@ public enum ImageIO {
     }
 
     public enum Format: String, Sendable, Codable, Hashable {
-        case webp, jpeg, png
+        case webp, jpeg, png, avif
 
         var code: Int32 {
             switch self {
             case .webp: return Int32(PLEIN_FORMAT_WEBP)
             case .jpeg: return Int32(PLEIN_FORMAT_JPEG)
             case .png: return Int32(PLEIN_FORMAT_PNG)
+            case .avif: return Int32(PLEIN_FORMAT_AVIF)
             }
+        }
+
+        /// The full-size copy of a source: PNG and WebP stay as they are; everything else,
+        /// HEIC above all (no browser but Safari shows it), becomes JPEG.
+        public static func display(for source: String) -> Format {
+            source == "png" ? .png : source == "webp" ? .webp : .jpeg
         }
 
         public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }

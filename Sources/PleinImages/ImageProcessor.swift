@@ -45,10 +45,13 @@ public enum ImageProblem: Error, Sendable, Equatable {
 public struct ImageProcessor: Sendable {
     public let cache: ImageCache
     public let maxPixels: Int
+    /// Whether photos also get AVIF thumbnails.
+    public let avif: Bool
 
-    public init(cache: ImageCache, maxPixels: Int) {
+    public init(cache: ImageCache, maxPixels: Int, avif: Bool = true) {
         self.cache = cache
         self.maxPixels = maxPixels
+        self.avif = avif
     }
 
     /// The header and EXIF of a source (from the cache when the bytes are unchanged).
@@ -77,7 +80,7 @@ public struct ImageProcessor: Sendable {
         }
         let specs: [VariantSpec]
         switch job.kind {
-        case .photo: specs = VariantSpec.photo(original: info, format: info.format)
+        case .photo: specs = VariantSpec.photo(original: info, format: info.format, avif: avif)
         case .avatar: specs = VariantSpec.avatar()
         case .attachment: specs = VariantSpec.attachment(format: info.format)
         }

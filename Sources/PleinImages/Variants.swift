@@ -5,6 +5,8 @@ public struct VariantSpec: Sendable, Hashable, Codable {
     public enum Role: String, Sendable, Codable, Hashable {
         /// A `srcset` width.
         case thumbnail
+        /// A `srcset` width in AVIF, offered before the WebP thumbnails.
+        case modern
         /// The JPEG for link previews.
         case preview
         /// The full-size copy without metadata.
@@ -28,18 +30,23 @@ public struct VariantSpec: Sendable, Hashable, Codable {
         "\(role.rawValue)-\(width)\(square ? "sq" : "")-\(format.rawValue)-q\(quality)-r\(Self.revision)"
     }
 
-    /// Photos: WebP at 320, 640 and 1280 px (never wider than the original), a 1200 px JPEG
-    /// preview and a full-size copy in the original's format.
-    public static func photo(original: ImageInfo, format: String) -> [VariantSpec] {
+    /// Photos: WebP at 320, 640 and 1280 px (never wider than the original), the same widths
+    /// in AVIF unless turned off, a 1200 px JPEG preview and a full-size copy (JPEG for HEIC
+    /// and AVIF sources, which not every browser shows).
+    public static func photo(original: ImageInfo, format: String, avif: Bool = true) -> [VariantSpec] {
         var specs: [VariantSpec] = []
         var widths = [320, 640, 1280].filter { $0 < original.width }
         if widths.count < 3 { widths.append(original.width) }
         for width in widths {
             specs.append(VariantSpec(role: .thumbnail, width: width, square: false, format: .webp, quality: 80))
         }
+        if avif {
+            for width in widths {
+                specs.append(VariantSpec(role: .modern, width: width, square: false, format: .avif, quality: 50))
+            }
+        }
         specs.append(VariantSpec(role: .preview, width: min(1200, original.width), square: false, format: .jpeg, quality: 82))
-        let display: ImageIO.Format = format == "png" ? .png : format == "webp" ? .webp : .jpeg
-        specs.append(VariantSpec(role: .display, width: 0, square: false, format: display, quality: 88))
+        specs.append(VariantSpec(role: .display, width: 0, square: false, format: .display(for: format), quality: 88))
         return specs
     }
 
@@ -52,7 +59,6 @@ public struct VariantSpec: Sendable, Hashable, Codable {
 
     /// Attachments of report bundles: a full-size copy without metadata.
     public static func attachment(format: String) -> [VariantSpec] {
-        let display: ImageIO.Format = format == "png" ? .png : format == "webp" ? .webp : .jpeg
-        return [VariantSpec(role: .display, width: 0, square: false, format: display, quality: 88)]
+        [VariantSpec(role: .display, width: 0, square: false, format: .display(for: format), quality: 88)]
     }
 }

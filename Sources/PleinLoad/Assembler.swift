@@ -20,8 +20,9 @@ struct Assembler {
     static func inspectImages(_ files: [(path: String, size: Int)], fs: ContentFS) -> [(ImageFile, Diagnostic?)] {
         let candidates = files.filter { path, _ in
             switch FileRole.of(path) {
-            case .avatar, .photo: return true
-            case .reportResource: return FileRole.imageExtensions.contains(FileRole.splitExtension(path).ext.lowercased())
+            case .avatar: return true
+            case .photo: return FileRole.imageExtensions.contains(FileRole.splitExtension(path).ext.lowercased())
+            case .reportResource: return FileRole.webImageExtensions.contains(FileRole.splitExtension(path).ext.lowercased())
             default: return false
             }
         }
@@ -33,15 +34,15 @@ struct Assembler {
             }
             let head: [UInt8]
             do throws(ContentFS.Failure) {
-                head = try fs.readPrefix(path, 16)
+                head = try fs.readPrefix(path, ImageSniffer.headLength)
             } catch {
                 return (ImageFile(path: path, size: size, kind: nil), Diagnostic(.unreadable(error.reason), in: path))
             }
             let kind = ImageSniffer.kind(of: head)
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            let declared: ImageFile.Kind = ext == "png" ? .png : ext == "webp" ? .webp : .jpeg
+            let declared = ImageFile.Kind(extension: ext)
             var problem: Problem?
-            if let kind, kind != declared {
+            if let kind, !kind.matches(declared) {
                 problem = .imageTypeMismatch(file: name, declared: ext, actual: kind.rawValue.uppercased())
             } else if kind == nil {
                 problem = .notAnImage(file: name)
@@ -91,6 +92,13 @@ struct Assembler {
             case .photo(let group, let album):
                 photos["\(group)/\(album)", default: []].append(String(path.split(separator: "/").last!))
             case .reportResource(let area, let name):
+                let ext = FileRole.splitExtension(path).ext.lowercased()
+                if FileRole.imageExtensions.union(FileRole.videoExtensions).subtracting(FileRole.webImageExtensions).contains(ext) {
+                    // Published as they are, these would carry the phone's GPS position.
+                    diagnostics.append(report(.unexpectedFile(
+                        hint: "a report publishes .jpg, .png and .webp images; put phone photos and videos in an album, or convert this one to JPEG"), path))
+                    continue
+                }
                 let prefix = ContentLayout.reportFolder("\(area)/\(name)") + "/"
                 resources["\(area)/\(name)", default: []].append(String(path.dropFirst(prefix.count)))
 
@@ -251,7 +259,7 @@ struct Assembler {
                 unclaimed.remove(ContentLayout.avatar(given.value))
                 return member
             }
-            for ext in ["jpg", "jpeg", "png", "webp"] where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
+            for ext in ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"] where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
                 unclaimed.remove(ContentLayout.avatar("\(member.id).\(ext)"))
                 return Member(
                     id: member.id, file: member.file, name: member.name, email: member.email,
@@ -379,14 +387,35 @@ enum ReportName {
     }
 }
 
-/// Tells JPEG, PNG and WebP apart by their first bytes.
+/// Tells JPEG, PNG, WebP, HEIF and AVIF apart by their first bytes.
 public enum ImageSniffer {
+    /// How many bytes `kind(of:)` looks at: enough for a HEIF `ftyp` box with its brands.
+    public static let headLength = 64
+
     public static func kind(of head: [UInt8]) -> ImageFile.Kind? {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
             return .webp
         }
-        return nil
+        return heifKind(head)
+    }
+
+    /// An ISO media file starts with an `ftyp` box: its size, "ftyp", a major brand, a minor
+    /// version and compatible brands. HEIF images name `mif1`/`heic`…, AVIF `avif`/`avis`.
+    static func heifKind(_ head: [UInt8]) -> ImageFile.Kind? {
+        guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return nil }
+        let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+        guard size >= 16 else { return nil }
+        let end = min(size, head.count)
+        var brands = [String(decoding: head[8..<12], as: UTF8.self)]
+        var at = 16
+        while at + 4 <= end {
+            brands.append(String(decoding: head[at..<at + 4], as: UTF8.self))
+            at += 4
+        }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+        let heif: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "mif2"]
+        return brands.contains(where: heif.contains) ? .heif : nil
     }
 }

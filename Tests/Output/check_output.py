@@ -277,24 +277,34 @@ def check_text_survives(site, needle, where):
         fail(f"{where}: expected the text {needle!r} to be shown (escaped)")
 
 
+PHOTO_EXTENSIONS = ("jpg", "jpeg", "png", "webp", "heic", "heif", "avif")
+MEDIA_EXTENSIONS = PHOTO_EXTENSIONS + ("mp4", "mov", "m4v", "webm")
+
+
 def check_exif(site):
-    """No published image carries EXIF, GPS, XMP or IPTC metadata (exiftool finds none)."""
+    """No published image or video carries EXIF, GPS, XMP or IPTC metadata (exiftool finds none),
+    and no HEIC is published (browsers cannot show it)."""
     import json
-    result = subprocess.run(["exiftool", "-json", "-G1", "-a", "-r", "-ext", "jpg", "-ext", "jpeg", "-ext", "png",
-                             "-ext", "webp", site], capture_output=True, text=True)
+    media = [arg for ext in MEDIA_EXTENSIONS for arg in ("-ext", ext)]
+    result = subprocess.run(["exiftool", "-json", "-G1", "-a", "-r"] + media + [site], capture_output=True, text=True)
     images = json.loads(result.stdout or "[]")
     if not images:
         fail("exiftool found no images in the output")
         return
-    leaking = ("IFD0:", "IFD1:", "ExifIFD:", "GPS:", "XMP", "IPTC:", "MakerNotes", "Photoshop:", "InteropIFD:")
+    leaking = ("IFD0:", "IFD1:", "ExifIFD:", "GPS:", "XMP", "IPTC:", "MakerNotes", "Photoshop:", "InteropIFD:",
+               "UserData:", "Keys:", "ItemList:", "Apple:")
     bad = 0
     for image in images:
-        tags = [key for key in image if key.startswith(leaking)]
+        if image["SourceFile"].lower().endswith((".heic", ".heif")):
+            bad += 1
+            fail(f"{os.path.relpath(image['SourceFile'], site)} is a HEIC file: browsers cannot show it")
+        tags = [key for key in image if key.startswith(leaking) or "GPS" in key or "Location" in key]
         if tags:
             bad += 1
             fail(f"{os.path.relpath(image['SourceFile'], site)} carries metadata: {', '.join(tags[:6])}")
     if bad == 0:
-        print(f"ok   {len(images)} published images carry no EXIF, GPS, XMP or IPTC data")
+        kinds = sorted({os.path.splitext(i["SourceFile"])[1].lower() for i in images})
+        print(f"ok   {len(images)} published images and videos ({', '.join(kinds)}) carry no EXIF, GPS, XMP or IPTC data")
 
 
 def check_geojson(site, base_url):
@@ -665,8 +675,9 @@ def check_private_groups(site, content):
 def check_album_points(site, content):
     """Every photo with a GPS position in its EXIF is a point on its album's map, where it was taken."""
     import json
-    found = subprocess.run(["exiftool", "-q", "-json", "-n", "-GPSLatitude", "-GPSLongitude", "-r", "-ext", "jpg", "-ext", "jpeg",
-                            "-ext", "png", "-ext", "webp", os.path.join(content, "groups")], capture_output=True, text=True)
+    photos = [arg for ext in PHOTO_EXTENSIONS for arg in ("-ext", ext)]
+    found = subprocess.run(["exiftool", "-q", "-json", "-n", "-GPSLatitude", "-GPSLongitude", "-r"] + photos
+                           + [os.path.join(content, "groups")], capture_output=True, text=True)
     photos = [p for p in json.loads(found.stdout or "[]") if "GPSLatitude" in p and "/albums/" in p["SourceFile"]]
     if not photos:
         fail("no demo photo has a GPS position to check")

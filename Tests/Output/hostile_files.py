@@ -50,7 +50,7 @@ def text_files(content):
 
 def image_files(content):
     return sorted(os.path.relpath(os.path.join(d, n), content) for d, _, ns in os.walk(content) for n in ns
-                  if n.lower().endswith((".jpg", ".jpeg", ".png", ".webp")))
+                  if n.lower().endswith((".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif")))
 
 
 def named(output, path):
@@ -217,15 +217,40 @@ def hostile_images(plein, tmp):
     # A decompression bomb: a small PNG file of 120 million pixels (the default limit is 100 million).
     bomb = os.path.join(album, "pixelbom.png")
     subprocess.run(["vips", "black", bomb + "[compression=9]", "12000", "10000"], check=True)
+    # The same in HEIC: a phone photo whose header claims 12000 × 10000 pixels.
+    heic_bomb = os.path.join(album, "pixelbom.heic")
+    phone = os.path.join(tmp, "phone.heic")
+    subprocess.run(["vips", "copy", os.path.join(content, images[-1]), phone + "[compression=hevc,Q=30]"], check=True)
+    data = bytearray(open(phone, "rb").read())
+    at = data.index(b"ispe")                       # image spatial extents: version, width, height
+    data[at + 8:at + 16] = (12000).to_bytes(4, "big") + (10000).to_bytes(4, "big")
+    open(heic_bomb, "wb").write(data)
+    refused = [big, bomb, heic_bomb]
     for command in (["check", "--content", content], build):
         result = run(plein, command, f"oversized images ({command[0]})")
         if result[0] is None:
             continue
         status, output, seconds, mib = result
         worst = (max(worst[0], seconds), max(worst[1], mib))
-        for rel in [os.path.relpath(big, content), os.path.relpath(bomb, content)]:
+        for rel in [os.path.relpath(path, content) for path in refused]:
             if status != 1 or not re.search(re.escape(rel) + r":\d+:\d+: error", output):
                 fail(f"{rel}: expected plein {command[0]} to refuse it by name:\n{output[-1200:]}")
+    for path in refused:
+        os.remove(path)
+    # Phone photos gone wrong: a HEIC cut off mid-stream, and a "HEIC" that is really a JPEG.
+    phone_data = open(phone, "rb").read()
+    cut = os.path.join(album, "afgebroken.heic")
+    open(cut, "wb").write(phone_data[:len(phone_data) * 2 // 3])
+    fake = os.path.join(album, "eigenlijk-jpeg.heic")
+    shutil.copy(os.path.join(content, images[-1]), fake)
+    result = run(plein, build, "damaged phone photos")
+    if result[0] is not None:
+        status, output, seconds, mib = result
+        worst = (max(worst[0], seconds), max(worst[1], mib))
+        for path, what in ((cut, "error"), (fake, "error")):
+            rel = os.path.relpath(path, content)
+            if not re.search(re.escape(rel) + r":\d+:\d+: " + what, output):
+                fail(f"{rel}: expected an {what} naming it:\n{output[-1200:]}")
     return worst
 
 

@@ -87,6 +87,44 @@ import Testing
         }
     }
 
+    @Test func phonePhotosAreReadLikeJPEGs() throws {
+        let heic = try ImageIO.info(fixture("phone.heic")).get()
+        #expect(heic.format == "heif")
+        #expect((heic.width, heic.height) == (640, 480))
+        #expect(abs((heic.latitude ?? 0) - 52.36) < 1e-9 && abs((heic.longitude ?? 0) - 4.92) < 1e-9)
+        #expect(heic.camera == "Fujifilm X-T30")
+        let avif = try ImageIO.info(fixture("phone.avif")).get()
+        #expect(avif.format == "avif")
+        #expect(avif.latitude != nil)
+    }
+
+    @Test func phonePhotosPublishAJPEGOriginalAndAVIFBesideWebPWithoutMetadata() throws {
+        try withCache { cache, _ in
+            let processor = ImageProcessor(cache: cache, maxPixels: 100_000_000)
+            for name in ["phone.heic", "phone.avif", "gps.jpg"] {
+                let result = try processor.process(ImageJob(source: fixture(name), path: "a/" + name, kind: .photo)).get()
+                // The closure stays outside `#require`: Swift 6.3 gave a closure inside the macro
+                // and the next one in this function the same symbol, so `modern` matched `.display`.
+                let found = result.variants.first { $0.spec.role == .display }
+                let display = try #require(found)
+                #expect(display.spec.format == .jpeg, "\(name): browsers cannot show HEIC, so the original link serves a JPEG")
+                #expect((display.width, display.height) == (640, 480))
+                let webp = result.variants.filter { $0.spec.role == .thumbnail }
+                let modern = result.variants.filter { $0.spec.role == .modern }
+                #expect(modern.map(\.width) == webp.map(\.width), "\(name): AVIF at every WebP width")
+                #expect(modern.allSatisfy { $0.spec.format == .avif && $0.file.hasSuffix(".avif") })
+                for made in result.variants {
+                    let info = try ImageIO.info(made.file).get()
+                    #expect(info.latitude == nil && info.camera == nil && info.taken == nil, "\(name) → \(made.spec.key) carries metadata")
+                    #expect(info.format == (made.spec.format == .avif ? "avif" : made.spec.format.rawValue))
+                }
+            }
+            let off = ImageProcessor(cache: cache, maxPixels: 100_000_000, avif: false)
+            let plain = try off.process(ImageJob(source: fixture("phone.heic"), path: "b/phone.heic", kind: .photo)).get()
+            #expect(!plain.variants.contains { $0.spec.role == .modern }, "images.avif: false makes no AVIF")
+        }
+    }
+
     @Test func badImagesAreReportedNotCrashed() throws {
         try withCache { cache, _ in
             let processor = ImageProcessor(cache: cache, maxPixels: 50_000_000)
@@ -96,6 +134,14 @@ import Testing
             }
             guard case .failure(.tooManyPixels(40000, 40000, 50_000_000)) = processor.process(ImageJob(source: fixture("bomb.png"), path: "b.png", kind: .photo)) else {
                 Issue.record("a 1.6 gigapixel image was not refused")
+                return
+            }
+            let heic = try Data(contentsOf: URL(fileURLWithPath: fixture("phone.heic")))
+            let cut = NSTemporaryDirectory() + "plein-cut-\(UUID().uuidString).heic"
+            defer { unlink(cut) }
+            try heic.prefix(heic.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+            guard case .failure = processor.process(ImageJob(source: cut, path: "cut.heic", kind: .photo)) else {
+                Issue.record("a truncated HEIC was accepted")
                 return
             }
             guard case .failure = processor.process(ImageJob(source: Self.fixtures + "/../ImageTests.swift", path: "x.jpg", kind: .photo)) else {

@@ -11,7 +11,7 @@ typedef struct {
     int width;          /* after EXIF orientation */
     int height;
     int orientation;    /* EXIF 1-8, 1 when absent */
-    char format[8];     /* "jpeg", "png", "webp" or "" */
+    char format[8];     /* "jpeg", "png", "webp", "heif", "avif" or "" */
     char taken[32];     /* DateTimeOriginal "YYYY:MM:DD HH:MM:SS", or "" */
     char offset[8];     /* OffsetTimeOriginal "+02:00", or "" */
     int has_gps;
@@ -30,7 +30,7 @@ const char *plein_vips_version(void);
 int plein_image_info_read(const char *path, plein_image_info *info, char *error, size_t error_size);
 
 /// Output formats.
-enum { PLEIN_FORMAT_WEBP = 0, PLEIN_FORMAT_JPEG = 1, PLEIN_FORMAT_PNG = 2 };
+enum { PLEIN_FORMAT_WEBP = 0, PLEIN_FORMAT_JPEG = 1, PLEIN_FORMAT_PNG = 2, PLEIN_FORMAT_AVIF = 3 };
 
 /// Writes a copy of `path` to `out`, upright and without metadata, `width` pixels wide (never
 /// wider than the original; 0 keeps the original size). With `square`, the image is cropped to

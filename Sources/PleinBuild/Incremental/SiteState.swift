@@ -76,7 +76,7 @@ public struct SiteState: Sendable {
         contentState = state
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
-        images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels)
+        images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels, avif: content.site.avif)
         servedCopies = ServedCopies(cacheRoot: options.cacheRoot)
         images.inspect(content)
         timer.lap("image headers")

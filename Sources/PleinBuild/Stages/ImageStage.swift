@@ -13,9 +13,9 @@ struct ImageStage: Sendable {
     private(set) var headers: [String: Result<ImageInfo, ImageProblem>] = [:]
     private(set) var processed: [String: Result<ProcessedImage, ImageProblem>] = [:]
 
-    init(contentRoot: String, cacheRoot: String, maxPixels: Int) {
+    init(contentRoot: String, cacheRoot: String, maxPixels: Int, avif: Bool) {
         self.contentRoot = contentRoot
-        processor = ImageProcessor(cache: ImageCache(root: cacheRoot), maxPixels: maxPixels)
+        processor = ImageProcessor(cache: ImageCache(root: cacheRoot), maxPixels: maxPixels, avif: avif)
     }
 
     /// One job per readable image: photos, avatars and report attachments alike.
@@ -134,6 +134,7 @@ struct ImageStage: Sendable {
         let stem = PhotoName.slug(name)
         let hash = String(image.hash.prefix(16))
         var thumbnails: [PublishedImage.Variant] = []
+        var modern: [PublishedImage.Variant] = []
         var display: PublishedImage.Variant?
         var preview: PublishedImage.Variant?
         var links: [(String, String)] = []
@@ -147,23 +148,27 @@ struct ImageStage: Sendable {
                 path = Routes.attachment(id, file: String(image.job.path.dropFirst(ContentLayout.reportFolder(id).count + 1)))
             case (_, .display): path = Routes.media(hash: hash, name: stem + "." + made.spec.format.fileExtension)
             case (_, .preview): path = Routes.media(hash: hash, name: stem + "-preview." + made.spec.format.fileExtension)
-            case (_, .thumbnail):
+            case (_, .thumbnail), (_, .modern):
                 path = Routes.media(hash: hash, name: stem + "-\(made.width)\(made.spec.square ? "sq" : "")." + made.spec.format.fileExtension)
             }
             let variant = PublishedImage.Variant(path: path, width: made.width, height: made.height)
             links.append((made.file, path))
             switch made.spec.role {
             case .thumbnail: thumbnails.append(variant)
+            case .modern: modern.append(variant)
             case .preview: preview = variant
             case .display: display = variant
             }
         }
         thumbnails.sort { $0.width < $1.width }
+        modern.sort { $0.width < $1.width }
         let info = PhotoInfo(
             takenAt: takenAt?.seconds, takenAtHasOffset: image.info.offset != nil, latitude: image.info.latitude,
             longitude: image.info.longitude, camera: image.info.camera)
         let shown = display ?? thumbnails.last ?? PublishedImage.Variant(path: "", width: 0, height: 0)
-        return (PublishedImage(variants: thumbnails.isEmpty ? [shown] : thumbnails, display: shown, preview: preview, info: info), links)
+        let published = PublishedImage(
+            variants: thumbnails.isEmpty ? [shown] : thumbnails, avif: modern, display: shown, preview: preview, info: info)
+        return (published, links)
     }
 }
 

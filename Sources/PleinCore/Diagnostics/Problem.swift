@@ -176,7 +176,7 @@ public enum Problem: Sendable, Hashable, Error {
         case .notParticipant(let author, _): return "'\(author)' is not a participant of this thread"
         case .imageTypeMismatch(let file, let declared, let actual):
             return "'\(file)' is named .\(declared) but holds \(actual) data"
-        case .notAnImage(let file): return "'\(file)' is not a JPEG, PNG or WebP image"
+        case .notAnImage(let file): return "'\(file)' is not a JPEG, PNG, WebP, HEIF or AVIF image"
         case .corruptImage(let file, let reason): return "'\(file)' cannot be read as an image: \(reason)"
         case .tooManyPixels(let file, let width, let height, let limit):
             return "'\(file)' is \(width) × \(height) pixels, more than the limit of \(limit) (images.max_pixels in site.yaml)"

@@ -19,7 +19,12 @@ public enum FileRole: Equatable, Sendable {
     case message(thread: String, name: String)
     case unexpected(hint: String)
 
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+    /// Images as browsers show them: the only kinds a report bundle publishes as images.
+    public static let webImageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+    /// Every photo format: what phones and cameras save, too (HEIC, HEIF, AVIF).
+    public static let imageExtensions: Set<String> = webImageExtensions.union(["heic", "heif", "avif"])
+    /// Videos an album accepts; published as web MP4 with a poster.
+    public static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "webm"]
 
     /// The section of the site a file belongs to, when it belongs to one section only.
     public static func section(of path: String) -> SiteSection? {
@@ -43,13 +48,13 @@ public enum FileRole: Equatable, Sendable {
         case ("users", 2):
             if ext == "md" { return .member(id: stem) }
             if isImage { return .avatar }
-            return .unexpected(hint: "members are users/<member>.md, avatars .jpg, .png or .webp beside them")
+            return .unexpected(hint: "members are users/<member>.md, avatars .jpg, .png, .webp, .heic or .avif beside them")
         case ("groups", 3) where name == "index.md":
             return .group(id: parts[1])
         case ("groups", 5) where parts[2] == "albums":
             if name == "index.md" { return .album(group: parts[1], id: parts[3]) }
             if isImage { return .photo(group: parts[1], album: parts[3]) }
-            return .unexpected(hint: "an album folder holds index.md and .jpg, .jpeg, .png or .webp photos")
+            return .unexpected(hint: "an album folder holds index.md and photos: .jpg, .jpeg, .png, .webp, .heic, .heif or .avif")
         case ("groups", 4) where parts[2] == "goals" && ext == "md":
             return .goal(group: parts[1], id: stem)
         case ("groups", 4) where parts[2] == "events" && ext == "md":

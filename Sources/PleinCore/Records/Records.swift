@@ -377,6 +377,24 @@ public struct Message: Sendable {
 public struct ImageFile: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case jpeg, png, webp
+        /// HEIF holding HEVC (an iPhone's `.heic`) or AV1 (`.avif`).
+        case heif, avif
+
+        /// What a file's extension promises.
+        public init(extension ext: String) {
+            switch ext.lowercased() {
+            case "png": self = .png
+            case "webp": self = .webp
+            case "heic", "heif": self = .heif
+            case "avif": self = .avif
+            default: self = .jpeg
+            }
+        }
+
+        /// HEIF and AVIF share a container: a `.heif` holding AV1 is no mismatch.
+        public func matches(_ declared: Kind) -> Bool {
+            self == declared || (self == .heif || self == .avif) && (declared == .heif || declared == .avif)
+        }
     }
 
     public let path: String

@@ -14,6 +14,8 @@ public struct SiteConfig: Sendable, Equatable {
     public let mapTiles: String
     public let mapAttribution: String
     public let maxPixels: Int
+    /// Whether photos also get AVIF variants beside WebP (`images.avif: false` turns them off).
+    public let avif: Bool
     /// The parts of the site this community has (default: all of them).
     public let sections: Set<SiteSection>
     /// The site's own interface texts, by key, in place of the theme's.
@@ -28,7 +30,7 @@ public struct SiteConfig: Sendable, Equatable {
         title: String, baseURL: String, language: Language = .en, clock: SiteClock = .utc,
         description: String = "", repository: String? = nil, repositoryBranch: String = "main", locationPrecisionKm: Double = 1,
         feedLimit: Int = 50, mapTiles: String = SiteConfig.defaultTiles,
-        mapAttribution: String = SiteConfig.defaultAttribution, maxPixels: Int = 100_000_000,
+        mapAttribution: String = SiteConfig.defaultAttribution, maxPixels: Int = 100_000_000, avif: Bool = true,
         sections: Set<SiteSection> = Set(SiteSection.allCases), labels: [String: String] = [:], search: Bool = true
     ) {
         self.title = title
@@ -43,6 +45,7 @@ public struct SiteConfig: Sendable, Equatable {
         self.mapTiles = mapTiles
         self.mapAttribution = mapAttribution
         self.maxPixels = maxPixels
+        self.avif = avif
         self.sections = SiteSection.closed(sections)
         self.labels = labels
         self.search = search
@@ -77,6 +80,7 @@ public struct SiteConfig: Sendable, Equatable {
             mapTiles: o.object("map")?.string("tiles") ?? SiteConfig.defaultTiles,
             mapAttribution: o.object("map")?.string("attribution") ?? SiteConfig.defaultAttribution,
             maxPixels: o.object("images")?.int("max_pixels") ?? 100_000_000,
+            avif: o.object("images")?.bool("avif") ?? true,
             sections: o.fields["sections"] == nil ? Set(SiteSection.allCases)
                 : Set(o.strings("sections").compactMap { SiteSection(rawValue: $0.value) }),
             labels: labels,

@@ -29,6 +29,7 @@ public enum Schemas {
         ]), "Map settings."),
         Field("images", .object([
             Field("max_pixels", .integer(min: 1), "Images with more pixels than this are refused (default 100 million)."),
+            Field("avif", .boolean, "Whether photos get AVIF copies beside WebP: smaller files for browsers that show AVIF (default true)."),
         ]), "Image settings."),
     ]), summary: "Site settings: content/site.yaml")
 

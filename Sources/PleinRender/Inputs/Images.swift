@@ -29,6 +29,8 @@ public struct PublishedImage: Sendable, Hashable, Encodable {
 
     /// Thumbnails, narrowest first.
     public let variants: [Variant]
+    /// The same widths in AVIF (empty when `images.avif` is off, and for avatars).
+    public let avif: [Variant]
     /// The full-size copy without metadata.
     public let display: Variant
     /// A JPEG for link previews (`og:image`).
@@ -36,8 +38,9 @@ public struct PublishedImage: Sendable, Hashable, Encodable {
     /// Capture time, GPS and camera, when the image carries them.
     public let info: PhotoInfo
 
-    public init(variants: [Variant], display: Variant, preview: Variant?, info: PhotoInfo = PhotoInfo()) {
+    public init(variants: [Variant], avif: [Variant] = [], display: Variant, preview: Variant?, info: PhotoInfo = PhotoInfo()) {
         self.variants = variants
+        self.avif = avif
         self.display = display
         self.preview = preview
         self.info = info

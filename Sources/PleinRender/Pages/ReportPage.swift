@@ -107,7 +107,7 @@ struct ReportPage: PageRenderer {
             event: r.starts.map { EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place) },
             jsonLD: reportEvent(id).map { eventJSONLD($0, organizer: view.member(r.author)?.name) })
         page.hasMap = map != nil
-        if let first = r.resources.first(where: { ["jpg", "jpeg", "png", "webp"].contains(($0.split(separator: ".").last ?? "").lowercased()) }),
+        if let first = r.resources.first(where: { FileRole.webImageExtensions.contains(FileRole.splitExtension($0).ext.lowercased()) }),
            let image = view.image(ContentLayout.attachment(id, file: first)) {
             page.image = (image.preview ?? image.display).path
         }

@@ -26,7 +26,8 @@ struct TimeValue: TemplateValues {
     }
 }
 
-/// An `<img>` with its sizes: the smallest variant as `src`, all of them as `srcset`.
+/// An `<img>` with its sizes: the smallest variant as `src`, all of them as `srcset`; with
+/// AVIF copies, the `srcset` of a `<source type="image/avif">` before it in a `<picture>`.
 struct ImageValue: TemplateValues {
     let src: String
     let width: Int
@@ -35,6 +36,7 @@ struct ImageValue: TemplateValues {
     let sizes: String
     let full: String
     let srcset: String?
+    let avif: String?
 
     init(_ image: PublishedImage, alt: String, sizes: String, routes: Routes) {
         let small = image.variants.first ?? image.display
@@ -44,7 +46,12 @@ struct ImageValue: TemplateValues {
         self.alt = alt
         self.sizes = sizes
         full = routes.url(image.display.path)
-        srcset = image.variants.count > 1 ? image.variants.map { "\(routes.url($0.path)) \($0.width)w" }.joined(separator: ", ") : nil
+        srcset = image.variants.count > 1 ? Self.srcset(image.variants, routes) : nil
+        avif = image.avif.isEmpty ? nil : Self.srcset(image.avif, routes)
+    }
+
+    private static func srcset(_ variants: [PublishedImage.Variant], _ routes: Routes) -> String {
+        variants.map { "\(routes.url($0.path)) \($0.width)w" }.joined(separator: ", ")
     }
 
     var template: TemplateContext {
@@ -53,6 +60,7 @@ struct ImageValue: TemplateValues {
             "full": .text(full),
         ]
         if let srcset { c["srcset"] = .text(srcset) }
+        if let avif { c["avif"] = .text(avif) }
         return c
     }
 }
