@@ -30,6 +30,7 @@ test: deps test-deps
 	python3 Tests/Output/first_site.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/accessibility.py --plein $(PLEIN_DEBUG)
 	python3 Tests/Output/search_check.py --plein $(PLEIN_DEBUG)
+	python3 Tests/Output/video_check.py --plein $(PLEIN_DEBUG)
 	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
 
 ## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.

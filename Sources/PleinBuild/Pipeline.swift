@@ -3,7 +3,7 @@ public import PleinCheck
 public import PleinLoad
 import Foundation
 import PleinTheme
-import PleinImages
+public import PleinImages
 import PleinMarkdown
 import PleinRender
 
@@ -18,6 +18,8 @@ public struct BuildOptions: Sendable {
     public var cache: String?
     /// Called as image jobs finish: (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Called as videos finish: (done, total).
+    public var videoProgress: (@Sendable (Int, Int) -> Void)?
     /// The secret that message threads' addresses are derived from (`PLEIN_SECRET` or
     /// `--secret-file`); without it threads are not rendered.
     public var secret: [UInt8]?
@@ -54,6 +56,14 @@ public struct BuildOptions: Sendable {
         set { chosenPagefind = .some(newValue) }
     }
     private var chosenPagefind: String?? = .none
+    /// ffmpeg, for album videos; nil: videos are offered as downloads. Unless set, it is
+    /// `FFmpeg.installed`, looked for when a build first has a video; `PLEIN_FFMPEG=none`
+    /// turns it off.
+    public var ffmpeg: FFmpeg? {
+        get { chosenFFmpeg ?? FFmpeg.installed }
+        set { chosenFFmpeg = .some(newValue) }
+    }
+    private var chosenFFmpeg: FFmpeg?? = .none
 
     /// The time of a build with these options.
     var buildTime: Moment { now ?? BuildTime.now() }
@@ -116,6 +126,9 @@ public struct BuildReport: Sendable {
     public var changes: OutputChanges?
     /// For a build that found nothing changed: the last build's number of warnings.
     public var warnings = 0
+    /// Album videos published, and how many of them ffmpeg made in this build.
+    public var videos = 0
+    public var videosMade = 0
     /// With the build store: how many outputs were rendered (the others were kept), and which
     /// (by `OutputID.key`, e.g. `atom:site`).
     public var rendered: Int?
@@ -210,6 +223,8 @@ public enum Pipeline {
             imagesReused: state.imagesReused, seconds: elapsed(), failure: failure, notes: notes)
         report.fullBuildReason = memory?.fullBuildReason
         report.changes = changes
+        report.videos = state.videoCount
+        report.videosMade = state.videosMade
         if options.leavesMemoryToExit { Leftovers.keep((state, memory)) }
         if let remembered = state.remembered, remembered.previous != nil {
             report.renderedOutputs = remembered.renderedKeys

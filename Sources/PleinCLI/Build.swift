@@ -26,7 +26,10 @@ struct Build: ParsableCommand {
         options.leavesMemoryToExit = true
         let bar = ProgressBar(label: "images")
         if bar.enabled { options.progress = { done, total in bar.update(done, total) } }
+        let videoBar = ProgressBar(label: "videos")
+        if videoBar.enabled { options.videoProgress = { done, total in videoBar.update(done, total) } }
         let report = Pipeline.build(options)
+        videoBar.finish()
         bar.finish()
         let formatter = DiagnosticFormatter(sources: report.sources, color: Terminal.colorErrors)
         if !report.diagnostics.isEmpty {
@@ -58,7 +61,9 @@ struct Build: ParsableCommand {
         }
         if let reason = report.fullBuildReason { Terminal.error("note: a full build: " + reason) }
         var summary = "built \(report.pages) pages, \(report.files) files and \(report.images) images "
-            + "(\(report.imagesMade) thumbnails made, \(report.imagesReused) reused) in \(seconds) s → \(site.output)/"
+            + "(\(report.imagesMade) thumbnails made, \(report.imagesReused) reused)"
+        if report.videos > 0 { summary += ", \(report.videos) video\(report.videos == 1 ? "" : "s") (\(report.videosMade) made)" }
+        summary += " in \(seconds) s → \(site.output)/"
         if let rendered = report.rendered, rendered < report.files { summary += " (\(rendered) rendered again)" }
         if report.diagnostics.warningCount > 0 {
             summary += " (\(report.diagnostics.warningCount) warning\(report.diagnostics.warningCount == 1 ? "" : "s"))"

@@ -133,6 +133,11 @@ private struct CheckRun {
         }
     }
 
+    /// Whether an album file is a photo or video the album shows (not a damaged file).
+    func isShown(_ path: String) -> Bool {
+        content.images[path]?.kind != nil || content.videos[path] != nil
+    }
+
     mutating func checkAlbums() {
         for album in content.albums {
             let files = album.imageFiles
@@ -148,7 +153,7 @@ private struct CheckRun {
             for entry in album.entries {
                 if !files.contains(entry.file.value) {
                     add(unknown(entry.file.value), album.file, entry.file.span)
-                } else if entry.caption == nil, content.images["\(album.folder)/\(entry.file.value)"]?.kind != nil {
+                } else if entry.caption == nil, isShown("\(album.folder)/\(entry.file.value)") {
                     add(.photoWithoutCaption(entry.file.value), album.file, entry.file.span)
                 }
                 if let by = entry.by { requireGroupMember(by, group: album.group, file: album.file) }
@@ -156,7 +161,7 @@ private struct CheckRun {
             if let by = album.by { requireGroupMember(by, group: album.group, file: album.file) }
             checkUnique(album.entries.map(\.file), key: { $0 }, field: "photos", file: album.file)
             let listed = Set(album.entries.map(\.file.value))
-            for file in files where !listed.contains(file) && content.images["\(album.folder)/\(file)"]?.kind != nil {
+            for file in files where !listed.contains(file) && isShown("\(album.folder)/\(file)") {
                 add(.photoWithoutCaption(file), "\(album.folder)/\(file)")
             }
             var slugs: [String: String] = [:]

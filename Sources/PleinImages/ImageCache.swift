@@ -66,10 +66,26 @@ public final class ImageCache: Sendable {
         if let entry = index.withLock({ $0[path] }), entry.size == size, entry.mtime == mtime, entry.inode == inode {
             return entry.hash
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let hash = Hashing.sha256Hex(Array(data))
+        guard let hash = Self.streamedHash(path) else { return nil }
         index.withLock { $0[path] = IndexEntry(size: size, mtime: mtime, inode: inode, hash: hash) }
         return hash
+    }
+
+    /// SHA-256 of a file read in 1 MiB pieces: a phone video is hashed without holding it.
+    static func streamedHash(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var stream = Hashing.Stream()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { stream.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return stream.finalizeHex()
     }
 
     public func manifestPath(_ hash: String) -> String { folder + "/" + hash + ".json" }

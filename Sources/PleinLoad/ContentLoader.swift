@@ -53,6 +53,8 @@ public struct ContentState: Sendable {
 public enum ContentLoader {
     /// Image files above this size are refused before any decoding.
     public static let maxImageBytes = 64 * 1024 * 1024
+    /// The largest album video: 4 GiB, twenty minutes of 4K from a phone.
+    public static let maxVideoBytes = 4 * 1024 * 1024 * 1024
 
     public static func load(_ fs: ContentFS) -> LoadResult {
         loadKeepingState(fs).0
@@ -180,6 +182,14 @@ public enum ContentLoader {
         for (path, (image, problem)) in state.images {
             assembler.content.images[path] = image
             if let problem { assembler.diagnostics.append(problem) }
+        }
+        for (path, size) in state.tree.files where FileRole.isVideo(FileRole.splitExtension(path).ext) {
+            guard case .photo = FileRole.of(path), FileRole.section(of: path).map(state.site.has) ?? true else { continue }
+            if size > maxVideoBytes {
+                assembler.diagnostics.append(Diagnostic(.fileTooLarge(bytes: size, limit: maxVideoBytes), in: path))
+            } else {
+                assembler.content.videos[path] = size
+            }
         }
         assembler.assemble(parsed, directories: Array(state.tree.directories).sorted())
         return LoadResult(content: assembler.content, diagnostics: assembler.diagnostics.sorted())

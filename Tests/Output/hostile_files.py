@@ -4,7 +4,8 @@
 Every text file of the demo is truncated, has bytes flipped, gets NUL bytes and invalid UTF-8,
 all in one copy per kind of damage (several seeds each); then single files are replaced by deeply
 nested YAML, a YAML alias bomb ("billion laughs"), a 1.5 MB line, a 10 MB line and a 100 MB file;
-images are truncated, damaged, oversized and made into a decompression bomb. Every run must end
+images are truncated, damaged, oversized and made into a decompression bomb; album videos are
+garbage, cut in half, 0 seconds long and 4K at 60 fps. Every run must end
 in bounded time and memory, with exit status 0 or 1 (never a crash), and where the damage
 makes a file invalid, the report names that file.
 
@@ -254,6 +255,56 @@ def hostile_images(plein, tmp):
     return worst
 
 
+def ffmpeg(*arguments):
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y"] + list(arguments), check=True)
+
+
+def hostile_videos(plein, tmp):
+    """Damaged, empty and heavy videos: `plein build` names the ones it cannot use, makes a web
+    copy of the heavy one in bounded time, and leaves no partial video in its cache or output."""
+    content = os.path.join(tmp, "videos")
+    shutil.copytree(os.path.join(ROOT, "content"), content)
+    album = os.path.join(content, "groups/duikclub-de-zeehond/albums/duikweekend-zeeland")
+    cache, output = os.path.join(tmp, "videos-cache"), os.path.join(tmp, "videos-out")
+    build = ["build", "--content", content, "--output", output, "--templates", os.path.join(ROOT, "templates"), "--cache", cache]
+    # 4K at 60 frames a second, as a recent phone films: published at 1080 pixels and 30 fps.
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=60:duration=2", "-c:v", "libx264", "-preset", "ultrafast",
+           "-pix_fmt", "yuv420p", os.path.join(album, "vier-k.mp4"))
+    result = run(plein, build, "a 4K 60 fps video")
+    worst = (0, 0)
+    if result[0] is not None:
+        status, output_text, seconds, mib = result
+        worst = (seconds, mib)
+        if status != 0:
+            fail(f"a 4K 60 fps video: the build failed:\n{output_text[-1200:]}")
+        else:
+            published = [os.path.join(d, n) for d, _, ns in os.walk(os.path.join(output, "media")) for n in ns if n == "vier-k.mp4"]
+            probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
+                                    "-of", "csv=p=0"] + published[:1], capture_output=True, text=True).stdout.strip()
+            if probe != "1920,1080,30/1":
+                fail(f"a 4K 60 fps video: published as {probe or 'nothing'}, not 1920 × 1080 at 30 fps")
+    # Garbage, a video cut in half, and one without a single frame: each an error naming it.
+    demo_video = os.path.join(album, "haven-brouwershaven-filmpje.mov")
+    data = open(demo_video, "rb").read()
+    bad = {"rommel.mp4": bytes(random.Random("video").randrange(256) for _ in range(20000)),
+           "afgebroken.mov": data[len(data) // 2:]}
+    for name, payload in bad.items():
+        open(os.path.join(album, name), "wb").write(payload)
+    ffmpeg("-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "0", "-c:v", "libx264", os.path.join(album, "leeg.mp4"))
+    result = run(plein, build, "damaged videos")
+    if result[0] is not None:
+        status, output_text, seconds, mib = result
+        worst = (max(worst[0], seconds), max(worst[1], mib))
+        for name in list(bad) + ["leeg.mp4"]:
+            rel = os.path.relpath(os.path.join(album, name), content)
+            if status != 1 or not re.search(re.escape(rel) + r":\d+:\d+: error", output_text):
+                fail(f"{rel}: expected an error naming it:\n{output_text[-1200:]}")
+    partial = [os.path.join(d, n) for root in (cache, output) for d, _, ns in os.walk(root) for n in ns if ".tmp-" in n]
+    if partial:
+        fail(f"partial files were left behind: {partial[:5]}")
+    return worst
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
@@ -275,6 +326,10 @@ def main():
         seconds, mib = hostile_images(plein, tmp)
         if len(failures) == before:
             print(f"ok   damaged, oversized and pixel-bomb images: named, never a crash, ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB")
+        before = len(failures)
+        seconds, mib = hostile_videos(plein, tmp)
+        if len(failures) == before:
+            print(f"ok   damaged, empty and 4K 60 fps videos: named or made, never a crash or a partial file, ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB")
     if failures:
         print(f"{len(failures)} hostile-file checks failed")
         sys.exit(1)

@@ -14,7 +14,7 @@ import Testing
     static let pages = [
         "index.html", "404.html", "users/index.html", "users/anna-de-vries/index.html", "users/anna-de-vries/progress/index.html",
         "divers/index.html", "groups/index.html", "groups/duikclub/index.html", "groups/duikclub/leaderboard/index.html",
-        album + "index.html", album + "den-osse-instap/index.html", "reports/index.html", "reports/1094/index.html",
+        album + "index.html", album + "den-osse-instap/index.html", album + "haven-brouwershaven-filmpje/index.html", "reports/index.html", "reports/1094/index.html",
         report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
         "search/index.html",
     ]
@@ -62,7 +62,8 @@ import Testing
         #expect(recorded == expected, "stale: \(recorded.subtracting(expected).sorted()), missing: \(expected.subtracting(recorded).sorted())")
     }
 
-    /// Builds the `clean` checker fixture, with an album of one photo (taken with GPS) and a
+    /// Builds the `clean` checker fixture, with an album of a photo (taken with GPS), a HEIC and a
+    /// video, and a
     /// secret for message threads, once per test process.
     static func site() throws -> String {
         try built.get()
@@ -80,6 +81,10 @@ import Testing
               - file: den-osse-instap.jpg
                 caption: De instap bij Den Osse.
                 by: bram
+              - file: koffie-na-de-duik.heic
+                caption: Koffie na de duik.
+              - file: haven-brouwershaven-filmpje.mov
+                caption: De haven, gefilmd.
             ---
             Een weekend duiken.
 
@@ -119,9 +124,11 @@ import Testing
             Met lamp en reservelamp.
 
             """], under: "content")
-        try FileManager.default.copyItem(
-            atPath: Repo.content + "/groups/duikclub-de-zeehond/albums/duikweekend-zeeland/den-osse-instap.jpg",
-            toPath: dir.path + "/content/" + album + "den-osse-instap.jpg")
+        // A photo, a phone's HEIC and a phone's video (ffmpeg makes its web copy and poster).
+        for name in ["den-osse-instap.jpg", "koffie-na-de-duik.heic", "haven-brouwershaven-filmpje.mov"] {
+            try FileManager.default.copyItem(
+                atPath: Repo.content + "/groups/duikclub-de-zeehond/albums/duikweekend-zeeland/" + name, toPath: dir.path + "/content/" + album + name)
+        }
         var options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots")
         options.secret = Array("snapshot-secret".utf8)
         // With the search box on every page, and the search page.

@@ -30,7 +30,7 @@ struct Facts: Sendable, Equatable {
     /// are taken from there rather than computed again.
     init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], texts: Bodies, images: ImageCatalog, previous: Facts? = nil) {
         var pieces: [(String, any Encodable & Sendable)] = []
-        pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + 16)
+        pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + images.videos.count + 16)
         func add(_ dependency: Dependency, _ value: any Encodable & Sendable) { pieces.append((dependency.key, value)) }
         for (id, member) in model.members { add(.member(id), member) }
         for (id, group) in model.groups { add(.group(id), group) }
@@ -47,7 +47,7 @@ struct Facts: Sendable, Equatable {
         add(.places, model.places)
         add(.asOf, model.asOf)
         add(.today, model.today)
-        for (path, image) in images.images { add(.image(path), image) }
+        for (path, item) in images.items { add(.image(path), item) }
         let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
         values.reserveCapacity(hashed.count * 2 + bodies.count * 2 + 1)

@@ -34,9 +34,10 @@ enum Invalidation {
         return changed
     }
 
-    /// The images whose published variants differ.
+    /// The images and videos whose published files differ.
     static func changes(from a: ImageCatalog, to b: ImageCatalog) -> Set<Dependency> {
-        Set(Set(a.images.keys).union(b.images.keys).filter { a.images[$0] != b.images[$0] }.map { Dependency.image($0) })
+        let (x, y) = (a.items, b.items)
+        return Set(Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.map { Dependency.image($0) })
     }
 
     /// The outputs to render again: new ones, those that read something in `changed`, and those

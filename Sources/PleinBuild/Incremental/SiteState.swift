@@ -19,6 +19,7 @@ public struct SiteState: Sendable {
     private var content: Content
     private var loadDiagnostics: [Diagnostic] = []
     private var images: ImageStage
+    private var videos: VideoStage
     private var theme: Theme?
     private var themeDiagnostics: [Diagnostic] = []
     private var modelStage: ModelStage
@@ -37,6 +38,8 @@ public struct SiteState: Sendable {
     public private(set) var notes: [String] = []
     public private(set) var imagesMade = 0
     public private(set) var imagesReused = 0
+    /// Videos ffmpeg made in the last update (not found in the cache).
+    public private(set) var videosMade = 0
 
     /// Whether the current content built (no errors); when false, the outputs are the last good ones.
     public var succeeded: Bool { !diagnostics.hasErrors && last.model != nil }
@@ -77,6 +80,7 @@ public struct SiteState: Sendable {
         content = loaded.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         images = ImageStage(contentRoot: options.content, cacheRoot: options.cacheRoot, maxPixels: content.site.maxPixels, avif: content.site.avif)
+        videos = VideoStage(contentRoot: options.content, ffmpeg: content.videos.isEmpty ? nil : options.ffmpeg, cache: images.processor.cache)
         servedCopies = ServedCopies(cacheRoot: options.cacheRoot)
         images.inspect(content)
         timer.lap("image headers")
@@ -165,6 +169,16 @@ public struct SiteState: Sendable {
     private mutating func renderIfPossible(changedTemplates: Set<String>?) -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
         var timer = PhaseTimer()
+        if !content.videos.isEmpty, videos.processor.ffmpeg == nil, let ffmpeg = options.ffmpeg {
+            // The first video of a served site that had none: ffmpeg is looked for now.
+            videos = VideoStage(contentRoot: options.content, ffmpeg: ffmpeg, cache: images.processor.cache)
+        }
+        videosMade = videos.process(content, progress: options.videoProgress)
+        images.setPosters(videos.posters)
+        timer.lap("videos (\(videosMade) made)")
+        let videoProblems = videos.diagnostics.map { $0.under(content.displayRoot) }
+        diagnostics += videoProblems
+        guard !videoProblems.hasErrors else { return Update() }
         let counts = images.process(content, progress: options.progress)
         timer.lap("images")
         imagesMade = counts.made
@@ -185,14 +199,17 @@ public struct SiteState: Sendable {
                 return Update()
             }
         }
-        let times = images.captureTimes(clock: content.site.clock)
+        let times = images.captureTimes(clock: content.site.clock).merging(videos.captureTimes) { photo, _ in photo }
         let (model, modelNotes) = modelStage.run(content, captureTimes: times, threadKeys: threadKeys, now: options.buildTime)
         timer.lap("model")
         notes = modelNotes
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
         }
-        let (catalog, imageLinks) = images.catalog(captureTimes: times)
+        var (catalog, imageLinks) = images.catalog(captureTimes: times)
+        let (publishedVideos, videoLinks) = videos.catalog()
+        catalog.videos = publishedVideos
+        imageLinks += videoLinks
         let (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
         timer.lap("markdown (\(changedBodies.count) bodies)")
 
@@ -313,7 +330,9 @@ public struct SiteState: Sendable {
     }
 
     public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.file.path.hasSuffix(".html") } }
-    public var imageCount: Int { last.catalog.images.count }
+    /// Published photos and avatars (video posters are counted with their videos).
+    public var imageCount: Int { last.catalog.images.count - last.catalog.images.keys.filter { last.catalog.videos[$0] != nil }.count }
+    public var videoCount: Int { last.catalog.videos.count }
     public var outputCount: Int {
         remembered?.next.files ?? last.outputs.count + last.assets.count + last.imageLinks.count + last.attachments.count
     }
@@ -349,5 +368,6 @@ public struct SiteState: Sendable {
             throw error
         }
         _ = images.processor.cache.finish()
+        videos.processor.finish()
     }
 }

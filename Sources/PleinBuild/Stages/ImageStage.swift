@@ -12,6 +12,9 @@ struct ImageStage: Sendable {
     let processor: ImageProcessor
     private(set) var headers: [String: Result<ImageInfo, ImageProblem>] = [:]
     private(set) var processed: [String: Result<ProcessedImage, ImageProblem>] = [:]
+    /// Video posters, made by the video stage: video path → poster file in the cache. Each is
+    /// published as a photo under the video's path.
+    private(set) var posters: [String: String] = [:]
 
     init(contentRoot: String, cacheRoot: String, maxPixels: Int, avif: Bool) {
         self.contentRoot = contentRoot
@@ -32,13 +35,30 @@ struct ImageStage: Sendable {
 
     /// Reads the headers of the given images (all when nil) and forgets images that are gone.
     mutating func inspect(_ content: Content, only paths: Set<String>? = nil) {
-        let current = Set(content.images.values.filter { $0.kind != nil }.map(\.path))
+        let current = Set(content.images.values.filter { $0.kind != nil }.map(\.path)).union(posters.keys)
         for path in headers.keys where !current.contains(path) {
             headers.removeValue(forKey: path)
             processed.removeValue(forKey: path)
         }
         let jobs = Self.jobs(content, root: contentRoot, only: paths)
         let results = parallelMap(jobs) { [processor] job in (job.path, processor.inspect(job).map(\.info)) }
+        for (path, result) in results {
+            headers[path] = result
+            processed.removeValue(forKey: path)
+        }
+    }
+
+    /// Takes the video stage's posters: new and changed ones are read, gone ones forgotten.
+    mutating func setPosters(_ new: [String: String]) {
+        for path in posters.keys where new[path] == nil {
+            headers.removeValue(forKey: path)
+            processed.removeValue(forKey: path)
+        }
+        let changed = new.filter { posters[$0.key] != $0.value }.sorted { $0.key < $1.key }
+        posters = new
+        let results = parallelMap(changed.map { ImageJob(source: $0.value, path: $0.key, kind: .photo) }) { [processor] job in
+            (job.path, processor.inspect(job).map(\.info))
+        }
         for (path, result) in results {
             headers[path] = result
             processed.removeValue(forKey: path)
@@ -91,6 +111,7 @@ struct ImageStage: Sendable {
     mutating func process(_ content: Content, progress: (@Sendable (Int, Int) -> Void)?) -> (made: Int, reused: Int) {
         let waiting = Set(headers.keys.filter { processed[$0] == nil })
         let jobs = Self.jobs(content, root: contentRoot, only: waiting)
+            + waiting.filter { posters[$0] != nil }.sorted().map { ImageJob(source: posters[$0]!, path: $0, kind: .photo) }
         let counter = Counter(total: jobs.count, report: progress)
         let results = parallelMap(jobs) { [processor] job -> (String, Result<ProcessedImage, ImageProblem>) in
             let result = processor.process(job)

@@ -69,6 +69,11 @@ public enum Problem: Sendable, Hashable, Error {
     case notAnImage(file: String)
     case corruptImage(file: String, reason: String)
     case tooManyPixels(file: String, width: Int, height: Int, limit: Int)
+    case corruptVideo(file: String, reason: String)
+    case emptyVideo(file: String)
+    case videoTooLong(file: String, seconds: Int, limit: Int)
+    /// ffmpeg is not installed: the video is offered as a download (`published`), or left out.
+    case videoWithoutFFmpeg(file: String, published: Bool)
     case groupWithoutMembers
     case photoWithoutCaption(String)
     case emptyAlbum
@@ -89,7 +94,7 @@ public enum Problem: Sendable, Hashable, Error {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
              .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .checkInWhileClosed, .unknownLabel,
-             .replyBeforeReport:
+             .replyBeforeReport, .videoWithoutFFmpeg:
             return .warning
         default:
             return .error
@@ -180,8 +185,17 @@ public enum Problem: Sendable, Hashable, Error {
         case .corruptImage(let file, let reason): return "'\(file)' cannot be read as an image: \(reason)"
         case .tooManyPixels(let file, let width, let height, let limit):
             return "'\(file)' is \(width) × \(height) pixels, more than the limit of \(limit) (images.max_pixels in site.yaml)"
+        case .corruptVideo(let file, let reason): return "'\(file)' cannot be read as a video: \(reason)"
+        case .emptyVideo(let file): return "'\(file)' is a video of 0 seconds: it has no frame to show"
+        case .videoTooLong(let file, let seconds, let limit):
+            return "'\(file)' lasts \(seconds / 60) min \(seconds % 60) s; an album video may last at most \(limit / 60) minutes"
+        case .videoWithoutFFmpeg(let file, let published):
+            return published
+                ? "ffmpeg is not installed, so '\(file)' is offered as a download (without its metadata) rather than played in the page; `make site` installs ffmpeg"
+                : "ffmpeg is not installed, so '\(file)' is not published (a WebM's metadata cannot be removed without it); `make site` installs ffmpeg"
         case .groupWithoutMembers: return "this group has no members and will not be published"
-        case .photoWithoutCaption(let file): return "photo '\(file)' has no caption (it is used as alt text)"
+        case .photoWithoutCaption(let file):
+            return "\(FileRole.isVideo(FileRole.splitExtension(file).ext) ? "video" : "photo") '\(file)' has no caption (it is used as alt text)"
         case .emptyAlbum: return "this album has no photos"
         case .threadWithoutMessages: return "this thread has no messages"
         case .sectionOff(let section, let folder, let files):

@@ -16,6 +16,8 @@ public struct Content: Sendable {
     public var threads: [Thread] = []
     /// Image files (avatars, photos, report attachments) by path, with their detected type.
     public var images: [String: ImageFile] = [:]
+    /// Album videos by path, with their size in bytes.
+    public var videos: [String: Int] = [:]
     /// The text of every file read, by path: for showing the source line of a diagnostic.
     public var sources: [String: String] = [:]
     /// The root as the user named it, for messages.

@@ -53,8 +53,8 @@ public enum FileRole: Equatable, Sendable {
             return .group(id: parts[1])
         case ("groups", 5) where parts[2] == "albums":
             if name == "index.md" { return .album(group: parts[1], id: parts[3]) }
-            if isImage { return .photo(group: parts[1], album: parts[3]) }
-            return .unexpected(hint: "an album folder holds index.md and photos: .jpg, .jpeg, .png, .webp, .heic, .heif or .avif")
+            if isImage || isVideo(ext) { return .photo(group: parts[1], album: parts[3]) }
+            return .unexpected(hint: "an album folder holds index.md, photos (.jpg, .png, .webp, .heic, .heif, .avif) and videos (.mp4, .mov, .m4v, .webm)")
         case ("groups", 4) where parts[2] == "goals" && ext == "md":
             return .goal(group: parts[1], id: stem)
         case ("groups", 4) where parts[2] == "events" && ext == "md":
@@ -90,6 +90,8 @@ public enum FileRole: Equatable, Sendable {
             return .unexpected(hint: "content lives in site.yaml, places.yaml, users/, groups/, reports/, locations/, checkins/ and threads/")
         }
     }
+
+    public static func isVideo(_ ext: String) -> Bool { videoExtensions.contains(ext.lowercased()) }
 
     public static func splitExtension(_ name: String) -> (stem: String, ext: String) { FileName.split(name) }
 }

@@ -75,9 +75,16 @@ struct FeedEntries: Rendering {
         var html = absoluteHTML(album.file)
         html += "\n<p>" + XML.escape(strings.count("photo_count", album.photos.count)) + "</p>"
         for (index, photo) in album.photos.enumerated().prefix(24) {
-            guard let image = view.image(photo.path) else { continue }
-            let thumb = image.variants.first ?? image.display
-            html += "\n<a href=\"\(XML.escape(routes.absolute(routes.photo(album.key, photo.slug))))\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(names.photoAlt(album, index)))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
+            let page = XML.escape(routes.absolute(routes.photo(album.key, photo.slug)))
+            if let image = view.image(photo.path) {
+                let thumb = image.variants.first ?? image.display
+                html += "\n<a href=\"\(page)\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(names.photoAlt(album, index)))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
+            }
+            // A video is named as one, with its length: the poster alone reads as a photo.
+            if let video = view.video(photo.path) {
+                let label = video.duration > 0 ? strings.format("video_feed", ["duration": video.durationText]) : strings["video"]
+                html += "\n<p><a href=\"\(page)\">" + XML.escape(label) + "</a></p>"
+            }
         }
         let date = albumDate(album)
         let by = album.by

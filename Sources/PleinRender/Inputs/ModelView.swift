@@ -143,4 +143,10 @@ struct ModelView: Sendable {
         note(.image(path))
         return storage.images[path]
     }
+
+    /// An album video (whose poster, if any, is `image(path)`).
+    func video(_ path: String) -> PublishedVideo? {
+        note(.image(path))
+        return storage.images.videos[path]
+    }
 }

@@ -13,11 +13,13 @@ struct AlbumPage: PageRenderer {
         let caption: String?
         let by: MemberChip?
         let image: ImageValue?
+        let video: VideoValue?
 
         var template: TemplateContext {
             var c: TemplateContext = ["url": .text(url), "caption": .text(caption)]
             if let by { c["by"] = .of(by) }
             if let image { c["image"] = .of(image) }
+            if let video { c["video"] = .of(video) }
             return c
         }
     }
@@ -51,7 +53,8 @@ struct AlbumPage: PageRenderer {
                 url: routes.url(routes.photo(key, photo.slug)), caption: photo.caption, by: photo.by.map(chip),
                 image: view.image(photo.path).map {
                     image($0, alt: names.photoAlt(album, index), sizes: "(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw")
-                })
+                },
+                video: view.video(photo.path).map { VideoValue($0, poster: view.image(photo.path), routes: routes) })
         }
         let features = maps.features
         let map = features.albumHasMap(album)
@@ -93,6 +96,7 @@ struct PhotoPage: PageRenderer {
         let albumURL: String
         let by: MemberChip?
         let image: ImageValue?
+        let video: VideoValue?
         let fullURL: String?
         let taken: TimeValue?
         let camera: String?
@@ -107,6 +111,7 @@ struct PhotoPage: PageRenderer {
             ]
             if let by { c["by"] = .of(by) }
             if let image { c["image"] = .of(image) }
+            if let video { c["video"] = .of(video) }
             c["full_url"] = .text(fullURL)
             if let taken { c["taken"] = .of(taken) }
             c["camera"] = .text(camera)
@@ -138,6 +143,7 @@ struct PhotoPage: PageRenderer {
             position: strings.format("photo_position", ["n": String(index + 1), "total": String(album.photos.count)]),
             album: album.title, albumURL: routes.url(routes.album(key)), by: photo.by.map(chip),
             image: published.map { image($0, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 64rem, 100vw") },
+            video: view.video(photo.path).map { VideoValue($0, poster: published, routes: routes) },
             fullURL: published.map { routes.url($0.display.path) }, taken: published?.info.takenAt.map { time(Moment(seconds: $0)) },
             camera: published?.info.camera, previous: neighbour(index - 1), next: neighbour(index + 1), map: map)
         page.hasMap = map != nil

@@ -65,6 +65,31 @@ struct ImageValue: TemplateValues {
     }
 }
 
+/// An album video: its web copy with the size to reserve, the poster frame (absent when ffmpeg
+/// was not there to make one: the page then offers the file as a download) and its length.
+struct VideoValue: TemplateValues {
+    let src: String
+    let poster: String?
+    let width: Int
+    let height: Int
+    let duration: (iso: String, text: String)?
+
+    init(_ video: PublishedVideo, poster: PublishedImage?, routes: Routes) {
+        src = video.path.map(routes.url) ?? ""
+        self.poster = poster.map { routes.url($0.display.path) }
+        width = video.width
+        height = video.height
+        duration = video.duration > 0 ? (video.isoDuration, video.durationText) : nil
+    }
+
+    var template: TemplateContext {
+        var c: TemplateContext = ["src": .text(src), "width": .number(width), "height": .number(height)]
+        c["poster"] = .text(poster)
+        if let duration { c["duration"] = .object(["iso": .text(duration.iso), "text": .text(duration.text)]) }
+        return c
+    }
+}
+
 /// A member as a link with their avatar (or initials).
 struct MemberChip: TemplateValues {
     struct Known {
