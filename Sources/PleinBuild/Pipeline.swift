@@ -64,6 +64,11 @@ public struct BuildOptions: Sendable {
         set { chosenFFmpeg = .some(newValue) }
     }
     private var chosenFFmpeg: FFmpeg?? = .none
+    /// Which ffmpeg `ffmpeg` is, found without running it.
+    var ffmpegIdentity: String {
+        guard let chosen = chosenFFmpeg else { return FFmpeg.identity() }
+        return chosen.map { "\($0.ffmpeg) \($0.version)" } ?? "-"
+    }
 
     /// The time of a build with these options.
     var buildTime: Moment { now ?? BuildTime.now() }

@@ -165,8 +165,9 @@ private struct CheckRun {
                 add(.photoWithoutCaption(file), "\(album.folder)/\(file)")
             }
             var slugs: [String: String] = [:]
+            let named = PhotoName.slugs(files)
             for file in files {
-                let slug = PhotoName.slug(file)
+                let slug = named[file] ?? PhotoName.slug(file)
                 if let other = slugs[slug] {
                     add(.idCollision(file, other: other), "\(album.folder)/\(file)")
                 } else {

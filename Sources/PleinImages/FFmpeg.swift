@@ -2,7 +2,8 @@ import Foundation
 
 /// ffmpeg and ffprobe, run as processes with a time limit: what plein knows about a video, its
 /// poster frame and its copy for the web. No argument comes from the content except the path
-/// of the file, passed after `-i` (never as an option).
+/// of the file, passed after `-i` and as a `file:` URL, so no name can be read as an option or
+/// as another protocol (`concat:`, `http:`).
 public struct FFmpeg: Sendable {
     public let ffmpeg: String
     public let ffprobe: String
@@ -13,15 +14,25 @@ public struct FFmpeg: Sendable {
     /// the `PATH`, with `ffprobe` beside it. Looked for once per process.
     public static let installed: FFmpeg? = locate(ProcessInfo.processInfo.environment)
 
-    public static func locate(_ environment: [String: String]) -> FFmpeg? {
-        var candidates: [String] = []
-        if let chosen = environment["PLEIN_FFMPEG"] {
-            guard chosen != "none", !chosen.isEmpty else { return nil }
-            candidates = [chosen]
-        } else {
-            candidates = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map { "\($0)/ffmpeg" }
+    /// Where ffmpeg may be, in the order `locate` tries.
+    static func candidates(_ environment: [String: String]) -> [String] {
+        if let chosen = environment["PLEIN_FFMPEG"] { return chosen == "none" || chosen.isEmpty ? [] : [chosen] }
+        return (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map { "\($0)/ffmpeg" }
+    }
+
+    /// Which ffmpeg a build would use, without running it (path, size, time): part of the build
+    /// store's fingerprint, so installing ffmpeg turns downloads into played videos.
+    public static func identity(_ environment: [String: String]? = nil) -> String {
+        for ffmpeg in candidates(environment ?? ProcessInfo.processInfo.environment) where access(ffmpeg, X_OK) == 0 {
+            var info = stat()
+            guard stat(ffmpeg, &info) == 0 else { continue }
+            return "\(ffmpeg) \(info.st_size) \(info.st_mtim.tv_sec)"
         }
-        for ffmpeg in candidates where access(ffmpeg, X_OK) == 0 {
+        return "-"
+    }
+
+    public static func locate(_ environment: [String: String]) -> FFmpeg? {
+        for ffmpeg in candidates(environment) where access(ffmpeg, X_OK) == 0 {
             let ffprobe = (ffmpeg as NSString).deletingLastPathComponent + "/ffprobe"
             guard access(ffprobe, X_OK) == 0 else { continue }
             let run = Self.run(ffmpeg, ["-hide_banner", "-version"], seconds: 20)
@@ -57,7 +68,7 @@ public struct FFmpeg: Sendable {
     }
 
     public func probe(_ path: String) -> Result<Probe, Failure> {
-        let run = Self.run(ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", path], seconds: 60)
+        let run = Self.run(ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", Self.file(path)], seconds: 60)
         if run.timedOut { return .failure(Failure(reason: "ffprobe took longer than 60 s", timedOut: true)) }
         guard run.status == 0 else { return .failure(Failure(reason: Self.reason(run.errors, "ffprobe cannot read it"), timedOut: false)) }
         guard let json = try? JSONSerialization.jsonObject(with: Data(run.output)) as? [String: Any] else {
@@ -117,8 +128,8 @@ public struct FFmpeg: Sendable {
     public func poster(_ source: String, to output: String, probe: Probe, size: (width: Int, height: Int)) -> Result<Void, Failure> {
         let at = probe.duration > 2 ? 1.0 : probe.duration / 2
         let run = Self.run(ffmpeg, [
-            "-nostdin", "-v", "error", "-y", "-ss", String(format: "%.3f", at), "-i", source, "-map", "0:v:0", "-frames:v", "1",
-            "-vf", scale(size), "-map_metadata", "-1", "-q:v", "2", "-f", "image2", output,
+            "-nostdin", "-v", "error", "-y", "-ss", String(format: "%.3f", at), "-i", Self.file(source), "-map", "0:v:0", "-frames:v", "1",
+            "-vf", scale(size), "-map_metadata", "-1", "-q:v", "2", "-f", "image2", Self.file(output),
         ], seconds: 120)
         return outcome(run, output, "the poster frame")
     }
@@ -129,18 +140,23 @@ public struct FFmpeg: Sendable {
     public func webCopy(_ source: String, to output: String, probe: Probe, size: (width: Int, height: Int), threads: Int) -> Result<Void, Failure> {
         var filters = scale(size)
         if probe.framesPerSecond > 30.5 { filters += ",fps=30" }
-        var arguments = ["-nostdin", "-v", "error", "-y", "-i", source, "-map", "0:v:0"]
+        var arguments = ["-nostdin", "-v", "error", "-y", "-i", Self.file(source), "-map", "0:v:0"]
         if probe.hasAudio { arguments += ["-map", "0:a:0"] }
         arguments += [
             "-map_metadata", "-1", "-map_metadata:s:v", "-1", "-map_metadata:s:a", "-1", "-map_chapters", "-1", "-sn", "-dn",
             "-vf", filters, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-profile:v", "high", "-pix_fmt", "yuv420p",
             "-c:a", "aac", "-b:a", "128k", "-ac", "2",
             "-movflags", "+faststart", "-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact",
-            "-threads", String(max(1, threads)), "-f", "mp4", output,
+            "-threads", String(max(1, threads)), "-f", "mp4", Self.file(output),
         ]
         // Generous: a 4K 60 fps phone video encodes at about a third of real time on one slow core.
         let seconds = max(300, Int(probe.duration * 20))
         return outcome(Self.run(ffmpeg, arguments, seconds: seconds), output, "the web copy")
+    }
+
+    /// A path as ffmpeg's `file:` URL (made absolute).
+    static func file(_ path: String) -> String {
+        "file:" + (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
     }
 
     private func outcome(_ run: Run, _ output: String, _ what: String) -> Result<Void, Failure> {
@@ -156,8 +172,10 @@ public struct FFmpeg: Sendable {
     static func reason(_ errors: [UInt8], _ otherwise: String) -> String {
         let lines = String(decoding: errors.prefix(4096), as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let line = lines.first(where: { !$0.isEmpty }) else { return otherwise }
-        // "/path/to/file.mp4: Invalid data found when processing input" → the part after the path.
-        if let colon = line.range(of: ": ", options: .backwards), line.hasPrefix("/") { return String(line[colon.upperBound...]) }
+        // "file:/path/to/file.mp4: Invalid data found when processing input" → the part after the path.
+        if let colon = line.range(of: ": ", options: .backwards), line.hasPrefix("/") || line.hasPrefix("file:") {
+            return String(line[colon.upperBound...])
+        }
         return String(line.prefix(200))
     }
 

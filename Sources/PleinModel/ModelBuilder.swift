@@ -203,10 +203,11 @@ public enum ModelBuilder {
     static func album(_ a: Album, captureTimes: [String: Moment], resolve: (String) -> String?) -> AlbumModel {
         var photos: [PhotoModel] = []
         var used: Set<String> = []
+        let slugs = PhotoName.slugs(a.imageFiles)
         for entry in a.entries where a.imageFiles.contains(entry.file.value) && !used.contains(entry.file.value) {
             used.insert(entry.file.value)
             photos.append(PhotoModel(
-                file: entry.file.value, path: "\(a.folder)/\(entry.file.value)", slug: PhotoName.slug(entry.file.value),
+                file: entry.file.value, path: "\(a.folder)/\(entry.file.value)", slug: slugs[entry.file.value] ?? PhotoName.slug(entry.file.value),
                 caption: entry.caption, by: entry.by.flatMap { resolve($0.value) }))
         }
         let rest = a.imageFiles.filter { !used.contains($0) }.sorted { x, y in
@@ -214,7 +215,7 @@ public enum ModelBuilder {
             return tx != ty ? tx < ty : x < y
         }
         for file in rest {
-            photos.append(PhotoModel(file: file, path: "\(a.folder)/\(file)", slug: PhotoName.slug(file), caption: nil, by: nil))
+            photos.append(PhotoModel(file: file, path: "\(a.folder)/\(file)", slug: slugs[file] ?? PhotoName.slug(file), caption: nil, by: nil))
         }
         let cover = a.cover.flatMap { c in photos.firstIndex { $0.file == c.value } } ?? (photos.isEmpty ? nil : 0)
         return AlbumModel(

@@ -4,7 +4,7 @@ page): any serious or critical violation fails. The interactive maps are checked
 Leaflet, every report marker keeps its category's colour.
 
 Usage: accessibility.py --plein PATH [--keep DIR]"""
-import argparse, functools, http.server, json, os, shutil, subprocess, sys, tempfile, threading
+import glob, argparse, functools, http.server, json, os, shutil, subprocess, sys, tempfile, threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = 0
@@ -52,6 +52,11 @@ def pages(site):
         folder = os.path.join(site, "groups", g, "events")
         if os.path.isdir(folder) and os.listdir(folder):
             found.append(("event", f"groups/{g}/events/{sorted(os.listdir(folder))[0]}/"))
+            break
+    # An album video's page: the <video> player, its length and download link.
+    for index in sorted(glob.glob(os.path.join(site, "groups", "*", "albums", "*", "*", "index.html"))):
+        if "<video " in open(index, encoding="utf-8").read():
+            found.append(("video", os.path.relpath(os.path.dirname(index), site) + "/"))
             break
     messages = os.path.join(site, "messages")
     if os.path.isdir(messages) and os.listdir(messages):

@@ -25,6 +25,11 @@ import Testing
         #expect(m.locations.first?.present == ["anna-de-vries"])
     }
 
+    @Test func aLivePhotosVideoGetsAPageBesideItsPhoto() {
+        let slugs = PhotoName.slugs(["IMG_0042.HEIC", "IMG_0042.MOV", "Zee film.mp4"])
+        #expect(slugs == ["IMG_0042.HEIC": "img-0042", "IMG_0042.MOV": "img-0042-video", "Zee film.mp4": "zee-film"])
+    }
+
     @Test func homesAreCoarsened() throws {
         let m = try model("clean")
         let home = try #require(m.members["bram"]?.home)

@@ -40,6 +40,7 @@ struct Remembered: Sendable {
         text += "secret \(options.secret.map { Hashing.sha256Hex($0) } ?? "-")\n"
         text += "footer \(options.pageFooterInjection ?? "-")\n"
         text += "pagefind \(options.pagefind.map { Pagefind(executable: $0).identity } ?? "-")\n"
+        text += "ffmpeg \(options.ffmpegIdentity)\n"
         for file in leaflet?.files ?? [] { text += "leaflet \(file.path) \(Hashing.sha256Hex(file.bytes))\n" }
         func walk(_ directory: String) {
             for entry in ((try? theme.list(directory)) ?? []).sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {

@@ -14,4 +14,17 @@ public enum PhotoName {
         let slug = Slug.make(stem)
         return slug.isEmpty ? "photo" : slug
     }
+
+    /// The page slug of each file of an album. A video named like a photo beside it (an iPhone's
+    /// Live Photo exports `IMG_0042.HEIC` and `IMG_0042.MOV`) gets `-video` after its name, so
+    /// both have a page; other files with the same slug are the author's to rename.
+    public static func slugs(_ files: [String]) -> [String: String] {
+        let photos = Set(files.filter { !FileRole.isVideo(FileName.split($0).ext) }.map(slug))
+        var slugs: [String: String] = [:]
+        for file in files {
+            let plain = slug(file)
+            slugs[file] = FileRole.isVideo(FileName.split(file).ext) && photos.contains(plain) ? plain + "-video" : plain
+        }
+        return slugs
+    }
 }
