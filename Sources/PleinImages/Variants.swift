@@ -25,9 +25,13 @@ public struct VariantSpec: Sendable, Hashable, Codable {
     /// chunks: libvips 8.14.1's webpsave ignores "strip").
     public static let revision = 3
 
+    /// The AV1 encoder's effort (0–9) for AVIF variants, set in the C shim.
+    public static let avifEffort = 1
+
     /// Names the operation in cache keys and file names: change any parameter, get a new file.
     public var key: String {
-        "\(role.rawValue)-\(width)\(square ? "sq" : "")-\(format.rawValue)-q\(quality)-r\(Self.revision)"
+        let encoder = format == .avif ? "-e\(Self.avifEffort)" : ""
+        return "\(role.rawValue)-\(width)\(square ? "sq" : "")-\(format.rawValue)\(encoder)-q\(quality)-r\(Self.revision)"
     }
 
     /// Photos: WebP at 320, 640 and 1280 px (never wider than the original), the same widths
