@@ -93,7 +93,9 @@ import Testing
         defer { dir.cleanup() }
         try FileManager.default.copyItem(atPath: Repo.content, toPath: dir.path + "/content")
         let options = try Self.options(output: dir.path + "/public", content: dir.path + "/content")
-        try? FileManager.default.removeItem(atPath: options.cacheRoot)
+        // Only the search part of the cache starts empty: photos and videos are not what this tests.
+        try? FileManager.default.removeItem(atPath: options.cacheRoot + "/search")
+        for store in ["build.sqlite", "build.sqlite-wal", "build.sqlite-shm"] { try? FileManager.default.removeItem(atPath: options.cacheRoot + "/" + store) }
         #expect(Pipeline.build(options).succeeded)
         let before = Self.cachedIndexes(options)
         let report = dir.path + "/content/reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md"
@@ -109,6 +111,11 @@ import Testing
         var fresh = options
         fresh.output = dir.path + "/again"
         fresh.cache = dir.path + "/other-cache"
+        // A search cache of its own; the photos' and videos' files copied from the first.
+        try FileManager.default.createDirectory(atPath: fresh.cacheRoot, withIntermediateDirectories: true)
+        for media in ["images", "videos"] {
+            try FileManager.default.copyItem(atPath: options.cacheRoot + "/" + media, toPath: fresh.cacheRoot + "/" + media)
+        }
         #expect(Pipeline.build(fresh).succeeded)
         for file in Self.files(in: dir.path + "/public/pagefind") {
             #expect(FileManager.default.contentsEqual(atPath: dir.path + "/public/pagefind/" + file, andPath: dir.path + "/again/pagefind/" + file), "\(file)")

@@ -73,7 +73,7 @@ struct FeedEntries: Rendering {
     func albumEntry(_ album: AlbumModel) -> FeedEntry {
         let g = view.group(album.group)!
         var html = absoluteHTML(album.file)
-        html += "\n<p>" + XML.escape(strings.count("photo_count", album.photos.count)) + "</p>"
+        html += "\n<p>" + XML.escape(names.itemCount(album)) + "</p>"
         for (index, photo) in album.photos.enumerated().prefix(24) {
             let page = XML.escape(routes.absolute(routes.photo(album.key, photo.slug)))
             if let image = view.image(photo.path) {

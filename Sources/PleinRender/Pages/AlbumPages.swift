@@ -65,7 +65,7 @@ struct AlbumPage: PageRenderer {
             description: summary(of: album.file, limit: 200, otherwise: album.title), section: .groups)
         page.values = Values(
             title: album.title, group: g.name, groupURL: routes.url(routes.group(g.id)), date: time(album.date),
-            count: strings.count("photo_count", album.photos.count), photos: photos, body: view.body(album.file)?.html, map: map)
+            count: names.itemCount(album), photos: photos, body: view.body(album.file)?.html, map: map)
         page.hasMap = map != nil
         if let cover = album.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
@@ -126,7 +126,7 @@ struct PhotoPage: PageRenderer {
         let g = view.group(key.group)!
         let album = view.album(key)!
         let photo = album.photos[index]
-        let title = photo.caption ?? strings.format("photo_number", ["n": String(index + 1), "album": album.title])
+        let title = photo.caption ?? names.itemNumber(album, index)
         let published = view.image(photo.path)
         func neighbour(_ i: Int) -> Neighbour? {
             guard album.photos.indices.contains(i) else { return nil }

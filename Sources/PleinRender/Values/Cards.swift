@@ -118,7 +118,7 @@ struct Cards: Rendering {
     func album(_ album: AlbumModel) -> AlbumCard {
         AlbumCard(
             title: album.title, url: routes.url(routes.album(album.key)), group: view.group(album.group)?.name ?? album.group,
-            groupURL: routes.url(routes.group(album.group)), photos: strings.count("photo_count", album.photos.count), date: time(album.date),
+            groupURL: routes.url(routes.group(album.group)), photos: names.itemCount(album), date: time(album.date),
             cover: album.cover.flatMap { cover in
                 view.image(cover.path).map { image($0, alt: cover.caption ?? "", sizes: "(min-width: 60rem) 20rem, 50vw") }
             })
