@@ -137,7 +137,14 @@ public struct FFmpeg: Sendable {
     /// The copy for the web: H.264 and AAC in MP4, at most 30 frames a second, the index at the
     /// front (`+faststart`: playback starts before the whole file is loaded), and no metadata at
     /// all: no GPS position, capture time, phone model or encoder name.
-    public func webCopy(_ source: String, to output: String, probe: Probe, size: (width: Int, height: Int), threads: Int) -> Result<Void, Failure> {
+    ///
+    /// The encoders run on one thread, so the bytes depend on the source and these settings
+    /// only. With x264's frame threads a frame is encoded against whatever its neighbours had
+    /// finished: two threads gave a different stream in about 1 run of 12 on a loaded machine
+    /// (the demo's 4 s clip: 231,288 or 231,386 bytes), one thread the same bytes in 32 of 32
+    /// runs with four encodes competing for two cores. A build runs several videos at once
+    /// instead (`VideoProcessor.parallel`).
+    public func webCopy(_ source: String, to output: String, probe: Probe, size: (width: Int, height: Int)) -> Result<Void, Failure> {
         var filters = scale(size)
         if probe.framesPerSecond > 30.5 { filters += ",fps=30" }
         var arguments = ["-nostdin", "-v", "error", "-y", "-i", Self.file(source), "-map", "0:v:0"]
@@ -147,7 +154,7 @@ public struct FFmpeg: Sendable {
             "-vf", filters, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-profile:v", "high", "-pix_fmt", "yuv420p",
             "-c:a", "aac", "-b:a", "128k", "-ac", "2",
             "-movflags", "+faststart", "-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact",
-            "-threads", String(max(1, threads)), "-f", "mp4", Self.file(output),
+            "-threads", "1", "-f", "mp4", Self.file(output),
         ]
         // Generous: a 4K 60 fps phone video encodes at about a third of real time on one slow core.
         let seconds = max(300, Int(probe.duration * 20))

@@ -60,13 +60,14 @@ public enum VideoProblem: Error, Sendable, Equatable {
 public final class VideoProcessor: Sendable {
     /// Longer videos are refused: the web copy of a long film is no album item.
     public static let maxSeconds = 900
-    /// Bumped whenever the way copies are made changes.
-    static let revision = 1
+    /// Bumped whenever the way copies are made changes (2: encoded on one thread, so the same
+    /// source always gives the same bytes).
+    static let revision = 2
 
     public let ffmpeg: FFmpeg?
     public let folder: String
-    /// Threads for each ffmpeg, and how many run at once: together, the machine's cores.
-    public let threads: Int
+    /// How many ffmpegs run at once: one per core, each encoding on one thread (see
+    /// `FFmpeg.webCopy`), so a video's bytes never depend on the machine.
     public let parallel: Int
     private let images: ImageCache
     private let used = Mutex<Set<String>>([])
@@ -78,8 +79,7 @@ public final class VideoProcessor: Sendable {
         folder = images.root + "/videos/" + (ffmpeg.map { "ffmpeg-" + $0.version } ?? "plain")
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         ImageCache.removeLeftovers(in: [folder])
-        parallel = max(1, cores / 2)
-        threads = max(1, cores / parallel)
+        parallel = max(1, cores)
     }
 
     struct Manifest: Codable {
@@ -116,7 +116,7 @@ public final class VideoProcessor: Sendable {
         if case .failure(let failure) = ffmpeg.poster(job.source, to: posterTemporary, probe: probe, size: size) {
             return .failure(.corrupt(failure.reason))
         }
-        if case .failure(let failure) = ffmpeg.webCopy(job.source, to: webTemporary, probe: probe, size: size, threads: threads) {
+        if case .failure(let failure) = ffmpeg.webCopy(job.source, to: webTemporary, probe: probe, size: size) {
             return .failure(.corrupt(failure.reason))
         }
         guard rename(posterTemporary, poster) == 0, rename(webTemporary, web) == 0 else {
