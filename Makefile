@@ -1,6 +1,5 @@
 # The two commands of the quick start: `make site` and `make test`.
 SWIFT ?= swift
-PLEIN_DEBUG := .build/debug/plein
 PLEIN_RELEASE := .build/release/plein
 
 # Debian packages plein needs to build and run (ffmpeg makes the web copies of album videos).
@@ -18,20 +17,11 @@ TEST_PYTHON := PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonsc
 site: release
 	$(PLEIN_RELEASE) build
 
-## make test: install what is missing, then run the whole test suite.
+## make test: install what is missing, then run the whole test suite (scripts/test-suite): the
+## build, the Swift tests, the output checks in Tests/Output and the fuzzers, two at a time, each
+## timed. One part alone: `scripts/test-suite --skip-build --only NAME`.
 test: deps test-deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	python3 Tests/Output/check_output.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/hostile_files.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/crash_safety.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/edit_sequences.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/serve_safety.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/first_site.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/accessibility.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/search_check.py --plein $(PLEIN_DEBUG)
-	python3 Tests/Output/video_check.py --plein $(PLEIN_DEBUG)
-	FUZZ_CONFIG=debug scripts/fuzz $(CI_FUZZ_SECONDS)
+	SWIFT=$(SWIFT) scripts/test-suite --fuzz-seconds $(CI_FUZZ_SECONDS)
 
 ## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.
 ## `make test` fuzzes a debug build for CI_FUZZ_SECONDS; a crash leaves its input in .build/fuzz-*/artifacts/.

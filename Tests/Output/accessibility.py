@@ -6,6 +6,9 @@ Leaflet, every report marker keeps its category's colour.
 Usage: accessibility.py --plein PATH [--keep DIR]"""
 import glob, argparse, functools, http.server, json, os, shutil, subprocess, sys, tempfile, threading
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402  (the media made once per test run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = 0
 
@@ -80,7 +83,7 @@ def main():
     env = dict(os.environ, PLEIN_SECRET="accessibility-check", NO_COLOR="1")
     built = subprocess.run([args.plein, "build", "--content", os.path.join(ROOT, "content"), "--templates",
                             os.path.join(ROOT, "templates"), "--output", site, "--base-url", "http://127.0.0.1:1/",
-                            "--cache", os.path.join(tmp, "cache")], capture_output=True, text=True, env=env)
+                            "--cache", media.seed(os.path.join(tmp, "cache"), args.plein)], capture_output=True, text=True, env=env)
     if built.returncode != 0:
         raise SystemExit("build failed:\n" + built.stderr)
 

@@ -7,6 +7,9 @@ Run by `make test` after the Swift tests:
 """
 import argparse, glob, os, re, shutil, subprocess, sys, tempfile
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402  (the media made once per test run)
 from html.parser import HTMLParser
 from urllib.parse import urlparse, unquote
 
@@ -23,8 +26,9 @@ SECRET = "output-check-secret-7f3a"
 
 
 def build(plein, content, output, extra=()):
-    """Builds with a thread secret, so message pages are checked too."""
-    cache = os.path.join(os.path.dirname(output), "cache-" + os.path.basename(output))
+    """Builds with a thread secret, so message pages are checked too; the photos' variants and
+    the video come from the shared media (`media.py`)."""
+    cache = media.seed(os.path.join(os.path.dirname(output), "cache-" + os.path.basename(output)), plein)
     result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
                              "--output", output, "--cache", cache, *extra], capture_output=True, text=True,
                             env={**os.environ, "PLEIN_SECRET": SECRET})

@@ -10,7 +10,7 @@ Runs on the demo and on a generated community. `--seed` repeats a run; the seed 
 
     python3 Tests/Output/edit_sequences.py --plein .build/debug/plein [--seed N] [--steps N]
 """
-import argparse, glob, hashlib, os, random, re, shutil, subprocess, sys, tempfile, time
+import argparse, glob, hashlib, http.client, os, random, re, shutil, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serve_safety  # noqa: E402  (the Server class and helpers)
@@ -18,6 +18,21 @@ import serve_safety  # noqa: E402  (the Server class and helpers)
 ROOT = serve_safety.ROOT
 SECRET = "edit-sequences-secret"
 check, failures = serve_safety.check, serve_safety.failures
+
+
+# SHA-256 by (device, inode, size, modification time in ns): a build links the photos' variants
+# into its output from the cache, so most bytes of an output are files an earlier tree() read.
+# A file written again gets a new time (or a new inode), and so is read again.
+_digests = {}
+
+
+def digest(path):
+    info = os.stat(path)
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in _digests:
+        with open(path, "rb") as f:
+            _digests[key] = hashlib.sha256(f.read()).hexdigest()
+    return _digests[key]
 
 
 def tree(folder):
@@ -31,8 +46,7 @@ def tree(folder):
         else:
             folders.add(rel)
         for name in names:
-            with open(os.path.join(base, name), "rb") as f:
-                files[os.path.normpath(os.path.join(rel, name))] = hashlib.sha256(f.read()).hexdigest()
+            files[os.path.normpath(os.path.join(rel, name))] = digest(os.path.join(base, name))
     return files, folders
 
 
@@ -253,6 +267,8 @@ def build_path(plein, community, rng, steps):
     """`plein build` after each edit, against a clean build of the same files."""
     out, clean = os.path.join(community.folder, "public"), os.path.join(community.folder, "clean")
     cache, clean_cache = os.path.join(community.folder, "cache"), os.path.join(community.folder, "clean-cache")
+    for folder in (cache, clean_cache):
+        serve_safety.media.seed(folder, plein)
     # An output folder from before the build store, with a file no build of this content makes:
     # it must be gone after the first build and stay gone after the next ones.
     os.makedirs(out, exist_ok=True)
@@ -322,6 +338,37 @@ def hand_edited_output(plein, community):
           f"after a page was deleted from the output by hand, the output equals a clean build ({result.stderr[-200:]})")
 
 
+class Fetcher:
+    """GET requests over one kept-alive connection, as a browser makes them, opened again when
+    the server closes it (after an idle timeout): thousands of files per step cost a connection
+    each otherwise, on both sides."""
+
+    def __init__(self, port):
+        self.port, self.connection = port, None
+
+    def get(self, path):
+        for attempt in range(2):
+            if self.connection is None:
+                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            try:
+                self.connection.request("GET", path, headers={"Host": f"localhost:{self.port}"})
+                response = self.connection.getresponse()
+                body = response.read()
+            except (http.client.HTTPException, OSError):
+                self.close()
+                if attempt:
+                    raise
+                continue
+            if response.will_close:
+                self.close()
+            return response.status, body
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
 def serve_path(plein, community, rng, steps):
     """`plein serve` after each edit: every file of a clean build is served with its bytes (the
     reload script aside), and files a clean build lacks are not."""
@@ -331,11 +378,13 @@ def serve_path(plein, community, rng, steps):
     server.folder, server.content, server.port = community.folder, community.content, port
     server.log_path = os.path.join(community.folder, "serve.log")
     server.log = open(server.log_path, "w")
+    serve_cache = serve_safety.media.seed(os.path.join(community.folder, "serve-cache"), plein)
     server.process = subprocess.Popen(
-        [plein, "serve", "--content", community.content, "--templates", community.templates, "--cache", os.path.join(community.folder, "serve-cache"),
+        [plein, "serve", "--content", community.content, "--templates", community.templates, "--cache", serve_cache,
          "--port", str(port), "--base-url", base],
         stdout=server.log, stderr=subprocess.STDOUT, env=dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1"))
     clean, clean_cache = os.path.join(community.folder, "serve-clean"), os.path.join(community.folder, "serve-clean-cache")
+    serve_safety.media.seed(clean_cache, plein)
     injection = None
     try:
         check(server.wait_for("built "), "the server builds the site")
@@ -361,9 +410,9 @@ def serve_path(plein, community, rng, steps):
                 continue
             files, _ = tree(clean)
             wrong = []
+            fetcher = Fetcher(port)
             for path in sorted(files):
-                url = "/" + path
-                status, _, body = server.request(url)
+                status, body = fetcher.get("/" + path)
                 with open(os.path.join(clean, path), "rb") as f:
                     expected = f.read()
                 if path.endswith(".html") and status == 200 and body != expected:
@@ -373,7 +422,8 @@ def serve_path(plein, community, rng, steps):
                     body = body.replace(injection, b"", 1)
                 if status != 200 or body != expected:
                     wrong.append(f"{path} ({status})")
-            gone = [p for p in previous - set(files) if server.request("/" + p)[0] == 200]
+            gone = [p for p in previous - set(files) if fetcher.get("/" + p)[0] == 200]
+            fetcher.close()
             check(not wrong and not gone, f"{label}: every file as a clean build makes it ({len(files)} files; wrong {wrong[:4]}; "
                   f"still served after removal {gone[:4]})")
             previous = set(files)

@@ -13,6 +13,9 @@ makes a file invalid, the report names that file.
 """
 import argparse, os, random, re, shutil, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402  (the media made once per test run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SECONDS = 120          # per run, for a debug build on a slow machine
 MEMORY_MIB = 1024      # peak resident memory per run
@@ -186,9 +189,11 @@ def hostile_images(plein, tmp):
         open(path, "wb").write(data)
         damaged[rel] = i % 4
     # Images whose headers read but whose pixels are damaged: the build decodes them (the check
-    # reads only headers) and must finish, naming any it cannot use, without crashing.
+    # reads only headers) and must finish, naming any it cannot use, without crashing. The
+    # undamaged photos' variants come from the shared media: the damaged ones are new files.
+    cache = media.seed(os.path.join(tmp, "images-cache"), plein)
     build = ["build", "--content", content, "--output", os.path.join(tmp, "images-out"),
-             "--templates", os.path.join(ROOT, "templates"), "--cache", os.path.join(tmp, "images-cache")]
+             "--templates", os.path.join(ROOT, "templates"), "--cache", cache]
     result = run(plein, build, "damaged images")
     worst = (0, 0)
     if result[0] is not None:
@@ -266,10 +271,9 @@ def hostile_videos(plein, tmp):
     shutil.copytree(os.path.join(ROOT, "content"), content)
     album = os.path.join(content, "groups/duikclub-de-zeehond/albums/duikweekend-zeeland")
     cache, output = os.path.join(tmp, "videos-cache"), os.path.join(tmp, "videos-out")
-    photos = os.path.join(tmp, "images-cache", "images")
-    if os.path.isdir(photos):
-        # The photos are not what this checks: their variants come from the image checks.
-        shutil.copytree(photos, os.path.join(cache, "images"))
+    # The photos and the demo's own video are not what this checks: they come from the shared
+    # media. The videos below are new files, made here.
+    media.seed(cache, plein)
     build = ["build", "--content", content, "--output", output, "--templates", os.path.join(ROOT, "templates"), "--cache", cache]
     # 4K at 60 frames a second, as a recent phone films: published at 1080 pixels and 30 fps.
     ffmpeg("-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=60:duration=2", "-c:v", "libx264", "-preset", "ultrafast",

@@ -8,6 +8,9 @@ script. Every file of the index is also read (decompressed) for private text and
 Usage: search_check.py --plein PATH"""
 import argparse, functools, glob, gzip, http.server, os, shutil, statistics, subprocess, sys, tempfile, threading, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402  (the media made once per test run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = 0
 
@@ -19,6 +22,7 @@ def fail(message):
 
 
 def build(plein, content, site, cache):
+    media.seed(cache, plein)
     env = dict(os.environ, PLEIN_SECRET="search-check", NO_COLOR="1")
     result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
                              "--output", site, "--cache", cache], capture_output=True, text=True, env=env)

@@ -13,6 +13,9 @@ temporary files in the cache. Loads are bounded in count and time.
 """
 import argparse, http.client, os, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402  (the media made once per test run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUNDLE = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
 REPORT = "reports/1094/2026-10-25-omgevallen-boom-timorplein.md"
@@ -40,7 +43,7 @@ class Server:
     def __init__(self, plein, work, name, port=None, args=(), nofile=None):
         self.folder = os.path.join(work, name)
         self.content = os.path.join(self.folder, "content")
-        self.cache = os.path.join(self.folder, "cache")
+        self.cache = media.seed(os.path.join(self.folder, "cache"), plein)
         if not os.path.isdir(self.content):
             shutil.copytree(os.path.join(ROOT, "content"), self.content)
         self.port = port or free_port()

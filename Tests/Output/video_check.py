@@ -9,6 +9,9 @@ offers a copy without its metadata as a download.
 """
 import argparse, functools, glob, http.server, json, os, re, shutil, subprocess, sys, tempfile, threading
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402  (the media made once per test run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ALBUM = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland"
 VIDEO = "haven-brouwershaven-filmpje"
@@ -116,11 +119,10 @@ def check_in_browser(site, path):
         server.shutdown()
 
 
-def check_without_ffmpeg(plein, tmp, warm=None):
+def check_without_ffmpeg(plein, tmp):
     site, cache = os.path.join(tmp, "plain"), os.path.join(tmp, "plain-cache")
-    if warm and os.path.isdir(os.path.join(warm, "images")):
-        # The photos are not what this checks: their variants come from the first build.
-        shutil.copytree(os.path.join(warm, "images"), os.path.join(cache, "images"))
+    # The photos are not what this checks: their variants come from the shared media.
+    media.seed(cache, plein, kinds=["images"])
     output = build(plein, os.path.join(ROOT, "content"), site, cache, env={"PLEIN_FFMPEG": "none"})
     if not re.search(re.escape(f"{ALBUM}/{VIDEO}.mov") + r":\d+:\d+: warning: ffmpeg is not installed", output):
         fail(f"without ffmpeg: no warning naming the video:\n{output[-1200:]}")
@@ -149,6 +151,8 @@ def main():
     plein = os.path.abspath(args.plein)
     with tempfile.TemporaryDirectory() as tmp:
         site, cache = os.path.join(tmp, "site"), os.path.join(tmp, "cache")
+        # The video is made here, from nothing; the photos' variants come from the shared media.
+        media.seed(cache, plein, kinds=["images"])
         build(plein, os.path.join(ROOT, "content"), site, cache)
         if not failures:
             path = check_published(site)
@@ -159,7 +163,7 @@ def main():
                 fail(f"a rebuild with nothing changed made the video again:\n{again[-600:]}")
             else:
                 print("ok   a rebuild with nothing changed makes no video again: it is found in the cache")
-        check_without_ffmpeg(plein, tmp, cache)
+        check_without_ffmpeg(plein, tmp)
     if failures:
         print(f"\n{len(failures)} video check(s) failed")
         sys.exit(1)

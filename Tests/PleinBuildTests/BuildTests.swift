@@ -196,18 +196,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/public"))
     }
 
+    /// The first build of the demo is the one that made the shared media (`SharedMedia`, made
+    /// cold by another build of this run); this build, in a cache of its own that holds links to
+    /// them, and the one after it make no image again and reuse every variant.
     @Test func aSecondBuildMakesNoImageAgain() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
         let cache = dir.path + "/cache"
+        SharedMedia.seed(cache)
         var options = BuildOptions(content: Repo.content, templates: Repo.templates, output: dir.path + "/public", cache: cache)
         // A full build each time (the build store would find nothing changed and stop at once).
         options.remember = false
-        let first = Pipeline.build(options)
-        #expect(first.succeeded && first.imagesMade > 100)
         let second = Pipeline.build(options)
         #expect(second.succeeded)
         #expect(second.imagesMade == 0)
-        #expect(second.imagesReused == first.imagesMade + first.imagesReused)
+        #expect(second.imagesReused > 100, "every variant of the demo's photos and its video's poster: \(second.imagesReused)")
+        let third = Pipeline.build(options)
+        #expect(third.succeeded && third.imagesMade == 0 && third.imagesReused == second.imagesReused)
     }
 }

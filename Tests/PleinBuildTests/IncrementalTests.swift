@@ -64,6 +64,7 @@ import Testing
         defer { site.dir.cleanup() }
         var options = site.options
         options.cache = site.dir.path + "/cache"
+        SharedMedia.seed(site.dir.path + "/cache")
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "limit: 50", with: "limit: 3") }
         let report = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", id = "1011/2026-08-22-nachtmarkt-nieuwmarkt"
         let paragraph = "\n" + String(repeating: "Een lange alinea over de nachtmarkt, zodat de samenvatting vol is. ", count: 8) + "\n"

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PleinBuild
 import PleinCore
+import Synchronization
 
 /// Paths and helpers for tests that build real sites on disk.
 enum Repo {
@@ -9,10 +10,86 @@ enum Repo {
     static let content = root + "/content"
     static let templates = root + "/templates"
 
-    /// A derived-image cache for one serialized suite: builds in it reuse thumbnails, and no
-    /// other suite prunes it while a build runs.
+    /// The cache of one serialized suite, for this test run, seeded with the shared media: its
+    /// builds find the demo's photo variants and video made, and no other suite prunes it
+    /// while a build runs.
     static func cache(_ suite: String) -> String {
-        NSTemporaryDirectory() + "plein-test-cache-" + suite
+        let folder = TestRun.folder + "/cache-" + suite
+        SharedMedia.seed(folder)
+        return folder
+    }
+}
+
+/// This test process's own folder for caches, removed when it exits; folders left by test
+/// processes that were killed are removed when the next one starts.
+enum TestRun {
+    static let folder: String = {
+        let prefix = "plein-tests-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [] where name.hasPrefix(prefix) {
+            if let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + name)
+            }
+        }
+        let path = NSTemporaryDirectory() + prefix + String(getpid())
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "plein-tests-" + String(getpid())) }
+        return path
+    }()
+}
+
+/// Photo variants and video copies made once per test run and shared by every suite's cache
+/// through hard links (as `Tests/Output/media.py` does for the output checks): a cold build of
+/// the demo spends nearly all its time making them. plein writes cache files under temporary
+/// names and renames them, and prunes by unlinking, so a build never changes a shared file.
+/// `make test` makes them before the suites start and names the folder in `PLEIN_TEST_MEDIA`;
+/// without it, the first suite that asks builds the demo and the hostile fixture here once.
+/// ImageTests and VideoTests, whose subject is making media, use caches of their own.
+enum SharedMedia {
+    static let kinds = ["images", "videos"]
+
+    /// Cache folders whose `images/` and `videos/` every suite's cache links to.
+    static let roots: [String] = {
+        if let named = ProcessInfo.processInfo.environment["PLEIN_TEST_MEDIA"], FileManager.default.fileExists(atPath: named) {
+            return [named]
+        }
+        return [Repo.content, Repo.root + "/Tests/Fixtures/hostile"].enumerated().map { i, content in
+            let cache = TestRun.folder + "/media-\(i)"
+            var options = BuildOptions(content: content, templates: Repo.templates, output: TestRun.folder + "/media-site-\(i)", cache: cache)
+            options.pagefind = nil
+            options.remember = false
+            _ = Pipeline.build(options)
+            return cache
+        }
+    }()
+
+    private static let seeded = Mutex<Set<String>>([])
+
+    /// Links the shared media into `cache`, once per cache folder and process.
+    static func seed(_ cache: String) {
+        let roots = Self.roots
+        seeded.withLock { done in
+            guard done.insert(cache).inserted else { return }
+            for root in roots {
+                for kind in kinds { linkTree(root + "/" + kind, to: cache + "/" + kind) }
+            }
+        }
+    }
+
+    /// Hard links to every file under `source`, in the same places under `target`.
+    static func linkTree(_ source: String, to target: String) {
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(atPath: source) else { return }
+        try? fm.createDirectory(atPath: target, withIntermediateDirectories: true)
+        while let relative = walker.nextObject() as? String {
+            let from = source + "/" + relative, to = target + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: from, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                try? fm.createDirectory(atPath: to, withIntermediateDirectories: true)
+            } else if link(from, to) != 0, errno != EEXIST {
+                try? fm.copyItem(atPath: from, toPath: to)
+            }
+        }
     }
 }
 
