@@ -153,7 +153,9 @@ def main():
         site, cache = os.path.join(tmp, "site"), os.path.join(tmp, "cache")
         # The video is made here, from nothing; the photos' variants come from the shared media.
         media.seed(cache, plein, kinds=["images"])
-        build(plein, os.path.join(ROOT, "content"), site, cache)
+        first = build(plein, os.path.join(ROOT, "content"), site, cache)
+        if not failures and not re.search(r"1 video \(1 made\)", first):
+            fail(f"the first build did not make the video:\n{first[-600:]}")
         if not failures:
             path = check_published(site)
             if path:
