@@ -148,7 +148,8 @@ struct Assembler {
                 }
                 content.albums.append(Album(
                     group: group, id: id, file: path, title: o.string("title") ?? id, date: o.moment("date"),
-                    cover: located(o, "cover"), by: located(o, "by"), entries: entries, imageFiles: [], body: body, spans: spans))
+                    cover: located(o, "cover"), by: located(o, "by"), entries: entries,
+                    map: o.string("map").flatMap(AlbumMap.init(rawValue:)) ?? .coarse, imageFiles: [], body: body, spans: spans))
 
             case .goal(let group, let id):
                 diagnostics += checkID(id, kind: "goal:\(group)", path: path)
@@ -283,7 +284,7 @@ struct Assembler {
             if files.isEmpty { diagnostics.append(report(.emptyAlbum, album.file)) }
             return Album(
                 group: album.group, id: album.id, file: album.file, title: album.title, date: album.date,
-                cover: album.cover, by: album.by, entries: album.entries, imageFiles: files, body: album.body, spans: album.spans)
+                cover: album.cover, by: album.by, entries: album.entries, map: album.map, imageFiles: files, body: album.body, spans: album.spans)
         }
         for key in photos.keys.sorted() where !claimed.contains(key) {
             let parts = key.split(separator: "/")

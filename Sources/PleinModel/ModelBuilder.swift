@@ -40,10 +40,10 @@ public enum ModelBuilder {
         let memberOrder = members.keys.sorted(by: byName)
 
         // Groups: private ones and groups without members are not published at all.
+        let publication = Publication(content)
         var groups: [String: GroupModel] = [:]
-        for g in content.groups {
+        for g in content.groups where publication.groups.contains(g.id) {
             let ids = unique(g.members.compactMap { id($0) }).sorted(by: byName)
-            guard g.visibility != .private, !ids.isEmpty else { continue }
             groups[g.id] = GroupModel(
                 id: g.id, file: g.file, name: g.name, visibility: g.visibility, members: ids,
                 createdBy: id(g.createdBy), body: g.body)

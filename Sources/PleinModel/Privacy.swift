@@ -20,6 +20,59 @@ public enum Privacy {
     }
 }
 
+extension Privacy {
+    /// Where album photos may appear on their album's map. A photo's GPS position is a precise
+    /// place, often someone's garden: it is snapped to the site's privacy grid unless its album
+    /// asks for exact positions (`map: exact`, a dive site), and a photo taken within that
+    /// distance of a member's home is on no map at all, however the album places its photos.
+    public struct PhotoPositions: Sendable {
+        let km: Double
+        /// Members' homes as given (a place's point or coordinates), by latitude.
+        let homes: [Coordinate]
+        let albums: [String: AlbumMap]
+
+        public init(_ content: Content) {
+            km = content.site.locationPrecisionKm
+            let places = Dictionary(content.places.map { ($0.name, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
+            homes = content.members.compactMap { member -> Coordinate? in
+                switch member.home {
+                case .place(let name)?: places[name]
+                case .coordinate(let c)?: c
+                case nil: nil
+                }
+            }.sorted { $0.lat < $1.lat }
+            albums = Dictionary(content.albums.map { ($0.group + "/" + $0.id, $0.map) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// The position to publish for the content file at `path`, taken at `taken`; nil: none.
+        /// Only album photos have one.
+        public func position(of path: String, takenAt taken: Coordinate) -> Coordinate? {
+            guard case .photo(let group, let album) = FileRole.of(path), !nearHome(taken) else { return nil }
+            switch albums[group + "/" + album] ?? .coarse {
+            case .coarse: return Privacy.coarsen(taken, km: km)
+            case .exact: return Coordinate(lat: Geo.round6(taken.lat), lon: Geo.round6(taken.lon))
+            case .hidden: return nil
+            }
+        }
+
+        /// Whether `c` is within the privacy distance of a member's home.
+        func nearHome(_ c: Coordinate) -> Bool {
+            // Homes further north or south than the distance cannot be near.
+            let band = km / 111.0
+            var low = 0, high = homes.count
+            while low < high {
+                let mid = (low + high) / 2
+                if homes[mid].lat < c.lat - band { low = mid + 1 } else { high = mid }
+            }
+            for home in homes[low...] {
+                if home.lat > c.lat + band { break }
+                if distanceKm(home, c) < km { return true }
+            }
+            return false
+        }
+    }
+}
+
 /// Great-circle distance in kilometres (haversine on a sphere of the mean Earth radius).
 public func distanceKm(_ a: Coordinate, _ b: Coordinate) -> Double {
     let r = 6371.0088

@@ -676,28 +676,187 @@ def check_private_groups(site, content):
         print(f"ok   no byte of {groups} private group{'s' if groups > 1 else ''} ({len(needles)} texts, names and file names) in the output")
 
 
-def check_album_points(site, content):
-    """Every photo with a GPS position in its EXIF is a point on its album's map, where it was taken."""
-    import json
-    photos = [arg for ext in PHOTO_EXTENSIONS for arg in ("-ext", ext)]
-    found = subprocess.run(["exiftool", "-q", "-json", "-n", "-GPSLatitude", "-GPSLongitude", "-r"] + photos
-                           + [os.path.join(content, "groups")], capture_output=True, text=True)
-    photos = [p for p in json.loads(found.stdout or "[]") if "GPSLatitude" in p and "/albums/" in p["SourceFile"]]
-    if not photos:
-        fail("no demo photo has a GPS position to check")
+def front_matter(path):
+    """A content file's fields: a YAML file's, or a Markdown file's front matter."""
+    text = open(path, encoding="utf-8").read()
+    if path.endswith(".md"):
+        parts = text.split("---", 2)
+        text = parts[1] if len(parts) == 3 else ""
+    return yaml.safe_load(text) or {}
+
+
+def private_groups(content):
+    """The folders of the content's private groups."""
+    return [os.path.dirname(p) for p in sorted(glob.glob(os.path.join(content, "groups", "*", "index.md")))
+            if front_matter(p).get("visibility") == "private"]
+
+
+def check_private_media(site, content):
+    """Not a picture of a private group: every published image, poster and video frame is
+    compared by its looks (a 16×16 grey thumbnail's average hash, `looks.py`) with every photo
+    and video frame of every private group. Every published image is a new encode, so comparing
+    bytes finds nothing."""
+    import looks
+    photos, videos = [], []
+    for folder in private_groups(content):
+        for path in glob.glob(os.path.join(folder, "**", "*"), recursive=True):
+            ext = os.path.splitext(path)[1].lower().lstrip(".")
+            (photos if ext in PHOTO_EXTENSIONS else videos if ext in MEDIA_EXTENSIONS else []).append(path)
+    if not photos or not videos:
+        fail(f"the fixture's private groups have {len(photos)} photos and {len(videos)} videos: each kind is needed to check")
         return
+    private = []  # (hash, what)
+    for crop in (False, True):
+        private += [(h, os.path.relpath(p, content)) for p, h in looks.image_hashes(photos, crop=crop).items()]
+    for video in videos:
+        frames = looks.video_hashes(video)
+        if not frames:
+            fail(f"no frame read from {os.path.relpath(video, content)}")
+        private += [(h, f"{os.path.relpath(video, content)} at {i} s") for i, h in enumerate(frames)]
+    files = [p for p in glob.glob(os.path.join(site, "**", "*"), recursive=True) if os.path.isfile(p)]
+    images = [p for p in files if os.path.splitext(p)[1].lower().lstrip(".") in PHOTO_EXTENSIONS + ("gif",)]
+    published = [(h, os.path.relpath(p, site)) for p, h in looks.image_hashes(images).items()]
+    unread = len(images) - len(published)
+    for video in (p for p in files if os.path.splitext(p)[1].lower().lstrip(".") in ("mp4", "mov", "m4v", "webm")):
+        published += [(h, f"{os.path.relpath(video, site)} at {i} s") for i, h in enumerate(looks.video_hashes(video))]
+    leaks = 0
+    for h, what in published:
+        near = min(((looks.distance(h, p), name) for p, name in private), default=(looks.BITS, ""))
+        if near[0] <= looks.SAME:
+            leaks += 1
+            fail(f"{what} looks like {near[1]} of a private group ({near[0]} of {looks.BITS} bits differ)")
+    if unread:
+        fail(f"libvips could not read {unread} published image(s) to compare them")
+    if leaks == 0 and not unread:
+        print(f"ok   none of {len(published)} published images and video frames looks like any of {len(photos)} private photos "
+              f"or {len(videos)} private videos (by a 16×16 average hash)")
+
+
+def coarsen(lat, lon, km):
+    """Privacy.coarsen, written again: the centre of the grid cell of `km` kilometres."""
+    import math
+    lat_step = km / 111.32
+    row = math.floor(lat / lat_step)
+    centre_lat = min(90.0, max(-90.0, (row + 0.5) * lat_step))
+    columns = max(1, math.floor(360 / (km / max(111.32 * math.cos(math.radians(centre_lat)), 0.01))))
+    lon_step = 360 / columns
+    column = min(columns - 1, math.floor((lon + 180) / lon_step))
+    return round(centre_lat, 6), round((column + 0.5) * lon_step - 180, 6)
+
+
+def distance_km(a, b):
+    import math
+    (lat1, lon1), (lat2, lon2) = a, b
+    h = math.sin(math.radians(lat2 - lat1) / 2) ** 2 \
+        + math.cos(math.radians(lat1)) * math.cos(math.radians(lat2)) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(h)))
+
+
+def homes(content):
+    """Every member's home, as its member file gives it: (lat, lon) of a place or coordinates."""
+    places_file = os.path.join(content, "places.yaml")
+    places = {p["name"]: (p["lat"], p["lon"]) for p in (yaml.safe_load(open(places_file, encoding="utf-8")) or [])} \
+        if os.path.exists(places_file) else {}
+    found = []
+    for path in glob.glob(os.path.join(content, "users", "*.md")):
+        home = front_matter(path).get("home")
+        if isinstance(home, dict):
+            found.append((float(home["lat"]), float(home["lon"])))
+        elif home in places:
+            found.append(places[home])
+    return found
+
+
+def precision_km(content):
+    site = front_matter(os.path.join(content, "site.yaml"))
+    return float((site.get("privacy") or {}).get("location_precision_km", 1))
+
+
+def check_photo_positions(site, content):
+    """Every photo with a GPS position is on its album's map as the album says: snapped to the
+    site's grid (the default), exactly (`map: exact`) or not at all (`map: none`), and never when
+    it was taken within the grid's distance of a member's home. Positions read by exiftool."""
+    import json
+    km, known_homes = precision_km(content), homes(content)
+    args = [arg for ext in PHOTO_EXTENSIONS for arg in ("-ext", ext)]
+    found = subprocess.run(["exiftool", "-q", "-json", "-n", "-GPSLatitude", "-GPSLongitude", "-r"] + args
+                           + [os.path.join(content, "groups")], capture_output=True, text=True)
+    private = [os.path.relpath(f, content) + "/" for f in private_groups(content)]
+    photos = [p for p in json.loads(found.stdout or "[]") if "GPSLatitude" in p and "/albums/" in p["SourceFile"]
+              and not any(os.path.relpath(p["SourceFile"], content).startswith(f) for f in private)]
+    kinds = {"exact": 0, "coarse": 0, "near a home": 0, "none": 0}
     bad = 0
     for photo in photos:
         album = os.path.relpath(os.path.dirname(photo["SourceFile"]), content)
-        if album.startswith("groups/familie-bakker"):
-            continue  # a private group: no map at all
+        mode = front_matter(os.path.join(content, album, "index.md")).get("map", "coarse")
+        taken = (photo["GPSLatitude"], photo["GPSLongitude"])
+        slug = re.sub(r"[^a-z0-9]+", "-", os.path.splitext(os.path.basename(photo["SourceFile"]))[0].lower()).strip("-")
         path = os.path.join(site, album, "map.geojson")
-        points = [f["geometry"]["coordinates"] for f in json.load(open(path, encoding="utf-8"))["features"]] if os.path.exists(path) else []
-        if not any(abs(lon - photo["GPSLongitude"]) < 1e-5 and abs(lat - photo["GPSLatitude"]) < 1e-5 for lon, lat in points):
+        features = json.load(open(path, encoding="utf-8"))["features"] if os.path.exists(path) else []
+        points = [tuple(reversed(f["geometry"]["coordinates"])) for f in features
+                  if urlparse(f["properties"]["url"]).path.rstrip("/").endswith(f"/{album}/{slug}")]
+        near_home = any(distance_km(taken, home) < km for home in known_homes)
+        expected = [] if near_home or mode == "none" else [taken] if mode == "exact" else [coarsen(*taken, km)]
+        kinds["near a home" if near_home else mode] += 1
+        if len(points) != len(expected) or any(abs(a[0] - b[0]) > 1e-5 or abs(a[1] - b[1]) > 1e-5 for a, b in zip(points, expected)):
             bad += 1
-            fail(f"{album}/map.geojson has no point for {os.path.basename(photo['SourceFile'])} at {photo['GPSLatitude']}, {photo['GPSLongitude']}")
+            fail(f"{album}/map.geojson places {os.path.basename(photo['SourceFile'])} (taken at {taken[0]}, {taken[1]}; map: {mode}"
+                 f"{'; near a home' if near_home else ''}) at {points}, not at {expected}")
+    if not photos or not kinds["coarse"] or not kinds["near a home"]:
+        fail(f"the demo's photos with a GPS position ({kinds}) need one on a coarse map and one near a home, to check")
+    elif bad == 0:
+        print(f"ok   {len(photos)} photos with a GPS position are on their album's map as they must be: "
+              + ", ".join(f"{n} {k}" for k, n in kinds.items()))
+
+
+def check_geojson_homes(site, content):
+    """No point of any GeoJSON file pins a home: a point within the site's precision of a
+    member's home is a centre of the privacy grid or a position written in the content (a
+    report's, a place's, a study location's). (Photos near a home are on no map at all:
+    `check_photo_positions`.)"""
+    import json
+    km, known_homes = precision_km(content), homes(content)
+    written = set()
+    def collect(value):
+        if isinstance(value, dict):
+            if isinstance(value.get("lat"), (int, float)) and isinstance(value.get("lon"), (int, float)):
+                written.add((round(float(value["lat"]), 6), round(float(value["lon"]), 6)))
+            for v in value.values():
+                collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+    for path in glob.glob(os.path.join(content, "**", "*"), recursive=True):
+        if path.endswith((".md", ".yaml")) and not os.path.relpath(path, content).startswith("users/"):
+            try:
+                collect(front_matter(path))
+            except yaml.YAMLError:
+                pass
+    def points(geometry):
+        kind, coordinates = geometry["type"], geometry.get("coordinates")
+        if kind == "Point":
+            return [coordinates]
+        if kind in ("MultiPoint", "LineString"):
+            return coordinates
+        if kind in ("Polygon", "MultiLineString"):
+            return [p for ring in coordinates for p in ring]
+        if kind == "MultiPolygon":
+            return [p for polygon in coordinates for ring in polygon for p in ring]
+        return [p for g in geometry.get("geometries", []) for p in points(g)]
+    checked, bad = 0, 0
+    for path in sorted(glob.glob(os.path.join(site, "**", "*.geojson"), recursive=True)):
+        for feature in json.load(open(path, encoding="utf-8"))["features"]:
+            for lon, lat in points(feature["geometry"]):
+                checked += 1
+                point = (round(lat, 6), round(lon, 6))
+                if not any(distance_km(point, home) < km for home in known_homes) or point in written:
+                    continue
+                if coarsen(lat, lon, km) != point:
+                    bad += 1
+                    fail(f"{os.path.relpath(path, site)}: {feature['properties'].get('title')!r} at {lat}, {lon} is within "
+                         f"{km} km of a member's home, and neither on the privacy grid nor written in the content")
     if bad == 0:
-        print(f"ok   {len(photos)} photos with a GPS position are points on their album's map")
+        print(f"ok   none of {checked} GeoJSON positions pins a member's home (within {km} km: grid centres and written positions only)")
 
 
 def check_secret_not_logged(result):
@@ -906,7 +1065,9 @@ def main():
             check_forge_links(site, content, site_yaml["repository"], "/edit/main/", "/new/main/")
             check_cli(args.plein, content, tmp)
             check_secret_not_logged(demo_build)
-            check_album_points(site, content)
+            check_photo_positions(site, content)
+            check_geojson_homes(site, content)
+            check_private_media(site, content)
             check_exif(site)
             check_geojson(site, base)
             check_calendars(site, base, True)
@@ -924,6 +1085,7 @@ def main():
             check_feeds(hostile, "https://hostile.example.org/sub/", 50)
             check_injection(hostile)
             check_geojson(hostile, "https://hostile.example.org/sub/")
+            check_geojson_homes(hostile, hostile_content)
             check_calendars(hostile, "https://hostile.example.org/sub/", True)
             check_text_survives(hostile, "Hostile <script>alert('title')</script>", "index.html")
             check_privacy(hostile, hostile_content)

@@ -169,6 +169,24 @@ class Community:
         shutil.copyfile(rng.choice(photos), os.path.join(folder, f"nieuw-{self.counter}.jpg"))
         return f"a new photo in {os.path.relpath(folder, self.content)}"
 
+    def private_group(self, rng):
+        """A group with photos turns private, or a private one public: nothing made from a private
+        group's photos may stay in the output or be served."""
+        groups = [os.path.dirname(p) for p in self.files("groups/*/index.md")
+                  if glob.glob(os.path.join(os.path.dirname(p), "albums", "*", "*.jpg"))]
+        if not groups:
+            return None
+        path = os.path.join(rng.choice(groups), "index.md")
+        text = self.read(path)
+        if re.search(r"(?m)^visibility: private$", text):
+            text, turned = re.sub(r"(?m)^visibility: private$", "visibility: public", text, count=1), "public"
+        elif re.search(r"(?m)^visibility: \w+$", text):
+            text, turned = re.sub(r"(?m)^visibility: \w+$", "visibility: private", text, count=1), "private"
+        else:
+            text, turned = "---\nvisibility: private\n" + text[len("---\n"):], "private"
+        self.write(path, text)
+        return f"{os.path.relpath(os.path.dirname(path), self.content)} turned {turned}"
+
     def template(self, rng):
         path = os.path.join(self.templates, "partials", "report-card.mustache")
         self.write(path, self.read(path).replace("</article>", f"<!-- {self.counter} --></article>", 1))
@@ -200,8 +218,8 @@ class Community:
         os.replace(victim + ".tmp", victim)
         return "files touched and copied back"
 
-    EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "template", "settings", "breaks",
-             "same_bytes"]
+    EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
+             "settings", "breaks", "same_bytes"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's

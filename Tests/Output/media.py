@@ -20,8 +20,23 @@ import atexit, hashlib, os, shutil, subprocess, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ENV = "PLEIN_TEST_MEDIA"
-# The content folders whose media the checks build, each made once.
+# The content folders whose media the checks build, each made once. Their private groups are
+# built as if they were public, so the shared media hold their photos' variants too: every
+# check then builds with those in its cache, and none of them may be published.
 SOURCES = {"demo": os.path.join(ROOT, "content"), "hostile": os.path.join(ROOT, "Tests", "Fixtures", "hostile")}
+
+
+def opened(content, folder):
+    """A copy of `content` in `folder` whose private groups are public."""
+    shutil.copytree(content, folder, symlinks=True)
+    for base, _, names in os.walk(os.path.join(folder, "groups")):
+        if "index.md" in names and os.path.dirname(base) == os.path.join(folder, "groups"):
+            path = os.path.join(base, "index.md")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text.replace("\nvisibility: private\n", "\nvisibility: public\n"))
+    return folder
 # The parts of a cache that hold media, named by the hash of their source: the rest of a cache
 # (the build store, the search indexes, served copies) belongs to one build.
 KINDS = ("images", "videos")
@@ -41,6 +56,7 @@ def prepare(plein, folder):
     try:
         for name, content in SOURCES.items():
             cache = os.path.join(work, name + "-cache")
+            content = opened(content, os.path.join(work, name + "-content"))
             result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
                                      "--output", os.path.join(work, name), "--cache", cache],
                                     capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"))

@@ -119,6 +119,53 @@ import Testing
         #expect(Set(readable).subtracting(known.records.keys).sorted() == [])
     }
 
+    /// Not a byte of a private group: the demo's private family album (two photos and a video)
+    /// gives no file, in `serve` or in `build`, and a group turned private takes every file made
+    /// from its photos with it, though its variants stay in the cache.
+    @Test func aPrivateGroupsPhotosAndVideoAreNeitherWrittenNorServed() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let group = "groups/familie-bakker/index.md"
+        let album = site.content + "/groups/familie-bakker/albums/kerst-bij-opa-en-oma"
+        let originals = try FileManager.default.contentsOfDirectory(atPath: album).filter { !$0.hasSuffix(".md") }.sorted()
+        #expect(originals.count == 3, "the demo's private album holds two photos and a video: \(originals)")
+        // Every file made from a photo or video is published in a folder named by the original's hash.
+        let folders = try originals.map { name in
+            "media/" + Hashing.sha256Hex(Array(try Data(contentsOf: URL(fileURLWithPath: album + "/" + name)))).prefix(16) + "/"
+        }
+        func derived(_ paths: some Sequence<String>) -> [String] {
+            paths.filter { path in folders.contains { path.hasPrefix($0) } }.sorted()
+        }
+
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        #expect(derived(state.files.keys) == [], "served while private")
+        try site.edit(group) { $0.replacingOccurrences(of: "visibility: private", with: "visibility: public") }
+        _ = state.update(content: [group], templates: [])
+        let published = derived(state.files.keys)
+        #expect(published.count > 10, "public, the album's photos, video and poster are served: \(published)")
+        try site.edit(group) { $0.replacingOccurrences(of: "visibility: public", with: "visibility: private") }
+        let update = state.update(content: [group], templates: [])
+        #expect(derived(state.files.keys) == [], "served after the group turned private")
+        #expect(Set(published).isSubset(of: Set(update.removed)), "the update names what it removed")
+        expectSameAsFullBuild(state, site, "a group turned private")
+
+        // `plein build` with the build store and --changed, public and then private again.
+        var options = site.options
+        options.listsChanges = true
+        #expect(Pipeline.build(options).succeeded)
+        #expect(derived(snapshotTree(options.output).keys) == [], "written while private")
+        try site.edit(group) { $0.replacingOccurrences(of: "visibility: private", with: "visibility: public") }
+        let opened = Pipeline.build(options)
+        #expect(derived(opened.changes?.added ?? []) == published, "--changed lists the album's files as added")
+        try site.edit(group) { $0.replacingOccurrences(of: "visibility: public", with: "visibility: private") }
+        let closed = Pipeline.build(options)
+        #expect(closed.succeeded)
+        #expect(derived(snapshotTree(options.output).keys) == [], "written after the group turned private")
+        #expect(derived(closed.changes?.removed ?? []) == published, "--changed lists the album's files as removed")
+        #expect(derived(closed.changes?.added ?? []) + derived(closed.changes?.changed ?? []) == [])
+    }
+
     @Test func incrementalEqualsFullForSingleEdits() throws {
         let site = try Site()
         defer { site.dir.cleanup() }

@@ -42,7 +42,8 @@ enum TestRun {
 /// the demo spends nearly all its time making them. plein writes cache files under temporary
 /// names and renames them, and prunes by unlinking, so a build never changes a shared file.
 /// `make test` makes them before the suites start and names the folder in `PLEIN_TEST_MEDIA`;
-/// without it, the first suite that asks builds the demo and the hostile fixture here once.
+/// without it, the first suite that asks builds the demo and the hostile fixture here once, with
+/// their private groups made public so that their variants are shared too.
 /// ImageTests and VideoTests, whose subject is making media, use caches of their own.
 enum SharedMedia {
     static let kinds = ["images", "videos"]
@@ -54,7 +55,17 @@ enum SharedMedia {
         }
         return [Repo.content, Repo.root + "/Tests/Fixtures/hostile"].enumerated().map { i, content in
             let cache = TestRun.folder + "/media-\(i)"
-            var options = BuildOptions(content: content, templates: Repo.templates, output: TestRun.folder + "/media-site-\(i)", cache: cache)
+            // Private groups built as if public, as media.py does: their variants are shared too.
+            let opened = TestRun.folder + "/media-content-\(i)"
+            try? copyTree(content, to: opened)
+            for group in (try? FileManager.default.contentsOfDirectory(atPath: opened + "/groups")) ?? [] {
+                let index = opened + "/groups/" + group + "/index.md"
+                if let text = try? String(contentsOfFile: index, encoding: .utf8) {
+                    try? text.replacingOccurrences(of: "\nvisibility: private\n", with: "\nvisibility: public\n")
+                        .write(toFile: index, atomically: true, encoding: .utf8)
+                }
+            }
+            var options = BuildOptions(content: opened, templates: Repo.templates, output: TestRun.folder + "/media-site-\(i)", cache: cache)
             options.pagefind = nil
             options.remember = false
             _ = Pipeline.build(options)

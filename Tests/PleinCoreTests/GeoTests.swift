@@ -31,6 +31,66 @@ import Testing
         }
     }
 
+    /// A photo's position on its album's map: snapped unless the album says `map: exact`, none
+    /// with `map: none`, and none at all within the grid's distance of a member's home.
+    @Test func photoPositionsAreCoarseAndNeverNearAHome() {
+        let fixture = Txtar("""
+            -- site.yaml --
+            title: T
+            base_url: https://example.org/
+            language: en
+            timezone: Europe/Amsterdam
+            privacy: {location_precision_km: 1}
+            -- places.yaml --
+            - {name: Hoorn, lat: 52.6424, lon: 5.0602}
+            -- users/a.md --
+            ---
+            name: Ada
+            home: Hoorn
+            ---
+            -- users/b.md --
+            ---
+            name: Bo
+            home: {lat: 51.70, lon: 3.80}
+            ---
+            -- groups/g/index.md --
+            ---
+            name: G
+            members: [a, b]
+            ---
+            -- groups/g/albums/garden/index.md --
+            ---
+            title: Garden
+            ---
+            -- groups/g/albums/dive/index.md --
+            ---
+            title: Dive
+            map: exact
+            ---
+            -- groups/g/albums/hidden/index.md --
+            ---
+            title: Hidden
+            map: none
+            ---
+            """)
+        let content = ContentLoader.load(fixture.fs).content
+        let positions = Privacy.PhotoPositions(content)
+        let away = Coordinate(lat: 52.3712345, lon: 4.8923456)
+        #expect(positions.position(of: "groups/g/albums/garden/a.jpg", takenAt: away) == Privacy.coarsen(away, km: 1))
+        #expect(positions.position(of: "groups/g/albums/dive/a.jpg", takenAt: away) == Coordinate(lat: 52.371235, lon: 4.892346))
+        #expect(positions.position(of: "groups/g/albums/hidden/a.jpg", takenAt: away) == nil)
+        // 300 m from a home given as a place, and 900 m from one given as coordinates: on no map.
+        for near in [Coordinate(lat: 52.6451, lon: 5.0602), Coordinate(lat: 51.7081, lon: 3.80)] {
+            #expect(positions.position(of: "groups/g/albums/garden/a.jpg", takenAt: near) == nil)
+            #expect(positions.position(of: "groups/g/albums/dive/a.jpg", takenAt: near) == nil)
+        }
+        // 1.2 km away is far enough.
+        #expect(positions.position(of: "groups/g/albums/garden/a.jpg", takenAt: Coordinate(lat: 51.7108, lon: 3.80)) != nil)
+        // Avatars and report attachments are on no map.
+        #expect(positions.position(of: "users/a.jpg", takenAt: away) == nil)
+        #expect(positions.position(of: "reports/1094/x/a.jpg", takenAt: away) == nil)
+    }
+
     @Test func ringsAreWoundCounterClockwise() {
         let clockwise = [Coordinate(lat: 0, lon: 0), Coordinate(lat: 1, lon: 0), Coordinate(lat: 1, lon: 1), Coordinate(lat: 0, lon: 1)]
         #expect(Geo.signedArea(clockwise) < 0)

@@ -173,13 +173,15 @@ public struct SiteState: Sendable {
             // The first video of a served site that had none: ffmpeg is looked for now.
             videos = VideoStage(contentRoot: options.content, ffmpeg: ffmpeg, cache: images.processor.cache)
         }
-        videosMade = videos.process(content, progress: options.videoProgress)
+        // Nothing is made of a group that is not published: not a variant, poster or video.
+        let publication = Publication(content)
+        videosMade = videos.process(content, publishing: publication, progress: options.videoProgress)
         images.setPosters(videos.posters)
         timer.lap("videos (\(videosMade) made)")
         let videoProblems = videos.diagnostics.map { $0.under(content.displayRoot) }
         diagnostics += videoProblems
         guard !videoProblems.hasErrors else { return Update() }
-        let counts = images.process(content, progress: options.progress)
+        let counts = images.process(content, publishing: publication, progress: options.progress)
         timer.lap("images")
         imagesMade = counts.made
         imagesReused = counts.reused
@@ -206,7 +208,8 @@ public struct SiteState: Sendable {
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
         }
-        var (catalog, imageLinks) = images.catalog(captureTimes: times)
+        let positions = Privacy.PhotoPositions(content)
+        var (catalog, imageLinks) = images.catalog(captureTimes: times, publishing: publication, position: positions.position(of:takenAt:))
         let (publishedVideos, videoLinks) = videos.catalog()
         catalog.videos = publishedVideos
         imageLinks += videoLinks

@@ -106,10 +106,12 @@ struct ImageStage: Sendable {
         }
     }
 
-    /// Makes the variants of every image not processed yet (on all cores). Returns how many
-    /// files were made and reused.
-    mutating func process(_ content: Content, progress: (@Sendable (Int, Int) -> Void)?) -> (made: Int, reused: Int) {
-        let waiting = Set(headers.keys.filter { processed[$0] == nil })
+    /// Makes the variants of every published image not processed yet (on all cores). The images
+    /// of groups that are not published are read (for `check`), never made into anything.
+    /// Returns how many files were made and reused.
+    mutating func process(_ content: Content, publishing publication: Publication,
+                          progress: (@Sendable (Int, Int) -> Void)?) -> (made: Int, reused: Int) {
+        let waiting = Set(headers.keys.filter { processed[$0] == nil && publication.publishes($0) })
         let jobs = Self.jobs(content, root: contentRoot, only: waiting)
             + waiting.filter { posters[$0] != nil }.sorted().map { ImageJob(source: posters[$0]!, path: $0, kind: .photo) }
         let counter = Counter(total: jobs.count, report: progress)
@@ -136,13 +138,17 @@ struct ImageStage: Sendable {
         }
     }
 
-    /// The published images and the files to place in the output.
-    func catalog(captureTimes: [String: Moment]) -> (ImageCatalog, [(String, String)]) {
+    /// The published images and the files to place in the output: none of a group that is not
+    /// published (even when it was when the image was made), and each photo's position as
+    /// `position` allows it (nil: not on a map).
+    func catalog(captureTimes: [String: Moment], publishing publication: Publication,
+                 position: (String, Coordinate) -> Coordinate?) -> (ImageCatalog, [(String, String)]) {
         var catalog = ImageCatalog()
         var links: [(String, String)] = []
-        for path in processed.keys.sorted() {
+        for path in processed.keys.sorted() where publication.publishes(path) {
             guard case .success(let image) = processed[path]! else { continue }
-            let (entry, files) = Self.describe(image, takenAt: captureTimes[path])
+            let taken = image.info.latitude.flatMap { lat in image.info.longitude.map { Coordinate(lat: lat, lon: $0) } }
+            let (entry, files) = Self.describe(image, takenAt: captureTimes[path], at: taken.flatMap { position(path, $0) })
             catalog.images[path] = entry
             links += files
         }
@@ -150,7 +156,7 @@ struct ImageStage: Sendable {
     }
 
     /// Where each variant is published, and what the pages say about it.
-    static func describe(_ image: ProcessedImage, takenAt: Moment?) -> (PublishedImage, [(String, String)]) {
+    static func describe(_ image: ProcessedImage, takenAt: Moment?, at position: Coordinate?) -> (PublishedImage, [(String, String)]) {
         let name = (image.job.path as NSString).lastPathComponent
         let stem = PhotoName.slug(name)
         let hash = String(image.hash.prefix(16))
@@ -184,8 +190,8 @@ struct ImageStage: Sendable {
         thumbnails.sort { $0.width < $1.width }
         modern.sort { $0.width < $1.width }
         let info = PhotoInfo(
-            takenAt: takenAt?.seconds, takenAtHasOffset: image.info.offset != nil, latitude: image.info.latitude,
-            longitude: image.info.longitude, camera: image.info.camera)
+            takenAt: takenAt?.seconds, takenAtHasOffset: image.info.offset != nil, latitude: position?.lat,
+            longitude: position?.lon, camera: image.info.camera)
         let shown = display ?? thumbnails.last ?? PublishedImage.Variant(path: "", width: 0, height: 0)
         let published = PublishedImage(
             variants: thumbnails.isEmpty ? [shown] : thumbnails, avif: modern, display: shown, preview: preview, info: info)

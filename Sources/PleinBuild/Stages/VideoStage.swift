@@ -17,9 +17,10 @@ struct VideoStage: Sendable {
         processor = VideoProcessor(ffmpeg: ffmpeg, images: cache)
     }
 
-    /// Makes (or finds) every video of the content; returns how many ffmpeg made.
-    mutating func process(_ content: Content, progress: (@Sendable (Int, Int) -> Void)?) -> Int {
-        let paths = content.videos.keys.sorted()
+    /// Makes (or finds) every published video of the content; returns how many ffmpeg made. The
+    /// videos of groups that are not published are not even looked at: nothing is made of them.
+    mutating func process(_ content: Content, publishing publication: Publication, progress: (@Sendable (Int, Int) -> Void)?) -> Int {
+        let paths = content.videos.keys.filter(publication.publishes).sorted()
         let jobs = paths.map { VideoJob(source: contentRoot + "/" + $0, path: $0) }
         let counter = Counter(total: jobs.count, report: progress)
         let results = parallelMap(jobs, maxConcurrent: processor.parallel) { [processor] job -> (String, Result<ProcessedVideo, VideoProblem>) in

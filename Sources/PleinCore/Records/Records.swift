@@ -81,6 +81,13 @@ public enum Visibility: String, Sendable, Hashable, Encodable {
     case `public`, unlisted, `private`
 }
 
+/// How an album's map places its photos (`map` of the album): on the site's privacy grid
+/// (`coarse`, the default), where they were taken (`exact`, for a dive site), or not at all.
+public enum AlbumMap: String, Sendable, Hashable, Encodable {
+    case coarse, exact
+    case hidden = "none"
+}
+
 /// `groups/<id>/index.md`
 public struct Group: Sendable {
     public let id: String
@@ -128,6 +135,8 @@ public struct Album: Sendable {
     /// The member who made the album (credited in feeds).
     public let by: Located<String>?
     public let entries: [Entry]
+    /// How precisely the album's map places its photos (`map`).
+    public let map: AlbumMap
     /// Image file names found in the album's folder, sorted.
     public let imageFiles: [String]
     public let body: Body
@@ -136,7 +145,8 @@ public struct Album: Sendable {
     /// The folder, relative to the content root.
     public var folder: String { ContentLayout.albumFolder(group: group, id: id) }
 
-    public init(group: String, id: String, file: String, title: String, date: Moment?, cover: Located<String>?, by: Located<String>?, entries: [Entry], imageFiles: [String], body: Body, spans: [String: Span]) {
+    public init(group: String, id: String, file: String, title: String, date: Moment?, cover: Located<String>?, by: Located<String>?, entries: [Entry], map: AlbumMap = .coarse, imageFiles: [String], body: Body, spans: [String: Span]) {
+        self.map = map
         self.group = group
         self.id = id
         self.file = file

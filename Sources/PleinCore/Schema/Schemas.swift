@@ -18,7 +18,7 @@ public enum Schemas {
         Field("search", .boolean, "Whether the site has a search page and index (default true; needs Pagefind, which `make site` installs)."),
         Field("labels", .textMap, "The site's own interface texts, by key (see the theme's i18n files), e.g. nav_reports: Dive sites."),
         Field("privacy", .object([
-            Field("location_precision_km", .number(min: 0.1, max: 100), "Members' home locations are rounded to a grid of this many kilometres (default 1)."),
+            Field("location_precision_km", .number(min: 0.1, max: 100), "Members' homes and photos' positions are rounded to a grid of this many kilometres (default 1); photos taken this close to a home are on no map."),
         ]), "Privacy settings."),
         Field("feeds", .object([
             Field("limit", .integer(min: 1, max: 10_000), "At most this many entries per feed (default 50)."),
@@ -67,6 +67,8 @@ public enum Schemas {
         Field("title", .string, required: true, "The album's title."),
         Field("date", .moment, "When the photos were taken."),
         Field("cover", .fileName, "The photo shown for the album."),
+        Field("map", .choice(["coarse", "exact", "none"]),
+              "Where the album's map puts its photos: on the site's privacy grid (coarse, the default), where they were taken (exact, for a dive site) or nowhere (none). Photos taken near a member's home are never on it."),
         Field("by", .memberRef, "The member of the group who made the album; credited in feeds."),
         Field("photos", .list(.object([
             Field("file", .fileName, required: true, "A photo file in the album's folder."),

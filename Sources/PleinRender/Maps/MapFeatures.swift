@@ -85,8 +85,8 @@ struct MapFeatures: Rendering {
         guard let info = view.image(photo.path)?.info, let lat = info.latitude, let lon = info.longitude else { return nil }
         return MapFeature(
             shape: .point(Coordinate(lat: lat, lon: lon)), title: photo.caption ?? photo.file,
-            path: routes.photo(album.key, photo.slug), category: "photo",
-            date: info.takenAt.map { Moment(seconds: $0) }, description: album.title,
+            // No capture time: with the place, it says where someone was when.
+            path: routes.photo(album.key, photo.slug), category: "photo", date: nil, description: album.title,
             color: MapStyle.photo.color, symbol: MapStyle.photo.symbol)
     }
 

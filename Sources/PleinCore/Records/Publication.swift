@@ -1,0 +1,28 @@
+/// Which groups of the content are published at all, and so which of the content's files may
+/// have anything made from them in the output. A private group, or one without members (the last
+/// member left), is not published: no page, and no image, poster, video or copy of its files.
+///
+/// The model builder publishes exactly these groups, and the image and video stages make
+/// nothing for files of other groups, so that what is left out of the pages is not written or
+/// served under another name either.
+public struct Publication: Sendable, Equatable {
+    /// Ids of the groups that are published (public or unlisted, with at least one member).
+    public let groups: Set<String>
+
+    public init(_ content: Content) {
+        let index = MemberIndex(content.members)
+        groups = Set(content.groups.filter { group in
+            group.visibility != .private && group.members.contains { index.resolve($0.value) != nil }
+        }.map(\.id))
+    }
+
+    /// Whether anything may be made from the content file at `path` (a photo, video or
+    /// attachment): a group's files only when the group is published, other files always.
+    public func publishes(_ path: String) -> Bool {
+        switch FileRole.of(path) {
+        case .photo(let group, _), .album(let group, _), .goal(let group, _), .event(let group, _): groups.contains(group)
+        case .group(let id): groups.contains(id)
+        default: true
+        }
+    }
+}
