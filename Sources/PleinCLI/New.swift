@@ -177,7 +177,7 @@ struct NewMember: ParsableCommand {
 
     func run() throws {
         let name = try ask(name, "Name", option: "--name")
-        let email = try ask(email, "E-mail address (never published)", option: "--email")
+        let email = askOptional(email, "E-mail address (optional; never published, but readable in the repository)")
         var fields: [(String, FieldValue)] = []
         if let joined { fields.append(("joined", .plain(joined))) }
         if let home = askOptional(home, "Home: a place or lat,lon") { fields.append(("home", placeOrCoordinate(home))) }

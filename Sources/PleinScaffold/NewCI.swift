@@ -32,6 +32,12 @@ extension Scaffold {
         # GitHub Pages from the default branch. Written by `plein new ci`; plein \(version) is
         # installed from its Debian package. In the repository's settings, set Pages' source to
         # "GitHub Actions".
+        #
+        \(exposure)
+        #
+        # Message threads are published only with a secret: add a repository secret named
+        # PLEIN_SECRET (Settings → Secrets and variables → Actions), a long random text. Without
+        # it the build leaves threads out, and profiles offer no "Send a message" button.
         name: plein
 
         on:
@@ -81,6 +87,8 @@ extension Scaffold {
               - id: pages
                 uses: actions/configure-pages@v5.0.0
               - name: Build the site
+                env:
+                  PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}
                 run: plein build --base-url "${{ steps.pages.outputs.base_url }}/"
               - uses: actions/upload-pages-artifact@v3.0.1
                 with:
@@ -102,6 +110,16 @@ extension Scaffold {
         """
     }
 
+    /// What a public content repository gives away, said at the top of every CI file.
+    static let exposure = """
+        # The site hides what the content repository does not: in a PUBLIC repository anyone can
+        # read every member's e-mail address and home, private groups, message threads and the
+        # photos' positions. Keep the content repository private (GitHub Pages from a private
+        # repository needs a paid plan; GitLab Pages publishes from a private project on any plan),
+        # or leave e-mail addresses out (members are named by id) and keep private groups and
+        # threads out of it.
+        """
+
     /// The step that installs plein's package (and `tools`) in a GitHub job's Debian container.
     static func installStep(tools: String) -> String {
         """
@@ -119,6 +137,14 @@ extension Scaffold {
         # Checks merge requests (problems appear in the merge request's Code Quality widget) and
         # publishes the site to GitLab Pages from the default branch. Written by `plein new ci`;
         # plein \(version) is installed from its Debian package.
+        #
+        \(exposure)
+        # GitLab Pages publishes from a private project: keep the project private and set Pages'
+        # visibility to "Everyone" (Settings → General → Visibility → Pages).
+        #
+        # Message threads are published only with a secret: add a CI/CD variable named
+        # PLEIN_SECRET (Settings → CI/CD → Variables; masked, protected), a long random text.
+        # Without it the build leaves threads out, and profiles offer no "Send a message" button.
         image: \(ciImage)
 
         variables:

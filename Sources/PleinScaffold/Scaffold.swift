@@ -107,21 +107,25 @@ public struct Scaffold: Sendable {
 
     // MARK: Record kinds
 
-    public func member(name: String, email: String, id: String? = nil, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
+    /// A member file. The e-mail address is optional: groups and goals name members by id, and
+    /// an address in a public repository is an address for anyone.
+    public func member(name: String, email: String? = nil, id: String? = nil, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
         var chosen = id ?? ""
         if id == nil { chosen = try slug(name, what: "name") }
         let id = chosen
         guard Slug.isValid(id) else { throw Failure("'\(id)' is not a valid id") }
-        guard Email.isValid(email) else { throw Failure("'\(email)' is not an e-mail address") }
-        if let taken = content.members.first(where: { Email.key($0.email) == Email.key(email) }) {
-            throw Failure("\(email) is already used by member '\(taken.id)'")
-        }
         var fields = fields
-        if !fields.contains(where: { $0.0 == "joined" }) { fields.insert(("joined", .plain(clock.civil(now).isoDate)), at: 0) }
+        if let email {
+            guard Email.isValid(email) else { throw Failure("'\(email)' is not an e-mail address") }
+            if let taken = content.members.first(where: { Email.key($0.email) == Email.key(email) }) {
+                throw Failure("\(email) is already used by member '\(taken.id)'")
+            }
+            fields.insert(("email", .text(email)), at: 0)
+        }
+        if !fields.contains(where: { $0.0 == "joined" }) { fields.insert(("joined", .plain(clock.civil(now).isoDate)), at: fields.count { $0.0 == "email" }) }
         return try create(ContentLayout.member(id), """
             ---
             name: \(Self.quote(name))
-            email: \(Self.quote(email))
             \(FieldValue.lines(fields))---
             \(Placeholders.member)
 

@@ -8,7 +8,7 @@ folder, outside this repository, with no options beyond what the README shows.
 
     python3 Tests/Output/first_site.py --plein .build/debug/plein
 """
-import argparse, http.client, os, shutil, socket, subprocess, sys, tempfile, time
+import argparse, hashlib, http.client, os, shutil, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = []
@@ -66,6 +66,9 @@ def main():
         check(not os.path.exists(os.path.join(users, "content")), "no second content folder inside the first")
         code, out = run("new", "group", "--name", "Zeehonden", "--members", "daan-smit,zoe-celik-odegard", cwd=site)
         check(code == 0, f"new group: {out.strip()}")
+        code, out = run("new", "member", "--name", "Wim Zonder Adres", cwd=site)
+        check(code == 0 and "email" not in open(os.path.join(users, "wim-zonder-adres.md"), encoding="utf-8").read(),
+              f"a member without an e-mail address: {out.strip()}")
         code, out = run("check", cwd=users)
         check(code == 0, f"check from inside: {out.strip()[:200]}")
         check("still holds the placeholder 'What happened.'" in out, "the placeholder plein new wrote is pointed out")
@@ -77,6 +80,36 @@ def main():
             check(os.path.exists(os.path.join(public, page)), f"public/{page}")
         with open(os.path.join(public, "users/zoe-celik-odegard/index.html"), encoding="utf-8") as f:
             check("Zoë Çelik-Ødegård" in f.read(), "the profile shows the name")
+
+        print("a private group's photos and video: nothing made from them is written, listed or served")
+        code, out = run("new", "group", "--name", "Bestuur", "--members", "daan-smit", "--visibility", "public", cwd=site)
+        code2, out2 = run("new", "album", "--group", "bestuur", "--title", "Vergadering", "--date", "2026-11-20", cwd=site)
+        check(code == 0 and code2 == 0, f"new group and album: {out.strip()} {out2.strip()}")
+        private_album = os.path.join(ROOT, "content/groups/familie-bakker/albums/kerst-bij-opa-en-oma")
+        originals = sorted(n for n in os.listdir(private_album) if not n.endswith(".md"))
+        folders = []
+        for name in originals:
+            shutil.copyfile(os.path.join(private_album, name), os.path.join(site, "content/groups/bestuur/albums/vergadering", name))
+            with open(os.path.join(private_album, name), "rb") as f:
+                folders.append("media/" + hashlib.sha256(f.read()).hexdigest()[:16] + "/")
+        def derived():
+            return sorted(os.path.relpath(os.path.join(b, n), public) for b, _, ns in os.walk(public) for n in ns
+                          if any(os.path.relpath(os.path.join(b, n), public).startswith(f) for f in folders))
+        code, out = run("build", cwd=site)
+        opened = derived()
+        check(code == 0 and len(opened) > 10, f"while public, the album's photos, video and poster are published ({len(opened)} files)")
+        group_file = os.path.join(site, "content/groups/bestuur/index.md")
+        with open(group_file, encoding="utf-8") as f:
+            text = f.read()
+        with open(group_file, "w", encoding="utf-8") as f:
+            f.write(text.replace("visibility: public", "visibility: private"))
+        code, out = run("build", "--changed", os.path.join(work, "changes.txt"), cwd=site)
+        with open(os.path.join(work, "changes.txt")) as f:
+            removed = sorted(line.split("\t", 1)[1].strip() for line in f if line.startswith("D\t"))
+        check(code == 0 and derived() == [], f"turned private, none of them is left in public/ ({derived()[:3]})")
+        check(set(opened) <= set(removed), f"--changed lists every one of them as removed ({len(set(opened) - set(removed))} missing)")
+        code, out = run("build", "--fresh", cwd=site)
+        check(code == 0 and derived() == [], "a fresh build with their variants in the cache publishes none of them")
 
         print("plein serve from inside the site")
         with socket.socket() as s:
@@ -97,6 +130,12 @@ def main():
                 except OSError:
                     time.sleep(0.2)
             check(status == 200 and b"Daan Smit" in page, f"serve answers ({status})")
+            answered = []
+            for path in opened:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                connection.request("GET", "/" + path)
+                answered.append(connection.getresponse().status)
+            check(opened and set(answered) == {404}, f"serve answers 404 for every file of the private group's album ({sorted(set(answered))})")
         finally:
             serve.terminate()
             serve.wait(10)
@@ -164,6 +203,11 @@ def main():
             text = f.read()
         check("plein check --format github" in text and "fetch-depth: 0" in text and "actions/cache@" in text
               and "plein_${PLEIN_VERSION}_amd64.deb" in text, "the workflow checks with annotations, keeps history and the cache, installs the package")
+        with open(gitlab) as f:
+            gitlab_text = f.read()
+        check("PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}" in text and "PUBLIC repository" in text and "paid plan" in text
+              and "PLEIN_SECRET" in gitlab_text and "private project" in gitlab_text,
+              "both say what a public repository shows, and pass the thread secret to the build")
 
         print("plein check --format github annotates the changed lines")
         subprocess.run(["git", "init", "-q"], cwd=site, check=True)

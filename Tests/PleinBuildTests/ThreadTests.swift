@@ -33,6 +33,8 @@ import Testing
             Issue.record("\(path) contains thread text '\(needle)'")
         }
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/messages"))
+        // A message written through the profile's button would never appear: there is no button.
+        #expect(occurrences(of: ["Stuur een bericht"], in: dir.path).isEmpty, "a profile offers to send a message")
     }
 
     @Test func withASecretEveryThreadIsAtItsKeyAndLinkedFromNowhere() throws {
@@ -55,6 +57,8 @@ import Testing
             }
         }
         for (path, _) in occurrences(of: [secret], in: dir.path + "/a") { Issue.record("the secret appears in \(path)") }
+        #expect(occurrences(of: ["Stuur een bericht"], in: dir.path + "/a").contains { $0.path.hasPrefix("users/") },
+                "with threads published, profiles offer to send a message")
 
         // The same secret gives the same addresses.
         options.output = dir.path + "/b"

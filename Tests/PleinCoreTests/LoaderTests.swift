@@ -61,8 +61,11 @@ import Testing
     @Test func diagnosticsAreEquatableValues() {
         let result = load(["users/anna.md": "---\nname: Anna\nemial: a@example.org\n---\n"])
         #expect(result.diagnostics == [
-            Diagnostic(.missingField("email"), in: "users/anna.md", at: Span(line: 2, column: 1)),
             Diagnostic(.unknownField("emial", suggestion: "email"), in: "users/anna.md", at: Span(line: 3, column: 1, length: 5)),
+        ])
+        // The e-mail address is optional; a name is not.
+        #expect(load(["users/anna.md": "---\njoined: 2026-07-01\n---\n"]).diagnostics == [
+            Diagnostic(.missingField("name"), in: "users/anna.md", at: Span(line: 2, column: 1)),
         ])
     }
 

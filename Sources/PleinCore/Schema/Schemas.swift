@@ -42,7 +42,7 @@ public enum Schemas {
 
     public static let member = RecordSchema(kind: "member", format: .frontMatter, root: .object([
         Field("name", .string, required: true, "The member's name as shown on the site."),
-        Field("email", .email, required: true, "E-mail address: unique, used to refer to the member, never published."),
+        Field("email", .email, "E-mail address (optional): unique, may name the member in groups and goals, never published; anyone who can read the repository reads it."),
         Field("avatar", .fileName, "A .jpg, .png or .webp file beside this one."),
         Field("joined", .moment, "The date the member joined."),
         Field("home", .placeOrCoordinate, "A place from places.yaml or {lat, lon}; published only coarsened."),

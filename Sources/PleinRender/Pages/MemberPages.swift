@@ -98,7 +98,9 @@ struct MemberPage: PageRenderer {
             goals: goals.map(cards.goal),
             points: pointsPerGroup(goals),
             study: study(),
-            messageURL: forge.newFile(
+            // Only where threads are published (a secret was given): elsewhere a message would
+            // sit in the repository and never appear.
+            messageURL: inputs.options.threadKeys == nil ? nil : forge.newFile(
                 folder: ContentLayout.threads, name: String(thread.dropFirst(ContentLayout.threads.count + 1)),
                 text: "participants: [\(strings["thread_your_id"]), \(id)]\nsubject: \n"),
             feedURL: routes.url(routes.memberFeed(id)), followingURL: m.follows.isEmpty || !site.has(.reports) ? nil : routes.url(routes.followingFeed(id)))
