@@ -218,9 +218,11 @@ public enum ModelBuilder {
             photos.append(PhotoModel(file: file, path: "\(a.folder)/\(file)", slug: slugs[file] ?? PhotoName.slug(file), caption: nil, by: nil))
         }
         let cover = a.cover.flatMap { c in photos.firstIndex { $0.file == c.value } } ?? (photos.isEmpty ? nil : 0)
-        return AlbumModel(
+        var album = AlbumModel(
             group: a.group, id: a.id, file: a.file, title: a.title, date: a.date, by: a.by.flatMap { resolve($0.value) }, body: a.body, photos: photos,
             coverIndex: cover)
+        album.map = a.map
+        return album
     }
 }
 

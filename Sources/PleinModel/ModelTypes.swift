@@ -92,6 +92,8 @@ public struct AlbumModel: Sendable, Equatable, Encodable {
     /// In display order: the album's `photos` list first, then the rest.
     public let photos: [PhotoModel]
     public let coverIndex: Int?
+    /// How the album's map places its photos (their positions are already as it allows).
+    public var map: AlbumMap = .coarse
     public var key: AlbumKey { AlbumKey(group: group, album: id) }
     public var cover: PhotoModel? { coverIndex.map { photos[$0] } }
 }

@@ -133,7 +133,9 @@ struct PhotoPage: PageRenderer {
             let other = album.photos[i]
             return Neighbour(url: routes.url(routes.photo(key, other.slug)), caption: other.caption ?? other.file)
         }
-        let map = maps.features.photoFeature(album, photo).flatMap {
+        // A photo's own map only where the album shows exact positions: a point snapped to the
+        // privacy grid, alone on a map zoomed to it, would look precise to the metre.
+        let map = album.map != .exact ? nil : maps.features.photoFeature(album, photo).flatMap {
             maps.block(id: "map-photo", title: title, features: [$0], geoJSON: maps.features.path(.album(key)), highlight: $0.path)
         }
         var page = Page(
