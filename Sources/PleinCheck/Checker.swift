@@ -13,7 +13,7 @@ public enum Checker {
         run.checkReports()
         run.checkCheckIns()
         run.checkThreads()
-        run.checkPlaceholders()
+        run.checkTexts()
         run.checkSections()
         return run.diagnostics
     }
@@ -304,17 +304,57 @@ private struct CheckRun {
         }
     }
 
-    /// Text that `plein new` wrote for the author to replace, still there.
-    mutating func checkPlaceholders() {
+    /// Every record's Markdown text, with its file.
+    var bodies: [(String, Body)] {
         var bodies: [(String, Body)] = content.members.map { ($0.file, $0.body) } + content.groups.map { ($0.file, $0.body) }
         bodies += content.albums.map { ($0.file, $0.body) } + content.goals.map { ($0.file, $0.body) }
         bodies += content.events.map { ($0.file, $0.body) }
         bodies += content.reports.flatMap { [($0.file, $0.body)] + $0.replies.map { ($0.file, $0.body) } }
         bodies += content.locations.map { ($0.file, $0.body) } + content.threads.flatMap { $0.messages.map { ($0.file, $0.body) } }
+        return bodies
+    }
+
+    /// Text that `plein new` wrote for the author to replace, still there; and a member's
+    /// registered address written into a text, where it is published as written (plein never
+    /// publishes the `email` of a member's file).
+    mutating func checkTexts() {
         for (file, body) in bodies {
-            guard let (text, line) = Placeholders.find(in: body) else { continue }
-            add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
+            if let (text, line) = Placeholders.find(in: body) {
+                add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
+            }
+            guard !members.byEmail.isEmpty, body.markdown.containsByte(UInt8(ascii: "@")) else { continue }
+            for (address, line, column) in Self.addresses(in: body) {
+                guard let member = members.byEmail[Email.key(address)] else { continue }
+                add(.registeredAddressInText(member: member.id), file, Span(line: line, column: column, length: address.count))
+            }
         }
+    }
+
+    /// The e-mail addresses in a text, with their lines in the file and columns.
+    static func addresses(in body: Body) -> [(String, Int, Int)] {
+        func local(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || Array("._%+-".utf8).contains(byte)
+        }
+        func domain(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2E || byte == 0x2D
+        }
+        let bytes = Array(body.markdown.utf8)
+        var found: [(String, Int, Int)] = []
+        var line = body.line, lineStart = 0
+        for (i, byte) in bytes.enumerated() {
+            if byte == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
+            guard byte == UInt8(ascii: "@") else { continue }
+            var a = i, b = i + 1
+            while a > lineStart, local(bytes[a - 1]) { a -= 1 }
+            while b < bytes.count, domain(bytes[b]) { b += 1 }
+            while b > i + 1, bytes[b - 1] == 0x2E { b -= 1 }
+            guard a < i, b > i + 1 else { continue }
+            found.append((String(decoding: bytes[a..<b], as: UTF8.self), line, a - lineStart + 1))
+        }
+        return found
     }
 
     mutating func checkThreads() {

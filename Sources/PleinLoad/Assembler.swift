@@ -93,14 +93,29 @@ struct Assembler {
                 photos["\(group)/\(album)", default: []].append(String(path.split(separator: "/").last!))
             case .reportResource(let area, let name):
                 let ext = FileRole.splitExtension(path).ext.lowercased()
-                if FileRole.imageExtensions.union(FileRole.videoExtensions).subtracting(FileRole.webImageExtensions).contains(ext) {
+                let file = String(path.dropFirst(ContentLayout.reportFolder("\(area)/\(name)").count + 1))
+                if AttachmentType.reportOwnFiles.contains(file.lowercased()) {
+                    diagnostics.append(report(.attachmentTakesOutput(file: file, output: "reports/\(area)/\(name)/\(file.lowercased())"), path))
+                    continue
+                }
+                if FileRole.webImageExtensions.contains(ext) {
+                    resources["\(area)/\(name)", default: []].append(file)
+                    continue
+                }
+                if FileRole.imageExtensions.union(FileRole.videoExtensions).contains(ext) {
                     // Published as they are, these would carry the phone's GPS position.
                     diagnostics.append(report(.unexpectedFile(
                         hint: "a report publishes .jpg, .png and .webp images; put phone photos and videos in an album, or convert this one to JPEG"), path))
                     continue
                 }
-                let prefix = ContentLayout.reportFolder("\(area)/\(name)") + "/"
-                resources["\(area)/\(name)", default: []].append(String(path.dropFirst(prefix.count)))
+                guard AttachmentType.of(file) != nil else {
+                    diagnostics.append(report(.unexpectedFile(
+                        hint: "a report publishes \(AttachmentType.listed); HTML, SVG, XML, scripts and other files could act as pages of the site, so this one is left out"), path))
+                    continue
+                }
+                // A file whose bytes are not its type was reported when it was read (`parse`).
+                guard item.diagnostics.isEmpty else { continue }
+                resources["\(area)/\(name)", default: []].append(file)
 
             case .places:
                 guard let read = item.read else { continue }

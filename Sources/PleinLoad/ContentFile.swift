@@ -2,7 +2,8 @@ public import PleinCore
 import Foundation
 
 /// Opens a file of the content folder to publish it, refusing what loading refuses: anything
-/// that is not a regular file, and any path that leads outside the content folder. The check is
+/// that is not a regular file, any path that leads outside the content folder, and a link to a
+/// file it may not stand for (`FileRole.linkRefusal`). The check is
 /// made on the opened descriptor, so a file replaced by a symbolic link after the content was
 /// listed is refused too; nothing is read through a path that was not checked this way.
 public enum ContentFile {
@@ -35,6 +36,12 @@ public enum ContentFile {
             let target = openedPath(fd) ?? "?"
             close(fd)
             return refuse("it leads outside the content folder (to '\(target)')")
+        }
+        // Through a link (even one made after the content was listed): only where links may lead.
+        let reached = String(opened.dropFirst(realRoot.count + 1))
+        if reached != relative, let reason = FileRole.linkRefusal(from: relative, to: reached) {
+            close(fd)
+            return refuse(reason)
         }
         return .success(fd)
     }

@@ -162,11 +162,23 @@ public enum ContentLoader {
         return parallelMap(files.map { ($0.path, $0.size) }) { path, size -> Parsed in
             let role = FileRole.of(path)
             guard let schema = role.schema else {
-                return Parsed(path: path, role: role, read: nil, text: nil, image: nil, diagnostics: [])
+                return Parsed(path: path, role: role, read: nil, text: nil, image: nil, diagnostics: attachmentProblems(path, role: role, fs: fs))
             }
             var diagnostics: [Diagnostic] = []
             let (read, text) = reader.read(path, size: size, schema: schema, into: &diagnostics)
             return Parsed(path: path, role: role, read: read, text: text, image: nil, diagnostics: diagnostics)
+        }
+    }
+
+    /// A report's attachment whose first bytes are not of its type (a "PDF" that is HTML).
+    private static func attachmentProblems(_ path: String, role: FileRole, fs: ContentFS) -> [Diagnostic] {
+        guard case .reportResource = role, let name = path.split(separator: "/").last.map(String.init),
+              let type = AttachmentType.of(name) else { return [] }
+        do throws(ContentFS.Failure) {
+            if type.matches(try fs.readPrefix(path, AttachmentType.headLength)) { return [] }
+            return [Diagnostic(.attachmentMismatch(file: name, type: type.name), in: path)]
+        } catch {
+            return [Diagnostic(.unreadable(error.reason), in: path)]
         }
     }
 

@@ -9,14 +9,42 @@ struct FileTree: Sendable {
     private var children: [String: Set<String>] = [:]
     /// Problems of single entries: symbolic links out of the root, unreadable folders.
     private var problems: [String: Diagnostic] = [:]
+    /// Files with more than one name (hard links), with their sizes: one is taken only when all
+    /// its names are inside the root, as a name elsewhere is a way to publish any file.
+    private var linked: [String: (identity: ContentFS.Entry.Identity, size: Int)] = [:]
+    private var hardLinkProblems: [String: Diagnostic] = [:]
 
     init(_ fs: ContentFS) {
         walk(fs, "", parallelLevels: 2)
+        settleHardLinks()
     }
 
     private init() {}
 
-    var diagnostics: [Diagnostic] { problems.keys.sorted().map { problems[$0]! } }
+    var diagnostics: [Diagnostic] {
+        let all = problems.merging(hardLinkProblems) { first, _ in first }
+        return all.keys.sorted().map { all[$0]! }
+    }
+
+    /// Counts the names of each hard-linked file found inside the root: a file with a name
+    /// outside is left out.
+    private mutating func settleHardLinks() {
+        hardLinkProblems = [:]
+        guard !linked.isEmpty else { return }
+        var names: [ContentFS.Entry.Identity: Int] = [:]
+        func key(_ identity: ContentFS.Entry.Identity) -> ContentFS.Entry.Identity {
+            ContentFS.Entry.Identity(device: identity.device, inode: identity.inode, links: 0)
+        }
+        for (_, entry) in linked { names[key(entry.identity), default: 0] += 1 }
+        for (path, entry) in linked {
+            if names[key(entry.identity), default: 0] < entry.identity.links {
+                files.removeValue(forKey: path)
+                hardLinkProblems[path] = Diagnostic(.hardLinkOutsideContent(links: entry.identity.links), in: path)
+            } else {
+                files[path] = entry.size
+            }
+        }
+    }
 
     /// Files in path order: the order every later stage reads them in.
     var sortedFiles: [(path: String, size: Int)] { files.keys.sorted().map { ($0, files[$0]!) } }
@@ -45,6 +73,22 @@ struct FileTree: Sendable {
                 problems[path] = Diagnostic(.symlinkOutsideContent(entry.linkTarget ?? "?"), in: path)
                 continue
             }
+            // A link is followed only to a file it may stand for (`FileRole.linkRefusal`): never to
+            // a folder, so walking a tree of links ends.
+            switch entry.resolved {
+            case .failure(let failure)?:
+                problems[path] = Diagnostic(.symlinkRefused(failure.reason), in: path)
+                continue
+            case .success(let target)? where entry.kind == .directory:
+                problems[path] = Diagnostic(.symlinkRefused("it points to a folder ('\(target)'); plein follows a symbolic link only to a file"), in: path)
+                continue
+            case .success(let target)? where entry.kind == .file:
+                if let reason = FileRole.linkRefusal(from: path, to: target) {
+                    problems[path] = Diagnostic(.symlinkRefused(reason), in: path)
+                    continue
+                }
+            default: break
+            }
             switch entry.kind {
             case .directory:
                 names.insert(entry.name)
@@ -53,6 +97,7 @@ struct FileTree: Sendable {
             case .file:
                 names.insert(entry.name)
                 files[path] = entry.size
+                if let identity = entry.identity, entry.linkTarget == nil { linked[path] = (identity, entry.size) }
             case .other:
                 let reason = entry.linkTarget != nil ? "it is a broken symbolic link" : "it is not a regular file"
                 problems[path] = Diagnostic(.unreadable(reason), in: path)
@@ -69,6 +114,7 @@ struct FileTree: Sendable {
             directories.formUnion(tree.directories)
             children.merge(tree.children) { first, _ in first }
             problems.merge(tree.problems) { first, _ in first }
+            linked.merge(tree.linked) { first, _ in first }
         }
     }
 
@@ -77,6 +123,7 @@ struct FileTree: Sendable {
         for name in children.removeValue(forKey: directory) ?? [] {
             let path = Self.join(directory, name)
             files.removeValue(forKey: path)
+            linked.removeValue(forKey: path)
             if directories.remove(path) != nil { forget(path) }
         }
         for key in problems.keys where key.hasPrefix(directory.isEmpty ? "" : directory + "/") && !key.dropFirst(directory.isEmpty ? 0 : directory.count + 1).contains("/") {
@@ -93,8 +140,10 @@ struct FileTree: Sendable {
             let parent = directory.split(separator: "/").dropLast().joined(separator: "/")
             let name = String(directory.split(separator: "/").last ?? "")
             children[parent]?.remove(name)
+            settleHardLinks()
             return
         }
         walk(fs, directory)
+        settleHardLinks()
     }
 }

@@ -27,8 +27,9 @@ public struct KnownRecords: Sendable {
 /// A compact binary form of `SourceReader.Read`: fields by name, values with their places, the
 /// body and the text. Decoding gives back exactly what reading gave.
 enum RecordCoding {
-    /// Bumped whenever the encoding changes.
-    static let format = 1
+    /// Bumped whenever the encoding changes, or what reading makes of the same bytes (2: values
+    /// on one line, bodies without bidirectional controls).
+    static let format = 2
 
     static func encode(_ read: SourceReader.Read) -> [UInt8] {
         var writer = Writer()

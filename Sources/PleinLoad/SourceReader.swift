@@ -69,7 +69,7 @@ struct SourceReader {
             case .success(let parts):
                 yaml = parts.yaml
                 yamlLine = parts.yamlLine
-                body = Body(markdown: CleanText.clean(parts.body), line: parts.bodyLine)
+                body = Body(markdown: CleanText.cleanValue(parts.body), line: parts.bodyLine)
             }
         }
 

@@ -72,7 +72,7 @@ struct Validator {
             report(.wrongType(expected: type.expectation, found: describe(node)), at: span(of: node))
             return nil
         }
-        return CleanText.cleanValue(s.string.trimmingSpaces())
+        return CleanText.cleanLine(s.string).trimmingSpaces()
     }
 
     mutating func validate(_ node: Node, as type: FieldType) -> ValueNode? {

@@ -1,4 +1,5 @@
 import Foundation
+import PleinCore
 import Synchronization
 
 /// Watches folders with inotify (one watch per directory, added as folders appear) and reports
@@ -83,9 +84,9 @@ public final class Watcher: Sendable {
         var found: [String] = []
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where !Self.ignored(name) {
             let child = relative.isEmpty ? name : relative + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: base + "/" + child, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
+            // A link is not followed: plein never follows one to a folder, and a link to its own
+            // folder would make this walk endless.
+            if ContentFS.isFolder(base + "/" + child) {
                 found += addTree(root: root, base: base, relative: child)
             } else {
                 found.append(child)

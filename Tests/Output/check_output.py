@@ -982,22 +982,26 @@ def check_cli(plein, content, tmp):
         print("ok   plein check exits 0 clean / 1 with a caret under the error and JSON / 2 for usage; find divers finds and suggests")
 
 
-def check_bidi(site, name_override, body_text):
-    """Bidi override characters are removed from names and titles (they would reorder the page
-    around them) but kept in Markdown bodies, where each paragraph contains them."""
-    leaks, kept = 0, False
+def check_bidi(site, controls, kept_texts):
+    """Bidi embedding, override and isolate controls are removed from every text, names and
+    bodies alike (issue 34): a body's summary becomes the meta description, og:description and
+    the feeds' summaries, where nothing ends an override at a paragraph. The text around them,
+    right-to-left text included, stays."""
+    leaks, found = 0, set()
     for path in glob.glob(os.path.join(site, "**", "*"), recursive=True):
         if os.path.isdir(path):
             continue
         data = open(path, "rb").read().decode("utf-8", "ignore")
-        if name_override in data:
+        carried = [c for c in controls if c in data]
+        if carried:
             leaks += 1
-            fail(f"{os.path.relpath(path, site)} carries the bidi override of a name")
-        kept = kept or body_text in data
-    if not kept:
-        fail("the Markdown body's bidi text was lost")
-    elif leaks == 0:
-        print("ok   no bidi override from a name or title reaches the output; bodies keep theirs")
+            fail(f"{os.path.relpath(path, site)} carries bidi controls {[hex(ord(c)) for c in carried]}")
+        found.update(t for t in kept_texts if t in data)
+    for text in kept_texts:
+        if text not in found:
+            fail(f"the text {text!r} around a bidi control was lost")
+    if leaks == 0 and found == set(kept_texts):
+        print("ok   no bidi control from a name, title or body reaches any output; the text around them does")
 
 
 def read_output(path):
@@ -1091,7 +1095,7 @@ def main():
             check_privacy(hostile, hostile_content)
             check_private_groups(hostile, hostile_content)
             check_forge_links(hostile, hostile_content, "https://gitlab.example.org/group/project", "/-/edit/main/", "/-/new/main/")
-            check_bidi(hostile, "\u202Eevil", "\u202Egnitset")
+            check_bidi(hostile, [chr(c) for c in list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A))], ["gnitset", "\u05e9\u05dc\u05d5\u05dd"])
     if failures:
         print(f"\n{len(failures)} output check(s) failed")
         sys.exit(1)

@@ -313,6 +313,154 @@ def hostile_videos(plein, tmp):
     return worst
 
 
+REPORT = "reports/1011/2026-09-09-fietswrakken-oude-schans"
+
+
+def files_under(root):
+    return sorted(os.path.relpath(os.path.join(d, n), root) for d, _, ns in os.walk(root) for n in ns)
+
+
+def hostile_pull_request(plein, tmp):
+    """What a pull request can carry (issue 34): each reproduction of the security review gives a
+    diagnostic that names the file, and nothing of it reaches the output."""
+    content = os.path.join(tmp, "pull-request")
+    shutil.copytree(os.path.join(ROOT, "content"), content)
+    report = os.path.join(content, REPORT)
+    out, cache = os.path.join(tmp, "pull-request-out"), media.seed(os.path.join(tmp, "pull-request-cache"), plein)
+    build = ["build", "--content", content, "--output", out, "--templates", os.path.join(ROOT, "templates"), "--cache", cache]
+    worst = [0, 0]
+
+    def checked(args, label, status):
+        result = run(plein, args, label)
+        if result[0] is None:
+            return ""
+        worst[0], worst[1] = max(worst[0], result[2]), max(worst[1], result[3])
+        if result[0] != status:
+            fail(f"{label}: plein {args[0]} exited with {result[0]}, not {status}:\n{result[1][-1500:]}")
+        return result[1]
+
+    def write(name, data):
+        open(os.path.join(report, name), "wb").write(data)
+
+    # Attachments that would take the report's own files: errors that stop the build.
+    write("index.html", b'<script>alert("index")</script>INDEX-OVERRIDE\n')
+    write("feed.xml", b"FEED-OVERRIDE\n")
+    for command in (["check", "--content", content], build):
+        output = checked(command, f"an attachment named like the report's page ({command[0]})", 1)
+        for name in ("index.html", "feed.xml"):
+            if not re.search(re.escape(f"{REPORT}/{name}") + r":\d+:\d+: error: .*" + re.escape(f"{REPORT}/{name}") + ".*report's own", output):
+                fail(f"{command[0]}: {name} is not an error naming both paths:\n{output[-800:]}")
+    if os.path.exists(out):
+        fail("a build with an attachment named index.html wrote an output")
+    os.remove(os.path.join(report, "index.html"))
+    os.remove(os.path.join(report, "feed.xml"))
+
+    # Types a browser would run as part of the site: warnings, and left out.
+    write("page.html", b"<script>alert(document.domain)</script>\n")
+    write("kaart.svg", b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>\n')
+    write("code.js", b"alert(1)\n")
+    write("nep.pdf", b"<html><script>alert('pdf')</script></html>\n")
+    shutil.copy(os.path.join(content, "users/anna-de-vries.md"), os.path.join(report, "anna.md"))
+    write("plan.pdf", b"%PDF-1.4\n%%EOF\n")
+    write("notities.txt", b"Gewone tekst.\n")
+    # A registered address typed into a published text: a warning at its line.
+    index = os.path.join(report, "index.md")
+    open(index, "a").write("\nMail anna.devries@example.nl voor meer.\n")
+    # A carriage return in an event's title: one line everywhere.
+    event = os.path.join(content, "groups/duikclub-de-zeehond/events/nieuwjaarsduik-vinkeveen.md")
+    text = open(event).read().replace("title: Nieuwjaarsduik in de Vinkeveense Plassen", 'title: "Nieuwjaarsduik\\r\\nin Vinkeveen\\r"')
+    open(event, "w").write(text)
+    output = checked(build, "unsafe attachment types", 0)
+    for name in ("page.html", "kaart.svg", "code.js", "nep.pdf", "anna.md"):
+        if not named(output, f"{REPORT}/{name}"):
+            fail(f"{name} is not named in a warning:\n{output[-800:]}")
+    if not re.search(re.escape(f"{REPORT}/index.md") + r":\d+:6: warning: .*e-mail address of member 'anna-de-vries'", output):
+        fail(f"a registered address in a report's text gave no warning at its place:\n{output[-800:]}")
+    published = files_under(os.path.join(out, REPORT))
+    if sorted(published) != ["feed.xml", "index.html", "notities.txt", "plan.pdf"]:
+        fail(f"the report's folder holds {published}, not its page, its feed and its two safe attachments")
+    page = open(os.path.join(out, REPORT, "index.html"), encoding="utf-8").read()
+    if "INDEX-OVERRIDE" in page or not page.lstrip().lower().startswith("<!doctype html>"):
+        fail("the report's page is not plein's")
+    for rel in files_under(out):
+        data = open(os.path.join(out, rel), "rb").read()
+        if b"alert(document.domain)" in data or b"alert('pdf')" in data or b'onload="alert(1)"' in data:
+            fail(f"{rel} carries an attachment's script")
+        if b"Nieuwjaarsduik\r" in data or b"Nieuwjaarsduik\\r" in data:
+            fail(f"{rel} carries the carriage return of an event's title")
+
+    # The output owns its bytes: writing into it changes neither the content nor the cache.
+    with open(os.path.join(out, REPORT, "notities.txt"), "ab") as f:
+        f.write(b"deploy step\n")
+    if b"deploy step" in open(os.path.join(report, "notities.txt"), "rb").read():
+        fail("writing into public/ changed the content")
+    variants = [rel for rel in files_under(out) if rel.startswith("media/") and rel.endswith(".webp")]
+    made = {rel: open(os.path.join(out, rel), "rb").read() for rel in variants[:3]}
+    for rel in made:
+        with open(os.path.join(out, rel), "r+b") as f:
+            f.write(b"corrupt")
+    checked(build + ["--fresh"], "a fresh build after writing into public/", 0)
+    for rel, data in made.items():
+        if open(os.path.join(out, rel), "rb").read() != data:
+            fail(f"writing into public/{rel} changed the cache: a fresh build published the damage")
+    cached = {(os.stat(os.path.join(d, n)).st_dev, os.stat(os.path.join(d, n)).st_ino)
+              for root in (cache, content) for d, _, ns in os.walk(root) for n in ns}
+    shared = [rel for rel in files_under(out) if (os.stat(os.path.join(out, rel)).st_dev, os.stat(os.path.join(out, rel)).st_ino) in cached]
+    if shared:
+        fail(f"{len(shared)} output files are the content's or the cache's own files, e.g. {shared[:3]}")
+
+    # Links: to its own folder (twice), to a thread, to a member's file, in a loop; a hard link out.
+    for name, target in (("a", "."), ("b", "."), ("thread", "../../../threads/" + sorted(os.listdir(os.path.join(content, "threads")))[0]),
+                         ("anna.txt", "../../../users/anna-de-vries.md"), ("een.txt", "twee.txt"), ("twee.txt", "een.txt")):
+        os.symlink(target, os.path.join(report, name))
+    secret = os.path.join(tmp, "secret.txt")
+    open(secret, "w").write("outside\n")
+    os.link(secret, os.path.join(report, "buiten.txt"))
+    start = time.monotonic()
+    output = checked(["check", "--content", content], "symbolic and hard links", 1)
+    if time.monotonic() - start > 30:
+        fail(f"checking a tree of links took {time.monotonic() - start:.0f} s")
+    for name in ("a", "b", "thread", "anna.txt", "een.txt", "twee.txt", "buiten.txt"):
+        if not re.search(re.escape(f"{REPORT}/{name}") + r":\d+:\d+: error:", output):
+            fail(f"the link {name} is not an error at the link:\n{output[-800:]}")
+    serve_names_the_links(plein, tmp, content, cache)
+    return worst
+
+
+def serve_names_the_links(plein, tmp, content, cache):
+    """`plein serve` on the same links: it answered 503 "building" for ever while its memory grew
+    (the watcher walked the links). Now its error page names them."""
+    import socket, urllib.request, urllib.error
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = open(os.path.join(tmp, "pull-request-serve.log"), "w")
+    server = subprocess.Popen([plein, "serve", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--cache", cache,
+                               "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline, status, body = time.monotonic() + 60, None, ""
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            try:
+                with urllib.request.urlopen(f"http://localhost:{port}/", timeout=5) as response:
+                    status, body = response.status, response.read().decode("utf-8", "replace")
+            except urllib.error.HTTPError as error:
+                status, body = error.code, error.read().decode("utf-8", "replace")
+            except OSError:
+                continue
+            if status != 503:
+                break
+        if status != 500 or "symbolic link" not in body or f"{REPORT}/a" not in body:
+            fail(f"serve on a tree of links answered {status}, not an error page naming the links")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
@@ -334,6 +482,10 @@ def main():
         seconds, mib = hostile_images(plein, tmp)
         if len(failures) == before:
             print(f"ok   damaged, oversized and pixel-bomb images: named, never a crash, ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB")
+        before = len(failures)
+        seconds, mib = hostile_pull_request(plein, tmp)
+        if len(failures) == before:
+            print(f"ok   a pull request's attachments, links and hard links: refused by name, nothing of them published, the output owns its bytes, ≤ {seconds:.1f} s, ≤ {mib:.0f} MiB")
         before = len(failures)
         seconds, mib = hostile_videos(plein, tmp)
         if len(failures) == before:

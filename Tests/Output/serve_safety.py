@@ -290,24 +290,24 @@ def big_attachment(server):
     before = server.rebuilds()
     # Written beside the content and moved in, so no build sees it half written (a build that
     # does copies what it saw, and the write's end starts another; that race is not tested here).
-    staged = os.path.join(server.folder, "video.bin")
+    staged = os.path.join(server.folder, "opname.mp3")
     with open(staged, "wb") as f:
-        f.write(os.urandom(1 << 20) * 50)
-    os.replace(staged, os.path.join(server.content, BUNDLE, "video.bin"))
+        f.write(b"ID3" + os.urandom((1 << 20) * 50 - 3))  # a sound file, as a report publishes (issue 34)
+    os.replace(staged, os.path.join(server.content, BUNDLE, "opname.mp3"))
     server.wait_rebuild(before)
-    status, headers, body = server.request(f"/{BUNDLE}/video.bin", method="HEAD")
+    status, headers, body = server.request(f"/{BUNDLE}/opname.mp3", method="HEAD")
     check(status == 200 and headers.get("Content-Length") == str(50 << 20) and body == b"", f"HEAD gives the length ({status}, {headers.get('Content-Length')})")
     etag = headers.get("ETag")
-    status, headers, body = server.request(f"/{BUNDLE}/video.bin", headers={"Range": "bytes=1000-1999"})
+    status, headers, body = server.request(f"/{BUNDLE}/opname.mp3", headers={"Range": "bytes=1000-1999"})
     check(status == 206 and len(body) == 1000 and headers.get("Content-Range") == f"bytes 1000-1999/{50 << 20}", f"a range ({status}, {len(body)} bytes, {headers.get('Content-Range')})")
-    status, _, _ = server.request(f"/{BUNDLE}/video.bin", headers={"If-None-Match": etag or ""})
+    status, _, _ = server.request(f"/{BUNDLE}/opname.mp3", headers={"If-None-Match": etag or ""})
     check(status == 304, f"If-None-Match ({status})")
     base = server.rss_mib()
     peak = [base]
     sizes = []
 
     def download():
-        sizes.append(len(server.request(f"/{BUNDLE}/video.bin", timeout=60)[2]))
+        sizes.append(len(server.request(f"/{BUNDLE}/opname.mp3", timeout=60)[2]))
 
     threads = [threading.Thread(target=download) for _ in range(6)]
     for t in threads:
@@ -317,7 +317,7 @@ def big_attachment(server):
         time.sleep(0.02)
     check(sizes == [50 << 20] * 6, f"six parallel downloads are whole ({sizes})")
     check(max(peak) - base < 100, f"memory grew by {max(peak) - base:.0f} MiB for 6 × 50 MB")
-    os.remove(os.path.join(server.content, BUNDLE, "video.bin"))
+    os.remove(os.path.join(server.content, BUNDLE, "opname.mp3"))
 
 
 def methods(server):

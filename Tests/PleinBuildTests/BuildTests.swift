@@ -24,26 +24,75 @@ import Testing
     }
 
     /// An attachment is published from the file that was checked: one that became a link out
-    /// of the content after loading is refused, and a FIFO does not block the build.
+    /// of the content (or to a member's file) after loading is refused, and a FIFO does not
+    /// block the build. What is published is a copy: writing into it leaves the content alone.
     @Test func onlyCheckedContentFilesArePublished() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
         let root = dir.path + "/content"
-        try dir.write(["reports/1094/a/plan.txt": "plan", "reports/1094/a/inside.txt": "inside"], under: "content")
+        try dir.write(["reports/1094/a/plan.txt": "plan", "reports/1094/a/inside.txt": "inside", "users/anna.md": "---\nemail: a@b.nl\n---\n"],
+                      under: "content")
         #expect(symlink("/etc/passwd", root + "/reports/1094/a/outside.txt") == 0)
         #expect(symlink("plan.txt", root + "/reports/1094/a/alias.txt") == 0)
+        #expect(symlink("../../../users/anna.md", root + "/reports/1094/a/anna.txt") == 0)
         #expect(mkfifo(root + "/reports/1094/a/pipe.txt", 0o644) == 0)
         let writer = try OutputWriter(output: dir.path + "/public")
-        try writer.linkContent(root: root, "reports/1094/a/plan.txt", as: "reports/1094/a/plan.txt")
-        try writer.linkContent(root: root, "reports/1094/a/alias.txt", as: "reports/1094/a/alias.txt")
-        #expect(throws: OutputWriter.Failure.self) { try writer.linkContent(root: root, "reports/1094/a/outside.txt", as: "x.txt") }
-        #expect(throws: OutputWriter.Failure.self) { try writer.linkContent(root: root, "reports/1094/a/pipe.txt", as: "y.txt") }
-        #expect(throws: OutputWriter.Failure.self) { try writer.linkContent(root: root, "../../etc/passwd", as: "z.txt") }
+        try writer.copyContent(root: root, "reports/1094/a/plan.txt", as: "reports/1094/a/plan.txt")
+        try writer.copyContent(root: root, "reports/1094/a/alias.txt", as: "reports/1094/a/alias.txt")
+        #expect(throws: OutputWriter.Failure.self) { try writer.copyContent(root: root, "reports/1094/a/outside.txt", as: "x.txt") }
+        #expect(throws: OutputWriter.Failure.self) { try writer.copyContent(root: root, "reports/1094/a/anna.txt", as: "w.txt") }
+        #expect(throws: OutputWriter.Failure.self) { try writer.copyContent(root: root, "reports/1094/a/pipe.txt", as: "y.txt") }
+        #expect(throws: OutputWriter.Failure.self) { try writer.copyContent(root: root, "../../etc/passwd", as: "z.txt") }
         try writer.commit()
-        #expect(try String(contentsOfFile: dir.path + "/public/reports/1094/a/alias.txt", encoding: .utf8) == "plan")
-        var info = stat()
-        #expect(lstat(dir.path + "/public/reports/1094/a/alias.txt", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "a file, not a link")
+        let published = dir.path + "/public/reports/1094/a/"
+        #expect(try String(contentsOfFile: published + "alias.txt", encoding: .utf8) == "plan")
+        var info = stat(), source = stat()
+        #expect(lstat(published + "alias.txt", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "a file, not a link")
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/public/x.txt"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/public/w.txt"))
+        #expect(lstat(published + "plan.txt", &info) == 0 && stat(root + "/reports/1094/a/plan.txt", &source) == 0)
+        #expect(info.st_ino != source.st_ino && info.st_nlink == 1, "a copy, not a hard link to the content")
+        let handle = try #require(FileHandle(forWritingAtPath: published + "plan.txt"))
+        handle.seekToEndOfFile()
+        handle.write(Data(" and more".utf8))
+        handle.closeFile()
+        #expect(try String(contentsOfFile: root + "/reports/1094/a/plan.txt", encoding: .utf8) == "plan")
+    }
+
+    /// `public/` owns its bytes: no file of it is a file of the content or the cache (photo
+    /// variants, videos, attachments were hard links to both), so a deploy step that writes into
+    /// the output can change neither, and the next build, `--fresh` or not, publishes what it made.
+    @Test func theOutputSharesNoFileWithTheContentOrTheCache() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/public"
+        let options = BuildOptions.test(content: Repo.content, output: output, suite: "owned")
+        #expect(Pipeline.build(options).succeeded)
+        #expect(Pipeline.build(options).succeeded, "a second build, from the spare")
+        func identities(_ root: String) -> [String: String] {
+            var found: [String: String] = [:]
+            guard let walker = FileManager.default.enumerator(atPath: root) else { return found }
+            while let relative = walker.nextObject() as? String {
+                var info = stat()
+                if lstat(root + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { found["\(info.st_dev):\(info.st_ino)"] = relative }
+            }
+            return found
+        }
+        let published = identities(output)
+        let others = identities(options.cacheRoot).merging(identities(Repo.content)) { first, _ in first }
+        let shared = published.filter { others[$0.key] != nil }.map(\.value).sorted()
+        #expect(shared.isEmpty, "shared with the content or the cache: \(shared.prefix(5))")
+        #expect(published.values.contains { $0.hasPrefix("media/") && $0.hasSuffix(".webp") }, "photo variants are there to compare")
+        // Writing into a published variant leaves the cache alone: a fresh build publishes the image as made.
+        let variant = try #require(published.values.first { $0.hasPrefix("media/") && $0.hasSuffix(".webp") })
+        let made = try Data(contentsOf: URL(fileURLWithPath: output + "/" + variant))
+        let handle = try #require(FileHandle(forWritingAtPath: output + "/" + variant))
+        handle.write(Data("corrupt".utf8))
+        handle.closeFile()
+        var fresh = options
+        fresh.fresh = true
+        #expect(Pipeline.build(fresh).succeeded)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/" + variant)) == made)
     }
 
     @Test func rebuildingIntoTheSameOutputReplacesIt() throws {

@@ -50,4 +50,15 @@ import Testing
         #expect(routes.absolute(routes.report("1094/2026-10-02-x")) == "https://example.org/buurt/reports/1094/2026-10-02-x/")
         #expect(routes.file(routes.home) == "index.html")
     }
+
+    /// The files no attachment may be published as are exactly those plein writes into a
+    /// report's folder (its page, its reply feed and that feed's JSON twin).
+    @Test func aReportsOwnFilesAreTheOnesAttachmentsMayNotTake() {
+        let routes = Routes(baseURL: "https://example.org/")
+        let folder = "reports/1094/2026-10-02-x/"
+        let own = [routes.file(routes.report("1094/2026-10-02-x")), routes.reportFeed("1094/2026-10-02-x"),
+                   routes.jsonFeed(routes.reportFeed("1094/2026-10-02-x"))]
+        #expect(Set(own.map { String($0.dropFirst(folder.count)) }) == AttachmentType.reportOwnFiles)
+        #expect(own.allSatisfy { $0.hasPrefix(folder) })
+    }
 }

@@ -361,8 +361,8 @@ public struct SiteState: Sendable {
                 for path in remembered.removed { writer.remove(path) }
                 for path in remembered.kept { try writer.keep(path) }
             }
-            for (source, target) in last.imageLinks { try writer.link(source, as: target) }
-            for (source, target) in last.attachments { try writer.linkContent(root: options.content, source, as: target) }
+            for (source, target) in last.imageLinks { try writer.copy(source, as: target) }
+            for (source, target) in last.attachments { try writer.copyContent(root: options.content, source, as: target) }
             timer.lap("write")
             try writer.commit()
             timer.lap("swap")

@@ -13,7 +13,9 @@ import Synchronization
 /// their bytes are still right, so a rebuild creates, links and deletes only what changed
 /// (creating folders is the slowest thing a build asks of ext4). Files are never written in
 /// place: a file that changes is replaced by a new one, so the two trees can share unchanged
-/// files as hard links.
+/// files as hard links. Nothing else is shared: files from plein's cache (image variants,
+/// videos, search indexes) and from the content folder (attachments) are copied, so the output
+/// owns its bytes, and writing into it changes neither the cache nor the content.
 public final class OutputWriter: Sendable {
     public let output: String
     let staging: String
@@ -158,46 +160,71 @@ public final class OutputWriter: Sendable {
         }
     }
 
-    /// Puts an existing file into the output under `relative`: a hard link when possible (no
-    /// bytes copied; the source is never modified), else a copy.
-    public func link(_ source: String, as relative: String) throws(Failure) {
-        var info = stat()
-        guard let target = try placeLinked(relative, identity: stat(source, &info) == 0 ? info : nil) else { return }
-        if Glibc.link(source, target) == 0 { return }
-        do {
-            try FileManager.default.copyItem(atPath: source, toPath: target)
-        } catch {
-            throw Failure(path: relative, reason: "cannot copy \(source): \(error.localizedDescription)")
-        }
+    /// Puts a copy of a file plein made in its cache (an image variant, a video, a search index
+    /// file) into the output under `relative`. A copy, not a link: the output owns its bytes, so
+    /// a deploy step that writes into `public/` cannot change the cache, nor the cache the output.
+    public func copy(_ source: String, as relative: String) throws(Failure) {
+        let fd = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        try place(fd, as: relative)
     }
 
-    /// Puts a file of the content folder (a report's attachment) into the output under
+    /// Puts a copy of a file of the content folder (a report's attachment) into the output under
     /// `relative`, opened through `ContentFile`: a file that leads outside the content folder,
-    /// even one swapped for a link after loading, is refused. The link is made to the opened
-    /// file itself, so what was checked is what is published.
-    public func linkContent(root: String, _ source: String, as relative: String) throws(Failure) {
+    /// even one swapped for a link after loading, is refused. The copy is made from the opened
+    /// file itself, so what was checked is what is published; and never a link, so writing into
+    /// the published file cannot change the content.
+    public func copyContent(root: String, _ source: String, as relative: String) throws(Failure) {
         let fd: Int32
         switch ContentFile.open(root: root, relative: source) {
         case .success(let opened): fd = opened
         case .failure(let refusal): throw Failure(path: relative, reason: "cannot publish \(root)/\(refusal)")
         }
         defer { close(fd) }
+        try place(fd, as: relative)
+    }
+
+    /// Copies the open file `fd` to `relative` in the staging folder, unless the recycled folder
+    /// already holds a copy of it.
+    private func place(_ fd: Int32, as relative: String) throws(Failure) {
         var info = stat()
-        guard let target = try placeLinked(relative, identity: fstat(fd, &info) == 0 ? info : nil) else { return }
-        if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return }
+        guard fstat(fd, &info) == 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
+        try makeParent(of: relative)
+        writtenFiles.withLock { _ = $0.insert(relative) }
+        let target = staging + "/" + relative
+        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
+        if knownDifferences != nil || oldFiles.contains(relative) {
+            if FileCopy.isCopy(target, of: info) { return }
+            _ = unlink(target)
+        }
         if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
     }
 
     /// Puts into the staging folder an output the build did not render again (its bytes are
     /// those of the current output): nothing to do when the store vouches that the spare
-    /// already holds it, else a hard link to the current output's file.
+    /// already holds it, else a hard link to the current output's file. The output and the
+    /// spare are both plein's own, and plein never writes into a file of either.
     func keep(_ relative: String) throws(Failure) {
         if let knownDifferences, !knownDifferences.contains(relative) { return }
         var info = stat()
         guard lstat(output + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw Failure(path: output + "/" + relative, reason: "the last build's file is gone (was the output changed by hand?); the next build redoes everything")
         }
-        try link(output + "/" + relative, as: relative)
+        try makeParent(of: relative)
+        writtenFiles.withLock { _ = $0.insert(relative) }
+        let target = staging + "/" + relative
+        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
+        if knownDifferences != nil || oldFiles.contains(relative) {
+            var old = stat()
+            if lstat(target, &old) == 0, info.st_ino == old.st_ino, info.st_dev == old.st_dev { return }
+            _ = unlink(target)
+        }
+        if Glibc.link(output + "/" + relative, target) == 0 { return }
+        let fd = open(output + "/" + relative, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
     }
 
     /// Takes out of a vouched-for spare a path the new site does not have, and the folders it
@@ -210,21 +237,6 @@ public final class OutputWriter: Sendable {
             folder = String(folder[..<slash])
             if rmdir(staging + "/" + folder) != 0 { break }
         }
-    }
-
-    /// Makes room in the staging folder for a linked file: nil when the recycled folder already
-    /// holds that very file (`identity`), else the free path to link or copy it to.
-    private func placeLinked(_ relative: String, identity: stat?) throws(Failure) -> String? {
-        try makeParent(of: relative)
-        writtenFiles.withLock { _ = $0.insert(relative) }
-        let target = staging + "/" + relative
-        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
-        if knownDifferences != nil || oldFiles.contains(relative) {
-            var old = stat()
-            if let identity, lstat(target, &old) == 0, identity.st_ino == old.st_ino, identity.st_dev == old.st_dev { return nil }
-            _ = unlink(target)
-        }
-        return target
     }
 
     /// Whether the file at `path` is a regular file holding exactly `bytes`.

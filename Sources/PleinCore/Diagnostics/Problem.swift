@@ -13,6 +13,10 @@ public enum Problem: Sendable, Hashable, Error {
     case unexpectedFile(hint: String)
     case pathOutsideContent(String)
     case symlinkOutsideContent(String)
+    /// A symbolic link inside the content folder that plein does not follow, and why.
+    case symlinkRefused(String)
+    /// A file with `links` names, not all of them in the content folder.
+    case hardLinkOutsideContent(links: Int)
     case unreadable(String)
     case missingFile(String)
     case templateSyntax(String)
@@ -67,6 +71,10 @@ public enum Problem: Sendable, Hashable, Error {
     case notParticipant(String, suggestion: String?)
     case imageTypeMismatch(file: String, declared: String, actual: String)
     case notAnImage(file: String)
+    /// A report's file that would be published where plein writes one of the report's own files.
+    case attachmentTakesOutput(file: String, output: String)
+    /// A report's file whose first bytes are not what its extension says.
+    case attachmentMismatch(file: String, type: String)
     case corruptImage(file: String, reason: String)
     case tooManyPixels(file: String, width: Int, height: Int, limit: Int)
     case corruptVideo(file: String, reason: String)
@@ -81,6 +89,8 @@ public enum Problem: Sendable, Hashable, Error {
     case sectionOff(String, folder: String, files: Int)
     case divingCardsOff(count: Int)
     case placeholderLeft(String)
+    /// A member's registered e-mail address written into a text that is published.
+    case registeredAddressInText(member: String)
     case checkInWhileClosed(location: String, day: String)
     case unknownPhoto(String, suggestion: String?, present: [String])
     case unknownLabel(String, suggestion: String?)
@@ -93,8 +103,8 @@ public enum Problem: Sendable, Hashable, Error {
     public var severity: Severity {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
-             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .checkInWhileClosed, .unknownLabel,
-             .replyBeforeReport, .videoWithoutFFmpeg:
+             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel,
+             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch:
             return .warning
         default:
             return .error
@@ -125,6 +135,9 @@ public enum Problem: Sendable, Hashable, Error {
         case .unexpectedFile(let hint): return "plein does not use this file: \(hint)"
         case .pathOutsideContent(let path): return "'\(path)' reaches outside the content folder"
         case .symlinkOutsideContent(let target): return "this symbolic link points outside the content folder (to '\(target)')"
+        case .symlinkRefused(let reason): return "plein does not follow this symbolic link: \(reason)"
+        case .hardLinkOutsideContent(let links):
+            return "this file has \(links) names (hard links), not all of them in the content folder, so it could be any file on this machine: copy it into the content folder instead"
         case .unreadable(let reason): return "cannot read this file: \(reason)"
         case .missingFile(let name): return "'\(name)' is missing"
         case .templateSyntax(let text): return "template syntax: \(text)"
@@ -182,6 +195,10 @@ public enum Problem: Sendable, Hashable, Error {
         case .imageTypeMismatch(let file, let declared, let actual):
             return "'\(file)' is named .\(declared) but holds \(actual) data"
         case .notAnImage(let file): return "'\(file)' is not a JPEG, PNG, WebP, HEIF or AVIF image"
+        case .attachmentTakesOutput(let file, let output):
+            return "'\(file)' would be published as \(output), which is the report's own: rename the file"
+        case .attachmentMismatch(let file, let type):
+            return "'\(file)' does not hold \(type), as its name says (its first bytes are something else): it is left out"
         case .corruptImage(let file, let reason): return "'\(file)' cannot be read as an image: \(reason)"
         case .tooManyPixels(let file, let width, let height, let limit):
             return "'\(file)' is \(width) × \(height) pixels, more than the limit of \(limit) (images.max_pixels in site.yaml)"
@@ -205,6 +222,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "\(count) member\(count == 1 ? " has a diving card" : "s have diving cards"), which \(count == 1 ? "is" : "are") not published: "
                 + "site.yaml's 'sections' leaves out 'divers'"
         case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
+        case .registeredAddressInText(let member):
+            return "this text holds the e-mail address of member '\(member)', and is published as written (plein publishes no address from a member's file): leave it out, or link to the member's page"
         case .checkInWhileClosed(let location, let day): return "'\(location)' is closed on \(day), but this check-in is on that day"
         case .unknownPhoto(let file, _, _): return "unknown photo '\(file)'"
         case .unknownLabel(let key, _): return "the theme has no interface text '\(key)', so this label is not used"

@@ -11,17 +11,39 @@ public struct ContentFS: Sendable {
         /// For a symbolic link: where it points, and whether that lies outside the root.
         public let linkTarget: String?
         public let escapesRoot: Bool
+        /// For a symbolic link inside the root: the root-relative path of the file it leads to, or
+        /// why it leads nowhere plein can go (a loop, too long a chain of links).
+        public let resolved: Result<String, Failure>?
+        /// For a file with other names (hard links): its identity and how many names it has, so the
+        /// names inside the root can be counted.
+        public let identity: Identity?
 
-        public init(name: String, kind: Kind, size: Int = 0, linkTarget: String? = nil, escapesRoot: Bool = false) {
+        public struct Identity: Sendable, Hashable {
+            public let device: UInt64, inode: UInt64, links: Int
+            public init(device: UInt64, inode: UInt64, links: Int) {
+                self.device = device
+                self.inode = inode
+                self.links = links
+            }
+        }
+
+        public init(name: String, kind: Kind, size: Int = 0, linkTarget: String? = nil, escapesRoot: Bool = false,
+                    resolved: Result<String, Failure>? = nil, identity: Identity? = nil) {
             self.name = name
             self.kind = kind
             self.size = size
             self.linkTarget = linkTarget
             self.escapesRoot = escapesRoot
+            self.resolved = resolved
+            self.identity = identity
         }
     }
 
-    public struct Failure: Error, Sendable {
+    /// The longest chain of symbolic links plein follows: a chain longer than this, or a loop,
+    /// is refused at its first link, so walking any tree of links ends.
+    public static let maxLinkChain = 8
+
+    public struct Failure: Error, Sendable, Hashable {
         public let reason: String
         public init(_ reason: String) { self.reason = reason }
     }
@@ -69,11 +91,20 @@ extension ContentFS {
                     guard lstat(path, &info) == 0 else { continue }
                     var target: String?
                     var escapes = false
+                    var resolution: Result<String, Failure>?
                     if (info.st_mode & S_IFMT) == S_IFLNK {
                         target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                        if let problem = chainProblem(path) {
+                            entries.append(Entry(name: name, kind: .other, linkTarget: target, resolved: .failure(problem)))
+                            continue
+                        }
                         if let resolved = realPath(path) {
-                            escapes = !(resolved == realRoot || resolved.hasPrefix(realRoot + "/"))
+                            escapes = !resolved.hasPrefix(realRoot + "/")
+                            if !escapes { resolution = .success(String(resolved.dropFirst(realRoot.count + 1))) }
                             guard stat(path, &info) == 0 else { continue }
+                        } else if errno == ELOOP {
+                            entries.append(Entry(name: name, kind: .other, linkTarget: target, resolved: .failure(Failure("it is part of a loop of symbolic links"))))
+                            continue
                         } else {
                             entries.append(Entry(name: name, kind: .other, linkTarget: target, escapesRoot: false))
                             continue
@@ -85,7 +116,10 @@ extension ContentFS {
                     case S_IFDIR: kind = .directory
                     default: kind = .other
                     }
-                    entries.append(Entry(name: name, kind: kind, size: Int(info.st_size), linkTarget: target, escapesRoot: escapes))
+                    let identity = kind == .file && info.st_nlink > 1
+                        ? Entry.Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), links: Int(info.st_nlink)) : nil
+                    entries.append(Entry(name: name, kind: kind, size: Int(info.st_size), linkTarget: target, escapesRoot: escapes,
+                                         resolved: resolution, identity: identity))
                 }
                 return entries.sorted { $0.name < $1.name }
             },
@@ -96,6 +130,25 @@ extension ContentFS {
                 try readFile(full(path), limit: count)
             }
         )
+    }
+
+    /// Whether `path` is a folder itself (not a link to one).
+    public static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Why the chain of symbolic links starting at `path` is not followed: longer than
+    /// `maxLinkChain`, or a loop (which never ends, so it is longer too).
+    private static func chainProblem(_ path: String) -> Failure? {
+        var current = path
+        for _ in 0..<maxLinkChain {
+            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return nil }
+            current = next.hasPrefix("/") ? next : (current as NSString).deletingLastPathComponent + "/" + next
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        }
+        return Failure("it starts a chain of more than \(maxLinkChain) symbolic links, or a loop")
     }
 
     private static func realPath(_ path: String) -> String? {
@@ -157,10 +210,33 @@ extension ContentFS {
         )
     }
 
-    /// An in-memory tree: file paths to contents; symlinks as path → target (outside if the target
-    /// starts with `/` or climbs out with `..`).
+    /// An in-memory tree: file paths to contents; symlinks as path → target, relative to the
+    /// link's folder (outside if the target is absolute or climbs out of the root with `..`).
     public static func memory(_ files: [String: [UInt8]], symlinks: [String: String] = [:], displayRoot: String = "content") -> ContentFS {
-        ContentFS(
+        /// Where a link leads: the root-relative path, nil when outside the root.
+        @Sendable func follow(_ link: String, _ target: String) -> String? {
+            guard !target.hasPrefix("/") else { return nil }
+            var parts = link.split(separator: "/").dropLast().map(String.init)
+            for part in target.split(separator: "/") where part != "." {
+                if part == ".." {
+                    if parts.popLast() == nil { return nil }
+                } else {
+                    parts.append(String(part))
+                }
+            }
+            return parts.joined(separator: "/")
+        }
+        /// The file a path names, through links (at most `maxLinkChain` of them).
+        @Sendable func contents(_ path: String) -> [UInt8]? {
+            var current = path
+            for _ in 0...maxLinkChain {
+                if let bytes = files[current] { return bytes }
+                guard let target = symlinks[current], let next = follow(current, target) else { return nil }
+                current = next
+            }
+            return nil
+        }
+        return ContentFS(
             displayRoot: displayRoot,
             list: { (directory: String) throws(Failure) -> [Entry] in
                 let prefix = directory.isEmpty ? "" : directory + "/"
@@ -176,18 +252,32 @@ extension ContentFS {
                 }
                 for (path, target) in symlinks where path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/") {
                     let name = String(path.dropFirst(prefix.count))
-                    let escapes = target.hasPrefix("/") || target.hasPrefix("..")
-                    entries[name] = Entry(name: name, kind: .file, linkTarget: target, escapesRoot: escapes)
+                    var current = path
+                    var resolved: Result<String, Failure> = .failure(Failure("it starts a chain of more than \(maxLinkChain) symbolic links, or a loop"))
+                    var escapes = false
+                    for _ in 0..<maxLinkChain {
+                        guard let next = follow(current, symlinks[current]!) else { escapes = true; break }
+                        if symlinks[next] == nil { resolved = .success(next); break }
+                        current = next
+                    }
+                    if escapes {
+                        entries[name] = Entry(name: name, kind: .file, linkTarget: target, escapesRoot: true)
+                    } else if case .success(let end) = resolved {
+                        let kind: Entry.Kind = files[end] != nil ? .file : files.keys.contains { $0.hasPrefix(end + "/") } ? .directory : .other
+                        entries[name] = Entry(name: name, kind: kind, size: files[end]?.count ?? 0, linkTarget: target, resolved: resolved)
+                    } else {
+                        entries[name] = Entry(name: name, kind: .other, linkTarget: target, resolved: resolved)
+                    }
                 }
                 if entries.isEmpty, !directory.isEmpty { throw Failure("no such directory") }
                 return entries.values.sorted { $0.name < $1.name }
             },
             read: { (path: String) throws(Failure) -> [UInt8] in
-                guard let bytes = files[path] else { throw Failure("no such file") }
+                guard let bytes = contents(path) else { throw Failure("no such file") }
                 return bytes
             },
             readPrefix: { (path: String, count: Int) throws(Failure) -> [UInt8] in
-                guard let bytes = files[path] else { throw Failure("no such file") }
+                guard let bytes = contents(path) else { throw Failure("no such file") }
                 return Array(bytes.prefix(count))
             }
         )

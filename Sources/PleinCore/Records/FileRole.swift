@@ -91,6 +91,36 @@ public enum FileRole: Equatable, Sendable {
         }
     }
 
+    /// Why a symbolic link at `link` may not stand for the file at `target` (both content paths),
+    /// or nil when it may. A link is followed only to a file that is published as it is in its own
+    /// place (a photo, an avatar, a report's attachment), from a place that publishes such files,
+    /// and into a group's folder only from that same group: never to a member's file, a thread or
+    /// the files of another group, which may be private.
+    public static func linkRefusal(from link: String, to target: String) -> String? {
+        func published(_ path: String) -> Bool {
+            let ext = splitExtension(path).ext.lowercased()
+            switch of(path) {
+            case .avatar: return imageExtensions.contains(ext)
+            case .photo: return imageExtensions.contains(ext) || videoExtensions.contains(ext)
+            case .reportResource:
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                return webImageExtensions.contains(ext) || AttachmentType.of(name) != nil
+            default: return false
+            }
+        }
+        guard published(target) else {
+            return "it points to '\(target)', which is not a photo, an avatar or a file a report publishes"
+        }
+        guard published(link) else {
+            return "a symbolic link may stand only for a photo, an avatar or a file a report publishes"
+        }
+        let targetParts = target.split(separator: "/"), linkParts = link.split(separator: "/")
+        if targetParts.first == "groups", linkParts.prefix(2) != targetParts.prefix(2) {
+            return "it points into another group's folder ('\(target)'), which may not be published"
+        }
+        return nil
+    }
+
     public static func isVideo(_ ext: String) -> Bool { videoExtensions.contains(ext.lowercased()) }
 
     public static func splitExtension(_ name: String) -> (stem: String, ext: String) { FileName.split(name) }

@@ -20,15 +20,37 @@ public enum CleanText {
     }
 
     /// `clean`, and without the bidirectional embedding, override and isolate controls
-    /// (U+202A–202E, U+2066–2069): in a one-line value such as a name or a title they would
-    /// reorder the text around it wherever it is shown ("Trojan Source"). Right-to-left text
-    /// itself needs none of them.
+    /// (U+202A–202E, U+2066–2069): in a name, a title or a bio they would reorder the text around
+    /// it wherever it is shown ("Trojan Source"): a page, a meta description, a feed. Right-to-left
+    /// text itself needs none of them. Every text a person wrote is read through this.
     public static func cleanValue(_ text: String) -> String {
         let cleaned = clean(text)
         guard cleaned.containsByte(0xE2), cleaned.unicodeScalars.contains(where: isBidiControl) else { return cleaned }
         var out = ""
         out.unicodeScalars.append(contentsOf: cleaned.unicodeScalars.filter { !isBidiControl($0) })
         return out
+    }
+
+    /// `cleanValue`, on one line: every line break (CR, LF, CRLF, U+2028, U+2029) and the run of
+    /// breaks it belongs to becomes one space. A title or a name is one line wherever it is shown:
+    /// a raw CR in a heading, or `\r\n` in JSON-LD, is never what its author meant.
+    public static func cleanLine(_ text: String) -> String {
+        let cleaned = cleanValue(text)
+        guard cleaned.containsByte(0x0A) || cleaned.containsByte(0x0D) || cleaned.containsByte(0xE2) else { return cleaned }
+        func isBreak(_ scalar: Unicode.Scalar) -> Bool { [0x0A, 0x0D, 0x2028, 0x2029].contains(scalar.value) }
+        guard cleaned.unicodeScalars.contains(where: isBreak) else { return cleaned }
+        var out = String.UnicodeScalarView()
+        var inBreak = false
+        for scalar in cleaned.unicodeScalars {
+            if isBreak(scalar) {
+                if !inBreak { out.append(" ") }
+                inBreak = true
+            } else {
+                out.append(scalar)
+                inBreak = false
+            }
+        }
+        return String(out)
     }
 
     static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
