@@ -99,8 +99,8 @@ extension ContentFS {
                             continue
                         }
                         if let resolved = realPath(path) {
-                            escapes = !resolved.hasPrefix(realRoot + "/")
-                            if !escapes { resolution = .success(String(resolved.dropFirst(realRoot.count + 1))) }
+                            escapes = resolved != realRoot && !resolved.hasPrefix(realRoot + "/")
+                            if !escapes { resolution = .success(resolved == realRoot ? "." : String(resolved.dropFirst(realRoot.count + 1))) }
                             guard stat(path, &info) == 0 else { continue }
                         } else if errno == ELOOP {
                             entries.append(Entry(name: name, kind: .other, linkTarget: target, resolved: .failure(Failure("it is part of a loop of symbolic links"))))
