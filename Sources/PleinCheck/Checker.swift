@@ -304,13 +304,20 @@ private struct CheckRun {
         }
     }
 
-    /// Every record's Markdown text, with its file.
+    /// Every text that is published as written, with its file: the records' Markdown, and the
+    /// text files of reports.
     var bodies: [(String, Body)] {
         var bodies: [(String, Body)] = content.members.map { ($0.file, $0.body) } + content.groups.map { ($0.file, $0.body) }
         bodies += content.albums.map { ($0.file, $0.body) } + content.goals.map { ($0.file, $0.body) }
         bodies += content.events.map { ($0.file, $0.body) }
         bodies += content.reports.flatMap { [($0.file, $0.body)] + $0.replies.map { ($0.file, $0.body) } }
         bodies += content.locations.map { ($0.file, $0.body) } + content.threads.flatMap { $0.messages.map { ($0.file, $0.body) } }
+        for report in content.reports {
+            for file in report.resources where AttachmentType.of(file)?.isText == true {
+                let path = ContentLayout.attachment(report.id, file: file)
+                if let text = content.sources[path] { bodies.append((path, Body(markdown: text, line: 1))) }
+            }
+        }
         return bodies
     }
 

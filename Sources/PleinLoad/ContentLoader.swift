@@ -162,7 +162,8 @@ public enum ContentLoader {
         return parallelMap(files.map { ($0.path, $0.size) }) { path, size -> Parsed in
             let role = FileRole.of(path)
             guard let schema = role.schema else {
-                return Parsed(path: path, role: role, read: nil, text: nil, image: nil, diagnostics: attachmentProblems(path, role: role, fs: fs))
+                let (text, problems) = attachment(path, size: size, role: role, fs: fs)
+                return Parsed(path: path, role: role, read: nil, text: text, image: nil, diagnostics: problems)
             }
             var diagnostics: [Diagnostic] = []
             let (read, text) = reader.read(path, size: size, schema: schema, into: &diagnostics)
@@ -170,15 +171,20 @@ public enum ContentLoader {
         }
     }
 
-    /// A report's attachment whose first bytes are not of its type (a "PDF" that is HTML).
-    private static func attachmentProblems(_ path: String, role: FileRole, fs: ContentFS) -> [Diagnostic] {
+    /// A report's attachment: the problem when its first bytes are not of its type (a "PDF" that
+    /// is HTML); and a text attachment's text, which `check` reads like every published text.
+    private static func attachment(_ path: String, size: Int, role: FileRole, fs: ContentFS) -> (text: String?, problems: [Diagnostic]) {
         guard case .reportResource = role, let name = path.split(separator: "/").last.map(String.init),
-              let type = AttachmentType.of(name) else { return [] }
+              let type = AttachmentType.of(name) else { return (nil, []) }
         do throws(ContentFS.Failure) {
-            if type.matches(try fs.readPrefix(path, AttachmentType.headLength)) { return [] }
-            return [Diagnostic(.attachmentMismatch(file: name, type: type.name), in: path)]
+            if type.isText {
+                guard size <= SourceReader.maxTextBytes else { return (nil, []) }
+                return (String(decoding: try fs.read(path), as: UTF8.self), [])
+            }
+            if type.matches(try fs.readPrefix(path, AttachmentType.headLength)) { return (nil, []) }
+            return (nil, [Diagnostic(.attachmentMismatch(file: name, type: type.name), in: path)])
         } catch {
-            return [Diagnostic(.unreadable(error.reason), in: path)]
+            return (nil, [Diagnostic(.unreadable(error.reason), in: path)])
         }
     }
 

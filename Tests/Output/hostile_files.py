@@ -361,6 +361,7 @@ def hostile_pull_request(plein, tmp):
     write("code.js", b"alert(1)\n")
     write("nep.pdf", b"<html><script>alert('pdf')</script></html>\n")
     shutil.copy(os.path.join(content, "users/anna-de-vries.md"), os.path.join(report, "anna.md"))
+    shutil.copy(os.path.join(content, "users/anna-de-vries.md"), os.path.join(report, "anna.txt"))
     write("plan.pdf", b"%PDF-1.4\n%%EOF\n")
     write("notities.txt", b"Gewone tekst.\n")
     # A registered address typed into a published text: a warning at its line.
@@ -376,9 +377,13 @@ def hostile_pull_request(plein, tmp):
             fail(f"{name} is not named in a warning:\n{output[-800:]}")
     if not re.search(re.escape(f"{REPORT}/index.md") + r":\d+:6: warning: .*e-mail address of member 'anna-de-vries'", output):
         fail(f"a registered address in a report's text gave no warning at its place:\n{output[-800:]}")
+    if not re.search(re.escape(f"{REPORT}/anna.txt") + r":3:\d+: warning: .*e-mail address of member 'anna-de-vries'", output):
+        fail(f"a member's file copied as a text attachment gave no warning:\n{output[-800:]}")
+
     published = files_under(os.path.join(out, REPORT))
-    if sorted(published) != ["feed.xml", "index.html", "notities.txt", "plan.pdf"]:
-        fail(f"the report's folder holds {published}, not its page, its feed and its two safe attachments")
+    if sorted(published) != ["anna.txt", "feed.xml", "index.html", "notities.txt", "plan.pdf"]:
+        fail(f"the report's folder holds {published}, not its page, its feed and its three safe attachments")
+    os.remove(os.path.join(report, "anna.txt"))
     page = open(os.path.join(out, REPORT, "index.html"), encoding="utf-8").read()
     if "INDEX-OVERRIDE" in page or not page.lstrip().lower().startswith("<!doctype html>"):
         fail("the report's page is not plein's")

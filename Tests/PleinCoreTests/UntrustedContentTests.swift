@@ -146,6 +146,10 @@ import Testing
         #expect(found.count == 1)
         #expect(found.first?.severity == .warning && found.first?.message.contains("'anna'") == true)
         #expect(found.first?.span.line == 8 && found.first?.span.column == 6)
+        // A member's file copied as a text attachment is published as it is: the same warning.
+        let copied = load([Self.report + "/anna.txt": Array(Self.base["users/anna.md"]!.utf8)])
+        let inCopy = Checker.check(copied.content).filter { $0.file == Self.report + "/anna.txt" }
+        #expect(inCopy.count == 1 && inCopy.first?.span.line == 3, "\(inCopy)")
     }
 
     @Test func textIsCleanedTheSameForEveryOutput() throws {

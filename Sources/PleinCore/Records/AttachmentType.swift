@@ -29,6 +29,9 @@ public struct AttachmentType: Sendable, Hashable {
         byExtension[FileName.split(fileName).ext.lowercased()]
     }
 
+    /// Plain text (`.txt`, `.csv`): published as written, so read by `check` like every text.
+    public var isText: Bool { mediaType.hasPrefix("text/") }
+
     /// Whether a file's first bytes are what its type says (a "PDF" that is really HTML is not).
     public func matches(_ head: [UInt8]) -> Bool {
         signature?(head) ?? true
