@@ -190,15 +190,22 @@ public final class OutputWriter: Sendable {
     private func place(_ fd: Int32, as relative: String) throws(Failure) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
+        guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
+        if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
+    }
+
+    /// Makes room in the staging folder for `relative`: nil when the recycled folder's file there
+    /// is already right (`isRight`), else the free path to put it at.
+    private func makeRoom(for relative: String, unless isRight: (String) -> Bool) throws(Failure) -> String? {
         try makeParent(of: relative)
         writtenFiles.withLock { _ = $0.insert(relative) }
         let target = staging + "/" + relative
         if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
         if knownDifferences != nil || oldFiles.contains(relative) {
-            if FileCopy.isCopy(target, of: info) { return }
+            if isRight(target) { return nil }
             _ = unlink(target)
         }
-        if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
+        return target
     }
 
     /// Puts into the staging folder an output the build did not render again (its bytes are
@@ -211,15 +218,10 @@ public final class OutputWriter: Sendable {
         guard lstat(output + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw Failure(path: output + "/" + relative, reason: "the last build's file is gone (was the output changed by hand?); the next build redoes everything")
         }
-        try makeParent(of: relative)
-        writtenFiles.withLock { _ = $0.insert(relative) }
-        let target = staging + "/" + relative
-        if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
-        if knownDifferences != nil || oldFiles.contains(relative) {
+        guard let target = try makeRoom(for: relative, unless: { path in
             var old = stat()
-            if lstat(target, &old) == 0, info.st_ino == old.st_ino, info.st_dev == old.st_dev { return }
-            _ = unlink(target)
-        }
+            return lstat(path, &old) == 0 && info.st_ino == old.st_ino && info.st_dev == old.st_dev
+        }) else { return }
         if Glibc.link(output + "/" + relative, target) == 0 { return }
         let fd = open(output + "/" + relative, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
