@@ -145,7 +145,8 @@ struct PreviewResponder: HTTPResponder {
     let store: SnapshotStore
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let conditions = Preview.Conditions(ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range])
+        let conditions = Preview.Conditions(ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range],
+                                            ifRange: request.headers[.ifRange])
         let answer = Preview.respond(method: request.method.rawValue, path: request.head.path ?? "/", conditions: conditions, snapshot: store.current)
         var headers = HTTPFields()
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {

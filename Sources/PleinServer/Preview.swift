@@ -67,9 +67,13 @@ public enum Preview {
     public struct Conditions: Sendable, Equatable {
         public var ifNoneMatch: String?
         public var range: String?
-        public init(ifNoneMatch: String? = nil, range: String? = nil) {
+        /// The validator the client's part was cut from: the range is sent only if it is still
+        /// the current one.
+        public var ifRange: String?
+        public init(ifNoneMatch: String? = nil, range: String? = nil, ifRange: String? = nil) {
             self.ifNoneMatch = ifNoneMatch
             self.range = range
+            self.ifRange = ifRange
         }
     }
 
@@ -108,7 +112,10 @@ public enum Preview {
         }
         var status = 200
         var range = 0..<entity.size
-        if let header = conditions.range {
+        // An If-Range naming another version (or a date: no Last-Modified is sent, so none can
+        // match) means the client's part is stale: the whole file instead (RFC 9110, 13.1.5).
+        // Only a strong validator matches, and the ETags here are strong.
+        if let header = conditions.range, conditions.ifRange.map({ $0.trimmingCharacters(in: .whitespaces) == entity.etag }) ?? true {
             switch ByteRange.parse(header, size: entity.size) {
             case .whole: break
             case .part(let part):

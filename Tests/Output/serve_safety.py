@@ -9,6 +9,9 @@ request; unknown methods got a bare 404; `--host localhost` failed after the bui
 use said "Timeout"; a folder moved out of the content kept its watch; killed builds left
 temporary files in the cache. Loads are bounded in count and time.
 
+And each once failed a security review of the release binary: If-Range with an old validator got
+a part, a suffix range too long for an integer got 416.
+
     python3 Tests/Output/serve_safety.py --plein .build/debug/plein
 """
 import argparse, http.client, os, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
@@ -302,6 +305,14 @@ def big_attachment(server):
     check(status == 206 and len(body) == 1000 and headers.get("Content-Range") == f"bytes 1000-1999/{50 << 20}", f"a range ({status}, {len(body)} bytes, {headers.get('Content-Range')})")
     status, _, _ = server.request(f"/{BUNDLE}/video.bin", headers={"If-None-Match": etag or ""})
     check(status == 304, f"If-None-Match ({status})")
+    status, headers, body = server.request(f"/{BUNDLE}/video.bin", headers={"Range": "bytes=1000-1999", "If-Range": etag or ""})
+    check(status == 206 and len(body) == 1000, f"If-Range with the current ETag gives the part ({status}, {len(body)} bytes)")
+    status, headers, body = server.request(f"/{BUNDLE}/video.bin", headers={"Range": "bytes=1000-1999", "If-Range": '"an-old-version"'})
+    check(status == 200 and len(body) == 50 << 20 and "Content-Range" not in headers,
+          f"If-Range with an old ETag gives the whole file ({status}, {len(body)} bytes)")
+    status, headers, body = server.request(f"/{BUNDLE}/video.bin", headers={"Range": "bytes=-99999999999999999999"})
+    check(status == 206 and len(body) == 50 << 20 and headers.get("Content-Range") == f"bytes 0-{(50 << 20) - 1}/{50 << 20}",
+          f"a suffix too long for an integer gives the whole file ({status}, {headers.get('Content-Range')})")
     base = server.rss_mib()
     peak = [base]
     sizes = []
