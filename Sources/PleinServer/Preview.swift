@@ -177,6 +177,9 @@ public enum Preview {
                                body: head ? [] : page)
     }
 
+    /// The type of a served file, exact for what a site holds (pages, feeds, pictures, sound,
+    /// video, documents); anything else is `application/octet-stream`, which a browser offers to
+    /// save rather than guesses at (every response also says `nosniff`).
     public static func contentType(for path: String) -> String {
         let name = (path as NSString).lastPathComponent
         switch (name as NSString).pathExtension.lowercased() {
@@ -191,7 +194,18 @@ public enum Preview {
         case "png": return "image/png"
         case "jpg", "jpeg": return "image/jpeg"
         case "webp": return "image/webp"
+        case "avif": return "image/avif"
+        case "gif": return "image/gif"
+        case "pdf": return "application/pdf"
         case "txt": return "text/plain; charset=utf-8"
+        case "csv": return "text/csv; charset=utf-8"
+        case "mp3": return "audio/mpeg"
+        case "m4a": return "audio/mp4"
+        case "ogg", "oga", "opus": return "audio/ogg"
+        case "wav": return "audio/wav"
+        case "flac": return "audio/flac"
+        case "mp4": return "video/mp4"
+        case "webm": return "video/webm"
         default: return "application/octet-stream"
         }
     }

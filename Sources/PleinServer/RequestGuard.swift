@@ -156,7 +156,7 @@ final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         closed = true
         timer?.cancel()
         let response = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count)\r\n"
-            + "Connection: close\r\n\r\n" + text
+            + "Connection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n" + text
         let buffer = context.channel.allocator.buffer(string: response)
         context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
@@ -182,7 +182,7 @@ final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
 /// Checks each parsed request before anything answers it: the `Host` (and, for the live-reload
 /// socket, the `Origin`) must be one this server answers, else 403 with how to allow it; a
 /// request the parser refuses gets a status that says why (405 for an unknown method, 431 for
-/// an oversized header) instead of a bare 400.
+/// an oversized header) instead of a bare 400. Every response says `nosniff`.
 final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -240,10 +240,13 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(let head) where head.status == .switchingProtocols:
-            context.write(data, promise: promise)
-            phase.becameWebSocket()
-            upgraded = true
+        case .head(var head):
+            head.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            if head.status == .switchingProtocols {
+                phase.becameWebSocket()
+                upgraded = true
+            }
         case .end:
             context.write(data, promise: promise)
             phase.requestAnswered()
@@ -259,7 +262,10 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ context: ChannelHandlerContext, status: HTTPResponseStatus, text: String, extra: [(String, String)] = []) {
-        var headers = HTTPHeaders([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(text.utf8.count)), ("Connection", "close")])
+        var headers = HTTPHeaders([
+            ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(text.utf8.count)), ("Connection", "close"),
+            ("X-Content-Type-Options", "nosniff"),
+        ])
         headers.add(contentsOf: extra)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)

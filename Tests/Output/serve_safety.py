@@ -10,7 +10,7 @@ use said "Timeout"; a folder moved out of the content kept its watch; killed bui
 temporary files in the cache. Loads are bounded in count and time.
 
 And each once failed a security review of the release binary: If-Range with an old validator got
-a part, a suffix range too long for an integer got 416.
+a part, a suffix range too long for an integer got 416; attachments lacked nosniff.
 
     python3 Tests/Output/serve_safety.py --plein .build/debug/plein
 """
@@ -150,8 +150,10 @@ def websocket(port, origin, host=None):
 
 def attachments(server):
     print("attachments come only from what the last good build checked")
-    status, _, body = server.request(f"/{BUNDLE}/plan.txt")
+    status, headers, body = server.request(f"/{BUNDLE}/plan.txt")
     check(status == 200 and body == b"the plan\n", f"an attachment is served ({status})")
+    check(headers.get("Content-Type") == "text/plain; charset=utf-8" and headers.get("X-Content-Type-Options") == "nosniff",
+          f"with its type and nosniff ({headers.get('Content-Type')}, {headers.get('X-Content-Type-Options')})")
     before = server.rebuilds()
     os.remove(os.path.join(server.content, BUNDLE, "plan.txt"))
     os.symlink("/proc/self/environ", os.path.join(server.content, BUNDLE, "plan.txt"))
@@ -189,6 +191,11 @@ def hosts(server):
     s, head = websocket(server.port, f"http://localhost:{server.port}")
     s.close()
     check(head.startswith(b"HTTP/1.1 101"), f"the site's own pages can ({head[:20]!r})")
+    check(all(answer.startswith(b"HTTP/1.1 ") and b"\r\nX-Content-Type-Options: nosniff\r\n" in answer
+              for answer in (raw(server.port, b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n"),
+                             raw(server.port, f"GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()),
+                             raw(server.port, b"GET /" + b"a" * 10_000 + b" HTTP/1.1\r\n\r\n"))),
+          "refusals and 404s say nosniff too")
 
 
 def limits(server):
@@ -313,6 +320,8 @@ def big_attachment(server):
     status, headers, body = server.request(f"/{BUNDLE}/video.bin", headers={"Range": "bytes=-99999999999999999999"})
     check(status == 206 and len(body) == 50 << 20 and headers.get("Content-Range") == f"bytes 0-{(50 << 20) - 1}/{50 << 20}",
           f"a suffix too long for an integer gives the whole file ({status}, {headers.get('Content-Range')})")
+    check(headers.get("Content-Type") == "application/octet-stream" and headers.get("X-Content-Type-Options") == "nosniff",
+          f"an unknown kind of file is application/octet-stream, nosniff ({headers.get('Content-Type')})")
     base = server.rss_mib()
     peak = [base]
     sizes = []

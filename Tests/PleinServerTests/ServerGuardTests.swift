@@ -122,6 +122,19 @@ func status(of response: String) -> Int {
         }
     }
 
+    /// Every answer, the server's own refusals too, tells the browser not to guess the type.
+    @Test func everyResponseSaysNoSniff() async throws {
+        try await withServer { port in
+            let answers = [
+                try await get(port), try await get(port, "/missing"), try await get(port, host: "attacker.example"),
+                try await get(port, method: "POST"), try await get(port, "/" + String(repeating: "a", count: 10_000)),
+            ]
+            for answer in answers {
+                #expect(answer.lowercased().contains("\r\nx-content-type-options: nosniff\r\n"), "\(answer.prefix(40))")
+            }
+        }
+    }
+
     @Test func theReloadSocketOpensOnlyFromTheSameOrigin() async throws {
         try await withServer { port in
             func upgrade(origin: String) async throws -> String {
