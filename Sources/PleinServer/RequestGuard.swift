@@ -189,6 +189,12 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private struct Refusal {
+        let status: HTTPResponseStatus
+        let text: String
+        var extra: [(String, String)] = []
+    }
+
     private let policy: HostPolicy
     private let phase: HeadGuard
     /// Swallowing the rest of a refused request.
@@ -201,25 +207,40 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
-        switch part {
+        switch unwrapInboundIn(data) {
         case .head(let head):
-            let host = head.headers["host"].first
-            let origin = head.headers["origin"].first
-            let upgrade = head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
-            if host == nil, head.version == .http1_0 {
-                break  // HTTP/1.0 may leave the host out; no browser does.
-            } else if let host, policy.allows(hostHeader: host), !upgrade || policy.allows(origin: origin, hostHeader: host) {
-                break
+            if let refusal = refusal(of: head) {
+                refuse(context, refusal)
+                return
             }
-            refusing = true
-            answer(context, status: host == nil ? .badRequest : .forbidden,
-                   text: policy.refusal(hostHeader: host, origin: upgrade ? origin : nil))
-            return
         case .body, .end:
             if refusing { return }
         }
         context.fireChannelRead(data)
+    }
+
+    /// Why `head` is not answered, or nil when it is.
+    private func refusal(of head: HTTPRequestHead) -> Refusal? {
+        let hosts = head.headers["host"]
+        // RFC 9112, 3.2: more than one is a bad request (two parties could read different ones).
+        if hosts.count > 1 { return Refusal(status: .badRequest, text: "plein serve: the request names more than one Host.\n") }
+        let upgrade = head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+        // A target in absolute form names the host instead of the Host header (RFC 9112, 3.2.2).
+        var host = hosts.first
+        if !head.uri.hasPrefix("/") {
+            guard let authority = HostPolicy.authority(ofTarget: head.uri) else {
+                return Refusal(status: .badRequest, text: "plein serve: the request's target is neither a path nor an http:// address.\n")
+            }
+            host = hosts.isEmpty && head.version != .http1_0 ? nil : authority
+        }
+        guard let host else {
+            // HTTP/1.0 may leave the host out; no browser does.
+            if head.version == .http1_0, !upgrade { return nil }
+            return Refusal(status: .badRequest, text: policy.refusal(hostHeader: nil, origin: nil))
+        }
+        let origin = head.headers["origin"].first
+        if policy.allows(hostHeader: host), !upgrade || policy.allows(origin: origin, hostHeader: host) { return nil }
+        return Refusal(status: .forbidden, text: policy.refusal(hostHeader: host, origin: upgrade ? origin : nil))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -227,14 +248,13 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        refusing = true
         switch parserError {
         case .invalidMethod:
-            answer(context, status: .methodNotAllowed, text: "plein serve answers GET and HEAD only.\n", extra: [("Allow", "GET, HEAD")])
+            refuse(context, Refusal(status: .methodNotAllowed, text: "plein serve answers GET and HEAD only.\n", extra: [("Allow", "GET, HEAD")]))
         case .headerOverflow:
-            answer(context, status: .requestHeaderFieldsTooLarge, text: "The request's headers are too large.\n")
+            refuse(context, Refusal(status: .requestHeaderFieldsTooLarge, text: "The request's headers are too large.\n"))
         default:
-            answer(context, status: .badRequest, text: "The request could not be read: \(parserError).\n")
+            refuse(context, Refusal(status: .badRequest, text: "The request could not be read: \(parserError).\n"))
         }
     }
 
@@ -261,14 +281,16 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if upgraded { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
-    private func answer(_ context: ChannelHandlerContext, status: HTTPResponseStatus, text: String, extra: [(String, String)] = []) {
+    /// Answers and closes; the rest of the request is swallowed.
+    private func refuse(_ context: ChannelHandlerContext, _ refusal: Refusal) {
+        refusing = true
         var headers = HTTPHeaders([
-            ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(text.utf8.count)), ("Connection", "close"),
+            ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(refusal.text.utf8.count)), ("Connection", "close"),
             ("X-Content-Type-Options", "nosniff"),
         ])
-        headers.add(contentsOf: extra)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+        headers.add(contentsOf: refusal.extra)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: refusal.status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: refusal.text)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }

@@ -10,7 +10,8 @@ use said "Timeout"; a folder moved out of the content kept its watch; killed bui
 temporary files in the cache. Loads are bounded in count and time.
 
 And each once failed a security review of the release binary: If-Range with an old validator got
-a part, a suffix range too long for an integer got 416; attachments lacked nosniff.
+a part, a suffix range too long for an integer got 416; attachments lacked nosniff; two Host
+lines, an absolute target naming a foreign host and an Origin with a user part were answered.
 
     python3 Tests/Output/serve_safety.py --plein .build/debug/plein
 """
@@ -188,9 +189,18 @@ def hosts(server):
     s, head = websocket(server.port, "http://attacker.example")
     s.close()
     check(head.startswith(b"HTTP/1.1 403"), f"a foreign Origin cannot open the reload socket ({head[:20]!r})")
+    s, head = websocket(server.port, f"http://attacker.example@localhost:{server.port}")
+    s.close()
+    check(head.startswith(b"HTTP/1.1 403"), f"nor an Origin with a user part ({head[:20]!r})")
     s, head = websocket(server.port, f"http://localhost:{server.port}")
     s.close()
     check(head.startswith(b"HTTP/1.1 101"), f"the site's own pages can ({head[:20]!r})")
+    answer = raw(server.port, f"GET / HTTP/1.1\r\nHost: localhost:{server.port}\r\nHost: attacker.example\r\nConnection: close\r\n\r\n".encode())
+    check(answer.startswith(b"HTTP/1.1 400"), f"two Host lines get 400 ({answer[:20]!r})")
+    answer = raw(server.port, f"GET http://attacker.example/ HTTP/1.1\r\nHost: localhost:{server.port}\r\nConnection: close\r\n\r\n".encode())
+    check(answer.startswith(b"HTTP/1.1 403"), f"an absolute target naming a foreign host gets 403 ({answer[:20]!r})")
+    answer = raw(server.port, f"GET http://localhost:{server.port}/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+    check(answer.startswith(b"HTTP/1.1 200"), f"one naming this server is answered ({answer[:20]!r})")
     check(all(answer.startswith(b"HTTP/1.1 ") and b"\r\nX-Content-Type-Options: nosniff\r\n" in answer
               for answer in (raw(server.port, b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n"),
                              raw(server.port, f"GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()),

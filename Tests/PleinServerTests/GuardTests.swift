@@ -33,6 +33,25 @@ import Testing
         #expect(!policy.allows(origin: "null", hostHeader: "localhost:1313"))
     }
 
+    /// An origin is scheme://host[:port]; anything else (a user, a path, escapes) is refused.
+    @Test(arguments: ["http://attacker.example@localhost:1313", "http://localhost:1313@attacker.example", "http://localhost:1313/",
+                      "http://localhost:1313/x", "http://localhost:1313?x", "http://localhost:1313#x", "http://local%68ost:1313",
+                      "http://localhost:1313:1313", "http://localhost:", "http://", "HTTP://localhost:1313", "http://localhost :1313",
+                      "http://[::1]x:1313", "ws://localhost:1313"])
+    func anOriginIsNothingButSchemeHostAndPort(_ origin: String) {
+        #expect(!policy.allows(origin: origin, hostHeader: "localhost:1313"), "\(origin)")
+    }
+
+    @Test func anAbsoluteTargetNamesItsHost() {
+        #expect(HostPolicy.authority(ofTarget: "http://localhost:1313/users/?a=b") == "localhost:1313")
+        #expect(HostPolicy.authority(ofTarget: "HTTP://Example.org") == "Example.org")
+        #expect(HostPolicy.authority(ofTarget: "http://[::1]:1313/") == "[::1]:1313")
+        #expect(HostPolicy.authority(ofTarget: "http://user@localhost/") == nil)
+        #expect(HostPolicy.authority(ofTarget: "http:///path") == nil)
+        #expect(HostPolicy.authority(ofTarget: "https://localhost/") == nil)
+        #expect(HostPolicy.authority(ofTarget: "localhost:1313") == nil)
+    }
+
     @Test func theRefusalSaysHowToAllowIt() {
         let text = policy.refusal(hostHeader: "attacker.example:1313", origin: nil)
         #expect(text.contains("'attacker.example'"))

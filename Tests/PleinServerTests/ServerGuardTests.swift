@@ -122,6 +122,30 @@ func status(of response: String) -> Int {
         }
     }
 
+    /// RFC 9112, 3.2: a request with two Host lines gets 400, whichever of them is allowed.
+    @Test func twoHostsAreABadRequest() async throws {
+        try await withServer { port in
+            for extra in ["Host: attacker.example\r\n", "Host: localhost\r\n"] {
+                let answer = try await get(port, host: "localhost:\(port)", extra: extra)
+                #expect(status(of: answer) == 400, "\(answer.prefix(40))")
+                #expect(!answer.contains("<p>home</p>"))
+            }
+        }
+    }
+
+    /// RFC 9112, 3.2.2: the host of an absolute target is the one asked for, whatever Host says.
+    @Test func anAbsoluteTargetIsJudgedByItsHost() async throws {
+        try await withServer { port in
+            for target in ["http://attacker.example/", "http://attacker.example:\(port)/", "HTTP://attacker.example/", "http://localhost@attacker.example/"] {
+                let refused = try await get(port, target, host: "localhost:\(port)")
+                #expect([400, 403].contains(status(of: refused)) && !refused.contains("<p>home</p>"), "\(target): \(refused.prefix(40))")
+            }
+            #expect(status(of: try await get(port, "https://localhost/", host: "localhost:\(port)")) == 400)
+            let allowed = try await get(port, "http://localhost:\(port)/", host: "attacker.example")
+            #expect(status(of: allowed) == 200 && allowed.contains("<p>home</p>"), "\(allowed.prefix(40))")
+        }
+    }
+
     /// Every answer, the server's own refusals too, tells the browser not to guess the type.
     @Test func everyResponseSaysNoSniff() async throws {
         try await withServer { port in
