@@ -183,6 +183,10 @@ final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
 /// socket, the `Origin`) must be one this server answers, else 403 with how to allow it; a
 /// request the parser refuses gets a status that says why (405 for an unknown method, 431 for
 /// an oversized header) instead of a bare 400. Every response says `nosniff`.
+///
+/// A refusal ends the connection: it is the last answer, after those to the requests before it
+/// (pipelined on the same connection), and says `Connection: close`; nothing sent after the
+/// refused request is read.
 final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -197,8 +201,12 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let policy: HostPolicy
     private let phase: HeadGuard
-    /// Swallowing the rest of a refused request.
+    /// A request was refused: everything after it is dropped.
     private var refusing = false
+    /// Requests passed on whose answers have not ended yet.
+    private var unanswered = 0
+    /// The refusal waiting for those answers.
+    private var waiting: Refusal?
     private var upgraded = false
 
     init(policy: HostPolicy, phase: HeadGuard) {
@@ -207,14 +215,13 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
+        if refusing { return }
+        if case .head(let head) = unwrapInboundIn(data) {
             if let refusal = refusal(of: head) {
                 refuse(context, refusal)
                 return
             }
-        case .body, .end:
-            if refusing { return }
+            unanswered += 1
         }
         context.fireChannelRead(data)
     }
@@ -248,6 +255,7 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
+        if refusing { return }
         switch parserError {
         case .invalidMethod:
             refuse(context, Refusal(status: .methodNotAllowed, text: "plein serve answers GET and HEAD only.\n", extra: [("Allow", "GET, HEAD")]))
@@ -269,7 +277,12 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .end:
             context.write(data, promise: promise)
+            unanswered -= 1
             phase.requestAnswered()
+            if unanswered == 0, let refusal = waiting {
+                waiting = nil
+                answer(context, refusal)
+            }
         default:
             context.write(data, promise: promise)
         }
@@ -281,9 +294,17 @@ final class HTTPGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if upgraded { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
-    /// Answers and closes; the rest of the request is swallowed.
+    /// Stops reading and answers once the requests before this one have been.
     private func refuse(_ context: ChannelHandlerContext, _ refusal: Refusal) {
         refusing = true
+        if unanswered == 0 {
+            answer(context, refusal)
+        } else {
+            waiting = refusal
+        }
+    }
+
+    private func answer(_ context: ChannelHandlerContext, _ refusal: Refusal) {
         var headers = HTTPHeaders([
             ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(refusal.text.utf8.count)), ("Connection", "close"),
             ("X-Content-Type-Options", "nosniff"),

@@ -11,11 +11,12 @@ temporary files in the cache. Loads are bounded in count and time.
 
 And each once failed a security review of the release binary: If-Range with an old validator got
 a part, a suffix range too long for an integer got 416; attachments lacked nosniff; two Host
-lines, an absolute target naming a foreign host and an Origin with a user part were answered.
+lines, an absolute target naming a foreign host and an Origin with a user part were answered; a
+refusal was answered before the pipelined requests ahead of it, which were lost.
 
     python3 Tests/Output/serve_safety.py --plein .build/debug/plein
 """
-import argparse, http.client, os, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, http.client, os, re, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import media  # noqa: E402  (the media made once per test run)
@@ -201,6 +202,11 @@ def hosts(server):
     check(answer.startswith(b"HTTP/1.1 403"), f"an absolute target naming a foreign host gets 403 ({answer[:20]!r})")
     answer = raw(server.port, f"GET http://localhost:{server.port}/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
     check(answer.startswith(b"HTTP/1.1 200"), f"one naming this server is answered ({answer[:20]!r})")
+    good = f"GET /users/ HTTP/1.1\r\nHost: localhost:{server.port}\r\n\r\n".encode()
+    answer = raw(server.port, good * 2 + b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n" + good, timeout=5)
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answer)
+    check(statuses == [b"200", b"200", b"403"] and b"Connection: close" in answer.split(b"HTTP/1.1 403")[-1],
+          f"pipelined requests before a refused one are answered, then the refusal closes ({statuses})")
     check(all(answer.startswith(b"HTTP/1.1 ") and b"\r\nX-Content-Type-Options: nosniff\r\n" in answer
               for answer in (raw(server.port, b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n"),
                              raw(server.port, f"GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()),

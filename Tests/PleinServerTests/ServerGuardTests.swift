@@ -159,6 +159,26 @@ func status(of response: String) -> Int {
         }
     }
 
+    /// Pipelined requests are answered in order: those before a refused one are answered, then
+    /// the refusal, saying it closes; the connection closes and nothing after it is answered.
+    @Test func aRefusalComesAfterTheAnswersBeforeIt() async throws {
+        try await withServer { port in
+            let good = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            for refused in ["GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n", "FOO / HTTP/1.1\r\nHost: localhost\r\n\r\n"] {
+                let answer = try await blocking {
+                    let client = try RawClient(port: port, timeout: 5)
+                    client.send(good + good + refused + good)
+                    return client.receiveAll()
+                }
+                let statuses = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { Int($0.prefix(3)) ?? 0 }
+                #expect(statuses.count == 3 && statuses[0] == 200 && statuses[1] == 200 && [403, 405].contains(statuses[2]), "\(statuses)")
+                #expect(answer.components(separatedBy: "<p>home</p>").count == 3)
+                let last = answer.components(separatedBy: "HTTP/1.1 ").last ?? ""
+                #expect(last.lowercased().contains("\r\nconnection: close\r\n"))
+            }
+        }
+    }
+
     @Test func theReloadSocketOpensOnlyFromTheSameOrigin() async throws {
         try await withServer { port in
             func upgrade(origin: String) async throws -> String {
