@@ -1,3 +1,4 @@
+import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -11,14 +12,26 @@ public struct RequestLimits: Sendable {
     public var head = 64 * 1024
     /// From a request's first byte to the end of its headers: slower gets 408 and is closed.
     public var headTimeout: Duration = .seconds(10)
-    /// A connection with no request under way is closed after this long.
+    /// A connection is closed after this long with no request under way, or with a response the
+    /// client has taken nothing of (it stopped reading); a live-reload socket whose page does
+    /// not answer pings for this long too.
     public var idleTimeout: Duration = .seconds(30)
 
     public init() {}
+
+    /// The limits of `plein serve`: these, with `PLEIN_SERVE_IDLE_TIMEOUT` (seconds) shortening
+    /// the idle timeout, so that tests of the real binary need not wait half a minute.
+    static func serving(environment: [String: String] = ProcessInfo.processInfo.environment) -> RequestLimits {
+        var limits = RequestLimits()
+        if let seconds = environment["PLEIN_SERVE_IDLE_TIMEOUT"].flatMap(Double.init), seconds > 0 {
+            limits.idleTimeout = min(limits.idleTimeout, .milliseconds(Int(seconds * 1000)))
+        }
+        return limits
+    }
 }
 
-/// Wraps a Hummingbird child channel with the guards: `HeadGuard` in front of the HTTP parser,
-/// `HTTPGuard` right after it.
+/// Wraps a Hummingbird child channel with the guards: `WriteGuard` next to the socket,
+/// `HeadGuard` in front of the HTTP parser, `HTTPGuard` right after it.
 struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base
@@ -31,6 +44,7 @@ struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
             // Nothing is read before the child channel is set up, so the order of adding is free.
             let phase = HeadGuard(limits: limits)
             try channel.pipeline.syncOperations.addHandler(phase, position: .first)
+            try channel.pipeline.syncOperations.addHandler(WriteGuard(timeout: limits.idleTimeout), position: .first)
             let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(HTTPGuard(policy: policy, phase: phase), position: .after(decoder.handler))
             return value
@@ -176,6 +190,76 @@ final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     func becameWebSocket() {
         upgraded = true
         timer?.cancel()
+    }
+}
+
+/// Knows what the socket has not taken yet: lets `FileStream` wait until it has, and drops a
+/// client that stops reading (a connection whose writes have waited for the socket for the idle
+/// timeout, without any of them done, is reset), so that such clients cannot hold the
+/// connection slots (`ConnectionCap`) for long.
+final class WriteGuard: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let timeout: TimeAmount
+    /// Writes handed on whose bytes the socket has not all taken yet.
+    private var unsent = 0
+    /// When the socket last took a write whole (or when writing started after none was waiting).
+    private var progress = NIODeadline.now()
+    private var timer: Scheduled<Void>?
+    /// Those waiting for the socket to take everything.
+    private var waiting: [EventLoopPromise<Void>] = []
+
+    init(timeout: Duration) { self.timeout = TimeAmount(timeout) }
+
+    /// Returns when the socket has taken everything written to `channel` before the call.
+    static func taken(on channel: any Channel) async throws {
+        try await channel.eventLoop.flatSubmit {
+            // Run on the event loop after the writes asked for before: they are in the pipeline.
+            guard let guardian = try? channel.pipeline.syncOperations.handler(type: WriteGuard.self), guardian.unsent > 0 else {
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+            let promise = channel.eventLoop.makePromise(of: Void.self)
+            guardian.waiting.append(promise)
+            return promise.futureResult
+        }.get()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let promise = promise ?? context.eventLoop.makePromise()
+        if unsent == 0 { progress = .now() }
+        unsent += 1
+        promise.futureResult.assumeIsolated().whenComplete { [self] _ in
+            unsent -= 1
+            progress = .now()
+            if unsent == 0 { release() }
+        }
+        if timer == nil { arm(context) }
+        context.write(data, promise: promise)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        release()
+    }
+
+    private func release() {
+        let released = waiting
+        waiting = []
+        for promise in released { promise.succeed() }
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: progress + timeout) { [self] in
+            timer = nil
+            guard unsent > 0 else { return }
+            guard NIODeadline.now() >= progress + timeout else { return arm(context) }
+            // A reset, not a close: the kernel would keep the unsent bytes for minutes, trying
+            // to deliver them to a client that is not reading.
+            let reset = (context.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                ?? context.eventLoop.makeSucceededVoidFuture()
+            reset.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
     }
 }
 

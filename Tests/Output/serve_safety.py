@@ -12,7 +12,9 @@ temporary files in the cache. Loads are bounded in count and time.
 And each once failed a security review of the release binary: If-Range with an old validator got
 a part, a suffix range too long for an integer got 416; attachments lacked nosniff; two Host
 lines, an absolute target naming a foreign host and an Origin with a user part were answered; a
-refusal was answered before the pipelined requests ahead of it, which were lost.
+refusal was answered before the pipelined requests ahead of it, which were lost; clients that
+asked for a large file and never read (or live-reload sockets that never answered a ping) held
+their connections, and megabytes each, for good.
 
     python3 Tests/Output/serve_safety.py --plein .build/debug/plein
 """
@@ -45,7 +47,7 @@ def free_port():
 class Server:
     """A `plein serve` process on a copy of the demo content."""
 
-    def __init__(self, plein, work, name, port=None, args=(), nofile=None):
+    def __init__(self, plein, work, name, port=None, args=(), nofile=None, env=None):
         self.folder = os.path.join(work, name)
         self.content = os.path.join(self.folder, "content")
         self.cache = media.seed(os.path.join(self.folder, "cache"), plein)
@@ -54,7 +56,7 @@ class Server:
         self.port = port or free_port()
         self.log_path = os.path.join(self.folder, "serve.log")
         self.log = open(self.log_path, "w")
-        env = dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1")
+        env = dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1", **(env or {}))
 
         def limit():
             if nofile:
@@ -134,6 +136,29 @@ def raw(port, data, timeout=10):
         except (socket.timeout, ConnectionResetError):
             pass
         return answer
+
+
+def stalled_download(port, path):
+    """A client that asks for a file and never reads the answer."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
+    return s
+
+
+def dropped(s):
+    """Whether the server has closed or reset a connection (whose answer is drained unread)."""
+    s.settimeout(0.2)
+    try:
+        while s.recv(1 << 20):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
 
 
 def websocket(port, origin, host=None):
@@ -353,6 +378,14 @@ def big_attachment(server):
         time.sleep(0.02)
     check(sizes == [50 << 20] * 6, f"six parallel downloads are whole ({sizes})")
     check(max(peak) - base < 100, f"memory grew by {max(peak) - base:.0f} MiB for 6 × 50 MB")
+    base = server.rss_mib()
+    stalled = [stalled_download(server.port, f"/{BUNDLE}/video.bin") for _ in range(30)]
+    time.sleep(2)
+    grown = server.rss_mib() - base
+    for s in stalled:
+        s.close()
+    # Each once held megabytes: the writer queued chunks before it learnt the socket was full.
+    check(grown < 40, f"memory grew by {grown:.0f} MiB for 30 clients that asked for 50 MB and read nothing")
     os.remove(os.path.join(server.content, BUNDLE, "video.bin"))
 
 
@@ -436,6 +469,58 @@ def descriptors(plein, work):
         server.stop()
 
 
+def stopped_readers(plein, work):
+    print("clients that stop reading are dropped after the idle timeout (2 s here), and hold no slot longer")
+    content = os.path.join(work, "readers", "content")
+    shutil.copytree(os.path.join(ROOT, "content"), content)
+    with open(os.path.join(content, BUNDLE, "talk.mp3"), "wb") as f:
+        f.write(os.urandom(1 << 20) * 50)
+    # 72 descriptors leave room for 8 connections (ConnectionCap keeps 64 for everything else).
+    server = Server(plein, work, "readers", nofile=72, env={"PLEIN_SERVE_IDLE_TIMEOUT": "2"})
+    try:
+        check(server.wait_for("serving http"), "serves with ulimit -n 72")
+        status, headers, _ = server.request(f"/{BUNDLE}/talk.mp3", method="HEAD")
+        check(status == 200 and headers.get("Content-Type") == "audio/mpeg" and headers.get("X-Content-Type-Options") == "nosniff",
+              f"an mp3 is audio/mpeg, nosniff ({status}, {headers.get('Content-Type')}, {headers.get('X-Content-Type-Options')})")
+        for kind in ("live-reload sockets that answer no ping", "downloads that read nothing"):
+            if kind.startswith("live"):
+                held = [websocket(server.port, f"http://localhost:{server.port}")[0] for _ in range(8)]
+            else:
+                held = [stalled_download(server.port, f"/{BUNDLE}/talk.mp3") for _ in range(8)]
+                # Each is being answered, so holds a slot: a few bytes read, then no more.
+                heads = [s.recv(12) for s in held]
+                check(heads == [b"HTTP/1.1 200"] * 8, f"8 downloads are being answered ({heads[0]!r})")
+            start = time.time()
+            try:
+                status = server.request("/", timeout=15)[0]
+            except OSError as error:
+                status = repr(error)
+            elapsed = time.time() - start
+            check(status == 200 and elapsed < 6, f"with 8 {kind} holding every slot, a request is answered in {elapsed:.1f} s ({status})")
+            time.sleep(1)
+            closed = sum(dropped(s) for s in held)
+            check(closed == len(held), f"{closed} of {len(held)} {kind} were dropped")
+            for s in held:
+                s.close()
+        # A client that reads slowly but steadily keeps its connection: 20 MB at about 4 MB/s.
+        s = stalled_download(server.port, f"/{BUNDLE}/talk.mp3")
+        received = 0
+        start = time.time()
+        try:
+            while received < 20 << 20:
+                chunk = s.recv(64 * 1024)
+                if not chunk:
+                    break
+                received += len(chunk)
+                time.sleep(max(0, received / (4 << 20) - (time.time() - start)))
+        except OSError:
+            pass
+        s.close()
+        check(received >= 20 << 20, f"a slow but steady reader got {received >> 20} MB in {time.time() - start:.1f} s")
+    finally:
+        server.stop()
+
+
 def addresses(plein, work):
     print("the address is checked before building; a port in use is said plainly")
     server = Server(plein, work, "localhost", args=("--host", "localhost"))
@@ -501,6 +586,7 @@ def main():
         finally:
             server.stop()
         descriptors(plein, work)
+        stopped_readers(plein, work)
         addresses(plein, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

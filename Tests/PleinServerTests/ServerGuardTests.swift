@@ -92,11 +92,11 @@ func status(of response: String) -> Int {
     ]
 
     /// Runs `body` against a fresh server with short limits.
-    func withServer(_ body: (UInt16) async throws -> Void) async throws {
+    func withServer(files: [String: SiteState.Served] = files, _ body: (UInt16) async throws -> Void) async throws {
         var limits = RequestLimits()
         limits.headTimeout = .milliseconds(600)
         limits.idleTimeout = .milliseconds(1500)
-        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: Self.files, problems: nil), limits: limits)
+        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: files, problems: nil), limits: limits)
         let task = Task { try await server.run() }
         defer { task.cancel() }
         try await server.waitUntilListening()
@@ -176,6 +176,51 @@ func status(of response: String) -> Int {
                 let last = answer.components(separatedBy: "HTTP/1.1 ").last ?? ""
                 #expect(last.lowercased().contains("\r\nconnection: close\r\n"))
             }
+        }
+    }
+
+    /// A client that asks for a large file and never reads is dropped after the idle timeout,
+    /// and meanwhile the server holds no more than a chunk of the file for it.
+    @Test func aClientThatStopsReadingIsDropped() async throws {
+        let path = NSTemporaryDirectory() + "plein-served-" + UUID().uuidString
+        try Data(count: 64 << 20).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        var files = Self.files
+        files["talk.mp3"] = .disk(path)
+        try await withServer(files: files) { port in
+            let (received, ended) = try await blocking {
+                let client = try RawClient(port: port, timeout: 10)
+                client.send("GET /talk.mp3 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                Thread.sleep(forTimeInterval: 4)
+                let start = DispatchTime.now()
+                var received = 0
+                var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                while true {
+                    let n = recv(client.fd, &buffer, buffer.count, 0)
+                    if n <= 0 { break }
+                    received += n
+                }
+                return (received, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+            }
+            // What the kernels' buffers held when it was reset, not the file.
+            #expect(received < 64 << 20, "\(received) bytes")
+            #expect(ended < 5, "the connection ended \(ended) s after the client looked")
+            #expect(status(of: try await get(port)) == 200)
+        }
+    }
+
+    /// A page that does not answer the live-reload socket's pings is closed within the idle timeout.
+    @Test func aPageThatDoesNotAnswerPingsIsClosed() async throws {
+        try await withServer { port in
+            let (answer, seconds) = try await blocking {
+                let client = try RawClient(port: port, timeout: 10)
+                let start = DispatchTime.now()
+                client.send("GET /__plein/reload HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                return (client.receiveAll(), Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+            }
+            #expect(status(of: answer) == 101)
+            #expect(seconds < 4, "closed after \(seconds) s (idle timeout 1.5 s)")
         }
     }
 
