@@ -14,16 +14,22 @@ enum ByteRange: Equatable {
         let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard bounds.count == 2 else { return .whole }
         let first = bounds[0].trimmingCharacters(in: .whitespaces), last = bounds[1].trimmingCharacters(in: .whitespaces)
-        guard first.allSatisfy(\.isNumber), last.allSatisfy(\.isNumber), !(first.isEmpty && last.isEmpty) else { return .whole }
+        guard first.allSatisfy(\.isASCIIDigit), last.allSatisfy(\.isASCIIDigit), !(first.isEmpty && last.isEmpty) else { return .whole }
         if first.isEmpty {
-            // The last N bytes.
-            guard let suffix = Int(last), suffix > 0, size > 0 else { return .unsatisfiable }
+            // The last N bytes; a number too long for an Int is longer than any file.
+            let suffix = Int(last) ?? .max
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
             return .part(max(0, size - suffix)..<size)
         }
-        guard let start = Int(first) else { return .whole }
+        let start = Int(first) ?? .max
         guard start < size else { return .unsatisfiable }
         let end = last.isEmpty ? size - 1 : min(Int(last) ?? size - 1, size - 1)
         guard end >= start else { return .whole }
         return .part(start..<(end + 1))
     }
+}
+
+extension Character {
+    /// 0-9 only: `isNumber` also takes other scripts' digits, which `Int(_:)` does not read.
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -60,7 +60,9 @@ public final class DevServer: Sendable {
                     responder: responder,
                     configuration: .init(
                         http1: .init(idleTimeout: nil, httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.head, maxHeaderListSize: limits.head)),
-                        ws: .init(autoPing: .enabled(timePeriod: .seconds(20)))
+                        // A ping every half idle timeout, and the socket closed when one is not
+                        // answered by the next: a page that stopped answering goes within it.
+                        ws: .init(autoPing: .enabled(timePeriod: limits.idleTimeout / 2))
                     )
                 ) { request, _, _ in
                     guard request.path?.split(separator: "?").first == "/__plein/reload" else { return .dontUpgrade }
@@ -139,13 +141,26 @@ public struct ListenError: Error, CustomStringConvertible {
     }
 }
 
+/// What a request is answered with: Hummingbird's basics and the connection, which
+/// `FileStream` waits on.
+struct PreviewContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
 /// Answers every HTTP request from the current snapshot (see `Preview`).
 struct PreviewResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = PreviewContext
     let store: SnapshotStore
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let conditions = Preview.Conditions(ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range])
+        let conditions = Preview.Conditions(ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range],
+                                            ifRange: request.headers[.ifRange])
         let answer = Preview.respond(method: request.method.rawValue, path: request.head.path ?? "/", conditions: conditions, snapshot: store.current)
         var headers = HTTPFields()
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
@@ -156,18 +171,22 @@ struct PreviewResponder: HTTPResponder {
         case .bytes(let bytes):
             return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         case .file(let path, let offset, let count):
+            let channel = context.channel
             return Response(status: status, headers: headers, body: .init(contentLength: count) { writer in
-                try await FileStream.send(path: path, offset: offset, count: count, to: &writer)
+                try await FileStream.send(path: path, offset: offset, count: count, to: &writer, on: channel)
             })
         }
     }
 }
 
-/// Sends part of a file in chunks, so a large attachment is never held in memory.
+/// Sends part of a file in chunks, so a large attachment is never held in memory, nor more
+/// than one chunk of it beyond what the socket has taken: the next chunk is read only when the
+/// socket has taken the last one. (Waiting for the channel to be writable is not enough: the
+/// writer learns of it late, and a client that does not read had megabytes queued.)
 enum FileStream {
     struct Failure: Error {}
 
-    static func send(path: String, offset: Int, count: Int, to writer: inout any ResponseBodyWriter) async throws {
+    static func send(path: String, offset: Int, count: Int, to writer: inout any ResponseBodyWriter, on channel: any Channel) async throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure() }
         defer { close(fd) }
@@ -183,6 +202,7 @@ enum FileStream {
             position += n
             remaining -= n
             try await writer.write(buffer)
+            try await WriteGuard.taken(on: channel)
         }
         try await writer.finish(nil)
     }

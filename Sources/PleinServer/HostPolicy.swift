@@ -63,12 +63,28 @@ public struct HostPolicy: Sendable, Equatable {
 
     /// Whether a page at `origin` may open the live-reload socket of a server reached as
     /// `hostHeader`: only the same origin. A missing `Origin` (not a browser) is accepted.
+    ///
+    /// An origin is `http://host[:port]` and nothing else (RFC 6454, 6.1): no user, path, query or
+    /// escapes, which a lenient URL parser would read past (`http://evil.example@localhost`).
     public func allows(origin: String?, hostHeader: String) -> Bool {
         guard let origin else { return true }
-        guard let url = URLComponents(string: origin), url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/",
-              let expected = Self.hostPart(hostHeader)
+        guard origin.hasPrefix("http://") else { return false }
+        let authority = String(origin.dropFirst("http://".count))
+        guard authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }),
+              let host = Self.hostPart(authority), let expected = Self.hostPart(hostHeader)
         else { return false }
-        return Self.bare(host) == expected && (url.port ?? 80) == Self.portPart(hostHeader)
+        return host == expected && Self.portPart(authority) == Self.portPart(hostHeader)
+    }
+
+    /// The authority of a request target in absolute form (`http://localhost:1313/path`), which
+    /// names the host instead of the `Host` header (RFC 9112, 3.2.2); nil for any other target
+    /// than an `http` one with a host and no user.
+    static func authority(ofTarget target: String) -> String? {
+        guard target.lowercased().hasPrefix("http://") else { return nil }
+        let rest = target.dropFirst("http://".count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        return String(authority)
     }
 
     /// The port of a `Host` header (80 when it names none).

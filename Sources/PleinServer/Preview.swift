@@ -67,9 +67,13 @@ public enum Preview {
     public struct Conditions: Sendable, Equatable {
         public var ifNoneMatch: String?
         public var range: String?
-        public init(ifNoneMatch: String? = nil, range: String? = nil) {
+        /// The validator the client's part was cut from: the range is sent only if it is still
+        /// the current one.
+        public var ifRange: String?
+        public init(ifNoneMatch: String? = nil, range: String? = nil, ifRange: String? = nil) {
             self.ifNoneMatch = ifNoneMatch
             self.range = range
+            self.ifRange = ifRange
         }
     }
 
@@ -108,7 +112,10 @@ public enum Preview {
         }
         var status = 200
         var range = 0..<entity.size
-        if let header = conditions.range {
+        // An If-Range naming another version (or a date: no Last-Modified is sent, so none can
+        // match) means the client's part is stale: the whole file instead (RFC 9110, 13.1.5).
+        // Only a strong validator matches, and the ETags here are strong.
+        if let header = conditions.range, conditions.ifRange.map({ $0.trimmingCharacters(in: .whitespaces) == entity.etag }) ?? true {
             switch ByteRange.parse(header, size: entity.size) {
             case .whole: break
             case .part(let part):
@@ -170,6 +177,9 @@ public enum Preview {
                                body: head ? [] : page)
     }
 
+    /// The type of a served file, exact for what a site holds (pages, feeds, pictures, sound,
+    /// video, documents); anything else is `application/octet-stream`, which a browser offers to
+    /// save rather than guesses at (every response also says `nosniff`).
     public static func contentType(for path: String) -> String {
         let name = (path as NSString).lastPathComponent
         switch (name as NSString).pathExtension.lowercased() {
@@ -184,7 +194,18 @@ public enum Preview {
         case "png": return "image/png"
         case "jpg", "jpeg": return "image/jpeg"
         case "webp": return "image/webp"
+        case "avif": return "image/avif"
+        case "gif": return "image/gif"
+        case "pdf": return "application/pdf"
         case "txt": return "text/plain; charset=utf-8"
+        case "csv": return "text/csv; charset=utf-8"
+        case "mp3": return "audio/mpeg"
+        case "m4a": return "audio/mp4"
+        case "ogg", "oga", "opus": return "audio/ogg"
+        case "wav": return "audio/wav"
+        case "flac": return "audio/flac"
+        case "mp4": return "video/mp4"
+        case "webm": return "video/webm"
         default: return "application/octet-stream"
         }
     }

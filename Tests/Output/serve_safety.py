@@ -9,9 +9,16 @@ request; unknown methods got a bare 404; `--host localhost` failed after the bui
 use said "Timeout"; a folder moved out of the content kept its watch; killed builds left
 temporary files in the cache. Loads are bounded in count and time.
 
+And each once failed a security review of the release binary: If-Range with an old validator got
+a part, a suffix range too long for an integer got 416; attachments lacked nosniff; two Host
+lines, an absolute target naming a foreign host and an Origin with a user part were answered; a
+refusal was answered before the pipelined requests ahead of it, which were lost; clients that
+asked for a large file and never read (or live-reload sockets that never answered a ping) held
+their connections, and megabytes each, for good.
+
     python3 Tests/Output/serve_safety.py --plein .build/debug/plein
 """
-import argparse, http.client, os, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, http.client, os, re, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import media  # noqa: E402  (the media made once per test run)
@@ -40,7 +47,7 @@ def free_port():
 class Server:
     """A `plein serve` process on a copy of the demo content."""
 
-    def __init__(self, plein, work, name, port=None, args=(), nofile=None):
+    def __init__(self, plein, work, name, port=None, args=(), nofile=None, env=None):
         self.folder = os.path.join(work, name)
         self.content = os.path.join(self.folder, "content")
         self.cache = media.seed(os.path.join(self.folder, "cache"), plein)
@@ -49,7 +56,7 @@ class Server:
         self.port = port or free_port()
         self.log_path = os.path.join(self.folder, "serve.log")
         self.log = open(self.log_path, "w")
-        env = dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1")
+        env = dict(os.environ, PLEIN_SECRET=SECRET, NO_COLOR="1", **(env or {}))
 
         def limit():
             if nofile:
@@ -131,6 +138,29 @@ def raw(port, data, timeout=10):
         return answer
 
 
+def stalled_download(port, path):
+    """A client that asks for a file and never reads the answer."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
+    return s
+
+
+def dropped(s):
+    """Whether the server has closed or reset a connection (whose answer is drained unread)."""
+    s.settimeout(0.2)
+    try:
+        while s.recv(1 << 20):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+
+
 def websocket(port, origin, host=None):
     request = (f"GET /__plein/reload HTTP/1.1\r\nHost: {host or f'localhost:{port}'}\r\nOrigin: {origin}\r\nUpgrade: websocket\r\n"
                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
@@ -147,8 +177,10 @@ def websocket(port, origin, host=None):
 
 def attachments(server):
     print("attachments come only from what the last good build checked")
-    status, _, body = server.request(f"/{BUNDLE}/plan.txt")
+    status, headers, body = server.request(f"/{BUNDLE}/plan.txt")
     check(status == 200 and body == b"the plan\n", f"an attachment is served ({status})")
+    check(headers.get("Content-Type") == "text/plain; charset=utf-8" and headers.get("X-Content-Type-Options") == "nosniff",
+          f"with its type and nosniff ({headers.get('Content-Type')}, {headers.get('X-Content-Type-Options')})")
     before = server.rebuilds()
     os.remove(os.path.join(server.content, BUNDLE, "plan.txt"))
     os.symlink("/proc/self/environ", os.path.join(server.content, BUNDLE, "plan.txt"))
@@ -183,9 +215,28 @@ def hosts(server):
     s, head = websocket(server.port, "http://attacker.example")
     s.close()
     check(head.startswith(b"HTTP/1.1 403"), f"a foreign Origin cannot open the reload socket ({head[:20]!r})")
+    s, head = websocket(server.port, f"http://attacker.example@localhost:{server.port}")
+    s.close()
+    check(head.startswith(b"HTTP/1.1 403"), f"nor an Origin with a user part ({head[:20]!r})")
     s, head = websocket(server.port, f"http://localhost:{server.port}")
     s.close()
     check(head.startswith(b"HTTP/1.1 101"), f"the site's own pages can ({head[:20]!r})")
+    answer = raw(server.port, f"GET / HTTP/1.1\r\nHost: localhost:{server.port}\r\nHost: attacker.example\r\nConnection: close\r\n\r\n".encode())
+    check(answer.startswith(b"HTTP/1.1 400"), f"two Host lines get 400 ({answer[:20]!r})")
+    answer = raw(server.port, f"GET http://attacker.example/ HTTP/1.1\r\nHost: localhost:{server.port}\r\nConnection: close\r\n\r\n".encode())
+    check(answer.startswith(b"HTTP/1.1 403"), f"an absolute target naming a foreign host gets 403 ({answer[:20]!r})")
+    answer = raw(server.port, f"GET http://localhost:{server.port}/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+    check(answer.startswith(b"HTTP/1.1 200"), f"one naming this server is answered ({answer[:20]!r})")
+    good = f"GET /users/ HTTP/1.1\r\nHost: localhost:{server.port}\r\n\r\n".encode()
+    answer = raw(server.port, good * 2 + b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n" + good, timeout=5)
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answer)
+    check(statuses == [b"200", b"200", b"403"] and b"Connection: close" in answer.split(b"HTTP/1.1 403")[-1],
+          f"pipelined requests before a refused one are answered, then the refusal closes ({statuses})")
+    check(all(answer.startswith(b"HTTP/1.1 ") and b"\r\nX-Content-Type-Options: nosniff\r\n" in answer
+              for answer in (raw(server.port, b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n"),
+                             raw(server.port, f"GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()),
+                             raw(server.port, b"GET /" + b"a" * 10_000 + b" HTTP/1.1\r\n\r\n"))),
+          "refusals and 404s say nosniff too")
 
 
 def limits(server):
@@ -302,6 +353,16 @@ def big_attachment(server):
     check(status == 206 and len(body) == 1000 and headers.get("Content-Range") == f"bytes 1000-1999/{50 << 20}", f"a range ({status}, {len(body)} bytes, {headers.get('Content-Range')})")
     status, _, _ = server.request(f"/{BUNDLE}/opname.mp3", headers={"If-None-Match": etag or ""})
     check(status == 304, f"If-None-Match ({status})")
+    status, headers, body = server.request(f"/{BUNDLE}/opname.mp3", headers={"Range": "bytes=1000-1999", "If-Range": etag or ""})
+    check(status == 206 and len(body) == 1000, f"If-Range with the current ETag gives the part ({status}, {len(body)} bytes)")
+    status, headers, body = server.request(f"/{BUNDLE}/opname.mp3", headers={"Range": "bytes=1000-1999", "If-Range": '"an-old-version"'})
+    check(status == 200 and len(body) == 50 << 20 and "Content-Range" not in headers,
+          f"If-Range with an old ETag gives the whole file ({status}, {len(body)} bytes)")
+    status, headers, body = server.request(f"/{BUNDLE}/opname.mp3", headers={"Range": "bytes=-99999999999999999999"})
+    check(status == 206 and len(body) == 50 << 20 and headers.get("Content-Range") == f"bytes 0-{(50 << 20) - 1}/{50 << 20}",
+          f"a suffix too long for an integer gives the whole file ({status}, {headers.get('Content-Range')})")
+    check(headers.get("Content-Type") == "audio/mpeg" and headers.get("X-Content-Type-Options") == "nosniff",
+          f"a sound file is audio/mpeg, nosniff ({headers.get('Content-Type')})")
     base = server.rss_mib()
     peak = [base]
     sizes = []
@@ -317,6 +378,14 @@ def big_attachment(server):
         time.sleep(0.02)
     check(sizes == [50 << 20] * 6, f"six parallel downloads are whole ({sizes})")
     check(max(peak) - base < 100, f"memory grew by {max(peak) - base:.0f} MiB for 6 × 50 MB")
+    base = server.rss_mib()
+    stalled = [stalled_download(server.port, f"/{BUNDLE}/opname.mp3") for _ in range(30)]
+    time.sleep(2)
+    grown = server.rss_mib() - base
+    for s in stalled:
+        s.close()
+    # Each once held megabytes: the writer queued chunks before it learnt the socket was full.
+    check(grown < 40, f"memory grew by {grown:.0f} MiB for 30 clients that asked for 50 MB and read nothing")
     os.remove(os.path.join(server.content, BUNDLE, "opname.mp3"))
 
 
@@ -400,6 +469,58 @@ def descriptors(plein, work):
         server.stop()
 
 
+def stopped_readers(plein, work):
+    print("clients that stop reading are dropped after the idle timeout (2 s here), and hold no slot longer")
+    content = os.path.join(work, "readers", "content")
+    shutil.copytree(os.path.join(ROOT, "content"), content)
+    with open(os.path.join(content, BUNDLE, "talk.mp3"), "wb") as f:
+        f.write(b"ID3" + os.urandom(1 << 20) * 50)  # an MP3's first bytes: a report publishes only what its name says
+    # 72 descriptors leave room for 8 connections (ConnectionCap keeps 64 for everything else).
+    server = Server(plein, work, "readers", nofile=72, env={"PLEIN_SERVE_IDLE_TIMEOUT": "2"})
+    try:
+        check(server.wait_for("serving http"), "serves with ulimit -n 72")
+        status, headers, _ = server.request(f"/{BUNDLE}/talk.mp3", method="HEAD")
+        check(status == 200 and headers.get("Content-Type") == "audio/mpeg" and headers.get("X-Content-Type-Options") == "nosniff",
+              f"an mp3 is audio/mpeg, nosniff ({status}, {headers.get('Content-Type')}, {headers.get('X-Content-Type-Options')})")
+        for kind in ("live-reload sockets that answer no ping", "downloads that read nothing"):
+            if kind.startswith("live"):
+                held = [websocket(server.port, f"http://localhost:{server.port}")[0] for _ in range(8)]
+            else:
+                held = [stalled_download(server.port, f"/{BUNDLE}/talk.mp3") for _ in range(8)]
+                # Each is being answered, so holds a slot: a few bytes read, then no more.
+                heads = [s.recv(12) for s in held]
+                check(heads == [b"HTTP/1.1 200"] * 8, f"8 downloads are being answered ({heads[0]!r})")
+            start = time.time()
+            try:
+                status = server.request("/", timeout=15)[0]
+            except OSError as error:
+                status = repr(error)
+            elapsed = time.time() - start
+            check(status == 200 and elapsed < 6, f"with 8 {kind} holding every slot, a request is answered in {elapsed:.1f} s ({status})")
+            time.sleep(1)
+            closed = sum(dropped(s) for s in held)
+            check(closed == len(held), f"{closed} of {len(held)} {kind} were dropped")
+            for s in held:
+                s.close()
+        # A client that reads slowly but steadily keeps its connection: 20 MB at about 4 MB/s.
+        s = stalled_download(server.port, f"/{BUNDLE}/talk.mp3")
+        received = 0
+        start = time.time()
+        try:
+            while received < 20 << 20:
+                chunk = s.recv(64 * 1024)
+                if not chunk:
+                    break
+                received += len(chunk)
+                time.sleep(max(0, received / (4 << 20) - (time.time() - start)))
+        except OSError:
+            pass
+        s.close()
+        check(received >= 20 << 20, f"a slow but steady reader got {received >> 20} MB in {time.time() - start:.1f} s")
+    finally:
+        server.stop()
+
+
 def addresses(plein, work):
     print("the address is checked before building; a port in use is said plainly")
     server = Server(plein, work, "localhost", args=("--host", "localhost"))
@@ -465,6 +586,7 @@ def main():
         finally:
             server.stop()
         descriptors(plein, work)
+        stopped_readers(plein, work)
         addresses(plein, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -92,11 +92,11 @@ func status(of response: String) -> Int {
     ]
 
     /// Runs `body` against a fresh server with short limits.
-    func withServer(_ body: (UInt16) async throws -> Void) async throws {
+    func withServer(files: [String: SiteState.Served] = files, _ body: (UInt16) async throws -> Void) async throws {
         var limits = RequestLimits()
         limits.headTimeout = .milliseconds(600)
         limits.idleTimeout = .milliseconds(1500)
-        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: Self.files, problems: nil), limits: limits)
+        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: files, problems: nil), limits: limits)
         let task = Task { try await server.run() }
         defer { task.cancel() }
         try await server.waitUntilListening()
@@ -119,6 +119,108 @@ func status(of response: String) -> Int {
             #expect(!refused.contains("<p>home</p>"))
             #expect(status(of: try await get(port, host: "localhost:\(port)")) == 200)
             #expect(status(of: try await get(port, host: "[::1]:\(port)")) == 200)
+        }
+    }
+
+    /// RFC 9112, 3.2: a request with two Host lines gets 400, whichever of them is allowed.
+    @Test func twoHostsAreABadRequest() async throws {
+        try await withServer { port in
+            for extra in ["Host: attacker.example\r\n", "Host: localhost\r\n"] {
+                let answer = try await get(port, host: "localhost:\(port)", extra: extra)
+                #expect(status(of: answer) == 400, "\(answer.prefix(40))")
+                #expect(!answer.contains("<p>home</p>"))
+            }
+        }
+    }
+
+    /// RFC 9112, 3.2.2: the host of an absolute target is the one asked for, whatever Host says.
+    @Test func anAbsoluteTargetIsJudgedByItsHost() async throws {
+        try await withServer { port in
+            for target in ["http://attacker.example/", "http://attacker.example:\(port)/", "HTTP://attacker.example/", "http://localhost@attacker.example/"] {
+                let refused = try await get(port, target, host: "localhost:\(port)")
+                #expect([400, 403].contains(status(of: refused)) && !refused.contains("<p>home</p>"), "\(target): \(refused.prefix(40))")
+            }
+            #expect(status(of: try await get(port, "https://localhost/", host: "localhost:\(port)")) == 400)
+            let allowed = try await get(port, "http://localhost:\(port)/", host: "attacker.example")
+            #expect(status(of: allowed) == 200 && allowed.contains("<p>home</p>"), "\(allowed.prefix(40))")
+        }
+    }
+
+    /// Every answer, the server's own refusals too, tells the browser not to guess the type.
+    @Test func everyResponseSaysNoSniff() async throws {
+        try await withServer { port in
+            let answers = [
+                try await get(port), try await get(port, "/missing"), try await get(port, host: "attacker.example"),
+                try await get(port, method: "POST"), try await get(port, "/" + String(repeating: "a", count: 10_000)),
+            ]
+            for answer in answers {
+                #expect(answer.lowercased().contains("\r\nx-content-type-options: nosniff\r\n"), "\(answer.prefix(40))")
+            }
+        }
+    }
+
+    /// Pipelined requests are answered in order: those before a refused one are answered, then
+    /// the refusal, saying it closes; the connection closes and nothing after it is answered.
+    @Test func aRefusalComesAfterTheAnswersBeforeIt() async throws {
+        try await withServer { port in
+            let good = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            for refused in ["GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n", "FOO / HTTP/1.1\r\nHost: localhost\r\n\r\n"] {
+                let answer = try await blocking {
+                    let client = try RawClient(port: port, timeout: 5)
+                    client.send(good + good + refused + good)
+                    return client.receiveAll()
+                }
+                let statuses = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { Int($0.prefix(3)) ?? 0 }
+                #expect(statuses.count == 3 && statuses[0] == 200 && statuses[1] == 200 && [403, 405].contains(statuses[2]), "\(statuses)")
+                #expect(answer.components(separatedBy: "<p>home</p>").count == 3)
+                let last = answer.components(separatedBy: "HTTP/1.1 ").last ?? ""
+                #expect(last.lowercased().contains("\r\nconnection: close\r\n"))
+            }
+        }
+    }
+
+    /// A client that asks for a large file and never reads is dropped after the idle timeout,
+    /// and meanwhile the server holds no more than a chunk of the file for it.
+    @Test func aClientThatStopsReadingIsDropped() async throws {
+        let path = NSTemporaryDirectory() + "plein-served-" + UUID().uuidString
+        try Data(count: 64 << 20).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        var files = Self.files
+        files["talk.mp3"] = .disk(path)
+        try await withServer(files: files) { port in
+            let (received, ended) = try await blocking {
+                let client = try RawClient(port: port, timeout: 10)
+                client.send("GET /talk.mp3 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                Thread.sleep(forTimeInterval: 4)
+                let start = DispatchTime.now()
+                var received = 0
+                var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                while true {
+                    let n = recv(client.fd, &buffer, buffer.count, 0)
+                    if n <= 0 { break }
+                    received += n
+                }
+                return (received, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+            }
+            // What the kernels' buffers held when it was reset, not the file.
+            #expect(received < 64 << 20, "\(received) bytes")
+            #expect(ended < 5, "the connection ended \(ended) s after the client looked")
+            #expect(status(of: try await get(port)) == 200)
+        }
+    }
+
+    /// A page that does not answer the live-reload socket's pings is closed within the idle timeout.
+    @Test func aPageThatDoesNotAnswerPingsIsClosed() async throws {
+        try await withServer { port in
+            let (answer, seconds) = try await blocking {
+                let client = try RawClient(port: port, timeout: 10)
+                let start = DispatchTime.now()
+                client.send("GET /__plein/reload HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                return (client.receiveAll(), Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+            }
+            #expect(status(of: answer) == 101)
+            #expect(seconds < 4, "closed after \(seconds) s (idle timeout 1.5 s)")
         }
     }
 

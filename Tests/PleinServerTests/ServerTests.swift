@@ -34,6 +34,18 @@ import Testing
         #expect(Preview.contentType(for: "a/b.webp") == "image/webp")
     }
 
+    /// Attachments get their exact type, and anything unknown one no browser sniffs into a page.
+    @Test(arguments: [
+        ("a.jpg", "image/jpeg"), ("a.JPEG", "image/jpeg"), ("a.png", "image/png"), ("a.webp", "image/webp"), ("a.gif", "image/gif"),
+        ("a.avif", "image/avif"), ("a.pdf", "application/pdf"), ("a.txt", "text/plain; charset=utf-8"), ("a.csv", "text/csv; charset=utf-8"),
+        ("a.mp3", "audio/mpeg"), ("a.m4a", "audio/mp4"), ("a.ogg", "audio/ogg"), ("a.oga", "audio/ogg"), ("a.opus", "audio/ogg"),
+        ("a.wav", "audio/wav"), ("a.flac", "audio/flac"), ("a.mp4", "video/mp4"), ("a.webm", "video/webm"),
+        ("a.exe", "application/octet-stream"), ("a.docx", "application/octet-stream"), ("README", "application/octet-stream"),
+    ])
+    func attachmentsHaveExactTypes(_ name: String, _ type: String) {
+        #expect(Preview.contentType(for: "reports/1094/x/" + name) == type)
+    }
+
     @Test func foldersWithoutASlashRedirect() {
         let r = get("/users/anna")
         #expect(r.status == 301)
