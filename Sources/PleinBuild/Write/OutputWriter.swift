@@ -164,10 +164,14 @@ public final class OutputWriter: Sendable {
     /// file) into the output under `relative`. A copy, not a link: the output owns its bytes, so
     /// a deploy step that writes into `public/` cannot change the cache, nor the cache the output.
     public func copy(_ source: String, as relative: String) throws(Failure) {
+        // Most files of a rebuild are copied already: that is seen without opening the source.
+        var info = stat()
+        guard lstat(source, &info) == 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
+        guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         let fd = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        try place(fd, as: relative)
+        if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
     }
 
     /// Puts a copy of a file of the content folder (a report's attachment) into the output under
@@ -182,12 +186,6 @@ public final class OutputWriter: Sendable {
         case .failure(let refusal): throw Failure(path: relative, reason: "cannot publish \(root)/\(refusal)")
         }
         defer { close(fd) }
-        try place(fd, as: relative)
-    }
-
-    /// Copies the open file `fd` to `relative` in the staging folder, unless the recycled folder
-    /// already holds a copy of it.
-    private func place(_ fd: Int32, as relative: String) throws(Failure) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
