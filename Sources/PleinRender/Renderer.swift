@@ -36,6 +36,8 @@ public struct Renderer: Sendable {
     /// Renders outputs together and tells what they read, all of them.
     public func renderTracked(batch ids: [OutputID]) -> ([OutputFile], Set<Dependency>) {
         let recorder = DependencyRecorder()
+        // Every output reads the interface texts or an asset's name (feed titles, page frames).
+        recorder.record(.theme)
         var tracked = inputs
         tracked.recorder = recorder
         let files = Batch(inputs: tracked).render(ids)

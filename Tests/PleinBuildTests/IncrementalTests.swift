@@ -1,6 +1,7 @@
 import Foundation
 import PleinCore
 import PleinLoad
+import PleinRender
 @testable import PleinBuild
 import Testing
 
@@ -85,6 +86,39 @@ import Testing
         }
         let early = Pipeline.build(options)
         #expect(early.renderedOutputs.contains("geojson:reports") && early.renderedOutputs.contains("area:1011"))
+        var fresh = options
+        fresh.output = site.dir.path + "/fresh"
+        fresh.fresh = true
+        #expect(Pipeline.build(fresh).succeeded)
+        #expect(snapshotTree(options.output) == snapshotTree(fresh.output))
+    }
+
+    /// The theme is an input like the content: `plein build` after an edit of one partial renders
+    /// only the pages whose template uses it (no feed, map or page without it), and the output
+    /// equals a fresh build's.
+    @Test func aPartialEditRendersOnlyThePagesThatUseIt() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.options
+        options.cache = site.dir.path + "/cache"
+        SharedMedia.seed(site.dir.path + "/cache")
+        let first = Pipeline.build(options)
+        #expect(first.succeeded)
+        let partial = site.templates + "/partials/report-card.mustache"
+        let text = try String(contentsOfFile: partial, encoding: .utf8)
+        try text.replacingOccurrences(of: "class=\"summary\"", with: "class=\"summary card-text\"").write(toFile: partial, atomically: true, encoding: .utf8)
+        let edited = Pipeline.build(options)
+        #expect(edited.succeeded && edited.fullBuildReason == nil, "\(edited.fullBuildReason ?? "")")
+        #expect(!edited.unchanged && !edited.renderedOutputs.isEmpty)
+        let theme = try #require(ThemeLoader.load(options.themeFiles, language: .nl).0)
+        let users = Set(theme.templates.keys.filter { theme.closure(of: $0).contains("report-card") })
+        #expect(users.contains("area") && !users.contains("report"), "\(users.sorted())")
+        let strays = edited.renderedOutputs.filter { key in
+            let kind = String(key.prefix { $0 != ":" })
+            return !users.contains(kind)
+        }
+        #expect(strays == [], "rendered although their template does not use the partial")
+        #expect(edited.rendered ?? 0 < first.files / 4)
         var fresh = options
         fresh.output = site.dir.path + "/fresh"
         fresh.fresh = true

@@ -15,7 +15,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "6"
+    static let format = "7"
     let path: String
     private let queue: DatabaseQueue
 
@@ -31,6 +31,9 @@ struct BuildStore: Sendable {
     /// that nothing changed); the rest only when there is work to do.
     struct Snapshot: Sendable {
         var fingerprint = ""
+        /// The theme's files (`Remembered.themeFingerprint`): a build with another theme has work
+        /// to do, though not all of it (the facts of the templates tell which outputs).
+        var theme = ""
         /// Which save this is (a new value each time): a read that spans several transactions
         /// checks that they all saw the same one.
         var saved = ""
@@ -133,6 +136,7 @@ struct BuildStore: Sendable {
                 guard version == PleinVersion.number else { return (nil, "the build cache was written by plein \(version)") }
                 var snapshot = Snapshot()
                 snapshot.fingerprint = fingerprint
+                snapshot.theme = meta["theme"] ?? ""
                 snapshot.saved = meta["saved"] ?? ""
                 snapshot.head = meta["head"] ?? ""
                 snapshot.day = meta["day"] ?? ""
@@ -371,7 +375,7 @@ struct BuildStore: Sendable {
         do {
             try queue.write { db in
                 let meta: [String: String] = [
-                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "head": next.head, "day": next.day, "saved": UUID().uuidString,
+                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "day": next.day, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
                     "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings),
                 ]

@@ -23,12 +23,15 @@ struct Facts: Sendable, Equatable {
     static let siteKey = "site"
 
     /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
-    /// of what they are made from, and the summaries of their `texts`) and its images.
+    /// of what they are made from, and the summaries of their `texts`), its images, and the
+    /// theme: each page template with the partials and parents it uses, and the rest of the
+    /// theme that outputs read (interface texts, assets' published names, Leaflet's files).
     ///
     /// Some facts are narrower views of another (a report's headline and times, a member's
     /// joining, a body's summaries): when that other fact is the same as in `previous`, theirs
     /// are taken from there rather than computed again.
-    init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], texts: Bodies, images: ImageCatalog, previous: Facts? = nil) {
+    init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], texts: Bodies, images: ImageCatalog, theme: Theme? = nil,
+         leaflet: [OutputFile] = [], previous: Facts? = nil) {
         var pieces: [(String, any Encodable & Sendable)] = []
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + images.videos.count + 16)
         func add(_ dependency: Dependency, _ value: any Encodable & Sendable) { pieces.append((dependency.key, value)) }
@@ -53,6 +56,7 @@ struct Facts: Sendable, Equatable {
         values.reserveCapacity(hashed.count * 2 + bodies.count * 2 + 1)
         values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
         for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
+        if let theme { values.merge(Self.theme(theme, leaflet: leaflet)) { a, _ in a } }
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
@@ -88,6 +92,26 @@ struct Facts: Sendable, Equatable {
         }
         for pieces in computed { for (key, value) in pieces { values[key] = value } }
         self.values = values
+    }
+
+    /// The facts of a theme: `template:<name>` for each template (its text and those of the
+    /// partials and parents it uses, so that an edit of a partial changes the facts of exactly the
+    /// templates that include it), and `theme` for the rest.
+    static func theme(_ theme: Theme, leaflet: [OutputFile]) -> [String: [UInt8]] {
+        var facts: [String: [UInt8]] = [:]
+        for name in theme.templates.keys {
+            var bytes: [UInt8] = []
+            for used in theme.closure(of: name).sorted() {
+                bytes += Array(used.utf8) + [0] + Array((theme.templates[used] ?? "").utf8) + [0]
+            }
+            facts[Dependency.template(name).key] = Hashing.sha256(bytes)
+        }
+        var rest: [UInt8] = Array(theme.strings.language.rawValue.utf8) + [0]
+        for (key, value) in theme.strings.table.sorted(by: { $0.key < $1.key }) { rest += Array(key.utf8) + [0] + Array(value.utf8) + [0] }
+        for (name, asset) in theme.assets.sorted(by: { $0.key < $1.key }) { rest += Array(name.utf8) + [0] + Array(asset.output.utf8) + [0] }
+        for file in leaflet { rest += Array(file.path.utf8) + [0] + Hashing.sha256(file.bytes) }
+        facts[Dependency.theme.key] = Hashing.sha256(rest)
+        return facts
     }
 
     /// When a member joined, as a fact of its own.

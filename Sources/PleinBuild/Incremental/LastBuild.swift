@@ -15,8 +15,12 @@ struct LastBuild: Sendable {
     var attachments: [(source: String, target: String)] = []
     /// For serving from memory: checked copies of the attachments (output path → copy).
     var attachmentCopies: [String: String] = [:]
-    var outputs: [OutputID: (file: OutputFile, dependencies: Set<Dependency>)] = [:]
+    var outputs: [OutputID: OutputFile] = [:]
     var assets: [OutputFile] = []
+    /// What each output read, and the facts it was read from (for `serve`; `build` keeps them in
+    /// the store, `Remembered`).
+    var graph = QueryGraph()
+    var facts: Facts?
 
     typealias Update = SiteState.Update
 
@@ -27,11 +31,13 @@ struct LastBuild: Sendable {
         let keep = Set(ids)
         for (id, old) in outputs where !keep.contains(id) {
             outputs.removeValue(forKey: id)
-            update.removed.append(old.file.path)
+            graph.remove(id.key)
+            update.removed.append(old.path)
         }
         for output in rendered {
-            if outputs[output.id]?.file != output.file { update.changed.append(output.file.path) }
-            outputs[output.id] = (output.file, output.dependencies)
+            if outputs[output.id] != output.file { update.changed.append(output.file.path) }
+            outputs[output.id] = output.file
+            graph.record(output.id.key, read: output.dependencies)
         }
         return update
     }

@@ -16,7 +16,8 @@ struct Remembered: Sendable {
     private(set) var removed: [String] = []
     /// Output paths added, changed and removed since the output folder's site.
     private(set) var added: [String] = [], changed: [String] = [], gone: [String] = []
-    private var keyIndex: [String: Int32] = [:]
+    /// What each output of the last build read (the one change detector, shared with `serve`).
+    private var graph: QueryGraph
     /// The outputs this build rendered, by key (`OutputID.key`), sorted.
     private(set) var renderedKeys: [String] = []
     /// Records read by earlier builds from files whose bytes have not changed since.
@@ -27,13 +28,12 @@ struct Remembered: Sendable {
         self.previous = previous
         self.next = next
         self.known = known
-        self.next.dependencyKeys = previous?.dependencyKeys ?? []
-        for (index, key) in self.next.dependencyKeys.enumerated() { keyIndex[key] = Int32(index) }
+        graph = QueryGraph(keys: previous?.dependencyKeys ?? [], reads: previous?.outputs.mapValues(\.dependencies) ?? [:])
     }
 
-    /// Everything a build's output depends on besides the content: plein itself, the theme's
-    /// files, the options and Leaflet. A different fingerprint means a full build.
-    static func fingerprint(_ options: BuildOptions, theme: ContentFS, leaflet: Leaflet?) -> String {
+    /// Everything a build's output depends on besides the content and the theme: plein itself,
+    /// the options and Leaflet. A different fingerprint means a full build.
+    static func fingerprint(_ options: BuildOptions, leaflet: Leaflet?) -> String {
         var text = "plein \(PleinVersion.number) store \(BuildStore.format) binary \(executable)\n"
         text += "output \(URL(fileURLWithPath: options.output).standardizedFileURL.path)\n"
         text += "base \(options.baseURL ?? "-")\nhistory \(options.history)\n"
@@ -42,6 +42,14 @@ struct Remembered: Sendable {
         text += "pagefind \(options.pagefind.map { Pagefind(executable: $0).identity } ?? "-")\n"
         text += "ffmpeg \(options.ffmpegIdentity)\n"
         for file in leaflet?.files ?? [] { text += "leaflet \(file.path) \(Hashing.sha256Hex(file.bytes))\n" }
+        return Hashing.sha256Hex(Array(text.utf8))
+    }
+
+    /// The theme's files, by path and SHA-256: a build whose theme is as it was, and whose content
+    /// is too, has nothing to do. What an edit of the theme changed is told by the facts of the
+    /// templates and the theme (`Facts`), as for any other input.
+    static func themeFingerprint(_ theme: ContentFS) -> String {
+        var text = ""
         func walk(_ directory: String) {
             for entry in ((try? theme.list(directory)) ?? []).sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
                 let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
@@ -64,17 +72,11 @@ struct Remembered: Sendable {
         return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"
     }()
 
-    /// The outputs to render: all of them without a previous build or when the site's settings
-    /// changed; else the new ones and those that read a fact that changed.
-    func outputsToRender(_ ids: [OutputID], facts: Facts) -> [OutputID] {
+    /// The outputs to render: all of them without a previous build; else those the graph names
+    /// for the facts that changed (`QueryGraph.outputsToRender`).
+    mutating func outputsToRender(_ ids: [OutputID], facts: Facts) -> [OutputID] {
         guard let previous else { return ids }
-        let changedKeys = previous.facts.changes(to: facts)
-        if changedKeys.contains(Facts.siteKey) { return ids }
-        let affected = Set(changedKeys.compactMap { key in keyIndex[key] })
-        return ids.filter { id in
-            guard let old = previous.outputs[id.key] else { return true }
-            return old.dependencies.contains { affected.contains($0) }
-        }
+        return graph.outputsToRender(ids, changed: previous.facts.changes(to: facts), keepingReaders: false)
     }
 
     /// Takes in what the build made: every output id, those rendered (with what they read and
@@ -86,11 +88,17 @@ struct Remembered: Sendable {
         var outputs = previous?.outputs ?? [:]
         if previous != nil {
             let current = Set(keys)
-            for key in Array(outputs.keys) where !current.contains(key) { outputs.removeValue(forKey: key) }
+            for key in Array(outputs.keys) where !current.contains(key) {
+                outputs.removeValue(forKey: key)
+                graph.remove(key)
+            }
         }
         for output in rendered {
-            outputs[output.id.key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: intern(output.dependencies))
+            let key = output.id.key
+            graph.record(key, read: output.dependencies)
+            outputs[key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: graph.reads[key] ?? [])
         }
+        next.dependencyKeys = graph.keys
         let renderedNow = Set(renderedKeys)
         kept = zip(ids, keys).compactMap { _, key in renderedNow.contains(key) ? nil : previous?.outputs[key]?.path }
         next.outputs = outputs
@@ -141,16 +149,5 @@ struct Remembered: Sendable {
         removed = Set(gone).union(previous.vanished.filter { addedNow[$0] == nil }).sorted()
         next.differences = Set(added + changed + gone)
         next.vanished = Set(gone)
-    }
-
-    private mutating func intern(_ dependencies: Set<Dependency>) -> [Int32] {
-        dependencies.map { dependency in
-            let key = dependency.key
-            if let index = keyIndex[key] { return index }
-            let index = Int32(next.dependencyKeys.count)
-            next.dependencyKeys.append(key)
-            keyIndex[key] = index
-            return index
-        }.sorted()
     }
 }

@@ -99,7 +99,7 @@ public struct SiteState: Sendable {
             content.sources = content.sources.filter { keep.contains($0.key) }
         }
         remembered?.next.loaded = contentState
-        _ = renderIfPossible(changedTemplates: nil)
+        _ = renderIfPossible()
     }
 
     private mutating func loadTheme() {
@@ -123,27 +123,17 @@ public struct SiteState: Sendable {
     }
 
     /// Looks at everything again after events were lost (the watcher's queue overflowed):
-    /// every content file is read, and the theme is compared with the one in use, so that only
-    /// what really changed is rendered again.
+    /// every content file is read, and the theme too; the facts tell what really changed.
     public mutating func rescan() -> Update {
-        let before = theme
-        var result = update(content: [""], templates: [], rereadTheme: true)
-        if let before, let theme, before.strings.table == theme.strings.table,
-           before.assets.mapValues(\.output) == theme.assets.mapValues(\.output), before.templates.keys == theme.templates.keys {
-            let edited = Set(theme.templates.keys.filter { before.templates[$0] != theme.templates[$0] })
-            if !edited.isEmpty { result = update(content: [], templates: Set(edited.map { "pages/\($0).mustache" }), rereadTheme: false) }
-            return result
-        }
-        // The theme's text, assets or template set changed: render everything.
-        return update(content: [], templates: ["i18n"], rereadTheme: false)
+        update(content: [""], rereadTheme: true)
     }
 
     /// Applies edits: `content` and `templates` are paths relative to their folders.
     public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>) -> Update {
-        update(content: changedContent, templates: changedTemplates, rereadTheme: !changedTemplates.isEmpty)
+        update(content: changedContent, rereadTheme: !changedTemplates.isEmpty)
     }
 
-    private mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>, rereadTheme: Bool) -> Update {
+    private mutating func update(content changedContent: Set<String>, rereadTheme: Bool) -> Update {
         notes = []
         let languageBefore = content.site.language
         if !changedContent.isEmpty {
@@ -159,14 +149,12 @@ public struct SiteState: Sendable {
         }
         if rereadTheme || content.site.language != languageBefore { loadTheme() }
         check()
-        let templateNames = Set(changedTemplates.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".mustache", with: "") })
-        let wholeTheme = changedTemplates.contains { !$0.hasSuffix(".mustache") }
-        return renderIfPossible(changedTemplates: wholeTheme ? nil : templateNames)
+        return renderIfPossible()
     }
 
-    /// Renders what changed since the last build (everything when there is none, or when
-    /// `changedTemplates` is nil). Keeps the last good outputs when there are errors.
-    private mutating func renderIfPossible(changedTemplates: Set<String>?) -> Update {
+    /// Renders what changed since the last build (everything when there is none): the outputs
+    /// that read a fact that changed (`QueryGraph`). Keeps the last good outputs when there are errors.
+    private mutating func renderIfPossible() -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
         var timer = PhaseTimer()
         if !content.videos.isEmpty, videos.processor.ffmpeg == nil, let ffmpeg = options.ffmpeg {
@@ -215,6 +203,7 @@ public struct SiteState: Sendable {
         imageLinks += videoLinks
         let (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
         timer.lap("markdown (\(changedBodies.count) bodies)")
+        let leafletFiles = leaflet?.files ?? []
 
         let searching = content.site.search && options.pagefind != nil
         if content.site.search, options.pagefind == nil {
@@ -225,18 +214,19 @@ public struct SiteState: Sendable {
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
                                    search: searching))
         let ids = renderer.outputs()
-        let facts = remembered.map { _ in
-            Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
-                  previous: remembered?.previous?.facts)
-        }
+        // The facts: what outputs read, each with a fingerprint (for a build without the store or
+        // the dev server, there is nothing to compare them with).
+        let facts = tracking
+            ? Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
+                    theme: theme, leaflet: leafletFiles, previous: remembered?.previous?.facts ?? last.facts)
+            : nil
         if facts != nil { timer.lap("facts") }
         let todo: [OutputID]
-        if let remembered, let facts {
-            todo = remembered.outputsToRender(ids, facts: facts)
-        } else if let previous = last.model, let changedTemplates, previous.site == model.site {
-            let changed = Invalidation.changes(from: previous, to: model).union(changedBodies.flatMap { [Dependency.body($0), .summary($0)] })
-                .union(Invalidation.changes(from: last.catalog, to: catalog))
-            todo = Invalidation.outputs(ids, last: last.outputs.mapValues(\.dependencies), changed: changed, templates: changedTemplates, theme: theme)
+        if var memory = remembered, let facts {
+            todo = memory.outputsToRender(ids, facts: facts)
+            remembered = memory
+        } else if let facts, let before = last.facts {
+            todo = last.graph.outputsToRender(ids, changed: before.changes(to: facts), keepingReaders: true)
         } else {
             todo = ids
         }
@@ -262,8 +252,9 @@ public struct SiteState: Sendable {
 
         // A build with the store keeps its outputs' account there (and streamed pages no bytes).
         var update = remembered == nil ? last.take(rendered: rendered, of: ids) : Update(rendered: rendered.count)
+        if remembered == nil { last.facts = facts }
         // Assets: Leaflet's and the theme's (named by content hash).
-        let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
+        let assets = leafletFiles + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
         last.take(assets: assets, imageLinks: publishedLinks, attachments: attachments, copies: copies, into: &update)
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
@@ -318,7 +309,7 @@ public struct SiteState: Sendable {
     public var files: [String: Served] {
         precondition(stream == nil, "a streamed build keeps no files")
         var all: [String: Served] = [:]
-        for (_, output) in last.outputs { all[output.file.path] = .bytes(output.file.bytes) }
+        for (_, output) in last.outputs { all[output.path] = .bytes(output.bytes) }
         for asset in last.assets { all[asset.path] = .bytes(asset.bytes) }
         for (source, target) in last.imageLinks { all[target] = .disk(source) }
         for (target, copy) in last.attachmentCopies { all[target] = .disk(copy) }
@@ -332,7 +323,7 @@ public struct SiteState: Sendable {
                         options: RenderOptions(threadKeys: threadKeys, search: true)).searchShards()
     }
 
-    public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.file.path.hasSuffix(".html") } }
+    public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.path.hasSuffix(".html") } }
     /// Published photos and avatars (video posters are counted with their videos).
     public var imageCount: Int { last.catalog.images.count - last.catalog.images.keys.filter { last.catalog.videos[$0] != nil }.count }
     public var videoCount: Int { last.catalog.videos.count }
@@ -351,7 +342,7 @@ public struct SiteState: Sendable {
         var timer = PhaseTimer()
         do throws(OutputWriter.Failure) {
             if let streamFailure { throw streamFailure }
-            let files = (stream == nil ? last.outputs.values.map(\.file) : []) + last.assets
+            let files = (stream == nil ? Array(last.outputs.values) : []) + last.assets
             let failures = parallelMap(files) { file -> OutputWriter.Failure? in
                 do throws(OutputWriter.Failure) { try writer.write(file) } catch { return error }
                 return nil

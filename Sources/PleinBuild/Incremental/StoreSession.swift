@@ -46,20 +46,21 @@ struct StoreSession {
             store = nil
             problem = "the build cache cannot be used (\(error.reason)): every build is a full one"
         }
-        next.fingerprint = Remembered.fingerprint(options, theme: options.themeFiles, leaflet: Leaflet(folder: options.leaflet))
+        next.fingerprint = Remembered.fingerprint(options, leaflet: Leaflet(folder: options.leaflet))
+        next.theme = Remembered.themeFingerprint(options.themeFiles)
         next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content)?.text ?? "" : ""
         if options.fresh, previous != nil {
             previous = nil
         } else if let known = previous {
             if known.fingerprint != next.fingerprint {
-                distrust("plein, its theme or the build's settings changed since the last build")
+                distrust("plein, Leaflet or the build's settings changed since the last build")
             } else if known.liveInode != Self.inode(output) {
                 distrust("the output folder is not the one the last build left (removed, replaced, or that build was interrupted)")
             }
         }
         let scan = ContentScan(root: options.content, previous: previous?.content ?? [:])
         next.content = scan.files
-        if let known = previous, scan.complete, known.head == next.head, Self.sameDay(known.day, now: options.buildTime),
+        if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme, Self.sameDay(known.day, now: options.buildTime),
            scan.changes(from: known.content).isEmpty {
             unchanged = known
         }

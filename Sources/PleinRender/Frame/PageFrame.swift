@@ -50,6 +50,7 @@ struct PageFrame: Rendering {
         context["nav"] = .list(navigation(current: page.section, path: page.path))
         context["assets"] = inputs.frame.assets
         if page.hasMap { context["leaflet"] = inputs.frame.leaflet }
+        inputs.recorder?.record(.template(page.template))
         var html = inputs.theme.library.render(context, withTemplate: page.template) ?? []
         if let injection = inputs.options.pageFooterInjection {
             let end = Array("</body>".utf8)

@@ -30,6 +30,11 @@ public enum Dependency: Hashable, Sendable {
     case body(String)
     /// A published image, by content path.
     case image(String)
+    /// A page template, with the partials and parents it uses (by template name).
+    case template(String)
+    /// What every output reads of the theme besides its templates: the interface texts (with
+    /// the site's labels) and the published names of its assets.
+    case theme
 }
 
 extension Dependency {
@@ -57,6 +62,8 @@ extension Dependency {
         case .today: return "today"
         case .body(let file): return "body:" + file
         case .image(let path): return "image:" + path
+        case .template(let name): return "template:" + name
+        case .theme: return "theme"
         }
     }
 }

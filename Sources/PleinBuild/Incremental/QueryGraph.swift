@@ -1,0 +1,89 @@
+import PleinRender
+
+/// What each output read, as a graph: the one change detector of `plein build` and `plein serve`.
+///
+/// The inputs are facts (`Facts`): a piece of the model, a body, an image, a template, the theme
+/// or the site's settings, each named by its `Dependency.key` and known by a fingerprint. Each
+/// output is a query over them: rendering it records what it read. After an edit, the facts
+/// whose fingerprint changed name the outputs to render again, through the readers of each fact
+/// (the reverse edges); an output that read nothing that changed is kept as it is.
+///
+/// Nodes are interned: a read is a 32-bit index into `keys`, which is how the build store keeps
+/// them. The readers of a node are found from the reads when first asked for, then kept up to
+/// date as outputs are recorded, so that `serve` pays for an edit, not for the site.
+struct QueryGraph: Sendable {
+    /// Node names (`Dependency.key`) by index.
+    private(set) var keys: [String] = []
+    private var index: [String: Int32] = [:]
+    /// What each output read (by `OutputID.key`), as sorted node indexes.
+    private(set) var reads: [String: [Int32]] = [:]
+    /// The outputs that read each node, by node index; built from `reads` when first needed.
+    private var readers: [Int32: Set<String>]?
+
+    init() {}
+
+    /// A graph as the build store keeps it: the node names and each output's reads.
+    init(keys: [String], reads: [String: [Int32]]) {
+        self.keys = keys
+        self.reads = reads
+        index.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() { index[key] = Int32(position) }
+    }
+
+    /// The node of `key`, added when it is new.
+    mutating func node(_ key: String) -> Int32 {
+        if let known = index[key] { return known }
+        let position = Int32(keys.count)
+        keys.append(key)
+        index[key] = position
+        return position
+    }
+
+    /// Records what `output` read in its last rendering, in place of what it read before.
+    mutating func record(_ output: String, read dependencies: Set<Dependency>) {
+        let nodes = dependencies.map { node($0.key) }.sorted()
+        let before = reads.updateValue(nodes, forKey: output)
+        guard readers != nil else { return }
+        for node in before ?? [] { readers![node]?.remove(output) }
+        for node in nodes { readers![node, default: []].insert(output) }
+    }
+
+    /// Forgets an output the site no longer has.
+    mutating func remove(_ output: String) {
+        guard let before = reads.removeValue(forKey: output), readers != nil else { return }
+        for node in before { readers![node]?.remove(output) }
+    }
+
+    /// The outputs that read one of the facts named in `changed`.
+    ///
+    /// The first call builds the readers of every node (one pass over the reads); a graph that
+    /// is asked once, as `plein build`'s is, asks the reads directly instead.
+    mutating func outputs(reading changed: Set<String>, keepingReaders: Bool) -> Set<String> {
+        let nodes = Set(changed.compactMap { index[$0] })
+        guard !nodes.isEmpty else { return [] }
+        if readers == nil, !keepingReaders {
+            return Set(reads.compactMap { output, read in read.contains(where: nodes.contains) ? output : nil })
+        }
+        if readers == nil {
+            var built: [Int32: Set<String>] = [:]
+            for (output, read) in reads {
+                for node in read { built[node, default: []].insert(output) }
+            }
+            readers = built
+        }
+        var found: Set<String> = []
+        for node in nodes { found.formUnion(readers![node] ?? []) }
+        return found
+    }
+
+    /// The outputs to render: all of `ids` when the site's settings changed; else those that
+    /// are new (no reads recorded) and those that read a fact in `changed`.
+    mutating func outputsToRender(_ ids: [OutputID], changed: Set<String>, keepingReaders: Bool) -> [OutputID] {
+        if changed.contains(Facts.siteKey) { return ids }
+        let affected = outputs(reading: changed, keepingReaders: keepingReaders)
+        return ids.filter { id in
+            let key = id.key
+            return reads[key] == nil || affected.contains(key)
+        }
+    }
+}
