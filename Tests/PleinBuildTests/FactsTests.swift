@@ -52,6 +52,32 @@ import Testing
         #expect(before.changes(to: other) == [Facts.siteKey, "body:a.md", "body:b.md"])
     }
 
+    /// The dev server keeps a piece's fingerprint when its value equals the last model's: the
+    /// facts it makes so are exactly those made by hashing every piece.
+    @Test func factsKeptFromTheLastModelEqualFactsMadeAgain() throws {
+        let model = Self.model
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try copyTree(Repo.content, to: dir.path + "/content")
+        let file = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", first = "1011/2026-08-22-nachtmarkt-nieuwmarkt"
+        let text = try String(contentsOfFile: dir.path + "/content/" + file, encoding: .utf8)
+        let retitled = text.replacingOccurrences(of: "\ntitle: ", with: "\ntitle: Bewerkt: ")
+        #expect(retitled != text)
+        try retitled.write(toFile: dir.path + "/content/" + file, atomically: true, encoding: .utf8)
+        let checked = Pipeline.check(content: dir.path + "/content")
+        var stage = ModelStage(content: dir.path + "/content", readsHistory: false)
+        let edited = stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8)),
+                               now: Moment(seconds: 1_792_490_400)).0
+        let before = Facts(model, settings: "title: a", bodies: [:], texts: Bodies(), images: ImageCatalog())
+        let kept = Facts(edited, settings: "title: a", bodies: [:], texts: Bodies(), images: ImageCatalog(), previous: before,
+                         before: (model, ImageCatalog()))
+        let made = Facts(edited, settings: "title: a", bodies: [:], texts: Bodies(), images: ImageCatalog())
+        #expect(kept == made)
+        let changed = before.changes(to: kept)
+        #expect(changed.contains("report:" + first) && changed.contains("reportHeadline:" + first))
+        #expect(!changed.contains { $0.hasPrefix("report:") && $0 != "report:" + first }, "\(changed.sorted())")
+    }
+
     @Test func aFingerprintSeesNestedProperties() throws {
         // Closures stay outside `#require` (see ImageTests: Swift 6.3 can mix them up).
         let firstMember = Self.model.members.values.sorted { $0.id < $1.id }.first

@@ -30,30 +30,48 @@ struct Facts: Sendable, Equatable {
     /// Some facts are narrower views of another (a report's headline and times, a member's
     /// joining, a body's summaries): when that other fact is the same as in `previous`, theirs
     /// are taken from there rather than computed again.
+    ///
+    /// With `before` (the dev server keeps the last model in memory), a piece whose value equals
+    /// the one it had there keeps its fingerprint from `previous` without being hashed again.
     init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], texts: Bodies, images: ImageCatalog, theme: Theme? = nil,
-         leaflet: [OutputFile] = [], previous: Facts? = nil) {
+         leaflet: [OutputFile] = [], previous: Facts? = nil, before: (model: SiteModel, images: ImageCatalog)? = nil) {
         var pieces: [(String, any Encodable & Sendable)] = []
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + images.videos.count + 16)
-        func add(_ dependency: Dependency, _ value: any Encodable & Sendable) { pieces.append((dependency.key, value)) }
-        for (id, member) in model.members { add(.member(id), member) }
-        for (id, group) in model.groups { add(.group(id), group) }
-        for (id, report) in model.reports { add(.report(id), report) }
-        for area in model.areas { add(.area(area.id), area) }
-        for location in model.locations { add(.location(location.id), location) }
-        for thread in model.threads { add(.thread(thread.id), thread) }
-        for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { add(.sessions(member), sessions) }
-        add(.memberOrder, model.memberOrder)
-        add(.groupOrder, model.groupOrder)
-        add(.reportOrder, model.reportOrder)
-        add(.areaOrder, model.areas.map(\.id))
-        add(.locationOrder, model.locations.map(\.id))
-        add(.places, model.places)
-        add(.asOf, model.asOf)
-        add(.today, model.today)
-        for (path, item) in images.items { add(.image(path), item) }
+        var kept: [String: [UInt8]] = [:]
+        let known = before == nil ? nil : previous
+        func add<Value: Encodable & Sendable & Equatable>(_ dependency: Dependency, _ value: Value, was: Value? = nil) {
+            let key = dependency.key
+            if let was, was == value, let fingerprint = known?.values[key] {
+                kept[key] = fingerprint
+            } else {
+                pieces.append((key, value))
+            }
+        }
+        let old = before?.model
+        for (id, member) in model.members { add(.member(id), member, was: old?.members[id]) }
+        for (id, group) in model.groups { add(.group(id), group, was: old?.groups[id]) }
+        for (id, report) in model.reports { add(.report(id), report, was: old?.reports[id]) }
+        let oldAreas = old.map { Dictionary($0.areas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+        for area in model.areas { add(.area(area.id), area, was: oldAreas?[area.id]) }
+        let oldLocations = old.map { Dictionary($0.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+        for location in model.locations { add(.location(location.id), location, was: oldLocations?[location.id]) }
+        let oldThreads = old.map { Dictionary($0.threads.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+        for thread in model.threads { add(.thread(thread.id), thread, was: oldThreads?[thread.id]) }
+        let oldSessions = old.map { Dictionary(grouping: $0.sessions, by: \.member) }
+        for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { add(.sessions(member), sessions, was: oldSessions?[member]) }
+        add(.memberOrder, model.memberOrder, was: old?.memberOrder)
+        add(.groupOrder, model.groupOrder, was: old?.groupOrder)
+        add(.reportOrder, model.reportOrder, was: old?.reportOrder)
+        add(.areaOrder, model.areas.map(\.id), was: old?.areas.map(\.id))
+        add(.locationOrder, model.locations.map(\.id), was: old?.locations.map(\.id))
+        add(.places, model.places, was: old?.places)
+        add(.asOf, model.asOf, was: old?.asOf)
+        add(.today, model.today, was: old?.today)
+        for (path, item) in images.items { add(.image(path), item, was: before?.images.items[path]) }
         let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
-        values.reserveCapacity(hashed.count * 2 + bodies.count * 2 + 1)
+        values.reserveCapacity((hashed.count + kept.count) * 2 + bodies.count * 2 + 1)
+        values.merge(kept) { a, _ in a }
         values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
         for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
         if let theme { values.merge(Self.theme(theme, leaflet: leaflet)) { a, _ in a } }

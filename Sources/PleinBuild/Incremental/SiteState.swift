@@ -218,7 +218,8 @@ public struct SiteState: Sendable {
         // the dev server, there is nothing to compare them with).
         let facts = tracking
             ? Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
-                    theme: theme, leaflet: leafletFiles, previous: remembered?.previous?.facts ?? last.facts)
+                    theme: theme, leaflet: leafletFiles, previous: remembered?.previous?.facts ?? last.facts,
+                    before: remembered == nil ? last.model.map { ($0, last.catalog) } : nil)
             : nil
         if facts != nil { timer.lap("facts") }
         let todo: [OutputID]
