@@ -23,6 +23,14 @@ import Testing
             try copyTree(Repo.templates, to: dir.path + "/templates")
         }
 
+        /// Options for `plein build` with a build store of its own (the shared media seeded).
+        func storeOptions() -> BuildOptions {
+            var o = options
+            o.cache = dir.path + "/cache"
+            SharedMedia.seed(dir.path + "/cache")
+            return o
+        }
+
         func edit(_ path: String, _ change: (String) -> String) throws {
             let text = try String(contentsOfFile: content + "/" + path, encoding: .utf8)
             let changed = change(text)
@@ -63,9 +71,7 @@ import Testing
     @Test func anEditOutsideWhatAggregatesShowRendersOnlyWhatShowsIt() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
-        var options = site.options
-        options.cache = site.dir.path + "/cache"
-        SharedMedia.seed(site.dir.path + "/cache")
+        let options = site.storeOptions()
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "limit: 50", with: "limit: 3") }
         let report = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", id = "1011/2026-08-22-nachtmarkt-nieuwmarkt"
         let paragraph = "\n" + String(repeating: "Een lange alinea over de nachtmarkt, zodat de samenvatting vol is. ", count: 8) + "\n"
@@ -99,9 +105,7 @@ import Testing
     @Test func aPartialEditRendersOnlyThePagesThatUseIt() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
-        var options = site.options
-        options.cache = site.dir.path + "/cache"
-        SharedMedia.seed(site.dir.path + "/cache")
+        let options = site.storeOptions()
         let first = Pipeline.build(options)
         #expect(first.succeeded)
         let partial = site.templates + "/partials/report-card.mustache"
