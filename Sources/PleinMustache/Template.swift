@@ -22,6 +22,23 @@ public struct Template: Sendable {
         }
     }
 
+    /// Whether this template names a partial by a value (`{{>*name}}`): it may then use any
+    /// template, which `partialNames` cannot tell.
+    public var hasDynamicPartial: Bool {
+        func search(_ nodes: [Node]) -> Bool {
+            nodes.contains { node in
+                switch node {
+                case .section(_, let body), .inverted(_, let body), .blockDefinition(_, let body): return search(body)
+                case .block(_, let body, _, _): return search(body)
+                case .partial(_, _, let overrides): return overrides?.values.contains(where: search) ?? false
+                case .dynamicPartial: return true
+                case .text, .variable: return false
+                }
+            }
+        }
+        return search(nodes)
+    }
+
     /// The partials and parents this template names.
     public var partialNames: Set<String> {
         var names: Set<String> = []

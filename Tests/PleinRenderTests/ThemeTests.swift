@@ -30,6 +30,17 @@ import Testing
         #expect(theme?.closure(of: "report") == ["report", "base", "category-badge", "member-chip", "time", "map", "event-time"])
     }
 
+    /// A template that names a partial by a value may use any template, so an edit of any of
+    /// them must render it again: its closure is every template.
+    @Test func aDynamicPartialUsesEveryTemplate() throws {
+        let report = try String(contentsOfFile: Self.templates + "/pages/report.mustache", encoding: .utf8)
+        let files = try theme(replacing: ["pages/report.mustache": report.replacingOccurrences(of: "{{$main}}", with: "{{$main}}{{>*extra}}")])
+        let (loaded, diagnostics) = ThemeLoader.load(.memory(files, displayRoot: "templates"), language: .nl)
+        let theme = try #require(loaded, "\(diagnostics)")
+        #expect(theme.closure(of: "report") == Set(theme.templates.keys))
+        #expect(theme.closure(of: "area").contains("base") && !theme.closure(of: "area").contains("report"))
+    }
+
     @Test func aBrokenTemplateIsReportedWithItsPlace() throws {
         let broken = "{{<base}}\n{{$main}}\n<h1>{{title}</h1>\n{{/main}}\n{{/base}}\n"
         let files = try theme(replacing: ["pages/report.mustache": broken, "partials/time.mustache": "{{#at}}\n"])

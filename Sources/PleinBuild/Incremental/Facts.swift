@@ -25,7 +25,7 @@ struct Facts: Sendable, Equatable {
     /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
     /// of what they are made from, and the summaries of their `texts`), its images, and the
     /// theme: each page template with the partials and parents it uses, and the rest of the
-    /// theme that outputs read (interface texts, assets' published names, Leaflet's files).
+    /// theme that outputs read (interface texts, assets' published names).
     ///
     /// Some facts are narrower views of another (a report's headline and times, a member's
     /// joining, a body's summaries): when that other fact is the same as in `previous`, theirs
@@ -34,7 +34,7 @@ struct Facts: Sendable, Equatable {
     /// With `before` (the dev server keeps the last model in memory), a piece whose value equals
     /// the one it had there keeps its fingerprint from `previous` without being hashed again.
     init(_ model: SiteModel, settings: String, bodies: [String: [UInt8]], texts: Bodies, images: ImageCatalog, theme: Theme? = nil,
-         leaflet: [OutputFile] = [], previous: Facts? = nil, before: (model: SiteModel, images: ImageCatalog)? = nil) {
+         previous: Facts? = nil, before: (model: SiteModel, images: ImageCatalog)? = nil) {
         var pieces: [(String, any Encodable & Sendable)] = []
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + images.videos.count + 16)
         var kept: [String: [UInt8]] = [:]
@@ -67,14 +67,15 @@ struct Facts: Sendable, Equatable {
         add(.places, model.places, was: old?.places)
         add(.asOf, model.asOf, was: old?.asOf)
         add(.today, model.today, was: old?.today)
-        for (path, item) in images.items { add(.image(path), item, was: before?.images.items[path]) }
+        let oldItems = before?.images.items
+        for (path, item) in images.items { add(.image(path), item, was: oldItems?[path]) }
         let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
         values.reserveCapacity((hashed.count + kept.count) * 2 + bodies.count * 2 + 1)
         values.merge(kept) { a, _ in a }
         values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
         for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
-        if let theme { values.merge(Self.theme(theme, leaflet: leaflet)) { a, _ in a } }
+        if let theme { values.merge(Self.theme(theme)) { a, _ in a } }
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
@@ -114,8 +115,9 @@ struct Facts: Sendable, Equatable {
 
     /// The facts of a theme: `template:<name>` for each template (its text and those of the
     /// partials and parents it uses, so that an edit of a partial changes the facts of exactly the
-    /// templates that include it), and `theme` for the rest.
-    static func theme(_ theme: Theme, leaflet: [OutputFile]) -> [String: [UInt8]] {
+    /// templates that include it), and `theme` for the rest. (Leaflet is not among them: a build
+    /// whose Leaflet changed is a full one, `Remembered.fingerprint`, and `serve` reads it once.)
+    static func theme(_ theme: Theme) -> [String: [UInt8]] {
         var facts: [String: [UInt8]] = [:]
         for name in theme.templates.keys {
             var bytes: [UInt8] = []
@@ -127,7 +129,6 @@ struct Facts: Sendable, Equatable {
         var rest: [UInt8] = Array(theme.strings.language.rawValue.utf8) + [0]
         for (key, value) in theme.strings.table.sorted(by: { $0.key < $1.key }) { rest += Array(key.utf8) + [0] + Array(value.utf8) + [0] }
         for (name, asset) in theme.assets.sorted(by: { $0.key < $1.key }) { rest += Array(name.utf8) + [0] + Array(asset.output.utf8) + [0] }
-        for file in leaflet { rest += Array(file.path.utf8) + [0] + Hashing.sha256(file.bytes) }
         facts[Dependency.theme.key] = Hashing.sha256(rest)
         return facts
     }

@@ -203,7 +203,6 @@ public struct SiteState: Sendable {
         imageLinks += videoLinks
         let (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
         timer.lap("markdown (\(changedBodies.count) bodies)")
-        let leafletFiles = leaflet?.files ?? []
 
         let searching = content.site.search && options.pagefind != nil
         if content.site.search, options.pagefind == nil {
@@ -218,7 +217,7 @@ public struct SiteState: Sendable {
         // the dev server, there is nothing to compare them with).
         let facts = tracking
             ? Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
-                    theme: theme, leaflet: leafletFiles, previous: remembered?.previous?.facts ?? last.facts,
+                    theme: theme, previous: remembered?.previous?.facts ?? last.facts,
                     before: remembered == nil ? last.model.map { ($0, last.catalog) } : nil)
             : nil
         if facts != nil { timer.lap("facts") }
@@ -255,7 +254,7 @@ public struct SiteState: Sendable {
         var update = remembered == nil ? last.take(rendered: rendered, of: ids) : Update(rendered: rendered.count)
         if remembered == nil { last.facts = facts }
         // Assets: Leaflet's and the theme's (named by content hash).
-        let assets = leafletFiles + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
+        let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
         last.take(assets: assets, imageLinks: publishedLinks, attachments: attachments, copies: copies, into: &update)
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,

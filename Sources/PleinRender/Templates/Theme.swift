@@ -24,12 +24,15 @@ public struct Theme: Sendable {
     }
 
     /// The templates a template uses, itself included: its partials and parents, transitively.
+    /// A template that names a partial by a value (`{{>*name}}`) may use any of them.
     public func closure(of name: String) -> Set<String> {
         var seen: Set<String> = []
         var queue = [name]
         while let next = queue.popLast() {
             guard seen.insert(next).inserted, templates[next] != nil else { continue }
-            queue += library.template(named: next)?.partialNames ?? []
+            guard let template = library.template(named: next) else { continue }
+            if template.hasDynamicPartial { return seen.union(templates.keys) }
+            queue += template.partialNames
         }
         return seen
     }
