@@ -3,10 +3,41 @@ import PackageDescription
 
 /// Settings every Swift target shares: Swift 6 mode plus the upcoming features
 /// that make imports and existentials explicit.
+///
+/// Two traits change plein's own modules and nothing else, so a build with a trait reuses every
+/// dependency a build without it compiled (and the other way round): on 2 cores the dependencies
+/// are three quarters of a release build's 700 CPU seconds.
+/// - `Testing` (`make test`): the tests run against a release build, with `@testable` imports.
+/// - `Fuzzing` (`scripts/fuzz`): libFuzzer's coverage in plein's modules, and its driver.
+/// - `Unoptimized`: plein's modules compiled without optimization, in a third of the time (`make
+///   test` builds its short-lived fuzzers so).
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .unsafeFlags(["-enable-testing"], .when(traits: ["Testing"])),
+    .unsafeFlags(["-sanitize=fuzzer"], .when(traits: ["Fuzzing"])),
+    .unsafeFlags(["-Onone"], .when(traits: ["Unoptimized"])),
+    .define("FUZZING", .when(traits: ["Fuzzing"])),
+]
+/// A fuzz target: libFuzzer's driver calls it, so it has no top-level code when fuzzing.
+let fuzzTarget: [SwiftSetting] = strict + [.unsafeFlags(["-parse-as-library"], .when(traits: ["Fuzzing"]))]
+let fuzzLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer"], .when(traits: ["Fuzzing"]))]
+
+/// The release binary carries Swift's runtime and Foundation (what `--static-swift-stdlib` does),
+/// so the Debian package runs where Swift is not installed. Done here, at the link, rather than
+/// with that flag: the flag changes every module's compile command, the dependencies' included,
+/// and the test build (which cannot use it: Swift Testing has no static library) would share
+/// nothing with the release binary. The libraries are the ones the static Foundation names
+/// (Swift 6.3's `swift_static`); `make dist` checks the binary needs no Swift library.
+let staticRuntime: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
+            "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization", "-lstdc++", "-lm",
+        ],
+        .when(configuration: .release)
+    ),
 ]
 
 // Linux only: the watcher uses inotify, the writer renameat2 and /proc, images Debian's libvips.
@@ -14,6 +45,11 @@ let package = Package(
     name: "plein",
     products: [
         .executable(name: "plein", targets: ["plein"]),
+    ],
+    traits: [
+        .trait(name: "Testing", description: "plein's modules with @testable imports allowed: make test's release build"),
+        .trait(name: "Fuzzing", description: "plein's modules with libFuzzer's coverage: scripts/fuzz"),
+        .trait(name: "Unoptimized", description: "plein's modules without optimization: make test's fuzzers"),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
@@ -76,13 +112,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict),
+        .executableTarget(name: "plein", dependencies: ["PleinCLI"], swiftSettings: strict, linkerSettings: staticRuntime),
         // `make bench`: the incremental rebuild of the serve path, measured in process.
         .executableTarget(name: "plein-bench", dependencies: ["PleinBuild", "PleinText"], swiftSettings: strict),
         // `make fuzz`: libFuzzer targets over what the fuzzers run (PleinFuzzing).
         .target(name: "PleinFuzzing", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMarkdown"], swiftSettings: strict),
-        .executableTarget(name: "plein-fuzz-content", dependencies: ["PleinFuzzing"], path: "Fuzz/content", swiftSettings: strict),
-        .executableTarget(name: "plein-fuzz-markdown", dependencies: ["PleinFuzzing"], path: "Fuzz/markdown", swiftSettings: strict),
+        .executableTarget(name: "plein-fuzz-content", dependencies: ["PleinFuzzing"], path: "Fuzz/content", swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(name: "plein-fuzz-markdown", dependencies: ["PleinFuzzing"], path: "Fuzz/markdown", swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "plein-fuzz-seeds", dependencies: ["PleinFuzzing"], swiftSettings: strict),
         .target(name: "PleinTestSupport", dependencies: ["PleinCore", "PleinLoad", "PleinCheck"], path: "Tests/PleinTestSupport", swiftSettings: strict),
         .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),

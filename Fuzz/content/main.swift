@@ -1,5 +1,5 @@
-// libFuzzer target: `make fuzz` (scripts/fuzz) builds it with -sanitize=fuzzer -parse-as-library
-// -DFUZZING and runs it over the seed corpus plein-fuzz-seeds writes. Built normally it does
+// libFuzzer target: `make fuzz` (scripts/fuzz) builds it with the trait Fuzzing (-sanitize=fuzzer,
+// -parse-as-library, FUZZING) and runs it over the seed corpus plein-fuzz-seeds writes. Built normally it does
 // nothing, but stays type-checked.
 import PleinFuzzing
 

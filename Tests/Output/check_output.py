@@ -3,7 +3,7 @@
 privacy scans over every output file.
 
 Run by `make test` after the Swift tests:
-    python3 Tests/Output/check_output.py --plein .build/debug/plein
+    python3 Tests/Output/check_output.py --plein .build/release/plein
 """
 import argparse, glob, os, re, shutil, subprocess, sys, tempfile
 import yaml
@@ -1050,7 +1050,7 @@ def check_privacy(site, content):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     args = parser.parse_args()
     content = os.path.join(ROOT, "content")
     with tempfile.TemporaryDirectory() as tmp:

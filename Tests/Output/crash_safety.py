@@ -14,7 +14,7 @@ cache never serves a corrupt image. The builds share the build store, so killed 
 in every state; the finished builds show it never yields a wrong site, and a store then
 truncated, overwritten or from another version means a full build that says so.
 
-    python3 Tests/Output/crash_safety.py --plein .build/debug/plein [--kills 30]
+    python3 Tests/Output/crash_safety.py --plein .build/release/plein [--kills 30]
 """
 import argparse, hashlib, os, random, shutil, signal, subprocess, sys, tempfile, time
 
@@ -61,7 +61,7 @@ def make_b(a, b):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     parser.add_argument("--kills", type=int, default=30)
     parser.add_argument("--seed", type=int, default=20261122)
     args = parser.parse_args()

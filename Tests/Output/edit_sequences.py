@@ -8,7 +8,7 @@ deleted; a member renamed; a member taken out of a group; a new photo; a templat
 broken and then mended; files touched or copied back with the same bytes (nothing may change).
 Runs on the demo and on a generated community. `--seed` repeats a run; the seed is printed.
 
-    python3 Tests/Output/edit_sequences.py --plein .build/debug/plein [--seed N] [--steps N]
+    python3 Tests/Output/edit_sequences.py --plein .build/release/plein [--seed N] [--steps N]
 """
 import argparse, glob, hashlib, http.client, os, random, re, shutil, subprocess, sys, tempfile, time
 
@@ -451,7 +451,7 @@ def serve_path(plein, community, rng, steps):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     parser.add_argument("--steps", type=int, default=16)
     args = parser.parse_args()

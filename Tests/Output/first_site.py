@@ -6,7 +6,7 @@ folder, outside this repository, with no options beyond what the README shows.
     plein new member …; (cd content/users; plein new report …); plein check; plein build; plein serve
     plein new theme; change one partial and the stylesheet; plein build
 
-    python3 Tests/Output/first_site.py --plein .build/debug/plein
+    python3 Tests/Output/first_site.py --plein .build/release/plein
 """
 import argparse, hashlib, http.client, os, shutil, socket, subprocess, sys, tempfile, time
 
@@ -22,7 +22,7 @@ def check(condition, message):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     plein = os.path.abspath(parser.parse_args().plein)
     work = tempfile.mkdtemp(prefix="plein-first-site-")
     env = dict(os.environ, NO_COLOR="1")

@@ -9,7 +9,7 @@ garbage, cut in half, 0 seconds long and 4K at 60 fps. Every run must end
 in bounded time and memory, with exit status 0 or 1 (never a crash), and where the damage
 makes a file invalid, the report names that file.
 
-    python3 Tests/Output/hostile_files.py --plein .build/debug/plein
+    python3 Tests/Output/hostile_files.py --plein .build/release/plein
 """
 import argparse, os, random, re, shutil, subprocess, sys, tempfile, time
 
@@ -468,7 +468,7 @@ def serve_names_the_links(plein, tmp, content, cache):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     args = parser.parse_args()
     plein = os.path.abspath(args.plein)
     with tempfile.TemporaryDirectory() as tmp:

@@ -132,7 +132,7 @@ def _link_tree(source, target):
 if __name__ == "__main__":
     import argparse, time
     parser = argparse.ArgumentParser(description="Makes the shared media of a test run in a folder (what `make test` does first).")
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     parser.add_argument("--make", required=True, metavar="FOLDER")
     args = parser.parse_args()
     start = time.monotonic()

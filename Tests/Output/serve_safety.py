@@ -16,7 +16,7 @@ refusal was answered before the pipelined requests ahead of it, which were lost;
 asked for a large file and never read (or live-reload sockets that never answered a ping) held
 their connections, and megabytes each, for good.
 
-    python3 Tests/Output/serve_safety.py --plein .build/debug/plein
+    python3 Tests/Output/serve_safety.py --plein .build/release/plein
 """
 import argparse, http.client, os, re, resource, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
@@ -552,7 +552,7 @@ def addresses(plein, work):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     args = parser.parse_args()
     plein = os.path.abspath(args.plein)
     work = tempfile.mkdtemp(prefix="plein-serve-safety-")

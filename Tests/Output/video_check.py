@@ -5,7 +5,7 @@ shows a play mark and its length; the feed names it; headless Chromium plays it 
 error; a rebuild makes nothing again; and without ffmpeg the build warns about it by name and
 offers a copy without its metadata as a download.
 
-    python3 Tests/Output/video_check.py --plein .build/debug/plein
+    python3 Tests/Output/video_check.py --plein .build/release/plein
 """
 import argparse, functools, glob, http.server, json, os, re, shutil, subprocess, sys, tempfile, threading
 
@@ -146,7 +146,7 @@ def check_without_ffmpeg(plein, tmp):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/debug/plein"))
+    parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     args = parser.parse_args()
     plein = os.path.abspath(args.plein)
     with tempfile.TemporaryDirectory() as tmp:
