@@ -2,10 +2,10 @@
 SWIFT ?= swift
 # The release build links Swift's runtime in, as the Debian package has it (Package.swift,
 # `staticRuntime`). `make site`, `make test` (with the trait Testing), `make fuzz` (Fuzzing),
-# `make bench` and `make dist` all build release in .build with the same flags for the
-# dependencies: they are compiled once (three quarters of a clean build's 700 CPU seconds on 2
-# cores), and going from one trait to another compiles only plein's own modules (about 2 minutes).
-RELEASE := -c release
+# `make bench` and `make dist` all build release in .build through scripts/swift-release, with the
+# same flags for the dependencies: they are compiled once (three quarters of a clean build's CPU),
+# and going from one trait to another compiles only plein's own modules (about 2 minutes on 2 cores).
+RELEASE := scripts/swift-release build
 PLEIN_RELEASE := .build/release/plein
 
 # Debian packages plein needs to build and run (ffmpeg makes the web copies of album videos).
@@ -49,15 +49,15 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build $(RELEASE) --product plein
+	SWIFT=$(SWIFT) $(RELEASE) --product plein
 
 ## make bench: plein against Hugo on a generated community (BENCH_ARGS=--large adds 50k and 100k
 ## reports); prints the figures and writes them into the README.
 BENCH_ARGS ?=
 bench: deps
 	@scripts/ensure-packages hugo libvips-tools time
-	$(SWIFT) build $(RELEASE) --product plein
-	$(SWIFT) build $(RELEASE) --product plein-bench
+	SWIFT=$(SWIFT) $(RELEASE) --product plein
+	SWIFT=$(SWIFT) $(RELEASE) --product plein-bench
 	python3 tools/bench/bench.py --readme README.md $(BENCH_ARGS)
 
 ## make dist: plein for people without Swift: dist/plein_<version>_<arch>.deb (Swift's runtime

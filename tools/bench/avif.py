@@ -3,7 +3,7 @@
 alternating, each into new folders; medians of the whole build and of the image phase
 (PLEIN_TIMINGS=1), and the bytes of the AVIF variants against the WebP ones of the same widths.
 
-    swift build -c release --product plein && python3 tools/bench/avif.py .build/release/plein 3
+    scripts/swift-release build --product plein && python3 tools/bench/avif.py .build/release/plein 3
 """
 import os, re, shutil, statistics, subprocess, sys, tempfile, time, glob
 plein = sys.argv[1] if len(sys.argv) > 1 else ".build/release/plein"; runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
