@@ -42,33 +42,65 @@ public enum OutputID: Hashable, Sendable {
     /// `/search/`, with a search index (`RenderOptions.search`).
     case search
 
-    /// The page template an output is rendered with (nil for feeds, maps and other data).
-    public var template: String? {
-        switch self {
-        case .home: return "home"
-        case .members: return "members"
-        case .member: return "member"
-        case .progress: return "progress"
-        case .divers: return "divers"
-        case .groups: return "groups"
-        case .group: return "group"
-        case .leaderboard: return "leaderboard"
-        case .album: return "album"
-        case .photo: return "photo"
-        case .areas: return "areas"
-        case .area: return "area"
-        case .report: return "report"
-        case .locations: return "locations"
-        case .location: return "location"
-        case .now: return "now"
-        case .notFound: return "not-found"
-        case .thread: return "thread"
-        case .events: return "events"
-        case .groupEvent: return "event"
-        case .search: return "search"
-        default: return nil
+    /// The kinds of output: the one table of what a site can hold, with each kind's name (the
+    /// start of its `key`) and its page template. The theme must have every template named here.
+    public enum Kind: String, CaseIterable, Sendable {
+        case home, members, member, progress, divers, groups, group, leaderboard, album, photo, areas, area, report
+        case locations, location, now, notFound = "not-found", sitemap, robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
+        case calendar, events, groupEvent = "group-event", diversIndex = "divers-index", leaderboardJSON = "leaderboard-json"
+        case thread, threadFeed = "thread-feed", threadJSONFeed = "thread-json-feed", search
+
+        /// The page template the kind is rendered with (nil for feeds, maps and other data).
+        public var template: String? {
+            switch self {
+            case .home, .members, .member, .progress, .divers, .groups, .group, .leaderboard, .album, .photo, .areas, .area,
+                 .report, .locations, .location, .now, .notFound, .thread, .events, .search:
+                return rawValue
+            case .groupEvent: return "event"
+            case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .threadFeed, .threadJSONFeed:
+                return nil
+            }
         }
     }
+
+    public var kind: Kind {
+        switch self {
+        case .home: return .home
+        case .members: return .members
+        case .member: return .member
+        case .progress: return .progress
+        case .divers: return .divers
+        case .groups: return .groups
+        case .group: return .group
+        case .leaderboard: return .leaderboard
+        case .album: return .album
+        case .photo: return .photo
+        case .areas: return .areas
+        case .area: return .area
+        case .report: return .report
+        case .locations: return .locations
+        case .location: return .location
+        case .now: return .now
+        case .notFound: return .notFound
+        case .sitemap: return .sitemap
+        case .robots: return .robots
+        case .atom: return .atom
+        case .jsonFeed: return .jsonFeed
+        case .geoJSON: return .geoJSON
+        case .calendar: return .calendar
+        case .events: return .events
+        case .groupEvent: return .groupEvent
+        case .diversIndex: return .diversIndex
+        case .leaderboardJSON: return .leaderboardJSON
+        case .thread: return .thread
+        case .threadFeed: return .threadFeed
+        case .threadJSONFeed: return .threadJSONFeed
+        case .search: return .search
+        }
+    }
+
+    /// The page template an output is rendered with (nil for feeds, maps and other data).
+    public var template: String? { kind.template }
 
     /// The output made from the same data in another format: a feed's JSON Feed twin.
     var twin: OutputID? {
@@ -156,39 +188,22 @@ public enum OutputID: Hashable, Sendable {
 
 extension OutputID {
     /// A stable name for the output (the same in every run): how the build store keeps it.
-    public var key: String {
+    public var key: String { argument.map { kind.rawValue + ":" + $0 } ?? kind.rawValue }
+
+    /// What tells this output from the others of its kind (nil for the site's single pages).
+    private var argument: String? {
         switch self {
-        case .home: return "home"
-        case .members: return "members"
-        case .member(let id): return "member:" + id
-        case .progress(let id): return "progress:" + id
-        case .divers: return "divers"
-        case .groups: return "groups"
-        case .group(let id): return "group:" + id
-        case .leaderboard(let id): return "leaderboard:" + id
-        case .album(let key): return "album:" + key.group + "/" + key.album
-        case .photo(let key, let index): return "photo:" + key.group + "/" + key.album + "/" + String(index)
-        case .areas: return "areas"
-        case .area(let id): return "area:" + id
-        case .report(let id): return "report:" + id
-        case .locations: return "locations"
-        case .location(let id): return "location:" + id
-        case .now: return "now"
-        case .notFound: return "not-found"
-        case .sitemap: return "sitemap"
-        case .robots: return "robots"
-        case .atom(let feed): return "atom:" + feed.key
-        case .jsonFeed(let feed): return "json-feed:" + feed.key
-        case .geoJSON(let map): return "geojson:" + map.key
-        case .calendar(let calendar): return "calendar:" + calendar.key
-        case .events: return "events"
-        case .groupEvent(let key): return "group-event:" + key.group + "/" + key.event
-        case .diversIndex: return "divers-index"
-        case .leaderboardJSON(let id): return "leaderboard-json:" + id
-        case .thread(let id): return "thread:" + id
-        case .threadFeed(let id): return "thread-feed:" + id
-        case .threadJSONFeed(let id): return "thread-json-feed:" + id
-        case .search: return "search"
+        case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search:
+            return nil
+        case .member(let id), .progress(let id), .group(let id), .leaderboard(let id), .area(let id), .report(let id), .location(let id),
+             .leaderboardJSON(let id), .thread(let id), .threadFeed(let id), .threadJSONFeed(let id):
+            return id
+        case .album(let key): return key.group + "/" + key.album
+        case .photo(let key, let index): return key.group + "/" + key.album + "/" + String(index)
+        case .atom(let feed), .jsonFeed(let feed): return feed.key
+        case .geoJSON(let map): return map.key
+        case .calendar(let calendar): return calendar.key
+        case .groupEvent(let key): return key.group + "/" + key.event
         }
     }
 }

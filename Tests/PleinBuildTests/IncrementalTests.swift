@@ -118,8 +118,8 @@ import Testing
         let users = Set(theme.templates.keys.filter { theme.closure(of: $0).contains("report-card") })
         #expect(users.contains("area") && !users.contains("report"), "\(users.sorted())")
         let strays = edited.renderedOutputs.filter { key in
-            let kind = String(key.prefix { $0 != ":" })
-            return !users.contains(kind)
+            let template = OutputID.Kind(rawValue: String(key.prefix { $0 != ":" }))?.template
+            return !users.contains(template ?? "")
         }
         #expect(strays == [], "rendered although their template does not use the partial")
         #expect(edited.rendered ?? 0 < first.files / 4)
@@ -128,6 +128,29 @@ import Testing
         fresh.fresh = true
         #expect(Pipeline.build(fresh).succeeded)
         #expect(snapshotTree(options.output) == snapshotTree(fresh.output))
+    }
+
+    /// `OutputID.Kind` is the one table of what each kind of output is rendered with: every page
+    /// of the demo (threads and the search page included) reads exactly its kind's template, and
+    /// feeds, maps and data read none. A kind whose renderer asked for another template than the
+    /// table says would escape the theme's check (`Theme.requiredTemplates`) and the graph.
+    @Test func everyOutputReadsTheTemplateItsKindNames() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var options = BuildOptions.test(output: dir.path + "/public", suite: "incremental")
+        options.secret = Array("incremental-secret".utf8)
+        let state = SiteState(options, tracking: true)
+        let renderer = try #require(state.searchingRenderer())
+        var kinds: Set<OutputID.Kind> = []
+        for id in renderer.outputs() {
+            kinds.insert(id.kind)
+            let templates = renderer.renderTracked(id).1.compactMap { dependency -> String? in
+                if case .template(let name) = dependency { return name }
+                return nil
+            }
+            #expect(templates == (id.template.map { [$0] } ?? []), "\(id.key) read the templates \(templates)")
+        }
+        #expect(kinds == Set(OutputID.Kind.allCases), "the demo lacks \(Set(OutputID.Kind.allCases).subtracting(kinds))")
     }
 
     /// `plein serve` starts from the records a build kept (reading only the files edited since),

@@ -41,6 +41,19 @@ import Testing
         #expect(theme.closure(of: "area").contains("base") && !theme.closure(of: "area").contains("report"))
     }
 
+    /// A theme without one of the templates the outputs are rendered with is an error naming
+    /// the file it expected, never an empty page: event, events and search were once left out.
+    @Test func aMissingTemplateIsAnErrorNamingItsFile() throws {
+        #expect(Set(Theme.requiredTemplates.map(\.name)).isSuperset(of: ["base", "event", "events", "search", "report", "not-found"]))
+        for (name, file) in Theme.requiredTemplates {
+            var files = try theme(replacing: [:])
+            #expect(files.removeValue(forKey: file) != nil, "the default theme has no \(file)")
+            let (theme, diagnostics) = ThemeLoader.load(.memory(files, displayRoot: "templates"), language: .nl)
+            #expect(theme == nil)
+            #expect(diagnostics.map { "\($0.file): \($0.message)" } == ["templates/\(file): the theme has no template '\(name)'"])
+        }
+    }
+
     @Test func aBrokenTemplateIsReportedWithItsPlace() throws {
         let broken = "{{<base}}\n{{$main}}\n<h1>{{title}</h1>\n{{/main}}\n{{/base}}\n"
         let files = try theme(replacing: ["pages/report.mustache": broken, "partials/time.mustache": "{{#at}}\n"])

@@ -318,9 +318,14 @@ public struct SiteState: Sendable {
 
     /// What the search index of the current site holds, by shard.
     func searchShards() -> [SearchShard] {
-        guard let model = last.model, let theme else { return [] }
+        searchingRenderer()?.searchShards() ?? []
+    }
+
+    /// A renderer of the current site with its search page, as the last build left it.
+    func searchingRenderer() -> Renderer? {
+        guard let model = last.model, let theme else { return nil }
         return Renderer(model: model, theme: theme, bodies: last.bodies.bodies, images: last.catalog,
-                        options: RenderOptions(threadKeys: threadKeys, search: true)).searchShards()
+                        options: RenderOptions(threadKeys: threadKeys, search: true))
     }
 
     public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.path.hasSuffix(".html") } }

@@ -80,8 +80,8 @@ public enum ThemeLoader {
                 diagnostics.append(Diagnostic(.missingText(key, language: language.rawValue), in: tablePath))
             }
         }
-        for name in Theme.requiredTemplates where origins[name] == nil {
-            diagnostics.append(Diagnostic(.missingTemplate(name), in: display("pages/\(name).mustache")))
+        for (name, file) in Theme.requiredTemplates where origins[name] == nil {
+            diagnostics.append(Diagnostic(.missingTemplate(name), in: display(file)))
         }
         guard !diagnostics.hasErrors else { return (nil, diagnostics) }
         let theme = Theme(

@@ -1,10 +1,10 @@
 import PleinCore
 import PleinMustache
 
-/// A page about to be rendered: the template, the page's own values and what the frame around
-/// it needs (title, description, feeds, breadcrumbs).
+/// A page about to be rendered: its kind (which names its template), the page's own values and
+/// what the frame around it needs (title, description, feeds, breadcrumbs).
 struct Page {
-    var template: String
+    var kind: OutputID.Kind
     var path: String
     var title: String
     var description: String
@@ -21,6 +21,12 @@ struct Page {
     var fileName: String?
     /// Loads Leaflet on this page.
     var hasMap = false
+
+    /// The template of the page's kind (`OutputID.Kind`, the one table of them).
+    var template: String {
+        guard let name = kind.template else { preconditionFailure("\(kind) is not a page") }
+        return name
+    }
 
     /// A feed the page links in its head (`<link rel="alternate">`) and its footer.
     struct Feed {

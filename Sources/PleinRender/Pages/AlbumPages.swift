@@ -61,7 +61,7 @@ struct AlbumPage: PageRenderer {
             ? maps.block(id: "map-album", title: album.title, features: features.features(.album(key)), geoJSON: features.path(.album(key)))
             : nil
         var page = Page(
-            template: "album", path: routes.album(key), title: album.title,
+            kind: .album, path: routes.album(key), title: album.title,
             description: summary(of: album.file, limit: 200, otherwise: album.title), section: .groups)
         page.values = Values(
             title: album.title, group: g.name, groupURL: routes.url(routes.group(g.id)), date: time(album.date),
@@ -139,7 +139,7 @@ struct PhotoPage: PageRenderer {
             maps.block(id: "map-photo", title: title, features: [$0], geoJSON: maps.features.path(.album(key)), highlight: $0.path)
         }
         var page = Page(
-            template: "photo", path: routes.photo(key, photo.slug), title: title, description: photo.caption ?? album.title, section: .groups)
+            kind: .photo, path: routes.photo(key, photo.slug), title: title, description: photo.caption ?? album.title, section: .groups)
         page.values = Values(
             title: title, caption: photo.caption,
             position: strings.format("photo_position", ["n": String(index + 1), "total": String(album.photos.count)]),

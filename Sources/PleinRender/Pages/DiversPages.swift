@@ -55,7 +55,7 @@ struct DiversPage: PageRenderer {
             Place(place: place.isEmpty ? strings["divers_elsewhere"] : place, divers: byPlace[place]!.map(diver))
         }
         var page = Page(
-            template: "divers", path: routes.divers, title: strings["divers_title"],
+            kind: .divers, path: routes.divers, title: strings["divers_title"],
             description: strings.format("divers_description", ["site": site.title]), section: .divers)
         page.values = Values(
             groups: groups, count: strings.count("diver_count", divers.count), places: view.places.map(\.name),

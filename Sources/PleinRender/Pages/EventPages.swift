@@ -16,7 +16,7 @@ struct EventListPage: PageRenderer {
     func page() -> Page {
         let block = eventsBlock(.site, past: true)
         var page = Page(
-            template: "events", path: routes.events, title: strings["events_title"],
+            kind: .events, path: routes.events, title: strings["events_title"],
             description: strings.format("events_description", ["site": site.title]), section: .none)
         page.values = Values(count: strings.count("upcoming_count", block?.upcoming.count ?? 0), events: block)
         page.feeds = [siteFeed] + calendarLinks(.site)
@@ -65,7 +65,7 @@ struct GroupEventPage: PageRenderer {
         let entry = groupEvent(e, in: g)
         let calendar = routes.calendar(.group(g.id))
         var page = Page(
-            template: "event", path: routes.groupEvent(key), title: e.title,
+            kind: .groupEvent, path: routes.groupEvent(key), title: e.title,
             description: summary(of: e.file, limit: 200, otherwise: eventWhen(starts: e.starts, ends: e.ends)), section: .groups)
         page.values = Values(
             title: e.title, group: g.name, groupURL: routes.url(routes.group(g.id)), by: e.by.map(chip), unlisted: !g.isListed,

@@ -43,7 +43,7 @@ struct GroupListPage: PageRenderer {
                 })
         }
         var page = Page(
-            template: "groups", path: routes.groups, title: strings["groups_title"],
+            kind: .groups, path: routes.groups, title: strings["groups_title"],
             description: strings.format("groups_description", ["site": site.title]), section: .groups)
         page.values = Values(groups: groups)
         page.feeds = [siteFeed]
@@ -88,7 +88,7 @@ struct GroupPage: PageRenderer {
     func page() -> Page {
         let g = view.group(id)!
         var page = Page(
-            template: "group", path: routes.group(id), title: g.name,
+            kind: .group, path: routes.group(id), title: g.name,
             description: summary(of: g.file, limit: 200, otherwise: g.name), section: .groups)
         page.values = Values(
             name: g.name, members: g.members.map(chip), memberCount: strings.count("member_count", g.members.count),

@@ -53,7 +53,7 @@ struct HomePage: PageRenderer {
             },
             areasURL: routes.url(routes.areas), groupsURL: routes.url(routes.groups),
             events: eventsBlock(.site, limit: 5, past: false, allURL: routes.url(routes.events)))
-        var page = Page(template: "home", path: routes.home, title: site.title, description: site.description, section: .home)
+        var page = Page(kind: .home, path: routes.home, title: site.title, description: site.description, section: .home)
         page.values = values
         page.feeds = [siteFeed] + calendarLinks(.site)
         return page

@@ -64,7 +64,7 @@ struct LeaderboardPage: PageRenderer {
         let g = view.group(id)!
         let history = CompletionHistory(g).entries
         var page = Page(
-            template: "leaderboard", path: routes.leaderboard(id), title: strings.format("leaderboard_title", ["group": g.name]),
+            kind: .leaderboard, path: routes.leaderboard(id), title: strings.format("leaderboard_title", ["group": g.name]),
             description: strings.format("leaderboard_description", ["group": g.name]), section: .groups)
         page.values = Values(
             group: g.name, groupURL: routes.url(routes.group(id)), standings: g.leaderboard.map(standing),

@@ -110,7 +110,7 @@ struct LocationListPage: PageRenderer {
                 studentID: l.studentIDRequired, hours: places.hours(l.openingHours))
         }
         var page = Page(
-            template: "locations", path: routes.locations, title: strings["locations_title"],
+            kind: .locations, path: routes.locations, title: strings["locations_title"],
             description: strings.format("locations_description", ["site": site.title]), section: .locations)
         let map = maps.block(
             id: "map-locations", title: strings["locations_title"], features: maps.features.features(.locations), geoJSON: routes.locationsMap)
@@ -162,7 +162,7 @@ struct LocationPage: PageRenderer {
             maps.block(id: "map-location", title: l.name, features: [$0], geoJSON: routes.locationsMap, highlight: $0.path)
         }
         var page = Page(
-            template: "location", path: routes.location(id), title: l.name, description: summary(of: l.file, limit: 200, otherwise: l.name),
+            kind: .location, path: routes.location(id), title: l.name, description: summary(of: l.file, limit: 200, otherwise: l.name),
             section: .locations)
         page.values = Values(
             name: l.name, address: l.address, occupancy: places.occupancy(l), studentID: l.studentIDRequired,

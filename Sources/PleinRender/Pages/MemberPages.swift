@@ -36,7 +36,7 @@ struct MemberListPage: PageRenderer {
             return Row(chip: chip(id), near: m.nearPlace, postcode: m.postcode, certification: m.diving?.certification, isDiver: m.diving != nil)
         }
         var page = Page(
-            template: "members", path: routes.members, title: strings["members_title"],
+            kind: .members, path: routes.members, title: strings["members_title"],
             description: strings.format("members_description", ["n": strings.number(members.count), "site": site.title]),
             section: .members)
         page.values = Values(members: members, count: strings.count("member_count", members.count))
@@ -54,7 +54,7 @@ struct MemberPage: PageRenderer {
     func page() -> Page {
         let m = view.member(id)!
         var page = Page(
-            template: "member", path: routes.member(id), title: m.name,
+            kind: .member, path: routes.member(id), title: m.name,
             description: summary(of: m.file, limit: 200, otherwise: strings.format("member_description", ["name": m.name])),
             section: .members)
         page.values = MemberProfile.Values(member: profile(m))

@@ -43,7 +43,7 @@ struct NowPage: PageRenderer {
                 })
         }
         var page = Page(
-            template: "now", path: routes.now, title: strings["now_title"],
+            kind: .now, path: routes.now, title: strings["now_title"],
             description: strings.format("now_description", ["site": site.title]), section: .now)
         page.values = Values(
             places: places, asOf: time(view.asOf), count: strings.count("present_count", locations.reduce(0) { $0 + $1.present.count }))

@@ -72,7 +72,7 @@ struct ProgressPage: PageRenderer {
         }
         let study = StudyTime(sessions: sessions, clock: site.clock)
         var page = Page(
-            template: "progress", path: routes.progress(member), title: strings.format("progress_title", ["name": m.name]),
+            kind: .progress, path: routes.progress(member), title: strings.format("progress_title", ["name": m.name]),
             description: strings.format("progress_description", ["name": m.name]), section: .members)
         page.values = Values(
             member: chip(member), sessions: rows, total: strings.duration(seconds: study.total),

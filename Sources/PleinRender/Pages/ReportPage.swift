@@ -91,7 +91,7 @@ struct ReportPage: PageRenderer {
             id: "map-report", title: r.title, features: outline + (features.reportFeature(id).map { [$0] } ?? []),
             geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
         var page = Page(
-            template: "report", path: routes.report(id), title: r.title, description: summary(of: r.file, limit: 200, otherwise: r.title),
+            kind: .report, path: routes.report(id), title: r.title, description: summary(of: r.file, limit: 200, otherwise: r.title),
             section: .reports)
         page.values = Values(
             title: r.title, category: cards.category(r.category), author: chip(r.author), at: time(r.at), edited: time(r.revision?.edited),

@@ -50,7 +50,7 @@ struct AreaListPage: PageRenderer {
                 })
         }
         var page = Page(
-            template: "areas", path: routes.areas, title: strings["areas_title"],
+            kind: .areas, path: routes.areas, title: strings["areas_title"],
             description: strings.format("areas_description", ["site": site.title]), section: .reports)
         let map = maps.block(id: "map-reports", title: strings["areas_title"], features: maps.features.features(.reports), geoJSON: routes.reportsMap)
         page.values = Values(areas: rows, recent: view.reportOrder.prefix(6).compactMap(cards.report), map: map)
@@ -97,7 +97,7 @@ struct AreaPage: PageRenderer {
         let newest = area.reports.first.flatMap(view.report)?.at
         let today = newest.map { site.clock.civil($0).isoDate } ?? "2026-01-01"
         var page = Page(
-            template: "area", path: routes.area(id), title: title,
+            kind: .area, path: routes.area(id), title: title,
             description: strings.format("area_description", ["area": title, "n": strings.number(area.reports.count)]), section: .reports)
         page.values = Values(
             id: area.id, name: area.name, title: title, reports: area.reports.compactMap(cards.report),

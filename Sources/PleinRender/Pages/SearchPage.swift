@@ -36,7 +36,7 @@ struct SearchPage: PageRenderer {
     ]
 
     func page() -> Page {
-        var page = Page(template: "search", path: routes.search, title: strings["search_title"],
+        var page = Page(kind: .search, path: routes.search, title: strings["search_title"],
                         description: strings.format("search_description", ["site": site.title]), section: .none)
         let indexes = SearchRecords(inputs: inputs).shardNames().map { JSON.string(routes.url(routes.searchIndex($0))) }
         let labels = JSON.object(Self.scriptLabels.sorted { $0.key < $1.key }.map { ($0.key, .string(strings[$0.value])) })

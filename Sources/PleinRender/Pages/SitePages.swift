@@ -14,7 +14,7 @@ struct NotFoundPage: PageRenderer {
 
     func page() -> Page {
         var page = Page(
-            template: "not-found", path: Routes.notFound, title: strings["not_found_title"], description: strings["not_found_text"],
+            kind: .notFound, path: Routes.notFound, title: strings["not_found_title"], description: strings["not_found_text"],
             section: .none)
         page.noindex = true
         page.fileName = Routes.notFound

@@ -54,7 +54,7 @@ struct ThreadPage: PageRenderer {
         let keyed = KeyedThread(id, in: self)
         let t = keyed.thread
         var page = Page(
-            template: "thread", path: routes.thread(keyed.key), title: t.subject,
+            kind: .thread, path: routes.thread(keyed.key), title: t.subject,
             description: strings.format("thread_description", ["n": strings.number(t.participants.count)]), section: .none)
         page.values = Values(
             subject: t.subject, participants: t.participants.map(chip),

@@ -59,9 +59,8 @@ public struct Theme: Sendable {
     /// The published path of an asset (`style.css` → `assets/style.<hash>.css`).
     public func asset(_ name: String) -> String { assets[name]?.output ?? Routes.asset(name) }
 
-    /// Every template a page renderer may ask for.
-    public static let requiredTemplates = [
-        "base", "home", "members", "member", "groups", "group", "album", "photo", "leaderboard", "areas", "area",
-        "report", "locations", "location", "progress", "now", "divers", "thread", "not-found",
-    ]
+    /// Every template a page renderer may ask for, with the theme file expected to hold it: the
+    /// layout every page extends, and the template of each kind of output (`OutputID.Kind`).
+    public static let requiredTemplates: [(name: String, file: String)] = [("base", "layouts/base.mustache")]
+        + OutputID.Kind.allCases.compactMap(\.template).map { ($0, "pages/\($0).mustache") }
 }
