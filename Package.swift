@@ -22,6 +22,9 @@ let strict: [SwiftSetting] = [
 ]
 /// A fuzz target: libFuzzer's driver calls it, so it has no top-level code when fuzzing.
 let fuzzTarget: [SwiftSetting] = strict + [.unsafeFlags(["-parse-as-library"], .when(traits: ["Fuzzing"]))]
+/// The tests and their support: compiled without optimization (they run in seconds either way, and
+/// are compiled in about half the time), against plein's optimized modules.
+let testSettings: [SwiftSetting] = strict + [.unsafeFlags(["-Onone"])]
 let fuzzLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer"], .when(traits: ["Fuzzing"]))]
 
 /// The release binary carries Swift's runtime and Foundation (what `--static-swift-stdlib` does),
@@ -120,22 +123,22 @@ let package = Package(
         .executableTarget(name: "plein-fuzz-content", dependencies: ["PleinFuzzing"], path: "Fuzz/content", swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "plein-fuzz-markdown", dependencies: ["PleinFuzzing"], path: "Fuzz/markdown", swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "plein-fuzz-seeds", dependencies: ["PleinFuzzing"], swiftSettings: strict),
-        .target(name: "PleinTestSupport", dependencies: ["PleinCore", "PleinLoad", "PleinCheck"], path: "Tests/PleinTestSupport", swiftSettings: strict),
-        .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: strict),
+        .target(name: "PleinTestSupport", dependencies: ["PleinCore", "PleinLoad", "PleinCheck"], path: "Tests/PleinTestSupport", swiftSettings: testSettings),
+        .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: testSettings),
         .testTarget(
             name: "PleinCoreTests", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinText", "PleinTestSupport"],
-            exclude: ["Fixtures"], swiftSettings: strict
+            exclude: ["Fixtures"], swiftSettings: testSettings
         ),
-        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], exclude: ["Spec"], swiftSettings: strict),
-        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinBuild", "PleinMustache", "PleinText", "PleinModel"], swiftSettings: strict),
-        .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinLoad", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: strict),
-        .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: strict),
-        .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], exclude: ["Spec"], swiftSettings: testSettings),
+        .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinBuild", "PleinMustache", "PleinText", "PleinModel"], swiftSettings: testSettings),
+        .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinLoad", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: testSettings),
+        .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: testSettings),
+        .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(
             name: "PleinBuildTests",
             dependencies: ["PleinBuild", "PleinScaffold", "PleinTestSupport", "PleinLoad", "PleinCheck", "PleinModel", "PleinRender"],
             exclude: ["Snapshots"],
-            swiftSettings: strict
+            swiftSettings: testSettings
         ),
     ]
 )
