@@ -96,6 +96,7 @@ public enum ContentLoader {
     /// modified or removed, reading only those. A change to `site.yaml` reloads everything.
     public static func reload(_ previous: ContentState, fs: ContentFS, changed: Set<String>) -> (LoadResult, ContentState) {
         if changed.contains("site.yaml") || changed.contains("") { return loadKeepingState(fs) }
+        var timer = PhaseTimer()
         var state = previous
         // List again the folder of every changed path (new folders are walked whole).
         var folders: Set<String> = []
@@ -118,7 +119,10 @@ public enum ContentLoader {
         state.fresh = Set(touched.map(\.0))
         for path in touched.map(\.0) where state.images[path] != nil { state.images.removeValue(forKey: path) }
         for (image, problem) in Assembler.inspectImages(touched, fs: fs) { state.images[image.path] = (image, problem) }
-        return (assemble(state, displayRoot: fs.displayRoot), state)
+        timer.lap("  read (\(touched.count))")
+        let result = assemble(state, displayRoot: fs.displayRoot)
+        timer.lap("  assemble")
+        return (result, state)
     }
 
     /// One warning per folder of a section that is off: its files are not published.

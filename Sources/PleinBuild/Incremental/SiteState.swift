@@ -135,6 +135,7 @@ public struct SiteState: Sendable {
 
     private mutating func update(content changedContent: Set<String>, rereadTheme: Bool) -> Update {
         notes = []
+        var timer = PhaseTimer()
         let languageBefore = content.site.language
         if !changedContent.isEmpty {
             let (loaded, state) = ContentLoader.reload(contentState, fs: .disk(options.content), changed: changedContent)
@@ -146,9 +147,11 @@ public struct SiteState: Sendable {
             let touchedImages = Set(changedContent.filter { path in content.images[path] != nil })
                 .union(content.images.keys.filter { images.headers[$0] == nil })
             images.inspect(content, only: touchedImages)
+            timer.lap("reload")
         }
         if rereadTheme || content.site.language != languageBefore { loadTheme() }
         check()
+        timer.lap("check")
         return renderIfPossible()
     }
 
