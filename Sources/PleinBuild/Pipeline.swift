@@ -161,7 +161,7 @@ public enum Pipeline {
         let cacheRoot = BuildOptions(content: path, cache: cache).cacheRoot
         var images = ImageStage(contentRoot: path, cacheRoot: cacheRoot, maxPixels: loaded.content.site.maxPixels, avif: loaded.content.site.avif)
         images.inspect(loaded.content)
-        let checked = CheckStage.run(loaded.content, loading: loaded.diagnostics, images: images, theme: nil, themeProblems: [])
+        let checked = CheckStage.run(loaded.content, checked: Checker.check(loaded.content), loading: loaded.diagnostics, images: images, theme: nil, themeProblems: [])
         return CheckResult(
             content: loaded.content, diagnostics: checked.diagnostics, sources: checked.sources,
             captureTimes: images.captureTimes(clock: loaded.content.site.clock))

@@ -17,6 +17,27 @@ public enum Checker {
         run.checkSections()
         return run.diagnostics
     }
+
+    /// The problems `check` finds in the files of these reports (their own, their replies' and
+    /// their text attachments'), and no others: every rule that looks at a report reads that
+    /// report and the members, nothing of the other reports.
+    public static func check(_ content: Content, reports ids: Set<String>) -> [Diagnostic] {
+        var run = CheckRun(content: content)
+        for report in content.reports where ids.contains(report.id) {
+            run.checkReport(report)
+            run.checkTexts(CheckRun.texts(of: report, in: content))
+        }
+        return run.diagnostics
+    }
+
+    /// The files whose problems `check(_:reports:)` finds.
+    public static func files(of report: Report) -> Set<String> {
+        Set([report.file] + report.replies.map(\.file) + textAttachments(of: report))
+    }
+
+    static func textAttachments(of report: Report) -> [String] {
+        report.resources.filter { AttachmentType.of($0)?.isText == true }.map { ContentLayout.attachment(report.id, file: $0) }
+    }
 }
 
 private struct CheckRun {
@@ -197,16 +218,18 @@ private struct CheckRun {
     }
 
     mutating func checkReports() {
-        for report in content.reports {
-            if !report.author.value.isEmpty { member(report.author, in: report.file) }
-            for reply in report.replies {
-                member(reply.author, in: reply.file)
-                if reply.at < report.at {
-                    add(.replyBeforeReport(event: report.category == .event), reply.file, spanOfField("at", in: reply.file))
-                }
+        for report in content.reports { checkReport(report) }
+    }
+
+    mutating func checkReport(_ report: Report) {
+        if !report.author.value.isEmpty { member(report.author, in: report.file) }
+        for reply in report.replies {
+            member(reply.author, in: reply.file)
+            if reply.at < report.at {
+                add(.replyBeforeReport(event: report.category == .event), reply.file, spanOfField("at", in: reply.file))
             }
-            checkEvent(report)
         }
+        checkEvent(report)
     }
 
     /// An event's times and place: only on events, and never ending before they start (a date
@@ -312,19 +335,27 @@ private struct CheckRun {
         bodies += content.events.map { ($0.file, $0.body) }
         bodies += content.reports.flatMap { [($0.file, $0.body)] + $0.replies.map { ($0.file, $0.body) } }
         bodies += content.locations.map { ($0.file, $0.body) } + content.threads.flatMap { $0.messages.map { ($0.file, $0.body) } }
-        for report in content.reports {
-            for file in report.resources where AttachmentType.of(file)?.isText == true {
-                let path = ContentLayout.attachment(report.id, file: file)
-                if let text = content.sources[path] { bodies.append((path, Body(markdown: text, line: 1))) }
-            }
-        }
+        for report in content.reports { bodies += Self.attachmentTexts(of: report, in: content) }
         return bodies
+    }
+
+    /// A report's texts: its body, its replies' and its text attachments'.
+    static func texts(of report: Report, in content: Content) -> [(String, Body)] {
+        [(report.file, report.body)] + report.replies.map { ($0.file, $0.body) } + attachmentTexts(of: report, in: content)
+    }
+
+    static func attachmentTexts(of report: Report, in content: Content) -> [(String, Body)] {
+        Checker.textAttachments(of: report).compactMap { path in content.sources[path].map { (path, Body(markdown: $0, line: 1)) } }
     }
 
     /// Text that `plein new` wrote for the author to replace, still there; and a member's
     /// registered address written into a text, where it is published as written (plein never
     /// publishes the `email` of a member's file).
     mutating func checkTexts() {
+        checkTexts(bodies)
+    }
+
+    mutating func checkTexts(_ bodies: [(String, Body)]) {
         for (file, body) in bodies {
             if let (text, line) = Placeholders.find(in: body) {
                 add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))

@@ -197,27 +197,14 @@ struct Assembler {
                 areaIDs.insert(area)
                 diagnostics += checkID(name, kind: "report:\(area)", path: path, slugChecked: true)
                 if let problem = ReportName.problem(name, bundle: bundle) { diagnostics.append(report(problem, path)) }
-                guard item.read != nil else { content.unreadable[.report, default: []].insert("\(area)/\(name)"); continue }
-                let at = o.moment("at") ?? Moment(seconds: 0)
-                if let fileDate = ReportName.date(name), o.moment("at") != nil {
-                    let atDate = content.site.clock.civil(at).isoDate
-                    if atDate != fileDate {
-                        diagnostics.append(report(.dateMismatch(fileDate: fileDate, recordDate: atDate), path, spans["at"]!))
-                    }
-                }
-                var record = Report(
-                    area: area, slug: name, file: path, title: o.string("title") ?? name,
-                    category: o.string("category").flatMap(Category.init(rawValue:)) ?? .message, at: at,
-                    author: located(o, "author") ?? Located("", .fileStart), location: o.coordinate("location"),
-                    body: body, replies: [], resources: [], spans: spans)
-                record.starts = o.moment("starts")
-                record.ends = o.moment("ends")
-                record.place = o.string("place")
+                guard let read = item.read else { content.unreadable[.report, default: []].insert("\(area)/\(name)"); continue }
+                let (record, problem) = Self.reportRecord(read, path: path, area: area, name: name, clock: content.site.clock)
+                if let problem { diagnostics.append(problem) }
                 content.reports.append(record)
 
             case .reply(let area, let reportName, let name):
-                guard item.read != nil, let author = located(o, "author"), let at = o.moment("at") else { continue }
-                replies["\(area)/\(reportName)", default: []].append(Reply(name: name, file: path, author: author, at: at, body: body))
+                guard let reply = Self.replyRecord(item.read, path: path, name: name) else { continue }
+                replies["\(area)/\(reportName)", default: []].append(reply)
 
             case .location(let id):
                 diagnostics += checkID(id, kind: "location", path: path)
@@ -262,8 +249,47 @@ struct Assembler {
     }
 
     private func located(_ o: ObjectValue, _ name: String) -> Located<String>? {
+        Self.located(o, name)
+    }
+
+    private static func located(_ o: ObjectValue, _ name: String) -> Located<String>? {
         guard let value = o.string(name), let span = o.span(name) else { return nil }
         return Located(value, span)
+    }
+
+    /// A report's record as its own file gives it (its replies and other files are joined to it
+    /// later), and the problem of its date when the file's name says another day.
+    static func reportRecord(_ read: SourceReader.Read, path: String, area: String, name: String, clock: SiteClock) -> (Report, Diagnostic?) {
+        let o = read.object
+        let spans = o.fields.mapValues(\.span)
+        let at = o.moment("at") ?? Moment(seconds: 0)
+        var problem: Diagnostic?
+        if let fileDate = ReportName.date(name), o.moment("at") != nil {
+            let atDate = clock.civil(at).isoDate
+            if atDate != fileDate {
+                problem = Diagnostic(.dateMismatch(fileDate: fileDate, recordDate: atDate), in: path, at: spans["at"]!)
+            }
+        }
+        var record = Report(
+            area: area, slug: name, file: path, title: o.string("title") ?? name,
+            category: o.string("category").flatMap(Category.init(rawValue:)) ?? .message, at: at,
+            author: located(o, "author") ?? Located("", .fileStart), location: o.coordinate("location"),
+            body: read.body, replies: [], resources: [], spans: spans)
+        record.starts = o.moment("starts")
+        record.ends = o.moment("ends")
+        record.place = o.string("place")
+        return (record, problem)
+    }
+
+    /// A reply's record, when its file was read and names its author and time.
+    static func replyRecord(_ read: SourceReader.Read?, path: String, name: String) -> Reply? {
+        guard let read, let author = located(read.object, "author"), let at = read.object.moment("at") else { return nil }
+        return Reply(name: name, file: path, author: author, at: at, body: read.body)
+    }
+
+    /// Replies in the order a report shows them: by time, then by name.
+    static func ordered(_ replies: [Reply]) -> [Reply] {
+        replies.sorted { ($0.at, $0.name) < ($1.at, $1.name) }
     }
 
     // MARK: Joining files
@@ -317,7 +343,7 @@ struct Assembler {
                 continue
             }
             byID[report.id] = kept.count
-            let own = (replies[report.id] ?? []).sorted { ($0.at, $0.name) < ($1.at, $1.name) }
+            let own = Self.ordered(replies[report.id] ?? [])
             var joined = report
             joined.replies = own
             joined.resources = (resources[report.id] ?? []).sorted()

@@ -125,6 +125,79 @@ public enum ContentLoader {
         return (result, state)
     }
 
+    /// Loads again after `changed` paths were created, modified or removed, as `reload` does;
+    /// and tells what changed: when only the files of reports and replies were edited, each
+    /// still read without a problem, only those reports are made again, into `last` (the
+    /// result of the load `previous` is from), and the change names them.
+    public static func reload(_ previous: ContentState, last: LoadResult, fs: ContentFS, changed: Set<String>)
+        -> (LoadResult, ContentState, ContentChange) {
+        if let (result, state, reports) = reloadReports(previous, last: last, fs: fs, changed: changed) {
+            return (result, state, .reports(reports))
+        }
+        let (result, state) = reload(previous, fs: fs, changed: changed)
+        return (result, state, .everything)
+    }
+
+    /// The reload of edited reports and replies, report by report; nil when the edit is of
+    /// another kind: a file of anything else, a file that appeared or vanished, a file with a
+    /// problem before or after.
+    private static func reloadReports(_ previous: ContentState, last: LoadResult, fs: ContentFS, changed: Set<String>)
+        -> (LoadResult, ContentState, Set<String>)? {
+        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
+        var reports: [String: String] = [:]
+        var replies: [String: String] = [:]
+        for path in changed {
+            guard let before = previous.parsed[path], before.read != nil, before.diagnostics.isEmpty,
+                  previous.site.has(.reports) else { return nil }
+            switch FileRole.of(path) {
+            case .report(let area, let name, _): reports[path] = "\(area)/\(name)"
+            case .reply(let area, let report, _): replies[path] = "\(area)/\(report)"
+            default: return nil
+            }
+        }
+        // A file with a problem of the whole content (an id taken twice, a date its name contradicts)
+        // is joined with others: it goes the whole way.
+        guard !last.diagnostics.contains(where: { changed.contains($0.file) }) else { return nil }
+        var state = previous
+        guard state.tree.resize(fs, changed) else { return nil }
+        let touched = changed.sorted().map { ($0, state.tree.files[$0]!) }
+        let read = parse(touched, fs: fs, clock: state.site.clock)
+        guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }) else { return nil }
+
+        var content = last.content
+        func position(of id: String) -> Int? {
+            var (low, high) = (0, content.reports.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if content.reports[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < content.reports.count && content.reports[low].id == id ? low : nil
+        }
+        // Reports first, then replies (a report's record is made with none).
+        for item in read.sorted(by: { (replies[$0.path] != nil ? 1 : 0) < (replies[$1.path] != nil ? 1 : 0) }) {
+            if let id = reports[item.path] {
+                guard let index = position(of: id), content.reports[index].file == item.path, case .report(let area, let name, _) = item.role
+                else { return nil }
+                let (record, problem) = Assembler.reportRecord(item.read!, path: item.path, area: area, name: name, clock: state.site.clock)
+                guard problem == nil else { return nil }
+                var joined = record
+                joined.replies = content.reports[index].replies
+                joined.resources = content.reports[index].resources
+                content.reports[index] = joined
+            } else if let id = replies[item.path] {
+                guard let index = position(of: id), case .reply(_, _, let name) = item.role,
+                      let reply = Assembler.replyRecord(item.read, path: item.path, name: name),
+                      let at = content.reports[index].replies.firstIndex(where: { $0.file == item.path }) else { return nil }
+                content.reports[index].replies[at] = reply
+                content.reports[index].replies = Assembler.ordered(content.reports[index].replies)
+            }
+            if let text = item.text { content.sources[item.path] = text }
+            state.parsed[item.path] = item
+        }
+        state.fresh = changed
+        return (LoadResult(content: content, diagnostics: last.diagnostics), state, Set(reports.values).union(replies.values))
+    }
+
     /// One warning per folder of a section that is off: its files are not published.
     private static func sectionsOff(_ state: ContentState) -> [Diagnostic] {
         var counts: [String: (section: SiteSection, files: Int)] = [:]

@@ -97,7 +97,8 @@ struct FileTree: Sendable {
             case .file:
                 names.insert(entry.name)
                 files[path] = entry.size
-                if let identity = entry.identity, entry.linkTarget == nil { linked[path] = (identity, entry.size) }
+                // A file with one name has none outside the root.
+                if let identity = entry.identity, identity.links > 1, entry.linkTarget == nil { linked[path] = (identity, entry.size) }
             case .other:
                 let reason = entry.linkTarget != nil ? "it is a broken symbolic link" : "it is not a regular file"
                 problems[path] = Diagnostic(.unreadable(reason), in: path)
@@ -129,6 +130,31 @@ struct FileTree: Sendable {
         for key in problems.keys where key.hasPrefix(directory.isEmpty ? "" : directory + "/") && !key.dropFirst(directory.isEmpty ? 0 : directory.count + 1).contains("/") {
             problems.removeValue(forKey: key)
         }
+    }
+
+    /// Takes in a new size for files that were edited in place, when their folders list the
+    /// same entries as before and each is still a plain file with one name. Returns false, and
+    /// changes nothing, when that is not so (a file appeared, vanished or became a link: the
+    /// folders are then listed again with `refresh`).
+    mutating func resize(_ fs: ContentFS, _ paths: Set<String>) -> Bool {
+        var sizes: [String: Int] = [:]
+        for (directory, names) in Dictionary(grouping: paths, by: { Self.parent(of: $0) }) {
+            guard let entries = try? fs.list(directory) else { return false }
+            let kept = entries.filter { !$0.name.hasPrefix(".") && !$0.name.hasSuffix("~") }
+            guard Set(kept.map(\.name)) == children[directory] ?? [] else { return false }
+            for path in names {
+                let name = String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1))
+                guard let entry = kept.first(where: { $0.name == name }), entry.kind == .file, entry.linkTarget == nil,
+                      (entry.identity?.links ?? 1) <= 1, files[path] != nil, linked[path] == nil else { return false }
+                sizes[path] = entry.size
+            }
+        }
+        files.merge(sizes) { _, new in new }
+        return true
+    }
+
+    static func parent(of path: String) -> String {
+        path.split(separator: "/").dropLast().joined(separator: "/")
     }
 
     /// Lists `directory` again (walking any new folder in it). A directory that no longer

@@ -82,19 +82,7 @@ public enum ModelBuilder {
 
         // Reports and areas.
         var reports: [String: ReportModel] = [:]
-        for r in content.reports {
-            let replies = r.replies.map {
-                ReplyModel(name: $0.name, file: $0.file, author: id($0.author) ?? $0.author.value, at: $0.at, body: $0.body)
-            }
-            var report = ReportModel(
-                id: r.id, area: r.area, slug: r.slug, file: r.file, title: r.title, category: r.category, at: r.at,
-                author: id(r.author) ?? r.author.value, location: r.location, body: r.body, replies: replies,
-                resources: r.resources)
-            report.starts = r.starts
-            report.ends = r.ends
-            report.place = r.place
-            reports[r.id] = report
-        }
+        for r in content.reports { reports[r.id] = report(r, index: index) }
         let reportOrder = reports.keys.sorted { a, b in
             let (ta, tb) = (reports[a]!.at, reports[b]!.at)
             return ta != tb ? ta > tb : a < b
@@ -196,6 +184,46 @@ public enum ModelBuilder {
             areas: areas, reports: reports, reportOrder: reportOrder, locations: locations, sessions: sessions,
             asOf: asOf, threads: threads, places: content.places)
         model.today = now.map { site.clock.civil($0).isoDate }
+        return model
+    }
+
+    /// A report as pages show it (its followers and history are added by `build`).
+    static func report(_ r: Report, index: MemberIndex) -> ReportModel {
+        func id(_ ref: Located<String>) -> String { index.resolve(ref.value)?.id ?? ref.value }
+        let replies = r.replies.map { ReplyModel(name: $0.name, file: $0.file, author: id($0.author), at: $0.at, body: $0.body) }
+        var report = ReportModel(
+            id: r.id, area: r.area, slug: r.slug, file: r.file, title: r.title, category: r.category, at: r.at,
+            author: id(r.author), location: r.location, body: r.body, replies: replies, resources: r.resources)
+        report.starts = r.starts
+        report.ends = r.ends
+        report.place = r.place
+        return report
+    }
+
+    /// The model after an edit of these reports only, made from `previous` (the model of the
+    /// content before, built with `history`) by making those reports again; the rest of the model
+    /// is kept as it is. Nil when the edit changed what other parts of the model read of a
+    /// report: its time, its author, its replies' authors and times, whether it is an event
+    /// (orders, members' lists, calendars). The whole model is then built again.
+    public static func replacing(reports ids: Set<String>, in previous: SiteModel, from content: Content, history: History) -> SiteModel? {
+        let index = MemberIndex(content.members)
+        var reports = previous.reports
+        for r in content.reports where ids.contains(r.id) {
+            guard let old = reports[r.id] else { return nil }
+            var new = report(r, index: index)
+            guard new.at == old.at, new.author == old.author, (new.starts == nil) == (old.starts == nil),
+                  new.replies.map({ [$0.author, $0.name] }) == old.replies.map({ [$0.author, $0.name] }),
+                  new.replies.map(\.at) == old.replies.map(\.at) else { return nil }
+            new.followers = old.followers
+            new.revision = history.revision(of: new.file)
+            for i in new.replies.indices { new.replies[i].revision = history.revision(of: new.replies[i].file) }
+            reports[r.id] = new
+        }
+        var model = SiteModel(
+            site: previous.site, members: previous.members, memberOrder: previous.memberOrder, groups: previous.groups,
+            groupOrder: previous.groupOrder, areas: previous.areas, reports: reports, reportOrder: previous.reportOrder,
+            locations: previous.locations, sessions: previous.sessions, asOf: previous.asOf, threads: previous.threads, places: previous.places)
+        model.today = previous.today
         return model
     }
 

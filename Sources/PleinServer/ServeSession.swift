@@ -1,6 +1,7 @@
 import Dispatch
 public import PleinBuild
 import PleinCore
+import Synchronization
 
 /// `plein serve` from start to stop: listen (so a port in use is said before any work), build,
 /// serve, and rebuild what each batch of edits touched.
@@ -44,29 +45,49 @@ public enum ServeSession {
         let watcher = try Watcher(roots: ["content": options.content, "templates": options.templates])
         let started = DispatchTime.now()
         let buildOptions = options
-        var state = await offThePool { SiteState(buildOptions, tracking: true, sharingRecords: buildOptions.remember) }
-        report(.built(state, seconds: seconds(since: started)))
-        var served = snapshot(state)
+        let site = Site(await offThePool { SiteState(buildOptions, tracking: true, sharingRecords: buildOptions.remember) })
+        // No copy of the site is held from one update to the next (see `Site`).
+        var served = site.read(snapshot)
+        site.read { report(.built($0, seconds: seconds(since: started))) }
         await server.publish(served)
         report(.listening(url: options.baseURL!))
 
         for await batch in watcher.batches() {
             let start = DispatchTime.now()
-            let (next, update) = await offThePool { [state] in
-                var next = state
-                let update = batch.overflowed
-                    ? next.rescan()
-                    : next.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [])
-                return (next, update)
+            let update = await offThePool {
+                site.update {
+                    batch.overflowed ? $0.rescan() : $0.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [])
+                }
             }
-            state = next
             let files = (batch["content"] ?? []).map { options.content + "/" + $0 } + (batch["templates"] ?? []).map { options.templates + "/" + $0 }
-            let snapshot = snapshot(state)
+            let snapshot = site.read(snapshot)
             // A save that changed nothing (a `touch`, the same bytes) reloads no page.
             let changed = !update.changed.isEmpty || !update.removed.isEmpty || snapshot.problems != served.problems
             await server.publish(snapshot, reload: changed)
             served = snapshot
-            report(.rebuilt(state, update, files: files.sorted(), lostEvents: batch.overflowed, seconds: seconds(since: start)))
+            site.read { report(.rebuilt($0, update, files: files.sorted(), lostEvents: batch.overflowed, seconds: seconds(since: start))) }
+        }
+    }
+
+    /// The site being served, updated in place: a copy of it held while it is updated would make
+    /// every collection the update changes be copied whole first.
+    final class Site: Sendable {
+        private let state: Mutex<SiteState?>
+
+        init(_ state: SiteState) {
+            self.state = Mutex(state)
+        }
+
+        func read<T: Sendable>(_ body: (SiteState) -> T) -> T {
+            state.withLock { body($0!) }
+        }
+
+        func update<T: Sendable>(_ change: (inout SiteState) -> T) -> T {
+            state.withLock { held in
+                var site = held.take()!
+                defer { held = site }
+                return change(&site)
+            }
         }
     }
 

@@ -63,6 +63,7 @@ import Testing
         #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(8))")
         let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
         #expect(differing.isEmpty, "\(label): incremental output differs in \(differing.prefix(8))")
+        #expect(state.diagnostics == fresh.diagnostics, "\(label): the problems differ: \(Set(state.diagnostics).symmetricDifference(fresh.diagnostics).map(\.message).prefix(4))")
     }
 
     /// Aggregates update only when an edit changes what they show: editing the end of an old
@@ -280,6 +281,70 @@ import Testing
         update = state.update(content: [], templates: [template])
         #expect(update.rendered < total, "a partial edit re-renders only the pages that use it")
         expectSameAsFullBuild(state, site, "edit a template")
+    }
+
+    /// An edit of reports' and replies' files that leaves the rest of the site as it was is
+    /// loaded, checked and modelled report by report (`ContentChange.reports`); an edit that
+    /// reaches further in the model (a report's time or author) is modelled whole. Either way,
+    /// the site and its problems are those of a full build, through errors and their fixes.
+    @Test func reportEditsAreRedoneReportByReport() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let bundle = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
+        let single = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        let reply = bundle + "/replies/20261010T1210-marieke-hendriks.md"
+        func update(_ paths: Set<String>, _ label: String, loaded: ContentChange, modelled: ContentChange) {
+            let update = state.update(content: paths, templates: [])
+            #expect(state.lastChange.loaded == loaded, "\(label): loaded \(state.lastChange.loaded)")
+            #expect(state.lastChange.modelled == modelled, "\(label): modelled \(state.lastChange.modelled)")
+            #expect(update.rendered < state.outputCount / 4 || modelled == .everything, "\(label): \(update.rendered) outputs rendered")
+            expectSameAsFullBuild(state, site, label)
+        }
+        let ids: Set = ["1094/2026-10-10-auto-inbraken-celebesstraat"]
+
+        try site.edit(bundle + "/index.md") { $0 + "\nEen nieuwe alinea aan het eind.\n" }
+        update([bundle + "/index.md"], "a report's body", loaded: .reports(ids), modelled: .reports(ids))
+        try site.edit(reply) { $0.replacingOccurrences(of: "inloopuur", with: "spreekuur") }
+        update([reply], "a reply's body", loaded: .reports(ids), modelled: .reports(ids))
+        try site.edit(reply) { $0.replacingOccurrences(of: "at: 2026-10-10T12:10", with: "at: 2026-10-12T12:10") }
+        update([reply], "a reply's time, now the last of three", loaded: .reports(ids), modelled: .everything)
+        try site.edit(single) { $0.replacingOccurrences(of: "title: ", with: "title: Weer over ") }
+        try site.edit(bundle + "/index.md") { $0.replacingOccurrences(of: "category: suspicious", with: "category: attention") }
+        update([single, bundle + "/index.md"], "two reports at once", loaded: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])),
+               modelled: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
+        try site.edit(bundle + "/index.md") { $0.replacingOccurrences(of: "author: noah-el-amrani", with: "author: anna-de-vries") }
+        update([bundle + "/index.md"], "a report's author", loaded: .reports(ids), modelled: .everything)
+        try site.edit(bundle + "/index.md") { $0 + "\nMail bram.vandijk@example.com als je iets weet.\n" }
+        update([bundle + "/index.md"], "a member's address in a report (a warning of its own)", loaded: .reports(ids), modelled: .reports(ids))
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(bundle + "/index.md") })
+
+        // An unknown author is an error: the last good site stays. A body edit of another report
+        // meanwhile, then the fix: the model made after it has both.
+        try site.edit(single) { $0.replacingOccurrences(of: "author: ", with: "author: niemand-") }
+        _ = state.update(content: [single], templates: [])
+        #expect(!state.succeeded)
+        try site.edit(reply) { $0 + "\nNog een regel.\n" }
+        _ = state.update(content: [reply], templates: [])
+        #expect(state.lastChange.loaded == .reports(ids))
+        try site.edit(single) { $0.replacingOccurrences(of: "author: niemand-", with: "author: ") }
+        update([single], "an error, an edit elsewhere, the fix", loaded: .reports(["1094/2026-09-03-scooters-op-de-stoep-javastraat"]),
+               modelled: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
+
+        // Beyond reports: a member's file, a new reply, a file with a problem.
+        let member = "users/bram-van-dijk.md"
+        try site.edit(member) { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }
+        try site.edit(single) { $0 + "\nEn nog iets.\n" }
+        update([member, single], "a member and a report", loaded: .everything, modelled: .everything)
+        let added = bundle + "/replies/20261012T0800-bram-van-dijk.md"
+        try site.write(added, "---\nauthor: bram-van-dijk\nat: 2026-10-12T08:00:00+02:00\n---\nNieuw.\n")
+        update([added], "a new reply", loaded: .everything, modelled: .everything)
+        try site.edit(single) { $0.replacingOccurrences(of: "at: ", with: "at: x") }
+        _ = state.update(content: [single], templates: [])
+        #expect(state.lastChange.loaded == .everything && !state.succeeded)
+        try site.edit(single) { $0.replacingOccurrences(of: "at: x", with: "at: ") }
+        update([single], "a broken date mended", loaded: .everything, modelled: .everything)
     }
 
     @Test func aBrokenEditKeepsTheSiteAndTheFixRestoresIt() throws {

@@ -16,6 +16,12 @@ struct LastBuild: Sendable {
     /// For serving from memory: checked copies of the attachments (output path → copy).
     var attachmentCopies: [String: String] = [:]
     var outputs: [OutputID: OutputFile] = [:]
+    /// Every file of the site by output path, kept up to date as the rest is taken in: what
+    /// `plein serve` serves (`SiteState.files`).
+    private(set) var served: [String: SiteState.Served] = [:]
+    /// Every output of the site, in the order they were listed; and by key, once asked for.
+    private(set) var ids: [OutputID] = []
+    private var keyed: [String: OutputID] = [:]
     var assets: [OutputFile] = []
     /// What each output read, and the facts it was read from (for `serve`; `build` keeps them in
     /// the store, `Remembered`).
@@ -24,22 +30,41 @@ struct LastBuild: Sendable {
 
     typealias Update = SiteState.Update
 
-    /// Takes in what a build rendered (`ids` are all of the site's outputs now) and tells what
-    /// changed.
-    mutating func take(rendered: [RenderStage.Rendered], of ids: [OutputID]) -> Update {
+    /// Takes in what a build rendered (`ids` are all of the site's outputs now, nil when they
+    /// are the same as last time) and tells what changed.
+    mutating func take(rendered: [RenderStage.Rendered], of now: [OutputID]?) -> Update {
         var update = Update(rendered: rendered.count)
-        let keep = Set(ids)
-        for (id, old) in outputs where !keep.contains(id) {
-            outputs.removeValue(forKey: id)
-            graph.remove(id.key)
-            update.removed.append(old.path)
+        if let now {
+            let keep = Set(now)
+            for (id, old) in outputs where !keep.contains(id) {
+                outputs.removeValue(forKey: id)
+                served.removeValue(forKey: old.path)
+                graph.remove(id.key)
+                update.removed.append(old.path)
+            }
+            ids = now
+            keyed = [:]
         }
         for output in rendered {
             if outputs[output.id] != output.file { update.changed.append(output.file.path) }
             outputs[output.id] = output.file
+            served[output.file.path] = .bytes(output.file.bytes)
             graph.record(output.id.key, read: output.dependencies)
         }
         return update
+    }
+
+    /// The outputs of these keys (`OutputID.key`), in key order.
+    mutating func outputs(keys: Set<String>) -> [OutputID] {
+        prepare()
+        return keys.sorted().compactMap { keyed[$0] }
+    }
+
+    /// Makes what an update looks up (the outputs by key, the readers of each fact), so that the
+    /// first edit served costs what the others cost.
+    mutating func prepare() {
+        if keyed.isEmpty { keyed = Dictionary(ids.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }) }
+        graph.prepareReaders()
     }
 
     /// Takes in the files published as they are: assets, image variants and attachments.
@@ -59,6 +84,10 @@ struct LastBuild: Sendable {
         imageLinks = newLinks
         attachments = newAttachments
         attachmentCopies = copies
+        for path in oldAssetPaths.union(oldLinks.keys) { served.removeValue(forKey: path) }
+        for asset in assets { served[asset.path] = .bytes(asset.bytes) }
+        for (source, target) in imageLinks { served[target] = .disk(source) }
+        for (target, copy) in attachmentCopies { served[target] = .disk(copy) }
         update.changed.sort()
         update.removed.sort()
     }

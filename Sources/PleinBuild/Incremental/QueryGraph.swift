@@ -64,16 +64,20 @@ struct QueryGraph: Sendable {
         if readers == nil, !keepingReaders {
             return Set(reads.compactMap { output, read in read.contains(where: nodes.contains) ? output : nil })
         }
-        if readers == nil {
-            var built: [Int32: Set<String>] = [:]
-            for (output, read) in reads {
-                for node in read { built[node, default: []].insert(output) }
-            }
-            readers = built
-        }
+        prepareReaders()
         var found: Set<String> = []
         for node in nodes { found.formUnion(readers![node] ?? []) }
         return found
+    }
+
+    /// Builds the readers of every node, if not yet built (one pass over the reads).
+    mutating func prepareReaders() {
+        guard readers == nil else { return }
+        var built: [Int32: Set<String>] = [:]
+        for (output, read) in reads {
+            for node in read { built[node, default: []].insert(output) }
+        }
+        readers = built
     }
 
     /// The outputs to render: all of `ids` when the site's settings changed; else those that

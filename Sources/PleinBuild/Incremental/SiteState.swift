@@ -18,6 +18,13 @@ public struct SiteState: Sendable {
     private var contentState: ContentState
     private var content: Content
     private var loadDiagnostics: [Diagnostic] = []
+    /// What the rules that span records found in `content` (`CheckStage.rules`).
+    private var checked: [Diagnostic]?
+    /// What changed in the content since the last model was made (`last.model`): everything
+    /// until a first model is made, and after an edit that reached beyond single reports.
+    private var unrendered = ContentChange.everything
+    /// How far the last update's reload reached, and how far its model did (for tests and timings).
+    private(set) var lastChange = (loaded: ContentChange.everything, modelled: ContentChange.everything)
     private var images: ImageStage
     private var videos: VideoStage
     private var theme: Theme?
@@ -100,14 +107,18 @@ public struct SiteState: Sendable {
         }
         remembered?.next.loaded = contentState
         _ = renderIfPossible()
+        // `plein serve`: ready for the first edit.
+        if tracking, remembered == nil, stream == nil { last.prepare() }
     }
 
     private mutating func loadTheme() {
         (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
     }
 
-    private mutating func check() {
-        let result = CheckStage.run(content, loading: loadDiagnostics, images: images, theme: theme, themeProblems: themeDiagnostics)
+    private mutating func check(_ change: ContentChange = .everything) {
+        let rules = CheckStage.rules(content, change: change, last: checked)
+        checked = rules
+        let result = CheckStage.run(content, checked: rules, loading: loadDiagnostics, images: images, theme: theme, themeProblems: themeDiagnostics)
         diagnostics = result.diagnostics
         sources = result.sources
     }
@@ -137,8 +148,11 @@ public struct SiteState: Sendable {
         notes = []
         var timer = PhaseTimer()
         let languageBefore = content.site.language
+        var change = ContentChange.nothing
         if !changedContent.isEmpty {
-            let (loaded, state) = ContentLoader.reload(contentState, fs: .disk(options.content), changed: changedContent)
+            let (loaded, state, made) = ContentLoader.reload(contentState, last: LoadResult(content: content, diagnostics: loadDiagnostics),
+                                                            fs: .disk(options.content), changed: changedContent)
+            change = made
             contentState = state
             keeper?.keep(state)
             content = loaded.content
@@ -149,9 +163,14 @@ public struct SiteState: Sendable {
             images.inspect(content, only: touchedImages)
             timer.lap("reload")
         }
-        if rereadTheme || content.site.language != languageBefore { loadTheme() }
-        check()
-        timer.lap("check")
+        if rereadTheme || content.site.language != languageBefore {
+            loadTheme()
+            change = .everything
+        }
+        lastChange = (change, .everything)
+        check(change)
+        timer.lap(change == .everything ? "check" : "check (reports only)")
+        unrendered = unrendered.then(change)
         return renderIfPossible()
     }
 
@@ -192,9 +211,16 @@ public struct SiteState: Sendable {
                 return Update()
             }
         }
+        timer.lap("attachments")
         let times = images.captureTimes(clock: content.site.clock).merging(videos.captureTimes) { photo, _ in photo }
-        let (model, modelNotes) = modelStage.run(content, captureTimes: times, threadKeys: threadKeys, now: options.buildTime)
-        timer.lap("model")
+        // A model made from the last one by an edit of reports only is that in the stages after,
+        // which then look at those reports only; else they look at everything.
+        let (model, modelNotes, change) = modelStage.run(content, change: tracking && remembered == nil ? unrendered : .everything, last: last.model,
+                                                         captureTimes: times, threadKeys: threadKeys, now: options.buildTime)
+        var reportsOnly: Set<String>?
+        if case .reports(let ids) = change { reportsOnly = ids }
+        lastChange.modelled = change
+        timer.lap(reportsOnly == nil ? "model" : "model (\(reportsOnly!.count) reports made again)")
         notes = modelNotes
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
@@ -204,7 +230,8 @@ public struct SiteState: Sendable {
         let (publishedVideos, videoLinks) = videos.catalog()
         catalog.videos = publishedVideos
         imageLinks += videoLinks
-        let (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
+        timer.lap("catalog")
+        let (bodies, changedBodies) = reportsOnly.map { last.bodies.run(model, reports: $0) } ?? last.bodies.run(model, threadKeys: threadKeys)
         timer.lap("markdown (\(changedBodies.count) bodies)")
 
         let searching = content.site.search && options.pagefind != nil
@@ -215,19 +242,30 @@ public struct SiteState: Sendable {
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
                                    search: searching))
-        let ids = renderer.outputs()
+        // The outputs: after an edit of reports only, the same as last time.
+        let sameOutputs = reportsOnly != nil && !last.ids.isEmpty
+        let ids = sameOutputs ? last.ids : renderer.outputs()
         // The facts: what outputs read, each with a fingerprint (for a build without the store or
         // the dev server, there is nothing to compare them with).
-        let facts = tracking
+        var changedFacts: Set<String>?
+        let facts: Facts?
+        if let reportsOnly, let previous = last.facts {
+            let made = Facts.updating(previous, reports: reportsOnly, model: model, bodies: bodies.digests, texts: bodies.bodies)
+            (facts, changedFacts) = (made.facts, made.changed)
+        } else {
+            facts = tracking
             ? Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
                     theme: theme, previous: remembered?.previous?.facts ?? last.facts,
                     before: remembered == nil ? last.model.map { ($0, last.catalog) } : nil)
             : nil
+        }
         if facts != nil { timer.lap("facts") }
         let todo: [OutputID]
         if var memory = remembered, let facts {
             todo = memory.outputsToRender(ids, facts: facts)
             remembered = memory
+        } else if sameOutputs, let changedFacts {
+            todo = last.outputs(keys: last.graph.outputs(reading: changedFacts, keepingReaders: true))
         } else if let facts, let before = last.facts {
             todo = last.graph.outputsToRender(ids, changed: before.changes(to: facts), keepingReaders: true)
         } else {
@@ -254,7 +292,7 @@ public struct SiteState: Sendable {
         }
 
         // A build with the store keeps its outputs' account there (and streamed pages no bytes).
-        var update = remembered == nil ? last.take(rendered: rendered, of: ids) : Update(rendered: rendered.count)
+        var update = remembered == nil ? last.take(rendered: rendered, of: sameOutputs ? nil : ids) : Update(rendered: rendered.count)
         if remembered == nil { last.facts = facts }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
@@ -265,6 +303,7 @@ public struct SiteState: Sendable {
             remembered = memory
         }
         last.model = model
+        unrendered = .nothing
         last.bodies = bodies
         last.catalog = catalog
         timer.lap("collect")
@@ -311,12 +350,7 @@ public struct SiteState: Sendable {
     /// Every file of the current site by output path (not for a streamed build).
     public var files: [String: Served] {
         precondition(stream == nil, "a streamed build keeps no files")
-        var all: [String: Served] = [:]
-        for (_, output) in last.outputs { all[output.path] = .bytes(output.bytes) }
-        for asset in last.assets { all[asset.path] = .bytes(asset.bytes) }
-        for (source, target) in last.imageLinks { all[target] = .disk(source) }
-        for (target, copy) in last.attachmentCopies { all[target] = .disk(copy) }
-        return all
+        return last.served
     }
 
     /// What the search index of the current site holds, by shard.

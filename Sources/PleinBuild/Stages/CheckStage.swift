@@ -13,9 +13,18 @@ enum CheckStage {
         let sources: [String: String]
     }
 
-    static func run(_ content: Content, loading: [Diagnostic], images: ImageStage, theme: Theme?, themeProblems: [Diagnostic]) -> Result {
+    /// The rules that span records, run over the whole content, or again over the reports a
+    /// change names only (their files' problems replace those in `last`).
+    static func rules(_ content: Content, change: ContentChange, last: [Diagnostic]?) -> [Diagnostic] {
+        guard case .reports(let ids) = change, let last else { return Checker.check(content) }
+        let files = content.reports.filter { ids.contains($0.id) }.reduce(into: Set<String>()) { $0.formUnion(Checker.files(of: $1)) }
+        return last.filter { !files.contains($0.file) } + Checker.check(content, reports: ids)
+    }
+
+    /// `checked`: what `rules` found.
+    static func run(_ content: Content, checked: [Diagnostic], loading: [Diagnostic], images: ImageStage, theme: Theme?, themeProblems: [Diagnostic]) -> Result {
         let root = content.displayRoot
-        var found = loading + Checker.check(content) + images.headerDiagnostics(maxPixels: content.site.maxPixels)
+        var found = loading + checked + images.headerDiagnostics(maxPixels: content.site.maxPixels)
         if let theme { found += labelProblems(content, theme: theme) }
         let diagnostics = found.sorted().map { $0.under(root) } + themeProblems
         var texts: [String: String] = [:]

@@ -41,3 +41,23 @@ public struct LoadResult: Sendable {
         self.diagnostics = diagnostics
     }
 }
+
+/// What a reload changed, for the stages after loading: each of them either runs over the
+/// whole content again, or redoes only the entities named here and keeps the rest of what it
+/// made last time (early cutoff, entity by entity).
+public enum ContentChange: Sendable, Equatable {
+    /// Anything may have changed, the set of files or the site's settings included.
+    case everything
+    /// Only these reports changed (by id): the records of their own files and of their replies.
+    /// No file appeared or vanished, and the files read, before and after, had no problem.
+    case reports(Set<String>)
+
+    /// Nothing changed.
+    public static let nothing = ContentChange.reports([])
+
+    /// This change followed by `next`: what changed since before this one.
+    public func then(_ next: ContentChange) -> ContentChange {
+        guard case .reports(let these) = self, case .reports(let those) = next else { return .everything }
+        return .reports(these.union(those))
+    }
+}

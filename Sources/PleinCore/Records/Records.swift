@@ -239,7 +239,7 @@ public enum Category: String, Sendable, Hashable, CaseIterable, Encodable {
 }
 
 /// `reports/<area>/<date>-<slug>.md`, or the same as a bundle folder with replies.
-public struct Report: Sendable {
+public struct Report: Sendable, Equatable {
     public let area: String
     /// `<date>-<slug>`
     public let slug: String
@@ -279,7 +279,7 @@ public struct Report: Sendable {
 }
 
 /// `reports/<area>/<date>-<slug>/replies/<stamp>-<member>.md`
-public struct Reply: Sendable {
+public struct Reply: Sendable, Equatable {
     /// The file name without extension.
     public let name: String
     public let file: String

@@ -37,13 +37,7 @@ public struct Bodies: Sendable {
                 jobs.append(Job(file: goal.file, markdown: goal.body.markdown, page: routes.group(gid)))
             }
         }
-        for rid in model.reportOrder {
-            let r = model.reports[rid]!
-            jobs.append(Job(file: r.file, markdown: r.body.markdown, page: routes.report(rid)))
-            for reply in r.replies {
-                jobs.append(Job(file: reply.file, markdown: reply.body.markdown, page: routes.report(rid)))
-            }
-        }
+        for rid in model.reportOrder { jobs += self.jobs(report: model.reports[rid]!, routes: routes) }
         for l in model.locations {
             jobs.append(Job(file: l.file, markdown: l.body.markdown, page: routes.location(l.id)))
         }
@@ -54,6 +48,12 @@ public struct Bodies: Sendable {
             }
         }
         return jobs
+    }
+
+    /// The bodies of a report: its own and its replies'.
+    public static func jobs(report r: ReportModel, routes: Routes) -> [Job] {
+        let page = routes.report(r.id)
+        return [Job(file: r.file, markdown: r.body.markdown, page: page)] + r.replies.map { Job(file: $0.file, markdown: $0.body.markdown, page: page) }
     }
 
     /// Renders `jobs` on all cores.
