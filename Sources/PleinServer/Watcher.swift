@@ -3,7 +3,10 @@ import PleinCore
 import Synchronization
 
 /// Watches folders with inotify (one watch per directory, added as folders appear) and reports
-/// changed paths in batches: a burst of events becomes one batch once things are quiet.
+/// changed paths in batches: a burst of events becomes one batch once things are quiet. A save
+/// (every file written closed, or renamed into place, and no folder made or anything removed) is
+/// delivered as soon as it has settled (`settle`), not after the whole quiet period: that would
+/// be most of the time a served edit takes.
 ///
 /// When the kernel's event queue overflows (a `git checkout` of a big branch, a tool writing
 /// thousands of files), events are lost: the batch then says so (`overflowed`), every folder is
@@ -32,20 +35,33 @@ public final class Watcher: Sendable {
     private let fd: Int32
     private let roots: [String: String]
     private let watches = Mutex<[Int32: (root: String, relative: String)]>([:])
-    private let pending = Mutex<(batch: Batch, last: UInt64, first: UInt64)>((Batch(changes: [:]), 0, 0))
+    private let pending = Mutex(Pending())
+    /// The batch being gathered, with when its first and last events came, the files written but
+    /// not yet closed, and whether it is a save of files only (see `settle`).
+    private struct Pending {
+        var batch = Batch(changes: [:])
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        var open: Set<String> = []
+        var saved = true
+    }
     private let running = Mutex(true)
     let quiet: UInt64
     let longest: UInt64
+    let settle: UInt64
 
     /// - Parameters:
     ///   - roots: a name for each folder (`content`, `templates`) and its path.
     ///   - quiet: how long no event must arrive before a batch is delivered.
-    public init(roots: [String: String], quiet: Duration = .milliseconds(80), longest: Duration = .milliseconds(600)) throws {
+    ///   - settle: the same for a batch of files saved and closed.
+    public init(roots: [String: String], quiet: Duration = .milliseconds(80), settle: Duration = .milliseconds(8),
+                longest: Duration = .milliseconds(600)) throws {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError(reason: String(cString: strerror(errno))) }
         self.roots = roots
         self.quiet = Self.nanoseconds(quiet)
         self.longest = Self.nanoseconds(longest)
+        self.settle = Self.nanoseconds(settle)
         watchAll()
     }
 
@@ -111,9 +127,21 @@ public final class Watcher: Sendable {
 
     /// Reads what inotify has; call often. Returns a batch when one is complete.
     public func poll() -> Batch? {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 * 1024) { readEvents(into: $0) }
+        return pending.withLock { state -> Batch? in
+            guard !state.batch.isEmpty else { return nil }
+            let now = Self.now
+            let settled = state.saved && state.open.isEmpty && now - state.last >= settle
+            guard settled || now - state.last >= quiet || now - state.first >= longest else { return nil }
+            let batch = state.batch
+            state = Pending()
+            return batch
+        }
+    }
+
+    private func readEvents(into buffer: UnsafeMutableBufferPointer<UInt8>) {
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = read(fd, buffer.baseAddress, buffer.count)
             if n <= 0 { break }
             var offset = 0
             while offset + 16 <= n {
@@ -127,22 +155,14 @@ public final class Watcher: Sendable {
                 handle(wd: wd, mask: mask, name: name)
             }
         }
-        return pending.withLock { state -> Batch? in
-            guard !state.batch.isEmpty else { return nil }
-            let now = Self.now
-            guard now - state.last >= quiet || now - state.first >= longest else { return nil }
-            let batch = state.batch
-            state = (Batch(changes: [:]), 0, 0)
-            return batch
-        }
     }
 
-    private func note(_ change: (inout Batch) -> Void) {
+    private func note(_ change: (inout Pending) -> Void) {
         pending.withLock { state in
             let now = Self.now
             if state.batch.isEmpty { state.first = now }
             state.last = now
-            change(&state.batch)
+            change(&state)
         }
     }
 
@@ -150,7 +170,10 @@ public final class Watcher: Sendable {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
             // Lost events may include new folders: watch everything again, then look at all.
             watchAll()
-            note { $0.overflowed = true }
+            note {
+                $0.batch.overflowed = true
+                $0.saved = false
+            }
             return
         }
         guard let (root, directory) = watches.withLock({ $0[wd] }) else { return }
@@ -167,11 +190,22 @@ public final class Watcher: Sendable {
         if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let base = roots[root] {
             changed += addTree(root: root, base: base, relative: relative)
         }
-        note { $0.changes[root, default: []].formUnion(changed) }
+        let key = root + "/" + relative
+        let isFolder = mask & UInt32(IN_ISDIR) != 0
+        note { state in
+            state.batch.changes[root, default: []].formUnion(changed)
+            if isFolder || mask & UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF) != 0 {
+                state.saved = false
+            } else if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 {
+                state.open.remove(key)
+            } else if mask & UInt32(IN_CREATE | IN_MODIFY) != 0 {
+                state.open.insert(key)
+            }
+        }
     }
 
     /// Batches as they come, until `stop()`.
-    public func batches(every interval: Duration = .milliseconds(20)) -> AsyncStream<Batch> {
+    public func batches(every interval: Duration = .milliseconds(4)) -> AsyncStream<Batch> {
         AsyncStream { continuation in
             let task = Task { [self] in
                 while running.withLock({ $0 }), !Task.isCancelled {
