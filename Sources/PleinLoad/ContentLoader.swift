@@ -100,10 +100,7 @@ public enum ContentLoader {
         var state = previous
         // List again the folder of every changed path (new folders are walked whole).
         var folders: Set<String> = []
-        for path in changed {
-            let parent = path.split(separator: "/").dropLast().joined(separator: "/")
-            folders.insert(parent)
-        }
+        for path in changed { folders.insert(FileTree.parent(of: path)) }
         for folder in folders.sorted() where !folders.contains(where: { folder.hasPrefix($0 + "/") || ($0.isEmpty && !folder.isEmpty) }) {
             state.tree.refresh(fs, folder)
         }
@@ -143,12 +140,11 @@ public enum ContentLoader {
     /// problem before or after.
     private static func reloadReports(_ previous: ContentState, last: LoadResult, fs: ContentFS, changed: Set<String>)
         -> (LoadResult, ContentState, Set<String>)? {
-        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
+        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site), previous.site.has(.reports) else { return nil }
         var reports: [String: String] = [:]
         var replies: [String: String] = [:]
         for path in changed {
-            guard let before = previous.parsed[path], before.read != nil, before.diagnostics.isEmpty,
-                  previous.site.has(.reports) else { return nil }
+            guard let before = previous.parsed[path], before.read != nil, before.diagnostics.isEmpty else { return nil }
             switch FileRole.of(path) {
             case .report(let area, let name, _): reports[path] = "\(area)/\(name)"
             case .reply(let area, let report, _): replies[path] = "\(area)/\(report)"
@@ -174,7 +170,7 @@ public enum ContentLoader {
             return low < content.reports.count && content.reports[low].id == id ? low : nil
         }
         // Reports first, then replies (a report's record is made with none).
-        for item in read.sorted(by: { (replies[$0.path] != nil ? 1 : 0) < (replies[$1.path] != nil ? 1 : 0) }) {
+        for item in read.filter({ reports[$0.path] != nil }) + read.filter({ replies[$0.path] != nil }) {
             if let id = reports[item.path] {
                 guard let index = position(of: id), content.reports[index].file == item.path, case .report(let area, let name, _) = item.role
                 else { return nil }

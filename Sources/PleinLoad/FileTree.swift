@@ -66,8 +66,7 @@ struct FileTree: Sendable {
         var names: Set<String> = []
         var parallel: [String] = []
         for entry in entries {
-            // Hidden files and folders (.git, .DS_Store, editor swap files) are not content.
-            if entry.name.hasPrefix(".") || entry.name.hasSuffix("~") { continue }
+            if Self.isHidden(entry.name) { continue }
             let path = Self.join(directory, entry.name)
             if entry.escapesRoot {
                 problems[path] = Diagnostic(.symlinkOutsideContent(entry.linkTarget ?? "?"), in: path)
@@ -140,7 +139,7 @@ struct FileTree: Sendable {
         var sizes: [String: Int] = [:]
         for (directory, names) in Dictionary(grouping: paths, by: { Self.parent(of: $0) }) {
             guard let entries = try? fs.list(directory) else { return false }
-            let kept = entries.filter { !$0.name.hasPrefix(".") && !$0.name.hasSuffix("~") }
+            let kept = entries.filter { !Self.isHidden($0.name) }
             guard Set(kept.map(\.name)) == children[directory] ?? [] else { return false }
             for path in names {
                 let name = String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1))
@@ -151,6 +150,11 @@ struct FileTree: Sendable {
         }
         files.merge(sizes) { _, new in new }
         return true
+    }
+
+    /// Hidden files and folders (.git, .DS_Store) and editors' backups are not content.
+    static func isHidden(_ name: String) -> Bool {
+        name.hasPrefix(".") || name.hasSuffix("~")
     }
 
     static func parent(of path: String) -> String {
