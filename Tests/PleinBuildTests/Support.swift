@@ -121,7 +121,8 @@ struct TempDir {
     let path: String
 
     init() {
-        path = NSTemporaryDirectory() + "plein-test-" + UUID().uuidString
+        // Inside the test process's folder: removed at its end even when a test does not clean up.
+        path = TestRun.folder + "/plein-test-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
