@@ -146,4 +146,39 @@ import Testing
         #expect(outside.succeeded)
         #expect(outside.notes.contains { $0.contains("not in a git repository") })
     }
+
+    /// `plein serve` asks git again only when what HEAD is made of changed on disk: an edit not
+    /// committed leaves the history as it was, a commit is seen at the next update.
+    @Test func aServedSiteReadsTheHistoryAgainAfterACommitOnly() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        let stamp = GitStamp(content: repo.content)
+        #expect(stamp != nil)
+        #expect(GitStamp(content: repo.content) == stamp)
+        let options = BuildOptions(content: repo.content, templates: Repo.templates, output: repo.dir.path + "/public", cache: Repo.cache("history"))
+        var state = SiteState(options, tracking: true)
+        let page = "reports/1094/2026-10-01-fiets/index.html"
+        #expect(text(state, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+
+        try repo.write(Self.report, Self.reportText + "Hij is blauw.\nMet een mand.\n")
+        #expect(GitStamp(content: repo.content) == stamp, "an edit is not a commit")
+        _ = state.update(content: [Self.report], templates: [])
+        #expect(text(state, page).contains("Met een mand."))
+        #expect(text(state, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+
+        try repo.commit("Edit again", at: "2026-10-05T09:00:00+02:00")
+        #expect(GitStamp(content: repo.content) != stamp)
+        _ = state.update(content: [Self.report], templates: [])
+        #expect(text(state, page).contains("edited <time datetime=\"2026-10-05T09:00:00+02:00\""))
+    }
+
+    @Test func aGitInitAboveTheContentChangesTheStamp() throws {
+        let repo = try Repository()
+        defer { repo.dir.cleanup() }
+        try FileManager.default.removeItem(atPath: repo.root + "/.git")
+        let outside = GitStamp(content: repo.content)
+        #expect(outside != nil && GitStamp(content: repo.content) == outside)
+        try repo.git("init", "-q", "-b", "main")
+        #expect(GitStamp(content: repo.content) != outside)
+    }
 }

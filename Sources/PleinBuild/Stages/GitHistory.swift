@@ -15,11 +15,19 @@ struct GitHistory: Sendable {
     let history: History
     /// Why there is no history, when there is none.
     let unavailable: String?
+    /// What HEAD was made of on disk when the history was read (nil: git is asked every time).
+    var stamp: GitStamp?
 
     static let empty = GitHistory(head: nil, history: History(), unavailable: nil)
 
     /// Reads the history of the files under `content`.
     static func read(content: String) -> GitHistory {
+        var history = unstamped(content: content)
+        history.stamp = GitStamp(content: content)
+        return history
+    }
+
+    private static func unstamped(content: String) -> GitHistory {
         guard let inside = run(["rev-parse", "--is-inside-work-tree"], in: content), inside.text == "true" else {
             return GitHistory(head: nil, history: History(), unavailable: "the content is not in a git repository, so pages show no \"edited\" dates")
         }
@@ -34,10 +42,15 @@ struct GitHistory: Sendable {
         return GitHistory(head: head, history: parse(log(content) ?? []), unavailable: nil)
     }
 
-    /// Reads again only when HEAD has moved since `previous`.
+    /// Reads again only when HEAD has moved since `previous`: when the files HEAD is made of are
+    /// as they were, git is not asked at all.
     static func refresh(_ previous: GitHistory, content: String) -> GitHistory {
+        let stamp = GitStamp(content: content)
+        if let stamp, stamp == previous.stamp { return previous }
         guard let head = previous.head, run(["rev-parse", "HEAD"], in: content)?.text == head else { return read(content: content) }
-        return previous
+        var same = previous
+        same.stamp = stamp
+        return same
     }
 
     /// `git log -z --format=%x1e%ct --name-only --no-renames --relative`: each commit is
@@ -80,6 +93,61 @@ struct GitHistory: Sendable {
         guard process.terminationStatus == 0 else { return nil }
         let bytes = Array(data)
         return (bytes, String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// What git's HEAD is made of on disk, by each file's identity (inode, size, modification time):
+/// `.git/HEAD`, the branch it names, `packed-refs` and `shallow`. While these are the same,
+/// HEAD has not moved, and `plein serve` need not start git to find out after every edit.
+/// Outside a repository, the stamp is that no folder above the content holds a `.git`, so
+/// that a `git init` is seen too. Nil where git's layout is not this plain one (a worktree or
+/// submodule, whose `.git` is a file; refs in a reftable; `GIT_DIR` set): git is then asked
+/// every time.
+struct GitStamp: Equatable, Sendable {
+    private let identities: [String: FileIdentity?]
+
+    struct FileIdentity: Equatable, Sendable {
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+        let modifiedNanoseconds: Int
+    }
+
+    init?(content: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["GIT_DIR"] == nil, environment["GIT_WORK_TREE"] == nil, environment["GIT_CEILING_DIRECTORIES"] == nil,
+              let real = realpath(content, nil) else { return nil }
+        var folder = String(cString: real)
+        free(real)
+        var identities: [String: FileIdentity?] = [:]
+        while true {
+            let dotGit = (folder == "/" ? "" : folder) + "/.git"
+            var info = stat()
+            if lstat(dotGit, &info) == 0 {
+                // (Refs kept in a reftable are not files of their own.)
+                guard info.st_mode & S_IFMT == S_IFDIR, access(dotGit + "/reftable", F_OK) != 0 else { return nil }
+                identities[dotGit] = FileIdentity(inode: UInt64(info.st_ino), size: 0, modified: 0, modifiedNanoseconds: 0)
+                let head = dotGit + "/HEAD"
+                for file in [head, dotGit + "/packed-refs", dotGit + "/shallow"] { identities[file] = Self.identity(file) }
+                if let text = try? String(contentsOfFile: head, encoding: .utf8), text.hasPrefix("ref: ") {
+                    let ref = text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)
+                    guard !ref.contains("..") else { return nil }
+                    identities[dotGit + "/" + ref] = Self.identity(dotGit + "/" + ref)
+                }
+                break
+            }
+            identities[dotGit] = .some(nil)
+            if folder == "/" { break }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        self.identities = identities
+    }
+
+    private static func identity(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec),
+                            modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }
 
