@@ -23,7 +23,7 @@ public enum Checker {
     /// report and the members, nothing of the other reports.
     public static func check(_ content: Content, reports ids: Set<String>) -> [Diagnostic] {
         var run = CheckRun(content: content)
-        for report in content.reports where ids.contains(report.id) {
+        for report in content.reports(ids) {
             run.checkReport(report)
             run.checkTexts(CheckRun.texts(of: report, in: content))
         }
@@ -47,7 +47,7 @@ private struct CheckRun {
 
     init(content: Content) {
         self.content = content
-        self.members = MemberIndex(content.members)
+        self.members = content.memberIndex
     }
 
     mutating func add(_ problem: Problem, _ file: String, _ span: Span = .fileStart) {

@@ -3,6 +3,8 @@ public import PleinCore
 /// report, messages to their thread, photos to their album, avatars to their member).
 struct Assembler {
     var content: Content
+    /// The members read, set in `content` at once (`Content.members` makes its index when set).
+    private var members: [Member] = []
     var diagnostics: [Diagnostic] = []
 
     init(site: SiteConfig, displayRoot: String) {
@@ -139,7 +141,7 @@ struct Assembler {
                 let diving = o.object("diving").map {
                     Member.Diving(certification: $0.string("certification"), years: $0.int("years"), dives: $0.int("dives"))
                 }
-                content.members.append(Member(
+                members.append(Member(
                     id: id, file: path, name: o.string("name") ?? id, email: o.string("email") ?? "",
                     avatar: o.string("avatar").map { Located($0, spans["avatar"]!) },
                     joined: o.moment("joined"), home: home, postcode: o.string("postcode"), diving: diving,
@@ -296,7 +298,7 @@ struct Assembler {
 
     private mutating func attachAvatars(_ avatars: [String]) {
         var unclaimed = Set(avatars)
-        content.members = content.members.map { member in
+        content.members = members.map { member in
             if let given = member.avatar {
                 unclaimed.remove(ContentLayout.avatar(given.value))
                 return member

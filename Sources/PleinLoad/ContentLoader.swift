@@ -122,29 +122,33 @@ public enum ContentLoader {
         return (result, state)
     }
 
-    /// Loads again after `changed` paths were created, modified or removed, as `reload` does;
-    /// and tells what changed: when only the files of reports and replies were edited, each
-    /// still read without a problem, only those reports are made again, into `last` (the
-    /// result of the load `previous` is from), and the change names them.
-    public static func reload(_ previous: ContentState, last: LoadResult, fs: ContentFS, changed: Set<String>)
-        -> (LoadResult, ContentState, ContentChange) {
-        if let (result, state, reports) = reloadReports(previous, last: last, fs: fs, changed: changed) {
-            return (result, state, .reports(reports))
+    /// Loads again after `changed` paths were created, modified or removed, as `reload` does,
+    /// into `state` and the `content` and `diagnostics` of the load `state` is from; and tells
+    /// what changed. When only the files of reports and replies were edited, each still read
+    /// without a problem, only those reports are made again, in place (nothing else of the
+    /// content is copied), and the change names them.
+    public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
+                              changed: Set<String>) -> ContentChange {
+        if let reports = reloadReports(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
+            return .reports(reports)
         }
-        let (result, state) = reload(previous, fs: fs, changed: changed)
-        return (result, state, .everything)
+        let loaded: LoadResult
+        (loaded, state) = reload(state, fs: fs, changed: changed)
+        (content, diagnostics) = (loaded.content, loaded.diagnostics)
+        return .everything
     }
 
     /// The reload of edited reports and replies, report by report; nil when the edit is of
     /// another kind: a file of anything else, a file that appeared or vanished, a file with a
-    /// problem before or after.
-    private static func reloadReports(_ previous: ContentState, last: LoadResult, fs: ContentFS, changed: Set<String>)
-        -> (LoadResult, ContentState, Set<String>)? {
-        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site), previous.site.has(.reports) else { return nil }
+    /// problem before or after. `content` is then as it was, and `state` at most holds the
+    /// changed files' new sizes (which the full reload lists again).
+    private static func reloadReports(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
+                                      changed: Set<String>) -> Set<String>? {
+        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site), state.site.has(.reports) else { return nil }
         var reports: [String: String] = [:]
         var replies: [String: String] = [:]
         for path in changed {
-            guard let before = previous.parsed[path], before.read != nil, before.diagnostics.isEmpty else { return nil }
+            guard let before = state.parsed[path], before.read != nil, before.diagnostics.isEmpty else { return nil }
             switch FileRole.of(path) {
             case .report(let area, let name, _): reports[path] = "\(area)/\(name)"
             case .reply(let area, let report, _): replies[path] = "\(area)/\(report)"
@@ -153,45 +157,44 @@ public enum ContentLoader {
         }
         // A file with a problem of the whole content (an id taken twice, a date its name contradicts)
         // is joined with others: it goes the whole way.
-        guard !last.diagnostics.contains(where: { changed.contains($0.file) }) else { return nil }
-        var state = previous
+        guard !diagnostics.contains(where: { changed.contains($0.file) }) else { return nil }
+        // Sizes are taken in only when nothing else changed; the rest of the state is changed
+        // once every file has been read and made into its record.
         guard state.tree.resize(fs, changed) else { return nil }
         let touched = changed.sorted().map { ($0, state.tree.files[$0]!) }
         let read = parse(touched, fs: fs, clock: state.site.clock)
         guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }) else { return nil }
 
-        var content = last.content
-        func position(of id: String) -> Int? {
-            var (low, high) = (0, content.reports.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if content.reports[middle].id < id { low = middle + 1 } else { high = middle }
-            }
-            return low < content.reports.count && content.reports[low].id == id ? low : nil
-        }
-        // Reports first, then replies (a report's record is made with none).
+        // Reports first, then replies (a report's record is made with none): each made from the
+        // report as it is so far, and put in place only when all of them could be made.
+        var made: [Int: Report] = [:]
         for item in read.filter({ reports[$0.path] != nil }) + read.filter({ replies[$0.path] != nil }) {
             if let id = reports[item.path] {
-                guard let index = position(of: id), content.reports[index].file == item.path, case .report(let area, let name, _) = item.role
+                guard let index = content.reportPosition(of: id), content.reports[index].file == item.path, case .report(let area, let name, _) = item.role
                 else { return nil }
                 let (record, problem) = Assembler.reportRecord(item.read!, path: item.path, area: area, name: name, clock: state.site.clock)
                 guard problem == nil else { return nil }
                 var joined = record
                 joined.replies = content.reports[index].replies
                 joined.resources = content.reports[index].resources
-                content.reports[index] = joined
+                made[index] = joined
             } else if let id = replies[item.path] {
-                guard let index = position(of: id), case .reply(_, _, let name) = item.role,
-                      let reply = Assembler.replyRecord(item.read, path: item.path, name: name),
-                      let at = content.reports[index].replies.firstIndex(where: { $0.file == item.path }) else { return nil }
-                content.reports[index].replies[at] = reply
-                content.reports[index].replies = Assembler.ordered(content.reports[index].replies)
+                guard let index = content.reportPosition(of: id), case .reply(_, _, let name) = item.role,
+                      let reply = Assembler.replyRecord(item.read, path: item.path, name: name) else { return nil }
+                var report = made[index] ?? content.reports[index]
+                guard let at = report.replies.firstIndex(where: { $0.file == item.path }) else { return nil }
+                report.replies[at] = reply
+                report.replies = Assembler.ordered(report.replies)
+                made[index] = report
             }
+        }
+        for (index, report) in made { content.reports[index] = report }
+        for item in read {
             if let text = item.text { content.sources[item.path] = text }
             state.parsed[item.path] = item
         }
         state.fresh = changed
-        return (LoadResult(content: content, diagnostics: last.diagnostics), state, Set(reports.values).union(replies.values))
+        return Set(reports.values).union(replies.values)
     }
 
     /// One warning per folder of a section that is off: its files are not published.

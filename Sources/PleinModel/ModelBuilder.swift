@@ -6,7 +6,7 @@ public enum ModelBuilder {
     ///   - history: when each file was committed (an empty history outside a repository).
     ///   - now: the time of the build, whose day in the site's zone divides upcoming events from past ones.
     public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History(), now: Moment? = nil) -> SiteModel {
-        let index = MemberIndex(content.members)
+        let index = content.memberIndex
         let site = content.site
         func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value)?.id } }
 
@@ -200,31 +200,27 @@ public enum ModelBuilder {
         return report
     }
 
-    /// The model after an edit of these reports only, made from `previous` (the model of the
-    /// content before, built with `history`) by making those reports again; the rest of the model
-    /// is kept as it is. Nil when the edit changed what other parts of the model read of a
-    /// report: its time, its author, its replies' authors and times, whether it is an event
-    /// (orders, members' lists, calendars). The whole model is then built again.
-    public static func replacing(reports ids: Set<String>, in previous: SiteModel, from content: Content, history: History) -> SiteModel? {
-        let index = MemberIndex(content.members)
-        var reports = previous.reports
-        for r in content.reports where ids.contains(r.id) {
-            guard let old = reports[r.id] else { return nil }
-            var new = report(r, index: index)
+    /// Makes `model` (the model of the content before, built with `history`) that of `content`
+    /// after an edit of these reports only, by making those reports again in place; the rest of
+    /// the model is kept as it is. False, with `model` as it was, when the edit changed what other
+    /// parts of the model read of a report: its time, its author, its replies' authors and times,
+    /// whether it is an event (orders, members' lists, calendars). The whole model is then built
+    /// again.
+    public static func replace(reports ids: Set<String>, in model: inout SiteModel, from content: Content, history: History) -> Bool {
+        var made: [ReportModel] = []
+        for r in content.reports(ids) {
+            guard let old = model.reports[r.id] else { return false }
+            var new = report(r, index: content.memberIndex)
             guard new.at == old.at, new.author == old.author, (new.starts == nil) == (old.starts == nil),
                   new.replies.map({ [$0.author, $0.name] }) == old.replies.map({ [$0.author, $0.name] }),
-                  new.replies.map(\.at) == old.replies.map(\.at) else { return nil }
+                  new.replies.map(\.at) == old.replies.map(\.at) else { return false }
             new.followers = old.followers
             new.revision = history.revision(of: new.file)
             for i in new.replies.indices { new.replies[i].revision = history.revision(of: new.replies[i].file) }
-            reports[r.id] = new
+            made.append(new)
         }
-        var model = SiteModel(
-            site: previous.site, members: previous.members, memberOrder: previous.memberOrder, groups: previous.groups,
-            groupOrder: previous.groupOrder, areas: previous.areas, reports: reports, reportOrder: previous.reportOrder,
-            locations: previous.locations, sessions: previous.sessions, asOf: previous.asOf, threads: previous.threads, places: previous.places)
-        model.today = previous.today
-        return model
+        for report in made { model.reports[report.id] = report }
+        return true
     }
 
     /// An album's photos in display order: listed entries first, then the remaining files.

@@ -13,7 +13,7 @@ public struct SiteModel: Sendable {
     public let groupOrder: [String]
     public let areas: [AreaModel]
     /// Reports by id; `reportOrder` newest first.
-    public let reports: [String: ReportModel]
+    public internal(set) var reports: [String: ReportModel]
     public let reportOrder: [String]
     public let locations: [LocationModel]
     /// Every session, by member then start.

@@ -83,7 +83,7 @@ public struct Scaffold: Sendable {
     func requireGroupMember(_ reference: String, group: String) throws(Failure) -> Member {
         guard let g = content.groups.first(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
         let member = try requireMember(reference)
-        let index = MemberIndex(content.members)
+        let index = content.memberIndex
         guard g.members.contains(where: { index.resolve($0.value)?.id == member.id }) else {
             throw Failure("'\(member.id)' is not a member of '\(group)'")
         }
@@ -91,7 +91,7 @@ public struct Scaffold: Sendable {
     }
 
     func requireMember(_ reference: String) throws(Failure) -> Member {
-        let index = MemberIndex(content.members)
+        let index = content.memberIndex
         guard let member = index.resolve(reference) else {
             let hint = index.suggestion(for: reference).map { " (did you mean '\($0)'?)" } ?? ""
             throw Failure("unknown member '\(reference)'\(hint)")
@@ -308,7 +308,7 @@ public struct Scaffold: Sendable {
         let who = try requireMember(author)
         let when = try moment(at)
         if let existing = content.threads.first(where: { $0.id == thread }) {
-            let index = MemberIndex(content.members)
+            let index = content.memberIndex
             guard existing.participants.contains(where: { index.resolve($0.value)?.id == who.id }) else {
                 throw Failure("'\(who.id)' is not a participant of '\(thread)'")
             }

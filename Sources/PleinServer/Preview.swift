@@ -5,14 +5,14 @@ import PleinRender
 
 /// What the preview serves at one moment: the site's files, or why it cannot be built.
 public struct SiteSnapshot: Sendable {
-    public let files: [String: SiteState.Served]
+    public let files: ServedFiles
     /// An overlay page with the current diagnostics, served instead of pages while the content
     /// has errors.
     public let problems: String?
     /// The first build has not finished: every request gets a page saying so.
     public let building: Bool
 
-    public init(files: [String: SiteState.Served], problems: String?, building: Bool = false) {
+    public init(files: ServedFiles, problems: String?, building: Bool = false) {
         self.files = files
         self.problems = problems
         self.building = building

@@ -45,8 +45,8 @@ import Testing
     }
 
     /// Served files as comparable values.
-    func flatten(_ files: [String: SiteState.Served]) -> [String: String] {
-        files.mapValues { served in
+    func flatten(_ files: ServedFiles) -> [String: String] {
+        files.dictionary.mapValues { served in
             switch served {
             case .bytes(let b): return "bytes:" + Hashing.sha256Hex(b)
             case .disk(let path): return "disk:" + path

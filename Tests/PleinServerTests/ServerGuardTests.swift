@@ -96,7 +96,7 @@ func status(of response: String) -> Int {
         var limits = RequestLimits()
         limits.headTimeout = .milliseconds(600)
         limits.idleTimeout = .milliseconds(1500)
-        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: files, problems: nil), limits: limits)
+        let server = DevServer(host: "127.0.0.1", port: 0, snapshot: SiteSnapshot(files: ServedFiles(files), problems: nil), limits: limits)
         let task = Task { try await server.run() }
         defer { task.cancel() }
         try await server.waitUntilListening()

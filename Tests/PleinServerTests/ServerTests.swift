@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func servesOverHTTP() async throws {
-        let files: [String: SiteState.Served] = [
+        let files: ServedFiles = [
             "index.html": .bytes(Array("<p>home</p>".utf8)), "404.html": .bytes(Array("<p>lost</p>".utf8)),
             "reports/1094/map.geojson": .bytes(Array("{\"type\":\"FeatureCollection\"}".utf8)),
         ]

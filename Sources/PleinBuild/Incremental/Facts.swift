@@ -113,27 +113,27 @@ struct Facts: Sendable, Equatable {
         self.values = values
     }
 
-    /// The facts after a change that names reports (`ContentChange.reports`: the rest of the
-    /// model, the images, the settings and the theme are as they were when `previous` was made):
-    /// `previous` with the facts of those reports and their bodies made again, and the keys whose
-    /// fingerprint changed. The same facts as `init` makes of the whole model (`FactsTests`).
-    static func updating(_ previous: Facts, reports ids: Set<String>, model: SiteModel, bodies: [String: [UInt8]], texts: Bodies)
-        -> (facts: Facts, changed: Set<String>) {
-        var made: [(String, [UInt8])] = []
+    /// Takes in a change that names reports (`ContentChange.reports`: the rest of the model, the
+    /// images, the settings and the theme are as they were when these facts were made): the
+    /// facts of those reports and their bodies are made again, in place, and the keys whose
+    /// fingerprint changed are returned. The same facts as `init` makes of the whole model
+    /// (`FactsTests`).
+    mutating func update(reports ids: Set<String>, model: SiteModel, bodies: [String: [UInt8]], texts: Bodies) -> Set<String> {
+        var changed: Set<String> = []
+        func set(_ key: String, _ value: [UInt8]) {
+            if values.updateValue(value, forKey: key) != value { changed.insert(key) }
+        }
         for id in ids.sorted() {
             guard let report = model.reports[id] else { continue }
-            made += [(Dependency.report(id).key, FingerprintEncoder.fingerprint(report)),
-                     (Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
-                     (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
+            set(Dependency.report(id).key, FingerprintEncoder.fingerprint(report))
+            set(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report)))
+            set(Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))
             for file in [report.file] + report.replies.map(\.file) {
-                if let digest = bodies[file] { made.append((Dependency.body(file).key, digest)) }
-                if let text = texts[file] { made.append((Dependency.summary(file).key, FingerprintEncoder.fingerprint(Summaries.of(text.text)))) }
+                if let digest = bodies[file] { set(Dependency.body(file).key, digest) }
+                if let text = texts[file] { set(Dependency.summary(file).key, FingerprintEncoder.fingerprint(Summaries.of(text.text))) }
             }
         }
-        var facts = previous
-        var changed: Set<String> = []
-        for (key, value) in made where facts.values.updateValue(value, forKey: key) != value { changed.insert(key) }
-        return (facts, changed)
+        return changed
     }
 
     /// The facts of a theme: `template:<name>` for each template (its text and those of the

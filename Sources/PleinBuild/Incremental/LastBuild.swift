@@ -8,6 +8,8 @@ struct LastBuild: Sendable {
     var model: SiteModel?
     var bodies = BodiesStage()
     var catalog = ImageCatalog()
+    /// What the media stages made (`serve` reuses it after edits of reports' texts only).
+    var media: SiteState.Media?
     /// Files made in the cache and published as they are (image variants, search indexes):
     /// cache file → output path.
     var imageLinks: [(String, String)] = []
@@ -18,7 +20,7 @@ struct LastBuild: Sendable {
     var outputs: [OutputID: OutputFile] = [:]
     /// Every file of the site by output path, kept up to date as the rest is taken in: what
     /// `plein serve` serves (`SiteState.files`).
-    private(set) var served: [String: SiteState.Served] = [:]
+    private(set) var served = ServedFiles()
     /// Every output of the site, in the order they were listed; and by key, once asked for.
     private(set) var ids: [OutputID] = []
     private var keyed: [String: OutputID] = [:]

@@ -150,17 +150,17 @@ public struct SiteState: Sendable {
         let languageBefore = content.site.language
         var change = ContentChange.nothing
         if !changedContent.isEmpty {
-            let (loaded, state, made) = ContentLoader.reload(contentState, last: LoadResult(content: content, diagnostics: loadDiagnostics),
-                                                            fs: .disk(options.content), changed: changedContent)
-            change = made
-            contentState = state
-            keeper?.keep(state)
-            content = loaded.content
-            if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
-            loadDiagnostics = loaded.diagnostics
-            let touchedImages = Set(changedContent.filter { path in content.images[path] != nil })
-                .union(content.images.keys.filter { images.headers[$0] == nil })
-            images.inspect(content, only: touchedImages)
+            // In place: the content and its state are not copied for an edit of a few records.
+            change = ContentLoader.reload(&contentState, content: &content, diagnostics: &loadDiagnostics, fs: .disk(options.content),
+                                          changed: changedContent)
+            keeper?.keep(contentState)
+            if change == .everything {
+                // (An edit of reports' texts only touches no image.)
+                if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+                let touchedImages = Set(changedContent.filter { path in content.images[path] != nil })
+                    .union(content.images.keys.filter { images.headers[$0] == nil })
+                images.inspect(content, only: touchedImages)
+            }
             timer.lap("reload")
         }
         if rereadTheme || content.site.language != languageBefore {
@@ -179,44 +179,23 @@ public struct SiteState: Sendable {
     private mutating func renderIfPossible() -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
         var timer = PhaseTimer()
-        if !content.videos.isEmpty, videos.processor.ffmpeg == nil, let ffmpeg = options.ffmpeg {
-            // The first video of a served site that had none: ffmpeg is looked for now.
-            videos = VideoStage(contentRoot: options.content, ffmpeg: ffmpeg, cache: images.processor.cache)
+        // After edits of reports' texts only (no file appeared, vanished or changed but theirs),
+        // the media, attachments and their copies are what the last render made of them.
+        let media: Media
+        let mediaAsBefore: Bool
+        if tracking, remembered == nil, case .reports = unrendered, let kept = last.media {
+            (media, mediaAsBefore) = (kept, true)
+            (videosMade, imagesMade, imagesReused) = (0, 0, 0)
+            diagnostics += videos.diagnostics.map { $0.under(content.displayRoot) }
+        } else {
+            guard let made = makeMedia(&timer) else { return Update() }
+            (media, mediaAsBefore) = (made, false)
         }
-        // Nothing is made of a group that is not published: not a variant, poster or video.
-        let publication = Publication(content)
-        videosMade = videos.process(content, publishing: publication, progress: options.videoProgress)
-        images.setPosters(videos.posters)
-        timer.lap("videos (\(videosMade) made)")
-        let videoProblems = videos.diagnostics.map { $0.under(content.displayRoot) }
-        diagnostics += videoProblems
-        guard !videoProblems.hasErrors else { return Update() }
-        let counts = images.process(content, publishing: publication, progress: options.progress)
-        timer.lap("images")
-        imagesMade = counts.made
-        imagesReused = counts.reused
-        let imageProblems = images.processingDiagnostics.map { $0.under(content.displayRoot) }
-        guard imageProblems.isEmpty else {
-            diagnostics += imageProblems
-            return Update()
-        }
-        // Attachments published as they are: checked now, so a served site reads only copies.
-        let attachments = AttachmentStage.attachments(content)
-        var copies: [String: String] = [:]
-        if stream == nil {
-            switch AttachmentStage.copies(attachments, content: content, root: options.content, into: &servedCopies) {
-            case .success(let made): copies = made
-            case .failure(let refused):
-                diagnostics += refused.diagnostics
-                return Update()
-            }
-        }
-        timer.lap("attachments")
-        let times = images.captureTimes(clock: content.site.clock).merging(videos.captureTimes) { photo, _ in photo }
+        let catalog = media.catalog
         // A model made from the last one by an edit of reports only is that in the stages after,
         // which then look at those reports only; else they look at everything.
-        let (model, modelNotes, change) = modelStage.run(content, change: tracking && remembered == nil ? unrendered : .everything, last: last.model,
-                                                         captureTimes: times, threadKeys: threadKeys, now: options.buildTime)
+        let (model, modelNotes, change) = modelStage.run(content, change: tracking && remembered == nil ? unrendered : .everything, last: &last.model,
+                                                         captureTimes: media.captureTimes, threadKeys: threadKeys, now: options.buildTime)
         var reportsOnly: Set<String>?
         if case .reports(let ids) = change { reportsOnly = ids }
         lastChange.modelled = change
@@ -225,13 +204,16 @@ public struct SiteState: Sendable {
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
         }
-        let positions = Privacy.PhotoPositions(content)
-        var (catalog, imageLinks) = images.catalog(captureTimes: times, publishing: publication, position: positions.position(of:takenAt:))
-        let (publishedVideos, videoLinks) = videos.catalog()
-        catalog.videos = publishedVideos
-        imageLinks += videoLinks
-        timer.lap("catalog")
-        let (bodies, changedBodies) = reportsOnly.map { last.bodies.run(model, reports: $0) } ?? last.bodies.run(model, threadKeys: threadKeys)
+        // After an edit of reports, the last build's bodies and facts are taken and changed in
+        // place (a copy would cost what the edit does many times over); `last` gets them back below.
+        var bodies = BodiesStage()
+        let changedBodies: Set<String>
+        if let reportsOnly {
+            swap(&bodies, &last.bodies)
+            changedBodies = bodies.update(model, reports: reportsOnly)
+        } else {
+            (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
+        }
         timer.lap("markdown (\(changedBodies.count) bodies)")
 
         let searching = content.site.search && options.pagefind != nil
@@ -249,9 +231,9 @@ public struct SiteState: Sendable {
         // the dev server, there is nothing to compare them with).
         var changedFacts: Set<String>?
         let facts: Facts?
-        if let reportsOnly, let previous = last.facts {
-            let made = Facts.updating(previous, reports: reportsOnly, model: model, bodies: bodies.digests, texts: bodies.bodies)
-            (facts, changedFacts) = (made.facts, made.changed)
+        if let reportsOnly, var updated = last.facts.take() {
+            changedFacts = updated.update(reports: reportsOnly, model: model, bodies: bodies.digests, texts: bodies.bodies)
+            facts = updated
         } else {
             facts = tracking
             ? Facts(model, settings: content.sources[ContentLayout.site] ?? "", bodies: bodies.digests, texts: bodies.bodies, images: catalog,
@@ -277,7 +259,7 @@ public struct SiteState: Sendable {
         let (rendered, failure) = stage.run(todo)
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
-        var publishedLinks = imageLinks
+        var publishedLinks = media.links
         var searchLinks: [(String, String)] = []
         if searching, let executable = options.pagefind {
             // Made in the cache and linked like image variants (see `SearchStage`).
@@ -296,18 +278,83 @@ public struct SiteState: Sendable {
         if remembered == nil { last.facts = facts }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
-        last.take(assets: assets, imageLinks: publishedLinks, attachments: attachments, copies: copies, into: &update)
+        if mediaAsBefore, !searching {
+            // (The theme too is as it was: an edit of it is not one of reports only.)
+            update.changed.sort()
+        } else {
+            last.take(assets: assets, imageLinks: publishedLinks, attachments: media.attachments, copies: media.copies, into: &update)
+        }
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
-                        published: published(assets: assets, imageLinks: imageLinks, searchLinks: searchLinks, attachments: attachments))
+                        published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
             remembered = memory
         }
         last.model = model
         unrendered = .nothing
         last.bodies = bodies
         last.catalog = catalog
+        last.media = media
         timer.lap("collect")
         return update
+    }
+
+    /// What the media stages made of the content: published images and videos, attachments and
+    /// their checked copies.
+    struct Media: Sendable {
+        var catalog: ImageCatalog
+        /// Cache file → output path, for image variants and videos.
+        var links: [(String, String)]
+        var attachments: [(source: String, target: String)]
+        /// For serving from memory: output path → checked copy of an attachment.
+        var copies: [String: String]
+        /// When each photo and video was taken, by path.
+        var captureTimes: [String: Moment]
+    }
+
+    /// Processes the videos and photos, and checks the attachments; nil, with the problems in
+    /// `diagnostics`, when one of them fails.
+    private mutating func makeMedia(_ timer: inout PhaseTimer) -> Media? {
+        if !content.videos.isEmpty, videos.processor.ffmpeg == nil, let ffmpeg = options.ffmpeg {
+            // The first video of a served site that had none: ffmpeg is looked for now.
+            videos = VideoStage(contentRoot: options.content, ffmpeg: ffmpeg, cache: images.processor.cache)
+        }
+        // Nothing is made of a group that is not published: not a variant, poster or video.
+        let publication = Publication(content)
+        videosMade = videos.process(content, publishing: publication, progress: options.videoProgress)
+        images.setPosters(videos.posters)
+        timer.lap("videos (\(videosMade) made)")
+        let videoProblems = videos.diagnostics.map { $0.under(content.displayRoot) }
+        diagnostics += videoProblems
+        guard !videoProblems.hasErrors else { return nil }
+        let counts = images.process(content, publishing: publication, progress: options.progress)
+        timer.lap("images")
+        imagesMade = counts.made
+        imagesReused = counts.reused
+        let imageProblems = images.processingDiagnostics.map { $0.under(content.displayRoot) }
+        guard imageProblems.isEmpty else {
+            diagnostics += imageProblems
+            return nil
+        }
+        // Attachments published as they are: checked now, so a served site reads only copies.
+        let attachments = AttachmentStage.attachments(content)
+        var copies: [String: String] = [:]
+        if stream == nil {
+            switch AttachmentStage.copies(attachments, content: content, root: options.content, into: &servedCopies) {
+            case .success(let made): copies = made
+            case .failure(let refused):
+                diagnostics += refused.diagnostics
+                return nil
+            }
+        }
+        timer.lap("attachments")
+        let times = images.captureTimes(clock: content.site.clock).merging(videos.captureTimes) { photo, _ in photo }
+        let positions = Privacy.PhotoPositions(content)
+        var (catalog, links) = images.catalog(captureTimes: times, publishing: publication, position: positions.position(of:takenAt:))
+        let (publishedVideos, videoLinks) = videos.catalog()
+        catalog.videos = publishedVideos
+        links += videoLinks
+        timer.lap("catalog")
+        return Media(catalog: catalog, links: links, attachments: attachments, copies: copies, captureTimes: times)
     }
 
     /// What each file published as it is consists of, for the build store: an asset's bytes, a
@@ -348,7 +395,7 @@ public struct SiteState: Sendable {
     }
 
     /// Every file of the current site by output path (not for a streamed build).
-    public var files: [String: Served] {
+    public var files: ServedFiles {
         precondition(stream == nil, "a streamed build keeps no files")
         return last.served
     }

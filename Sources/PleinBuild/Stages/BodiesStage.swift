@@ -31,20 +31,20 @@ struct BodiesStage {
     }
 
     /// After a change that names reports (`ContentChange.reports`, the rest of the model as it
-    /// was): the bodies of those reports only are looked at again.
-    func run(_ model: SiteModel, reports ids: Set<String>) -> (next: BodiesStage, changed: Set<String>) {
+    /// was): the bodies of those reports only are looked at again, in place. Returns the files
+    /// whose body changed.
+    mutating func update(_ model: SiteModel, reports ids: Set<String>) -> Set<String> {
         let routes = Routes(baseURL: model.site.baseURL)
         let all = ids.sorted().compactMap { model.reports[$0] }.flatMap { Bodies.jobs(report: $0, routes: routes) }
-        var next = self
         var stale: [Bodies.Job] = []
         for job in all {
             let digest = Self.digest(job)
             if digests[job.file] != digest { stale.append(job) }
-            next.digests[job.file] = digest
-            next.jobs[job.file] = job
+            digests[job.file] = digest
+            jobs[job.file] = job
         }
-        next.bodies.merge(Bodies.render(stale, routes: routes))
-        return (next, Set(stale.map(\.file)))
+        bodies.merge(Bodies.render(stale, routes: routes))
+        return Set(stale.map(\.file))
     }
 
     static func digest(_ job: Bodies.Job) -> [UInt8] {

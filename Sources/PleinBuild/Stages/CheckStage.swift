@@ -17,7 +17,7 @@ enum CheckStage {
     /// change names only (their files' problems replace those in `last`).
     static func rules(_ content: Content, change: ContentChange, last: [Diagnostic]?) -> [Diagnostic] {
         guard case .reports(let ids) = change, let last else { return Checker.check(content) }
-        let files = content.reports.filter { ids.contains($0.id) }.reduce(into: Set<String>()) { $0.formUnion(Checker.files(of: $1)) }
+        let files = content.reports(ids).reduce(into: Set<String>()) { $0.formUnion(Checker.files(of: $1)) }
         return last.filter { !files.contains($0.file) } + Checker.check(content, reports: ids)
     }
 

@@ -17,11 +17,17 @@ struct ModelStage {
         firstReading = readsHistory ? HistoryReading(content: content) : nil
     }
 
+    /// The model of the whole content, and notes worth telling (as below).
+    mutating func run(_ loaded: Content, captureTimes: [String: Moment], threadKeys: ThreadKeys?, now: Moment) -> (SiteModel, notes: [String], change: ContentChange) {
+        var none: SiteModel?
+        return run(loaded, change: .everything, last: &none, captureTimes: captureTimes, threadKeys: threadKeys, now: now)
+    }
+
     /// The model, and notes worth telling (history unavailable, threads without a secret).
-    /// After a change that names reports, the model is `last` with those reports made again
-    /// (`ModelBuilder.replacing`), unless the history moved or the edit reached further; the
-    /// change returned says which it was.
-    mutating func run(_ loaded: Content, change: ContentChange = .everything, last: SiteModel? = nil, captureTimes: [String: Moment],
+    /// After a change that names reports, the model is `last` with those reports made again in
+    /// place (`ModelBuilder.replace`), unless the history moved or the edit reached further; the
+    /// change returned says which it was. `last` is taken when the model is made from it.
+    mutating func run(_ loaded: Content, change: ContentChange, last: inout SiteModel?, captureTimes: [String: Moment],
                       threadKeys: ThreadKeys?, now: Moment) -> (SiteModel, notes: [String], change: ContentChange) {
         let head = history.head
         if let reading = firstReading {
@@ -32,15 +38,16 @@ struct ModelStage {
         }
         var notes: [String] = []
         if let why = history.unavailable { notes.append(why) }
-        let model: SiteModel
-        var made = ContentChange.everything
-        if case .reports(let ids) = change, let last, history.head == head,
-           let replaced = ModelBuilder.replacing(reports: ids, in: last, from: loaded, history: history.history) {
-            model = replaced
-            made = change
-        } else {
-            model = ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now)
+        var replaced: SiteModel?
+        if case .reports(let ids) = change, history.head == head, var previous = last.take() {
+            if ModelBuilder.replace(reports: ids, in: &previous, from: loaded, history: history.history) {
+                replaced = previous
+            } else {
+                last = previous
+            }
         }
+        let model = replaced ?? ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now)
+        let made = replaced == nil ? ContentChange.everything : change
         if threadKeys == nil, !model.threads.isEmpty {
             notes.append("\(model.threads.count) message thread\(model.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
         }

@@ -2,7 +2,12 @@
 public struct Content: Sendable {
     public var site: SiteConfig
     public var places: [Place] = []
-    public var members: [Member] = []
+    /// Members by id; set whole (an edit of one member sets the list again), as each set
+    /// makes `memberIndex` again.
+    public var members: [Member] = [] { didSet { memberIndex = MemberIndex(members) } }
+    /// `members` by id and by e-mail address, made when they are set: every stage resolves
+    /// references with this one index.
+    public private(set) var memberIndex = MemberIndex([])
     public var groups: [Group] = []
     public var albums: [Album] = []
     public var goals: [Goal] = []
@@ -28,6 +33,21 @@ public struct Content: Sendable {
 
     public init(site: SiteConfig) {
         self.site = site
+    }
+
+    /// Where the report `id` is in `reports` (sorted by id), found by halving.
+    public func reportPosition(of id: String) -> Int? {
+        var (low, high) = (0, reports.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if reports[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < reports.count && reports[low].id == id ? low : nil
+    }
+
+    /// The reports of these ids, in id order.
+    public func reports(_ ids: Set<String>) -> [Report] {
+        ids.sorted().compactMap { reportPosition(of: $0).map { reports[$0] } }
     }
 }
 

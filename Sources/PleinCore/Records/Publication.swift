@@ -10,7 +10,7 @@ public struct Publication: Sendable, Equatable {
     public let groups: Set<String>
 
     public init(_ content: Content) {
-        let index = MemberIndex(content.members)
+        let index = content.memberIndex
         groups = Set(content.groups.filter { group in
             group.visibility != .private && group.members.contains { index.resolve($0.value) != nil }
         }.map(\.id))
