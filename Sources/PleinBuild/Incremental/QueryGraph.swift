@@ -19,6 +19,8 @@ struct QueryGraph: Sendable {
     private(set) var reads: [String: [Int32]] = [:]
     /// The outputs that read each node, by node index; built from `reads` when first needed.
     private var readers: [Int32: Set<String>]?
+    /// The nodes of the dependencies recorded in this process: found without making their keys.
+    private var dependencyNodes: [Dependency: Int32] = [:]
 
     init() {}
 
@@ -39,11 +41,20 @@ struct QueryGraph: Sendable {
         return position
     }
 
+    /// The node of `dependency`, added when it is new.
+    private mutating func node(_ dependency: Dependency) -> Int32 {
+        if let known = dependencyNodes[dependency] { return known }
+        let made = node(dependency.key)
+        dependencyNodes[dependency] = made
+        return made
+    }
+
     /// Records what `output` read in its last rendering, in place of what it read before.
     mutating func record(_ output: String, read dependencies: Set<Dependency>) {
-        let nodes = dependencies.map { node($0.key) }.sorted()
+        let nodes = dependencies.map { node($0) }.sorted()
         let before = reads.updateValue(nodes, forKey: output)
-        guard readers != nil else { return }
+        // (Most outputs rendered again read what they read before.)
+        guard readers != nil, before != nodes else { return }
         for node in before ?? [] { readers![node]?.remove(output) }
         for node in nodes { readers![node, default: []].insert(output) }
     }

@@ -30,7 +30,7 @@ struct FeedSelection: Rendering {
         var brief = false
         if case .member = id { brief = true }
         func make(_ title: String, _ subtitle: String, atom: String, page: String, _ candidates: [Candidate]) -> Feed {
-            let chosen = candidates.sorted { a, b in a.published != b.published ? a.published > b.published : a.id() < b.id() }.prefix(limit)
+            let chosen = Self.newest(candidates, limit: limit)
             return Feed(
                 id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom,
                 jsonPath: id.hasJSONTwin ? routes.jsonFeed(atom) : nil, pagePath: page,
@@ -88,6 +88,19 @@ struct FeedSelection: Rendering {
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
                         atom: routes.followingFeed(mid), page: routes.member(mid), candidates)
         }
+    }
+
+    /// The newest `limit` candidates, newest first, by id among those of one moment. Only the
+    /// candidates as new as the `limit`-th are ordered, and each one's id is made once.
+    static func newest(_ candidates: [Candidate], limit: Int) -> [Candidate] {
+        guard limit > 0, !candidates.isEmpty else { return [] }
+        var kept = candidates
+        if candidates.count > limit {
+            let cut = candidates.map(\.published).sorted(by: >)[limit - 1]
+            kept = candidates.filter { $0.published >= cut }
+        }
+        let keyed = kept.map { ($0, $0.id()) }
+        return keyed.sorted { a, b in a.0.published != b.0.published ? a.0.published > b.0.published : a.1 < b.1 }.prefix(limit).map(\.0)
     }
 
     // Candidates read only when things were published; an entry reads the whole record when
