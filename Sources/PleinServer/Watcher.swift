@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PleinCore
 import Synchronization
 
@@ -54,7 +55,7 @@ public final class Watcher: Sendable {
     ///   - roots: a name for each folder (`content`, `templates`) and its path.
     ///   - quiet: how long no event must arrive before a batch is delivered.
     ///   - settle: the same for a batch of files saved and closed.
-    public init(roots: [String: String], quiet: Duration = .milliseconds(80), settle: Duration = .milliseconds(8),
+    public init(roots: [String: String], quiet: Duration = .milliseconds(80), settle: Duration = .milliseconds(3),
                 longest: Duration = .milliseconds(600)) throws {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError(reason: String(cString: strerror(errno))) }
@@ -204,17 +205,32 @@ public final class Watcher: Sendable {
         }
     }
 
-    /// Batches as they come, until `stop()`.
-    public func batches(every interval: Duration = .milliseconds(4)) -> AsyncStream<Batch> {
+    /// Batches as they come, until `stop()`. A thread of its own waits on inotify: it wakes
+    /// when events arrive, and when the batch they make is due (`wait`), not on a fixed tick.
+    public func batches() -> AsyncStream<Batch> {
         AsyncStream { continuation in
-            let task = Task { [self] in
-                while running.withLock({ $0 }), !Task.isCancelled {
+            let thread = Thread { [self] in
+                while running.withLock({ $0 }) {
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = Glibc.poll(&descriptor, 1, wait())
                     if let batch = poll() { continuation.yield(batch) }
-                    try? await Task.sleep(for: interval)
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            thread.name = "plein watcher"
+            continuation.onTermination = { [self] _ in stop() }
+            thread.start()
+        }
+    }
+
+    /// Milliseconds until the batch being gathered is due (see `poll`); with none, how often
+    /// `stop()` is looked for.
+    private func wait() -> Int32 {
+        pending.withLock { state in
+            guard !state.batch.isEmpty else { return 50 }
+            let due = state.saved && state.open.isEmpty ? state.last + settle : min(state.last + quiet, state.first + longest)
+            let now = Self.now
+            return due <= now ? 0 : Int32((due - now + 999_999) / 1_000_000)
         }
     }
 
