@@ -85,15 +85,19 @@ let package = Package(
         .executableTarget(name: "plein-embed-theme", swiftSettings: strict),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["plein-embed-theme"]),
         .target(name: "PleinTheme", swiftSettings: strict, plugins: ["EmbedTheme"]),
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libvips' headers only (Debian's libvips-dev): the shim opens the library when the first
+        // image needs it (dlopen), so plein does not load it and its hundred libraries at start.
+        .target(
+            name: "CVipsShim",
+            cSettings: [.unsafeFlags(["-I/usr/include/glib-2.0"] + ["x86_64", "aarch64"].map { "-I/usr/lib/\($0)-linux-gnu/glib-2.0/include" })]
+        ),
         .target(name: "PleinImages", dependencies: ["PleinCore", "CVipsShim"], swiftSettings: strict),
         // libc calls Swift cannot reach, and zlib's gzip (for the search index's files).
         .target(name: "CPleinSystem", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "PleinBuild",
             dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

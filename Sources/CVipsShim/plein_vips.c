@@ -1,11 +1,73 @@
 #include "plein_vips.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vips/vips.h>
 
+/* libvips (and the hundred libraries it loads: codecs, GLib, ...) is opened when the first image
+   is inspected or made, not when plein starts: binding them all took most of the 70 ms a plein
+   command spent before its first instruction, and most builds and every `plein check` or `plein
+   serve` edit of text need no image work at all. Its ABI is the one of its soname. */
+#define PLEIN_VIPS_LIBRARY "libvips.so.42"
+#define PLEIN_VIPS_FUNCTIONS(X) \
+    X(vips_init) X(vips_concurrency_set) X(vips_cache_set_max) X(vips_version_string) X(vips_error_buffer) \
+    X(vips_error_clear) X(vips_error) X(vips_image_get_typeof) X(vips_image_get_string) X(vips_image_get_int) \
+    X(vips_image_get_width) X(vips_image_get_height) X(vips_image_new_from_file) X(vips_image_get_fields) \
+    X(vips_image_remove) X(vips_copy) X(vips_autorot) X(vips_thumbnail) X(vips_jpegsave) X(vips_pngsave) \
+    X(vips_heifsave) X(vips_webpsave) X(g_object_unref) X(g_strfreev) X(g_log_set_handler)
+
+#define PLEIN_DECLARE(name) static __typeof__(name) *plein_##name;
+PLEIN_VIPS_FUNCTIONS(PLEIN_DECLARE)
+
+/* Every call below goes through the pointer found when the library was opened. */
+#define vips_init plein_vips_init
+#define vips_concurrency_set plein_vips_concurrency_set
+#define vips_cache_set_max plein_vips_cache_set_max
+#define vips_version_string plein_vips_version_string
+#define vips_error_buffer plein_vips_error_buffer
+#define vips_error_clear plein_vips_error_clear
+#define vips_error plein_vips_error
+#define vips_image_get_typeof plein_vips_image_get_typeof
+#define vips_image_get_string plein_vips_image_get_string
+#define vips_image_get_int plein_vips_image_get_int
+#define vips_image_get_width plein_vips_image_get_width
+#define vips_image_get_height plein_vips_image_get_height
+#define vips_image_new_from_file plein_vips_image_new_from_file
+#define vips_image_get_fields plein_vips_image_get_fields
+#define vips_image_remove plein_vips_image_remove
+#define vips_copy plein_vips_copy
+#define vips_autorot plein_vips_autorot
+#define vips_thumbnail plein_vips_thumbnail
+#define vips_jpegsave plein_vips_jpegsave
+#define vips_pngsave plein_vips_pngsave
+#define vips_heifsave plein_vips_heifsave
+#define vips_webpsave plein_vips_webpsave
+#define g_object_unref plein_g_object_unref
+#define g_strfreev plein_g_strfreev
+#define g_log_set_handler plein_g_log_set_handler
+
 static int started = 0;
+static char start_error[512];
+
+/* Opens libvips and finds every function plein calls; -1, with the reason in `start_error`,
+   when the library or one of them is missing. */
+static int open_library(void) {
+    void *library = dlopen(PLEIN_VIPS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *why = dlerror();
+        snprintf(start_error, sizeof(start_error), "%s (Debian package libvips42)", why ? why : PLEIN_VIPS_LIBRARY " cannot be opened");
+        return -1;
+    }
+#define PLEIN_FIND(name) \
+    if (!(plein_##name = (__typeof__(plein_##name))dlsym(library, #name))) { \
+        snprintf(start_error, sizeof(start_error), PLEIN_VIPS_LIBRARY " has no %s", #name); \
+        return -1; \
+    }
+    PLEIN_VIPS_FUNCTIONS(PLEIN_FIND)
+    return 0;
+}
 
 /* libvips reports recoverable trouble through GLib warnings on stderr; plein reports problems as
    diagnostics instead, so the terminal stays readable. */
@@ -15,7 +77,11 @@ static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *messag
 
 int plein_vips_start(void) {
     if (started) return 0;
-    if (VIPS_INIT("plein")) return -1;
+    if (open_library()) return -1;
+    if (vips_init("plein")) {
+        snprintf(start_error, sizeof(start_error), "libvips did not start: %s", vips_error_buffer());
+        return -1;
+    }
     /* plein runs one job per core itself; the operation cache would only hold memory. */
     vips_concurrency_set(1);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
@@ -25,7 +91,11 @@ int plein_vips_start(void) {
 }
 
 const char *plein_vips_version(void) {
-    return vips_version_string();
+    return started ? vips_version_string() : NULL;
+}
+
+const char *plein_vips_start_error(void) {
+    return start_error;
 }
 
 static void take_error(char *error, size_t size) {

@@ -182,6 +182,8 @@ public enum Pipeline {
                 imagesMade: 0, imagesReused: 0, seconds: elapsed(), failure: nil, notes: [], unchanged: true,
                 changes: OutputChanges())
             report.warnings = unchanged.warnings
+            // (The scan and the snapshot are two dictionaries of every content file.)
+            if options.leavesMemoryToExit { Leftovers.keep(memory) }
             return report
         }
         memory?.prepare()

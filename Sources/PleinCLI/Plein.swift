@@ -9,7 +9,8 @@ public struct Plein: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plein",
         abstract: "Builds a community's website and feeds from Markdown and YAML records.",
-        version: PleinVersion.description,
+        // (`--version` is answered in `run`: the versions it names are found by loading libvips,
+        // which no other command should pay for before it needs an image.)
         subcommands: [Build.self, Check.self, Serve.self, New.self, Find.self, SchemaCommand.self, Version.self],
         defaultSubcommand: Build.self
     )
@@ -20,6 +21,10 @@ public struct Plein: AsyncParsableCommand {
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         // Line by line, also into a pipe or a log: `plein serve` reports as it goes.
         plein_line_buffered_stdout()
+        if arguments == ["--version"] {
+            print(PleinVersion.description)
+            Foundation.exit(0)
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var async = command as? any AsyncParsableCommand {

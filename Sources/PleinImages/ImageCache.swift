@@ -9,7 +9,7 @@ import Synchronization
 /// no half-written image that a later build could serve.
 public final class ImageCache: Sendable {
     public let root: String
-    public let folder: String
+    private let folderMade = Mutex(false)
     private let index: Mutex<[String: IndexEntry]>
     private let used = Mutex<Set<String>>([])
 
@@ -31,8 +31,6 @@ public final class ImageCache: Sendable {
 
     public init(root: String) {
         self.root = root
-        folder = root + "/images/vips-" + ImageIO.version
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var loaded: [String: IndexEntry] = [:]
         if let data = FileManager.default.contents(atPath: root + "/index.json"),
            let decoded = try? JSONDecoder().decode([String: IndexEntry].self, from: data) {
@@ -88,6 +86,18 @@ public final class ImageCache: Sendable {
         return stream.finalizeHex()
     }
 
+    /// `images/vips-<version>/`, made when first asked for: naming it starts libvips, which a
+    /// build without images never needs.
+    public var folder: String {
+        let folder = root + "/images/vips-" + ImageIO.version
+        folderMade.withLock { made in
+            guard !made else { return }
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            made = true
+        }
+        return folder
+    }
+
     public func manifestPath(_ hash: String) -> String { folder + "/" + hash + ".json" }
 
     public func variantPath(_ hash: String, _ spec: VariantSpec) -> String {
@@ -133,6 +143,15 @@ public final class ImageCache: Sendable {
         let keep = used.withLock { $0 }
         var pruned = 0
         let fm = FileManager.default
+        guard !keep.isEmpty else {
+            // Nothing used (a build without images): everything made before goes, libvips unasked.
+            for name in (try? fm.contentsOfDirectory(atPath: root + "/images")) ?? [] {
+                let folder = root + "/images/" + name
+                pruned += ((try? fm.contentsOfDirectory(atPath: folder)) ?? []).count
+                try? fm.removeItem(atPath: folder)
+            }
+            return (pruned, 0)
+        }
         for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where !keep.contains(folder + "/" + name) {
             if (try? fm.removeItem(atPath: folder + "/" + name)) != nil { pruned += 1 }
         }

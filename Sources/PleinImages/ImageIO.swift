@@ -23,7 +23,11 @@ public struct ImageFailure: Error, Sendable, Equatable {
 
 /// Reads and writes images through libvips (a small C shim; its calls are variadic).
 public enum ImageIO {
-    private static let started: Bool = plein_vips_start() == 0
+    /// libvips is opened (and started) when first needed, not when plein starts (see the shim);
+    /// nil when it started, else why not.
+    private static let startFailure: String? = plein_vips_start() == 0 ? nil : String(cString: plein_vips_start_error())
+    private static var started: Bool { startFailure == nil }
+    private static var notStarted: ImageFailure { ImageFailure(reason: "libvips could not start: " + (startFailure ?? "")) }
 
     /// libvips' version, part of every cache key.
     public static var version: String {
@@ -32,7 +36,7 @@ public enum ImageIO {
     }
 
     public static func info(_ path: String) -> Result<ImageInfo, ImageFailure> {
-        guard started else { return .failure(ImageFailure(reason: "libvips could not start")) }
+        guard started else { return .failure(notStarted) }
         var raw = plein_image_info()
         var error = [CChar](repeating: 0, count: 512)
         guard plein_image_info_read(path, &raw, &error, error.count) == 0 else {
@@ -75,7 +79,7 @@ public enum ImageIO {
     public static func write(
         _ path: String, to output: String, width: Int, square: Bool, format: Format, quality: Int
     ) -> Result<(width: Int, height: Int), ImageFailure> {
-        guard started else { return .failure(ImageFailure(reason: "libvips could not start")) }
+        guard started else { return .failure(notStarted) }
         var w: Int32 = 0, h: Int32 = 0
         var error = [CChar](repeating: 0, count: 512)
         guard plein_image_write(path, output, Int32(width), square ? 1 : 0, format.code, Int32(quality), &w, &h, &error, error.count) == 0 else {

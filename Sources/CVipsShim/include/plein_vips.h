@@ -20,8 +20,11 @@ typedef struct {
     char camera[96];    /* "Make Model", or "" */
 } plein_image_info;
 
-/// Starts libvips once; 0 on success.
+/// Opens libvips (libvips.so.42, with dlopen) and starts it, once; 0 on success.
 int plein_vips_start(void);
+
+/// Why `plein_vips_start` failed ("" when it did not).
+const char *plein_vips_start_error(void);
 
 /// "8.14.1": part of every cache key, so a libvips upgrade remakes the images.
 const char *plein_vips_version(void);

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import PleinCore
 import PleinLoad
 import PleinMarkdown
@@ -38,6 +39,8 @@ struct BuildStore: Sendable {
         /// checks that they all saw the same one.
         var saved = ""
         var head = ""
+        /// What HEAD was made of on disk when `head` was read (`GitStamp.text`; "" when unknown).
+        var headStamp = ""
         /// The day the build was for, with the site's zone (`SiteState.builtForDay`).
         var day = ""
         /// The output folder's inode after the last build's swap.
@@ -139,6 +142,7 @@ struct BuildStore: Sendable {
                 snapshot.theme = meta["theme"] ?? ""
                 snapshot.saved = meta["saved"] ?? ""
                 snapshot.head = meta["head"] ?? ""
+                snapshot.headStamp = meta["head_stamp"] ?? ""
                 snapshot.day = meta["day"] ?? ""
                 snapshot.liveInode = UInt64(meta["live_inode"] ?? "") ?? 0
                 snapshot.spareInode = UInt64(meta["spare_inode"] ?? "") ?? 0
@@ -146,17 +150,34 @@ struct BuildStore: Sendable {
                 snapshot.files = Int(meta["files"] ?? "") ?? 0
                 snapshot.images = Int(meta["images"] ?? "") ?? 0
                 snapshot.warnings = Int(meta["warnings"] ?? "") ?? 0
-                let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified, inode, hash FROM content")
-                while let row = try rows.next() {
-                    let inode: Int64 = row[3]
-                    let hash: Data = row[4]
-                    snapshot.content[row[0]] = ContentScan.Entry(size: row[1], modified: row[2], inode: UInt64(bitPattern: inode), hash: [UInt8](hash))
-                }
+                snapshot.content = try Self.readContent(db)
                 return (snapshot, nil)
             }
         } catch {
             throw Damaged(reason: Self.describe(error))
         }
+    }
+
+    /// The `content` table: what a build that finds nothing changed reads, every row of it, so
+    /// read straight from SQLite's statement (GRDB's rows cost as much again).
+    private static func readContent(_ db: Database) throws -> [String: ContentScan.Entry] {
+        var content: [String: ContentScan.Entry] = [:]
+        content.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM content") ?? 0)
+        let statement = try db.makeStatement(sql: "SELECT path, size, modified, inode, hash FROM content")
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        var code = sqlite3_step(raw)
+        while code == SQLITE_ROW {
+            guard let path = sqlite3_column_text(raw, 0) else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a content row without a path") }
+            let count = Int(sqlite3_column_bytes(raw, 4))
+            let hash = count > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 4), count: count)) : []
+            content[String(cString: path)] = ContentScan.Entry(
+                size: sqlite3_column_int64(raw, 1), modified: sqlite3_column_int64(raw, 2), inode: UInt64(bitPattern: sqlite3_column_int64(raw, 3)),
+                hash: hash)
+            code = sqlite3_step(raw)
+        }
+        guard code == SQLITE_DONE else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))) }
+        return content
     }
 
     /// Fills in the rest of `snapshot` (outputs, facts, bodies, published files, differences), and
@@ -375,7 +396,7 @@ struct BuildStore: Sendable {
         do {
             try queue.write { db in
                 let meta: [String: String] = [
-                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "day": next.day, "saved": UUID().uuidString,
+                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp, "day": next.day, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
                     "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings),
                 ]

@@ -30,6 +30,7 @@ struct StoreSession {
         self.options = options
         output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         spare = OutputWriter.sparePath(for: output)
+        var timer = PhaseTimer()
         do throws(BuildStore.Damaged) {
             let (opened, reset) = try BuildStore.open(cacheRoot: options.cacheRoot)
             store = opened
@@ -46,9 +47,17 @@ struct StoreSession {
             store = nil
             problem = "the build cache cannot be used (\(error.reason)): every build is a full one"
         }
+        timer.lap("  store: open, read the last scan")
         next.fingerprint = Remembered.fingerprint(options, leaflet: Leaflet(folder: options.leaflet))
         next.theme = Remembered.themeFingerprint(options.themeFiles)
-        next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content)?.text ?? "" : ""
+        // git is asked for HEAD only when the files HEAD is made of changed since the last build.
+        let stamp = options.history ? GitStamp(content: options.content)?.text ?? "" : ""
+        if !stamp.isEmpty, let known = previous, known.headStamp == stamp {
+            next.head = known.head
+        } else {
+            next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content)?.text ?? "" : ""
+        }
+        next.headStamp = stamp
         if options.fresh, previous != nil {
             previous = nil
         } else if let known = previous {
@@ -58,12 +67,15 @@ struct StoreSession {
                 distrust("the output folder is not the one the last build left (removed, replaced, or that build was interrupted)")
             }
         }
+        timer.lap("  store: fingerprints, HEAD")
         let scan = ContentScan(root: options.content, previous: previous?.content ?? [:])
+        timer.lap("  store: scan")
         next.content = scan.files
         if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme, Self.sameDay(known.day, now: options.buildTime),
-           scan.changes(from: known.content).isEmpty {
+           scan.isUnchanged(from: known.content) {
             unchanged = known
         }
+        timer.lap("  store: compare")
     }
 
     /// Whether the last build was for today, in the site's zone it saved with the day.

@@ -143,6 +143,14 @@ struct GitStamp: Equatable, Sendable {
         self.identities = identities
     }
 
+    /// The stamp as one line per file, in path order: what the build store keeps.
+    var text: String {
+        identities.keys.sorted().map { path in
+            guard let known = identities[path] ?? nil else { return path + " -" }
+            return "\(path) \(known.inode) \(known.size) \(known.modified).\(known.modifiedNanoseconds)"
+        }.joined(separator: "\n")
+    }
+
     private static func identity(_ path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }

@@ -1,4 +1,0 @@
-#ifndef PLEIN_CVIPS_H
-#define PLEIN_CVIPS_H
-#include <vips/vips.h>
-#endif
