@@ -24,15 +24,15 @@ site: release
 	$(PLEIN_RELEASE) build
 
 ## make test: install what is missing, then run the whole test suite (scripts/test-suite): the
-## build, the Swift tests, the output checks in Tests/Output and the fuzzers, two at a time, each
-## timed. One part alone: `scripts/test-suite --skip-build --only NAME`.
+## build, the Swift tests and the output checks in Tests/Output, two at a time, each timed. One
+## part alone: `scripts/test-suite --skip-build --only NAME`.
 test: deps test-deps
-	SWIFT=$(SWIFT) scripts/test-suite --fuzz-seconds $(CI_FUZZ_SECONDS)
+	SWIFT=$(SWIFT) scripts/test-suite
 
-## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target.
-## `make test` fuzzes for CI_FUZZ_SECONDS; a crash leaves its input in .build/fuzz/artifacts/.
+## make fuzz: libFuzzer over front matter, YAML, records and Markdown, FUZZ_SECONDS per target;
+## a crash leaves its input in .build/fuzz/artifacts/. `.ci/run` fuzzes each for 30 s after
+## `make test` (the Swift tests replay the saved crashes and a fixed mutation run).
 FUZZ_SECONDS ?= 300
-CI_FUZZ_SECONDS ?= 30
 fuzz: deps
 	scripts/fuzz $(FUZZ_SECONDS)
 
