@@ -22,8 +22,10 @@ struct GitHistory: Sendable {
 
     /// Reads the history of the files under `content`.
     static func read(content: String) -> GitHistory {
+        // The stamp first: a commit made while git is read moves it, and is read at the next update.
+        let stamp = GitStamp(content: content)
         var history = unstamped(content: content)
-        history.stamp = GitStamp(content: content)
+        history.stamp = stamp
         return history
     }
 
