@@ -45,6 +45,12 @@ public final class Watcher: Sendable {
         var last: UInt64 = 0
         var open: Set<String> = []
         var saved = true
+
+        /// When the batch is complete: `settle` after a save's last event, else `quiet` after
+        /// the last event, and never later than `longest` after the first.
+        func due(settle: UInt64, quiet: UInt64, longest: UInt64) -> UInt64 {
+            min(last + (saved && open.isEmpty ? settle : quiet), first + longest)
+        }
     }
     private let running = Mutex(true)
     let quiet: UInt64
@@ -130,10 +136,7 @@ public final class Watcher: Sendable {
     public func poll() -> Batch? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 * 1024) { readEvents(into: $0) }
         return pending.withLock { state -> Batch? in
-            guard !state.batch.isEmpty else { return nil }
-            let now = Self.now
-            let settled = state.saved && state.open.isEmpty && now - state.last >= settle
-            guard settled || now - state.last >= quiet || now - state.first >= longest else { return nil }
+            guard !state.batch.isEmpty, Self.now >= state.due(settle: settle, quiet: quiet, longest: longest) else { return nil }
             let batch = state.batch
             state = Pending()
             return batch
@@ -228,7 +231,7 @@ public final class Watcher: Sendable {
     private func wait() -> Int32 {
         pending.withLock { state in
             guard !state.batch.isEmpty else { return 50 }
-            let due = state.saved && state.open.isEmpty ? state.last + settle : min(state.last + quiet, state.first + longest)
+            let due = state.due(settle: settle, quiet: quiet, longest: longest)
             let now = Self.now
             return due <= now ? 0 : Int32((due - now + 999_999) / 1_000_000)
         }

@@ -61,7 +61,7 @@ def prepare(plein, folder):
                                      "--output", os.path.join(work, name), "--cache", cache],
                                     capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"))
             if result.returncode != 0:
-                raise SystemExit(f"making the shared media: plein build of {content} failed:\n{result.stdout}{result.stderr}")
+                raise SystemExit(f"making the shared media: plein build of {content} failed (exit {result.returncode}):\n{result.stdout}{result.stderr}")
             for kind in KINDS:
                 if os.path.isdir(os.path.join(cache, kind)):
                     _link_tree(os.path.join(cache, kind), os.path.join(folder, kind))

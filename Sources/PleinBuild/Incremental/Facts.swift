@@ -98,15 +98,13 @@ struct Facts: Sendable, Equatable {
             switch piece {
             case .report(let id):
                 if let found = reused(.report(id), [.reportTimes(id), .reportHeadline(id)]) { return found }
-                let report = model.reports[id]!
-                return [(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
-                        (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
+                return Self.views(ofReport: id, model.reports[id]!)
             case .joined(let id):
                 if let found = reused(.member(id), [.memberJoined(id)]) { return found }
                 return [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: model.members[id]!.joined)))]
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
-                return [(Dependency.summary(file).key, FingerprintEncoder.fingerprint(Summaries.of(texts[file]!.text)))]
+                return [Self.summary(of: file, texts[file]!.text)]
             }
         }
         for pieces in computed { for (key, value) in pieces { values[key] = value } }
@@ -126,14 +124,24 @@ struct Facts: Sendable, Equatable {
         for id in ids.sorted() {
             guard let report = model.reports[id] else { continue }
             set(Dependency.report(id).key, FingerprintEncoder.fingerprint(report))
-            set(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report)))
-            set(Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))
+            for (key, value) in Self.views(ofReport: id, report) { set(key, value) }
             for file in [report.file] + report.replies.map(\.file) {
                 if let digest = bodies[file] { set(Dependency.body(file).key, digest) }
-                if let text = texts[file] { set(Dependency.summary(file).key, FingerprintEncoder.fingerprint(Summaries.of(text.text))) }
+                if let text = texts[file] { let (key, value) = Self.summary(of: file, text.text); set(key, value) }
             }
         }
         return changed
+    }
+
+    /// A report's narrower facts: its times and its headline.
+    private static func views(ofReport id: String, _ report: ReportModel) -> [(String, [UInt8])] {
+        [(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
+         (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
+    }
+
+    /// A body's summaries, as a fact.
+    private static func summary(of file: String, _ text: String) -> (String, [UInt8]) {
+        (Dependency.summary(file).key, FingerprintEncoder.fingerprint(Summaries.of(text)))
     }
 
     /// The facts of a theme: `template:<name>` for each template (its text and those of the
