@@ -186,6 +186,15 @@ public enum Pipeline {
             if options.leavesMemoryToExit { Leftovers.keep(memory) }
             return report
         }
+        // Only texts of reports edited: those reports, from the store, and nothing else.
+        if let memory, let files = memory.editedReportFiles, let store = memory.store, let previous = memory.previous {
+            let edit = ReportEdit(options: options, store: store, previous: previous, next: memory.next, files: files)
+            if let report = edit.build(start: start, timer: &timer) {
+                if options.leavesMemoryToExit { Leftovers.keep(memory) }
+                return report
+            }
+            timer.lap("an edit that reaches further than its reports")
+        }
         memory?.prepare()
         timer.lap("store: read")
         // Pages go to the staging folder as they are rendered, not kept in memory.

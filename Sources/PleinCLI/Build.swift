@@ -67,6 +67,9 @@ struct Build: ParsableCommand {
         if let rendered = report.rendered, rendered < report.files { summary += " (\(rendered) rendered again)" }
         if report.diagnostics.warningCount > 0 {
             summary += " (\(report.diagnostics.warningCount) warning\(report.diagnostics.warningCount == 1 ? "" : "s"))"
+        } else if report.warnings > 0 {
+            // A build that redid only edited reports, which had no problem: the others' problems are as they were.
+            summary += " (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"), which plein check shows)"
         }
         for note in report.notes { Terminal.error("note: " + note) }
         print(summary)

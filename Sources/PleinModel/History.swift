@@ -11,7 +11,7 @@ public struct History: Sendable, Equatable {
 }
 
 /// One file's history.
-public struct Revision: Sendable, Hashable, Encodable {
+public struct Revision: Sendable, Hashable, Codable {
     /// The first commit that added the file.
     public let created: Moment
     /// The last commit that changed it.

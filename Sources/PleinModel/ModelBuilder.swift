@@ -209,18 +209,24 @@ public enum ModelBuilder {
     public static func replace(reports ids: Set<String>, in model: inout SiteModel, from content: Content, history: History) -> Bool {
         var made: [ReportModel] = []
         for r in content.reports(ids) {
-            guard let old = model.reports[r.id] else { return false }
-            var new = report(r, index: content.memberIndex)
-            guard new.at == old.at, new.author == old.author, (new.starts == nil) == (old.starts == nil),
-                  new.replies.map({ [$0.author, $0.name] }) == old.replies.map({ [$0.author, $0.name] }),
-                  new.replies.map(\.at) == old.replies.map(\.at) else { return false }
-            new.followers = old.followers
-            new.revision = history.revision(of: new.file)
-            for i in new.replies.indices { new.replies[i].revision = history.revision(of: new.replies[i].file) }
+            guard let old = model.reports[r.id], let new = remade(r, old: old, index: content.memberIndex, revision: history.revision(of:)) else { return false }
             made.append(new)
         }
         for report in made { model.reports[report.id] = report }
         return true
+    }
+
+    /// A report's model made again from its record after an edit, in a model where it was `old`:
+    /// nil when the edit changed what other parts of the model read of it (see `replace`).
+    public static func remade(_ r: Report, old: ReportModel, index: MemberIndex, revision: (String) -> Revision?) -> ReportModel? {
+        var new = report(r, index: index)
+        guard new.at == old.at, new.author == old.author, (new.starts == nil) == (old.starts == nil),
+              new.replies.map({ [$0.author, $0.name] }) == old.replies.map({ [$0.author, $0.name] }),
+              new.replies.map(\.at) == old.replies.map(\.at) else { return nil }
+        new.followers = old.followers
+        new.revision = revision(new.file)
+        for i in new.replies.indices { new.replies[i].revision = revision(new.replies[i].file) }
+        return new
     }
 
     /// An album's photos in display order: listed entries first, then the remaining files.

@@ -1,6 +1,6 @@
 public import PleinCore
 /// A member as the site may show them: no e-mail address, home only coarsened.
-public struct MemberModel: Sendable, Equatable, Encodable {
+public struct MemberModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -31,30 +31,38 @@ public struct MemberModel: Sendable, Equatable, Encodable {
     public var completedGoals: [GoalKey] = []
 }
 
-public struct ReplyRef: Sendable, Hashable, Encodable {
+public struct ReplyRef: Sendable, Hashable, Codable {
     public let report: String
     public let index: Int
 }
 
-public struct AlbumKey: Sendable, Hashable, Comparable, Encodable {
+public struct AlbumKey: Sendable, Hashable, Comparable, Codable {
     public let group: String
     public let album: String
+    public init(group: String, album: String) {
+        self.group = group
+        self.album = album
+    }
     public static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.group, a.album) < (b.group, b.album) }
 }
 
-public struct GoalKey: Sendable, Hashable, Comparable, Encodable {
+public struct GoalKey: Sendable, Hashable, Comparable, Codable {
     public let group: String
     public let goal: String
     public static func < (a: GoalKey, b: GoalKey) -> Bool { (a.group, a.goal) < (b.group, b.goal) }
 }
 
-public struct GroupEventKey: Sendable, Hashable, Comparable, Encodable {
+public struct GroupEventKey: Sendable, Hashable, Comparable, Codable {
     public let group: String
     public let event: String
+    public init(group: String, event: String) {
+        self.group = group
+        self.event = event
+    }
     public static func < (a: GroupEventKey, b: GroupEventKey) -> Bool { (a.group, a.event) < (b.group, b.event) }
 }
 
-public struct GroupModel: Sendable, Equatable, Encodable {
+public struct GroupModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -78,7 +86,7 @@ public struct GroupModel: Sendable, Equatable, Encodable {
     public var isListed: Bool { visibility == .public }
 }
 
-public struct AlbumModel: Sendable, Equatable, Encodable {
+public struct AlbumModel: Sendable, Equatable, Codable {
     public let group: String
     public let id: String
     public let file: String
@@ -98,7 +106,7 @@ public struct AlbumModel: Sendable, Equatable, Encodable {
     public var cover: PhotoModel? { coverIndex.map { photos[$0] } }
 }
 
-public struct PhotoModel: Sendable, Equatable, Encodable {
+public struct PhotoModel: Sendable, Equatable, Codable {
     /// File name in the album folder.
     public let file: String
     /// Content-relative path of the original.
@@ -109,7 +117,7 @@ public struct PhotoModel: Sendable, Equatable, Encodable {
     public let by: String?
 }
 
-public struct GoalModel: Sendable, Equatable, Encodable {
+public struct GoalModel: Sendable, Equatable, Codable {
     public let group: String
     public let id: String
     public let file: String
@@ -126,7 +134,7 @@ public struct GoalModel: Sendable, Equatable, Encodable {
 }
 
 /// Something a group does at a time and place (`groups/<group>/events/<event>.md`).
-public struct GroupEventModel: Sendable, Equatable, Encodable {
+public struct GroupEventModel: Sendable, Equatable, Codable {
     public let group: String
     public let id: String
     public let file: String
@@ -150,7 +158,7 @@ public struct GroupEventModel: Sendable, Equatable, Encodable {
 }
 
 /// One line of a leaderboard.
-public struct Standing: Sendable, Hashable, Encodable {
+public struct Standing: Sendable, Hashable, Codable {
     public let member: String
     public let points: Int
     public let goals: Int
@@ -158,7 +166,7 @@ public struct Standing: Sendable, Hashable, Encodable {
     public let rank: Int
 }
 
-public struct AreaModel: Sendable, Equatable, Encodable {
+public struct AreaModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String?
     public let name: String?
@@ -168,7 +176,7 @@ public struct AreaModel: Sendable, Equatable, Encodable {
     public var reports: [String] = []
 }
 
-public struct ReportModel: Sendable, Equatable, Encodable {
+public struct ReportModel: Sendable, Equatable, Codable {
     public let id: String
     public let area: String
     public let slug: String
@@ -193,7 +201,7 @@ public struct ReportModel: Sendable, Equatable, Encodable {
     public var lastActivity: Moment { replies.last.map { max($0.at, at) } ?? at }
 }
 
-public struct ReplyModel: Sendable, Equatable, Encodable {
+public struct ReplyModel: Sendable, Equatable, Codable {
     public let name: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -205,7 +213,7 @@ public struct ReplyModel: Sendable, Equatable, Encodable {
     public var anchor: String { "reply-" + Slug.make(name) }
 }
 
-public struct LocationModel: Sendable, Equatable, Encodable {
+public struct LocationModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
@@ -221,7 +229,7 @@ public struct LocationModel: Sendable, Equatable, Encodable {
     public var present: [String] = []
 }
 
-public struct Session: Sendable, Hashable, Encodable {
+public struct Session: Sendable, Hashable, Codable {
     public let member: String
     public let location: String
     public let start: Moment
@@ -229,7 +237,7 @@ public struct Session: Sendable, Hashable, Encodable {
     public let end: Moment?
 }
 
-public struct ThreadModel: Sendable, Equatable, Encodable {
+public struct ThreadModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String
     public let subject: String
@@ -237,7 +245,7 @@ public struct ThreadModel: Sendable, Equatable, Encodable {
     public let messages: [MessageModel]
 }
 
-public struct MessageModel: Sendable, Equatable, Encodable {
+public struct MessageModel: Sendable, Equatable, Codable {
     public let name: String
     public let file: String
     public let author: String

@@ -190,6 +190,101 @@ extension OutputID {
     /// A stable name for the output (the same in every run): how the build store keeps it.
     public var key: String { argument.map { kind.rawValue + ":" + $0 } ?? kind.rawValue }
 
+    /// The output a `key` names (the inverse of `key`); nil for a key no output has.
+    public init?(key: String) {
+        let (name, argument): (Substring, String?) = key.firstIndex(of: ":").map { (key[..<$0], String(key[key.index(after: $0)...])) } ?? (Substring(key), nil)
+        guard let kind = Kind(rawValue: String(name)) else { return nil }
+        /// `first/second`, split at the first slash (group, album and event ids hold none).
+        func pair(_ text: String) -> (String, String)? {
+            guard let slash = text.firstIndex(of: "/") else { return nil }
+            return (String(text[..<slash]), String(text[text.index(after: slash)...]))
+        }
+        guard let argument else {
+            switch kind {
+            case .home: self = .home
+            case .members: self = .members
+            case .divers: self = .divers
+            case .groups: self = .groups
+            case .areas: self = .areas
+            case .locations: self = .locations
+            case .now: self = .now
+            case .notFound: self = .notFound
+            case .sitemap: self = .sitemap
+            case .robots: self = .robots
+            case .events: self = .events
+            case .diversIndex: self = .diversIndex
+            case .search: self = .search
+            default: return nil
+            }
+            return
+        }
+        switch kind {
+        case .member: self = .member(argument)
+        case .progress: self = .progress(argument)
+        case .group: self = .group(argument)
+        case .leaderboard: self = .leaderboard(argument)
+        case .area: self = .area(argument)
+        case .report: self = .report(argument)
+        case .location: self = .location(argument)
+        case .leaderboardJSON: self = .leaderboardJSON(argument)
+        case .thread: self = .thread(argument)
+        case .threadFeed: self = .threadFeed(argument)
+        case .threadJSONFeed: self = .threadJSONFeed(argument)
+        case .album:
+            guard let (group, album) = pair(argument) else { return nil }
+            self = .album(AlbumKey(group: group, album: album))
+        case .photo:
+            guard let (group, rest) = pair(argument), let (album, number) = pair(rest), let index = Int(number) else { return nil }
+            self = .photo(AlbumKey(group: group, album: album), index)
+        case .groupEvent:
+            guard let (group, event) = pair(argument) else { return nil }
+            self = .groupEvent(GroupEventKey(group: group, event: event))
+        case .atom, .jsonFeed:
+            let feed: FeedID
+            if argument == "site" {
+                feed = .site
+            } else {
+                guard let (prefix, id) = pair(argument) else { return nil }
+                switch prefix {
+                case "area": feed = .area(id)
+                case "report": feed = .report(id)
+                case "group": feed = .group(id)
+                case "member": feed = .member(id)
+                case "following": feed = .following(id)
+                default: return nil
+                }
+            }
+            self = kind == .atom ? .atom(feed) : .jsonFeed(feed)
+        case .geoJSON:
+            switch argument {
+            case "reports": self = .geoJSON(.reports)
+            case "locations": self = .geoJSON(.locations)
+            default:
+                guard let (prefix, id) = pair(argument) else { return nil }
+                if prefix == "area" {
+                    self = .geoJSON(.area(id))
+                } else if prefix == "album", let (group, album) = pair(id) {
+                    self = .geoJSON(.album(AlbumKey(group: group, album: album)))
+                } else {
+                    return nil
+                }
+            }
+        case .calendar:
+            if argument == "site" {
+                self = .calendar(.site)
+            } else {
+                guard let (prefix, id) = pair(argument) else { return nil }
+                switch prefix {
+                case "area": self = .calendar(.area(id))
+                case "group": self = .calendar(.group(id))
+                case "member": self = .calendar(.member(id))
+                default: return nil
+                }
+            }
+        default: return nil
+        }
+    }
+
     /// What tells this output from the others of its kind (nil for the site's single pages).
     private var argument: String? {
         switch self {

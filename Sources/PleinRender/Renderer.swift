@@ -7,12 +7,18 @@ public struct Renderer: Sendable {
     let inputs: RenderInputs
 
     public init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions = .init()) {
-        inputs = RenderInputs(shared: .init(model: model, theme: theme, bodies: bodies, images: images, options: options))
+        self.init(source: InMemoryModel(model: model, bodies: bodies, images: images), theme: theme, options: options)
     }
 
-    /// Every output of the site.
+    /// A renderer that reads the model's pieces from `source` as its outputs need them (it can
+    /// render any output, but not list them all: see `outputs`).
+    public init(source: any ModelSource, theme: Theme, options: RenderOptions = .init()) {
+        inputs = RenderInputs(shared: .init(source: source, theme: theme, options: options))
+    }
+
+    /// Every output of the site (of a renderer with the whole model in memory).
     public func outputs() -> [OutputID] {
-        let model = inputs.shared.view.model
+        guard let model = inputs.shared.view.model else { preconditionFailure("only a model in memory lists every output") }
         let features = MapFeatures(inputs: inputs)
         // Album maps depend on the photos' EXIF, which only the image catalog knows.
         let albumMaps = model.groupOrder.flatMap { model.groups[$0]!.albums }.filter(features.albumHasMap).map { OutputID.geoJSON(.album($0.key)) }

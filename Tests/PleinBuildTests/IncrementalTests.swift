@@ -134,7 +134,8 @@ import Testing
     /// `OutputID.Kind` is the one table of what each kind of output is rendered with: every page
     /// of the demo (threads and the search page included) reads exactly its kind's template, and
     /// feeds, maps and data read none. A kind whose renderer asked for another template than the
-    /// table says would escape the theme's check (`Theme.requiredTemplates`) and the graph.
+    /// table says would escape the theme's check (`Theme.requiredTemplates`) and the graph. And
+    /// each output's key names it (`OutputID(key:)`), for every kind.
     @Test func everyOutputReadsTheTemplateItsKindNames() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
@@ -145,6 +146,8 @@ import Testing
         var kinds: Set<OutputID.Kind> = []
         for id in renderer.outputs() {
             kinds.insert(id.kind)
+            // The build store names outputs by key; a build after an edit renders them from it.
+            #expect(OutputID(key: id.key) == id, "\(id.key) does not name its output")
             let templates = renderer.renderTracked(id).1.compactMap { dependency -> String? in
                 if case .template(let name) = dependency { return name }
                 return nil

@@ -4,6 +4,7 @@ import GRDBSQLite
 import PleinCore
 import PleinLoad
 import PleinMarkdown
+import PleinModel
 import PleinRender
 
 /// What a `plein build` keeps for the next one: SQLite through GRDB, `build.sqlite` in the cache
@@ -16,9 +17,9 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "7"
+    static let format = "8"
     let path: String
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     /// One output as the last build left it.
     struct Output: Sendable, Equatable {
@@ -47,7 +48,7 @@ struct BuildStore: Sendable {
         var liveInode: UInt64 = 0
         /// The spare's inode, or 0 when it is not known to be the site before the output.
         var spareInode: UInt64 = 0
-        var pages = 0, files = 0, images = 0, warnings = 0
+        var pages = 0, files = 0, images = 0, warnings = 0, videos = 0
         var content: [String: ContentScan.Entry] = [:]
         var outputs: [String: Output] = [:]
         var dependencyKeys: [String] = []
@@ -64,6 +65,14 @@ struct BuildStore: Sendable {
         var loaded: ContentState?
         /// The paths of the records the store holds.
         var recordPaths: Set<String> = []
+        /// The model, its images and the members' records, for `model_values` (see `ModelValues`).
+        var model: SiteModel?
+        var catalog: ImageCatalog?
+        var members: [Member] = []
+        /// Content files (content-relative) that had a problem, and the build's notes: a build
+        /// that redoes only edited reports keeps both as they were.
+        var problemFiles: Set<String> = []
+        var notes: [String] = []
     }
 
     struct Damaged: Error { let reason: String }
@@ -106,7 +115,7 @@ struct BuildStore: Sendable {
     /// Makes every table anew; with `keepingRecords`, the records read from content files stay
     /// (they depend on nothing but the file's bytes and what they were read with).
     private static func createTables(_ db: Database, keepingRecords: Bool = false) throws {
-        for table in ["meta", "content", "outputs", "dependency_keys", "facts", "bodies", "published", "differences"] {
+        for table in ["meta", "content", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences"] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
         }
         if !keepingRecords {
@@ -119,6 +128,7 @@ struct BuildStore: Sendable {
             CREATE TABLE outputs (id TEXT PRIMARY KEY, path TEXT NOT NULL, hash BLOB NOT NULL, dependencies BLOB NOT NULL);
             CREATE TABLE dependency_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
             CREATE TABLE facts (key TEXT PRIMARY KEY, hash BLOB NOT NULL);
+            CREATE TABLE model_values (key TEXT PRIMARY KEY, value BLOB NOT NULL);
             CREATE TABLE bodies (file TEXT PRIMARY KEY, digest BLOB NOT NULL, html TEXT NOT NULL, absolute TEXT, text TEXT NOT NULL, links TEXT NOT NULL);
             CREATE TABLE published (path TEXT PRIMARY KEY, identity TEXT NOT NULL);
             CREATE TABLE differences (path TEXT PRIMARY KEY, vanished INTEGER NOT NULL);
@@ -150,6 +160,9 @@ struct BuildStore: Sendable {
                 snapshot.files = Int(meta["files"] ?? "") ?? 0
                 snapshot.images = Int(meta["images"] ?? "") ?? 0
                 snapshot.warnings = Int(meta["warnings"] ?? "") ?? 0
+                snapshot.videos = Int(meta["videos"] ?? "") ?? 0
+                snapshot.problemFiles = Set((meta["problem_files"] ?? "").split(separator: "\n").map(String.init))
+                snapshot.notes = (meta["notes"] ?? "").split(separator: "\n").map(String.init)
                 snapshot.content = try Self.readContent(db)
                 return (snapshot, nil)
             }
@@ -398,7 +411,8 @@ struct BuildStore: Sendable {
                 let meta: [String: String] = [
                     "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp, "day": next.day, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
-                    "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings),
+                    "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings), "videos": String(next.videos),
+                    "problem_files": next.problemFiles.sorted().joined(separator: "\n"), "notes": next.notes.joined(separator: "\n"),
                 ]
                 let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
                 for (key, value) in meta { try putMeta.execute(arguments: [key, value]) }
@@ -431,6 +445,8 @@ struct BuildStore: Sendable {
                 let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
                 for key in previous.facts.values.keys where next.facts.values[key] == nil { try dropFact.execute(arguments: [key]) }
 
+                try Self.putValues(db, next, previous: previous)
+
                 let putBody = try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
                 for (file, digest) in next.bodies.digests.sorted(by: { $0.key < $1.key }) where previous.bodies.digests[file] != digest {
                     guard let body = next.bodies.bodies[file] else { continue }
@@ -454,9 +470,34 @@ struct BuildStore: Sendable {
         }
     }
 
+    /// The model's pieces whose facts changed since `previous` (every piece after a full build
+    /// without one), the site's settings and the members' records (see `ModelValues`).
+    private static func putValues(_ db: Database, _ next: Snapshot, previous: Snapshot) throws {
+        guard let model = next.model, let catalog = next.catalog else { return }
+        let pieces = ModelValues.pieces(of: model, images: catalog)
+        let changed = pieces.keys.filter { key in previous.facts.values[key] == nil || previous.facts.values[key] != next.facts.values[key] }.sorted()
+        var encoded = parallelMap(changed) { key in (key, ModelValues.encode(pieces[key]!)) }
+        encoded.append((ModelValues.siteKey, ModelValues.encode(model.site)))
+        encoded.append((ModelValues.membersKey, ModelValues.encode(next.members)))
+        let put = try db.makeStatement(sql: "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
+        for (key, value) in encoded { try put.execute(arguments: [key, Data(value)]) }
+        let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
+        for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
+    }
+
+    /// A body as the store keeps it.
+    static func body(_ db: Database, file: String) throws -> RenderedMarkdown? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT html, absolute, text, links FROM bodies WHERE file = ?"), arguments: [file]) else {
+            return nil
+        }
+        let html: String = row[0]
+        let absolute: String? = row[1]
+        return RenderedMarkdown(html: html, absoluteHTML: absolute.map { $0.isEmpty ? html : $0 }, links: Self.links(row[3]), text: row[2])
+    }
+
     // MARK: Encodings
 
-    private static func pack(_ values: [Int32]) -> Data {
+    static func pack(_ values: [Int32]) -> Data {
         var data = Data(capacity: values.count * 4)
         for value in values { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         return data
@@ -470,7 +511,7 @@ struct BuildStore: Sendable {
     }
 
     /// Links as lines: `l <url>` or `i <url>` (a URL holds no line break after rendering).
-    private static func text(_ links: [RenderedMarkdown.Link]) -> String {
+    static func text(_ links: [RenderedMarkdown.Link]) -> String {
         links.map { ($0.kind == .image ? "i " : "l ") + $0.url }.joined(separator: "\n")
     }
 

@@ -123,14 +123,20 @@ struct Facts: Sendable, Equatable {
         }
         for id in ids.sorted() {
             guard let report = model.reports[id] else { continue }
-            set(Dependency.report(id).key, FingerprintEncoder.fingerprint(report))
-            for (key, value) in Self.views(ofReport: id, report) { set(key, value) }
-            for file in [report.file] + report.replies.map(\.file) {
-                if let digest = bodies[file] { set(Dependency.body(file).key, digest) }
-                if let text = texts[file] { let (key, value) = Self.summary(of: file, text.text); set(key, value) }
-            }
+            for (key, value) in Self.report(report, bodies: bodies, texts: { texts[$0] }) { set(key, value) }
         }
         return changed
+    }
+
+    /// Every fact of a report: its own, its narrower views, and its bodies' digests and summaries
+    /// (those `bodies` and `texts` have).
+    static func report(_ report: ReportModel, bodies: [String: [UInt8]], texts: (String) -> RenderedMarkdown?) -> [(String, [UInt8])] {
+        var facts = [(Dependency.report(report.id).key, FingerprintEncoder.fingerprint(report))] + views(ofReport: report.id, report)
+        for file in [report.file] + report.replies.map(\.file) {
+            if let digest = bodies[file] { facts.append((Dependency.body(file).key, digest)) }
+            if let text = texts(file) { facts.append(summary(of: file, text.text)) }
+        }
+        return facts
     }
 
     /// A report's narrower facts: its times and its headline.

@@ -10,9 +10,9 @@ import PleinLoad
 /// build — the build is a full one, with one line saying why; never a wrong one.
 struct StoreSession {
     let options: BuildOptions
-    private var store: BuildStore?
-    private var previous: BuildStore.Snapshot?
-    private var next = BuildStore.Snapshot()
+    private(set) var store: BuildStore?
+    private(set) var previous: BuildStore.Snapshot?
+    private(set) var next = BuildStore.Snapshot()
     private(set) var remembered: Remembered?
     /// The paths in which the spare differs from the output, when the store vouches for it.
     private(set) var knownSpare: Set<String>?
@@ -22,6 +22,10 @@ struct StoreSession {
     private(set) var problem: String?
     /// Set when nothing changed since the last build: its snapshot.
     private(set) var unchanged: BuildStore.Snapshot?
+    /// Set when the content changed since the last build only in the bytes of files of reports
+    /// and replies (none appeared or vanished; the theme, HEAD and the day are as they were; the
+    /// spare is the one the store describes): those files, for `ReportEdit`.
+    private(set) var editedReportFiles: [String]?
 
     private let output: String
     private let spare: String
@@ -74,8 +78,27 @@ struct StoreSession {
         if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme, Self.sameDay(known.day, now: options.buildTime),
            scan.isUnchanged(from: known.content) {
             unchanged = known
+        } else if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme,
+                  Self.sameDay(known.day, now: options.buildTime), known.spareInode != 0, known.spareInode == Self.inode(spare) {
+            editedReportFiles = Self.editedReportFiles(known.content, next.content)
         }
         timer.lap("  store: compare")
+    }
+
+    /// The files whose bytes differ between two scans of the same files, when every one of
+    /// them is a report's or a reply's; else nil.
+    private static func editedReportFiles(_ before: [String: ContentScan.Entry], _ now: [String: ContentScan.Entry]) -> [String]? {
+        guard before.count == now.count else { return nil }
+        var edited: [String] = []
+        for (path, entry) in now {
+            guard let was = before[path] else { return nil }
+            guard was.hash != entry.hash else { continue }
+            switch FileRole.of(path) {
+            case .report, .reply: edited.append(path)
+            default: return nil
+            }
+        }
+        return edited.isEmpty ? nil : edited.sorted()
     }
 
     /// Whether the last build was for today, in the site's zone it saved with the day.
@@ -128,6 +151,9 @@ struct StoreSession {
         made.warnings = warnings
         made.day = state.builtForDay
         made.images = state.imageCount
+        made.videos = state.videoCount
+        made.problemFiles = state.problemFiles
+        made.notes = state.notes
         do throws(BuildStore.Damaged) {
             try store.save(made, previous: previous)
         } catch {

@@ -1,5 +1,5 @@
 /// A WGS 84 position in degrees.
-public struct Coordinate: Sendable, Hashable, Encodable {
+public struct Coordinate: Sendable, Hashable, Codable {
     public let lat: Double
     public let lon: Double
 
@@ -10,9 +10,9 @@ public struct Coordinate: Sendable, Hashable, Encodable {
 }
 
 /// Weekly opening hours: for each day Monday…Sunday the ranges open, in minutes after midnight.
-public struct OpeningHours: Sendable, Hashable, Encodable {
+public struct OpeningHours: Sendable, Hashable, Codable {
     /// A span of opening time; `end` may pass 24:00 (open past midnight).
-    public struct Range: Sendable, Hashable, Encodable {
+    public struct Range: Sendable, Hashable, Codable {
         public let start: Int
         public let end: Int
         public init(start: Int, end: Int) {
@@ -26,7 +26,7 @@ public struct OpeningHours: Sendable, Hashable, Encodable {
     /// The entries as written, for display (`mon-fri` → `09:00-17:00`).
     public let written: [Entry]
 
-    public struct Entry: Sendable, Hashable, Encodable {
+    public struct Entry: Sendable, Hashable, Codable {
         public let days: String
         public let hours: String
         public init(days: String, hours: String) {

@@ -1,5 +1,5 @@
 /// Markdown text and the line of the file it starts on.
-public struct Body: Sendable, Hashable, Encodable {
+public struct Body: Sendable, Hashable, Codable {
     public let markdown: String
     public let line: Int
 
@@ -12,7 +12,7 @@ public struct Body: Sendable, Hashable, Encodable {
 }
 
 /// A named place of `places.yaml`.
-public struct Place: Sendable, Hashable, Encodable {
+public struct Place: Sendable, Hashable, Codable {
     public let name: String
     public let coordinate: Coordinate
     public let postcode: String?
@@ -27,13 +27,13 @@ public struct Place: Sendable, Hashable, Encodable {
 }
 
 /// `users/<id>.md`
-public struct Member: Sendable {
-    public enum Home: Sendable, Hashable {
+public struct Member: Sendable, Codable {
+    public enum Home: Sendable, Hashable, Codable {
         case place(String)
         case coordinate(Coordinate)
     }
 
-    public struct Diving: Sendable, Hashable, Encodable {
+    public struct Diving: Sendable, Hashable, Codable {
         public let certification: String?
         public let years: Int?
         public let dives: Int?
@@ -77,13 +77,13 @@ public struct Member: Sendable {
     }
 }
 
-public enum Visibility: String, Sendable, Hashable, Encodable {
+public enum Visibility: String, Sendable, Hashable, Codable {
     case `public`, unlisted, `private`
 }
 
 /// How an album's map places its photos (`map` of the album): on the site's privacy grid
 /// (`coarse`, the default), where they were taken (`exact`, for a dive site), or not at all.
-public enum AlbumMap: String, Sendable, Hashable, Encodable {
+public enum AlbumMap: String, Sendable, Hashable, Codable {
     case coarse, exact
     case hidden = "none"
 }
@@ -234,7 +234,7 @@ public struct Area: Sendable {
     }
 }
 
-public enum Category: String, Sendable, Hashable, CaseIterable, Encodable {
+public enum Category: String, Sendable, Hashable, CaseIterable, Codable {
     case suspicious, attention, event, complaint, message
 }
 

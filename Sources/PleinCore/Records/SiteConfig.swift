@@ -1,5 +1,5 @@
 /// Settings from `site.yaml`.
-public struct SiteConfig: Sendable, Equatable {
+public struct SiteConfig: Sendable, Equatable, Codable {
     public let title: String
     /// Always ends with `/`.
     public private(set) var baseURL: String
@@ -90,7 +90,7 @@ public struct SiteConfig: Sendable, Equatable {
 }
 
 /// A part of the site that a community may have or leave out (`site.yaml` `sections`).
-public enum SiteSection: String, Sendable, CaseIterable, Comparable {
+public enum SiteSection: String, Sendable, CaseIterable, Comparable, Codable {
     /// The member directory and profiles, with their feeds.
     case members
     /// Diving cards and the "find divers near…" page.
@@ -114,7 +114,7 @@ public enum SiteSection: String, Sendable, CaseIterable, Comparable {
     }
 }
 
-public enum Language: String, Sendable, CaseIterable {
+public enum Language: String, Sendable, CaseIterable, Codable {
     case nl, en
 }
 

@@ -8,6 +8,8 @@ public struct ValueNode: Sendable {
     }
 }
 
+extension Located: Codable where T: Codable {}
+
 /// What a validated field holds. Produced only by `Validator`, so its contents always match
 /// the field's declared `FieldType`.
 public enum Value: Sendable {

@@ -2,7 +2,7 @@
 ///
 /// Ordering uses the instant alone, so `10:00+02:00` sorts with `08:00Z`; equality also asks
 /// whether both were written as a date (a date shows differently from midnight).
-public struct Moment: Sendable, Hashable, Comparable, Encodable {
+public struct Moment: Sendable, Hashable, Comparable, Codable {
     /// Seconds since 1970-01-01T00:00:00Z.
     public let seconds: Int64
     /// True when the content gave a date without a time (midnight in the site's time zone).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The site's time zone: turns instants into wall-clock times and back, never using the
 /// machine's zone.
-public struct SiteClock: Sendable, Equatable {
+public struct SiteClock: Sendable, Equatable, Codable {
     public let identifier: String
     private let zone: TimeZone
 
@@ -15,6 +15,20 @@ public struct SiteClock: Sendable, Equatable {
     }
 
     public static let utc = SiteClock(identifier: "UTC")!
+
+    /// Kept by its identifier (for the build store's model values).
+    public init(from decoder: any Decoder) throws {
+        let identifier = try decoder.singleValueContainer().decode(String.self)
+        guard let clock = SiteClock(identifier: identifier) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown time zone \(identifier)"))
+        }
+        self = clock
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
 
     /// The UTC offset, in seconds, in force at `seconds` since the epoch.
     public func offset(at seconds: Int64) -> Int {

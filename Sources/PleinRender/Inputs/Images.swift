@@ -24,14 +24,14 @@ public struct ImageCatalog: Sendable {
 }
 
 /// A photo, or a video with its poster: one `Dependency.image` of the pages that show it.
-public struct PublishedItem: Sendable, Hashable, Encodable {
+public struct PublishedItem: Sendable, Hashable, Codable {
     public let image: PublishedImage?
     public let video: PublishedVideo?
 }
 
 /// One image as the site shows it: sized variants for `srcset`, a display copy and a preview.
-public struct PublishedImage: Sendable, Hashable, Encodable {
-    public struct Variant: Sendable, Hashable, Encodable {
+public struct PublishedImage: Sendable, Hashable, Codable {
+    public struct Variant: Sendable, Hashable, Codable {
         /// Site-relative path of the file.
         public let path: String
         public let width: Int
@@ -72,7 +72,7 @@ public struct PublishedImage: Sendable, Hashable, Encodable {
 
 /// An album video as published: its web copy (H.264/AAC MP4, no metadata), or, when ffmpeg
 /// was not there to make one, nothing but the item's place in the album.
-public struct PublishedVideo: Sendable, Hashable, Encodable {
+public struct PublishedVideo: Sendable, Hashable, Codable {
     /// Site-relative path of the MP4; nil when it could not be made.
     public let path: String?
     public let width: Int
@@ -105,7 +105,7 @@ public struct PublishedVideo: Sendable, Hashable, Encodable {
 }
 
 /// What EXIF says about a photo.
-public struct PhotoInfo: Sendable, Hashable, Encodable {
+public struct PhotoInfo: Sendable, Hashable, Codable {
     /// `DateTimeOriginal` as seconds since the epoch, and whether an offset was recorded.
     public var takenAt: Int64?
     public var takenAtHasOffset = false

@@ -1,118 +1,175 @@
 public import PleinCore
 public import PleinModel
-import PleinMarkdown
+public import PleinMarkdown
+
+/// Where a `ModelView` reads the model's pieces from: the model in memory (`InMemoryModel`), or
+/// (for `plein build` after an edit of reports) the build store, which gives each piece when it
+/// is first read. Each function answers one `Dependency`.
+public protocol ModelSource: Sendable {
+    var site: SiteConfig { get }
+    func member(_ id: String) -> MemberModel?
+    func group(_ id: String) -> GroupModel?
+    func report(_ id: String) -> ReportModel?
+    func area(_ id: String) -> AreaModel?
+    func location(_ id: String) -> LocationModel?
+    func thread(_ id: String) -> ThreadModel?
+    /// A member's check-ins, in the model's order.
+    func sessions(of member: String) -> [Session]
+    var memberOrder: [String] { get }
+    var groupOrder: [String] { get }
+    var reportOrder: [String] { get }
+    var areaOrder: [String] { get }
+    var locationOrder: [String] { get }
+    var places: [Place] { get }
+    var asOf: Moment? { get }
+    var today: String? { get }
+    func body(_ file: String) -> RenderedMarkdown?
+    func image(_ path: String) -> PublishedImage?
+    func video(_ path: String) -> PublishedVideo?
+}
+
+/// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
+public final class InMemoryModel: ModelSource {
+    public let model: SiteModel
+    let bodies: Bodies
+    let images: ImageCatalog
+    private let sessionsByMember: [String: [Session]]
+    private let areasByID: [String: AreaModel]
+    private let locationsByID: [String: LocationModel]
+    private let threadsByID: [String: ThreadModel]
+
+    public init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
+        self.model = model
+        self.bodies = bodies
+        self.images = images
+        sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
+        areasByID = Dictionary(model.areas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        locationsByID = Dictionary(model.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        threadsByID = Dictionary(model.threads.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public var site: SiteConfig { model.site }
+    public func member(_ id: String) -> MemberModel? { model.members[id] }
+    public func group(_ id: String) -> GroupModel? { model.groups[id] }
+    public func report(_ id: String) -> ReportModel? { model.reports[id] }
+    public func area(_ id: String) -> AreaModel? { areasByID[id] }
+    public func location(_ id: String) -> LocationModel? { locationsByID[id] }
+    public func thread(_ id: String) -> ThreadModel? { threadsByID[id] }
+    public func sessions(of member: String) -> [Session] { sessionsByMember[member] ?? [] }
+    public var memberOrder: [String] { model.memberOrder }
+    public var groupOrder: [String] { model.groupOrder }
+    public var reportOrder: [String] { model.reportOrder }
+    public var areaOrder: [String] { model.areas.map(\.id) }
+    public var locationOrder: [String] { model.locations.map(\.id) }
+    public var places: [Place] { model.places }
+    public var asOf: Moment? { model.asOf }
+    public var today: String? { model.today }
+    public func body(_ file: String) -> RenderedMarkdown? { bodies[file] }
+    public func image(_ path: String) -> PublishedImage? { images[path] }
+    public func video(_ path: String) -> PublishedVideo? { images.videos[path] }
+}
 
 /// The site model as renderers see it: read-only, and every read recorded (when a recorder is
 /// set) so that an incremental rebuild renders an output again only when something it read
 /// has changed. Renderers read the model only through this.
 struct ModelView: Sendable {
-    /// The model and what was made from it, in one object: a view is copied for every read
-    /// (with the recorder of the output being rendered), and a copy costs one reference count.
-    final class Storage: Sendable {
-        let model: SiteModel
-        let bodies: Bodies
-        let images: ImageCatalog
-        /// Each member's check-ins, in the model's order.
-        let sessionsByMember: [String: [Session]]
-
-        init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
-            self.model = model
-            self.bodies = bodies
-            self.images = images
-            sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
-        }
-    }
-
-    let storage: Storage
+    /// Where the pieces come from, in one object: a view is copied for every read (with the
+    /// recorder of the output being rendered), and a copy costs one reference count.
+    let source: any ModelSource
     var recorder: DependencyRecorder?
 
-    init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
-        storage = Storage(model: model, bodies: bodies, images: images)
+    init(source: any ModelSource) {
+        self.source = source
     }
 
-    var model: SiteModel { storage.model }
+    /// The whole model, when it is in memory (what lists every output of the site needs).
+    var model: SiteModel? { (source as? InMemoryModel)?.model }
 
     func note(_ dependency: Dependency) { recorder?.record(dependency) }
 
     func member(_ id: String) -> MemberModel? {
         note(.member(id))
-        return storage.model.members[id]
+        return source.member(id)
     }
 
     func group(_ id: String) -> GroupModel? {
         note(.group(id))
-        return storage.model.groups[id]
+        return source.group(id)
     }
 
     func report(_ id: String) -> ReportModel? {
         note(.report(id))
-        return storage.model.reports[id]
+        return source.report(id)
     }
 
     /// When a report and its replies were published (a narrower read than `report`).
     func reportTimes(_ id: String) -> ReportTimes? {
         note(.reportTimes(id))
-        return storage.model.reports[id].map(ReportTimes.init)
+        return source.report(id).map(ReportTimes.init)
     }
 
     /// What a list or a map shows of a report (a narrower read than `report`).
     func headline(_ id: String) -> ReportHeadline? {
         note(.reportHeadline(id))
-        return storage.model.reports[id].map(ReportHeadline.init)
+        return source.report(id).map(ReportHeadline.init)
     }
 
     /// A body's plain text cut to `limit` characters; nil when there is no such body. For the
     /// lengths of `Summaries` it reads only the summary, not the whole body.
     func summary(_ file: String, limit: Int) -> String? {
         note(Summaries.lengths.contains(limit) ? .summary(file) : .body(file))
-        return storage.bodies[file].map { TextCut.summary($0.text, limit: limit) }
+        return source.body(file).map { TextCut.summary($0.text, limit: limit) }
     }
 
     /// When a member joined (a narrower read than `member`).
     func joined(_ id: String) -> Moment? {
         note(.memberJoined(id))
-        return storage.model.members[id]?.joined
+        return source.member(id)?.joined
     }
 
     func area(_ id: String) -> AreaModel? {
         note(.area(id))
-        return storage.model.areas.first { $0.id == id }
+        return source.area(id)
     }
 
     func location(_ id: String) -> LocationModel? {
         note(.location(id))
-        return storage.model.locations.first { $0.id == id }
+        return source.location(id)
     }
 
     func thread(_ id: String) -> ThreadModel? {
         note(.thread(id))
-        return storage.model.threads.first { $0.id == id }
+        return source.thread(id)
     }
 
-    var memberOrder: [String] { note(.memberOrder); return storage.model.memberOrder }
-    var groupOrder: [String] { note(.groupOrder); return storage.model.groupOrder }
-    var reportOrder: [String] { note(.reportOrder); return storage.model.reportOrder }
+    var memberOrder: [String] { note(.memberOrder); return source.memberOrder }
+    var groupOrder: [String] { note(.groupOrder); return source.groupOrder }
+    var reportOrder: [String] { note(.reportOrder); return source.reportOrder }
 
     /// Every area, in order (the output depends on each of them).
     var areas: [AreaModel] {
         note(.areaOrder)
-        for area in storage.model.areas { note(.area(area.id)) }
-        return storage.model.areas
+        return source.areaOrder.compactMap { id in
+            note(.area(id))
+            return source.area(id)
+        }
     }
 
     var locations: [LocationModel] {
         note(.locationOrder)
-        for location in storage.model.locations { note(.location(location.id)) }
-        return storage.model.locations
+        return source.locationOrder.compactMap { id in
+            note(.location(id))
+            return source.location(id)
+        }
     }
 
-    var places: [Place] { note(.places); return storage.model.places }
-    var asOf: Moment? { note(.asOf); return storage.model.asOf }
-    var today: String? { note(.today); return storage.model.today }
+    var places: [Place] { note(.places); return source.places }
+    var asOf: Moment? { note(.asOf); return source.asOf }
+    var today: String? { note(.today); return source.today }
 
     func sessions(of member: String) -> [Session] {
         note(.sessions(member))
-        return storage.sessionsByMember[member] ?? []
+        return source.sessions(of: member)
     }
 
     func album(_ key: AlbumKey) -> AlbumModel? {
@@ -136,17 +193,17 @@ struct ModelView: Sendable {
 
     func body(_ file: String) -> RenderedMarkdown? {
         note(.body(file))
-        return storage.bodies[file]
+        return source.body(file)
     }
 
     func image(_ path: String) -> PublishedImage? {
         note(.image(path))
-        return storage.images[path]
+        return source.image(path)
     }
 
     /// An album video (whose poster, if any, is `image(path)`).
     func video(_ path: String) -> PublishedVideo? {
         note(.image(path))
-        return storage.images.videos[path]
+        return source.video(path)
     }
 }

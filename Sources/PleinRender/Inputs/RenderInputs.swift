@@ -56,19 +56,22 @@ public struct LeafletAssets: Sendable {
 struct RenderInputs: Sendable {
     final class Shared: Sendable {
         let view: ModelView
+        let site: SiteConfig
         let theme: Theme
         let routes: Routes
         let options: RenderOptions
         /// The parts of every page's context that depend only on the site and the theme.
         let frame: FrameValues
 
-        init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions) {
-            view = ModelView(model: model, bodies: bodies, images: images)
-            let theme = theme.labelled(model.site.labels)
+        init(source: any ModelSource, theme: Theme, options: RenderOptions) {
+            view = ModelView(source: source)
+            let site = source.site
+            self.site = site
+            let theme = theme.labelled(site.labels)
             self.theme = theme
-            routes = Routes(baseURL: model.site.baseURL)
+            routes = Routes(baseURL: site.baseURL)
             self.options = options
-            frame = FrameValues(site: model.site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search)
+            frame = FrameValues(site: site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search)
         }
     }
 
@@ -86,7 +89,7 @@ struct RenderInputs: Sendable {
     var strings: Strings { shared.theme.strings }
     var routes: Routes { shared.routes }
     var options: RenderOptions { shared.options }
-    var site: SiteConfig { shared.view.model.site }
+    var site: SiteConfig { shared.site }
     var frame: FrameValues { shared.frame }
 }
 
