@@ -305,9 +305,7 @@ struct BuildStore: Sendable {
             let digest: Data = row[1]
             let file: String = row[0]
             stage.digests[file] = [UInt8](digest)
-            let html: String = row[2]
-            let absolute: String? = row[3]
-            rendered[file] = RenderedMarkdown(html: html, absoluteHTML: absolute.map { $0.isEmpty ? html : $0 }, links: Self.links(row[5]), text: row[4])
+            rendered[file] = Self.body(html: row[2], absolute: row[3], text: row[4], links: row[5])
         }
         stage.bodies = Bodies(rendered: rendered)
         return stage
@@ -447,12 +445,10 @@ struct BuildStore: Sendable {
 
                 try Self.putValues(db, next, previous: previous)
 
-                let putBody = try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
+                let putBody = try Self.bodyStatement(db)
                 for (file, digest) in next.bodies.digests.sorted(by: { $0.key < $1.key }) where previous.bodies.digests[file] != digest {
                     guard let body = next.bodies.bodies[file] else { continue }
-                    // `absolute` is stored only when it differs from `html` ('' when the same; most bodies).
-                    let absolute = body.absoluteHTML.map { $0 == body.html ? "" : $0 }
-                    try putBody.execute(arguments: [file, Data(digest), body.html, absolute, body.text, Self.text(body.links)])
+                    try Self.put(body, file: file, digest: digest, with: putBody)
                 }
                 let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
                 for file in previous.bodies.digests.keys where next.bodies.digests[file] == nil { try dropBody.execute(arguments: [file]) }
@@ -490,9 +486,28 @@ struct BuildStore: Sendable {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT html, absolute, text, links FROM bodies WHERE file = ?"), arguments: [file]) else {
             return nil
         }
-        let html: String = row[0]
-        let absolute: String? = row[1]
-        return RenderedMarkdown(html: html, absoluteHTML: absolute.map { $0.isEmpty ? html : $0 }, links: Self.links(row[3]), text: row[2])
+        return body(html: row[0], absolute: row[1], text: row[2], links: row[3])
+    }
+
+    private static func body(html: String, absolute: String?, text: String, links: String) -> RenderedMarkdown {
+        RenderedMarkdown(html: html, absoluteHTML: absolute.map { $0.isEmpty ? html : $0 }, links: Self.links(links), text: text)
+    }
+
+    static func bodyStatement(_ db: Database) throws -> Statement {
+        try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
+    }
+
+    /// Writes a body's row through `statement` (`bodyStatement`): `absolute` is stored only when it
+    /// differs from `html` ('' when the same; most bodies).
+    static func put(_ body: RenderedMarkdown, file: String, digest: [UInt8], with statement: Statement) throws {
+        let absolute = body.absoluteHTML.map { $0 == body.html ? "" : $0 }
+        try statement.execute(arguments: [file, Data(digest), body.html, absolute, body.text, text(body.links)])
+    }
+
+    /// A piece of the model as `model_values` keeps it (see `ModelValues`).
+    static func value<Value: Decodable>(_ db: Database, _ key: String, as type: Value.Type) throws -> Value? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM model_values WHERE key = ?"), arguments: [key])
+            .flatMap { ModelValues.decode(type, Array($0)) }
     }
 
     // MARK: Encodings
@@ -511,7 +526,7 @@ struct BuildStore: Sendable {
     }
 
     /// Links as lines: `l <url>` or `i <url>` (a URL holds no line break after rendering).
-    static func text(_ links: [RenderedMarkdown.Link]) -> String {
+    private static func text(_ links: [RenderedMarkdown.Link]) -> String {
         links.map { ($0.kind == .image ? "i " : "l ") + $0.url }.joined(separator: "\n")
     }
 

@@ -69,10 +69,7 @@ final class StoredModel: ModelSource {
     /// The stored value of `key`, decoded once.
     private func value<Value: Decodable & Sendable>(_ key: String, as type: Value.Type) -> Value? {
         if let cached = cache.withLock({ $0[key] }) { return cached as? Value }
-        let bytes = try? queue.read { db in
-            try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM model_values WHERE key = ?"), arguments: [key])
-        }
-        guard let bytes, let decoded = ModelValues.decode(type, Array(bytes)) else { return nil }
+        guard let decoded = (try? queue.read { db in try BuildStore.value(db, key, as: type) }) ?? nil else { return nil }
         cache.withLock { $0[key] = decoded }
         return decoded
     }

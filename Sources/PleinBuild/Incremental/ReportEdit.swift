@@ -44,7 +44,7 @@ struct ReportEdit {
 
     func build(start: DispatchTime, timer: inout PhaseTimer) -> BuildReport? {
         let queue = store.queue
-        guard let site = try? queue.read({ db in try Self.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
+        guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
               !(site.search && options.pagefind != nil) else { return nil }
         // The reports edited, by id, each with the files it is made from.
         var reportIDs: Set<String> = []
@@ -67,9 +67,9 @@ struct ReportEdit {
                     differences.all.insert(row[0])
                     if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
                 }
-                members = try Self.value(db, ModelValues.membersKey, as: [Member].self) ?? []
+                members = try BuildStore.value(db, ModelValues.membersKey, as: [Member].self) ?? []
                 for id in reportIDs.sorted() {
-                    guard let old = try Self.value(db, Dependency.report(id).key, as: ReportModel.self) else { throw Unfit() }
+                    guard let old = try BuildStore.value(db, Dependency.report(id).key, as: ReportModel.self) else { throw Unfit() }
                     let replies = old.replies.map(\.file)
                     let paths = [old.file] + replies
                     // No file of an edited report had a problem at the last build.
@@ -147,12 +147,12 @@ struct ReportEdit {
         }
         timer.lap("outputs to render (\(stale.count))")
 
+        let (theme, themeProblems) = ThemeLoader.load(options.themeFiles, language: site.language)
+        guard let theme, themeProblems.isEmpty else { return nil }
         // From here on the spare is worked on: a failure is a failed build, as in a full one.
         do throws(BuildStore.Damaged) { try store.forgetSpare() } catch { return nil }
         let models = Dictionary(uniqueKeysWithValues: made.values.map { ($0.model.id, $0.model) })
         let source = StoredModel(queue: queue, site: site, reports: models, bodies: rendered)
-        let (theme, themeProblems) = ThemeLoader.load(options.themeFiles, language: site.language)
-        guard let theme, themeProblems.isEmpty else { return nil }
         let renderer = Renderer(
             source: source, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
@@ -208,10 +208,6 @@ struct ReportEdit {
     }
 
     private struct Unfit: Error {}
-
-    private static func value<Value: Decodable>(_ db: Database, _ key: String, as type: Value.Type) throws -> Value? {
-        try Data.fetchOne(db, sql: "SELECT value FROM model_values WHERE key = ?", arguments: [key]).flatMap { ModelValues.decode(type, Array($0)) }
-    }
 
     /// The outputs that read any of `keys`, found in what each output read (its dependencies, as
     /// indexes into `dependency_keys`), read straight from SQLite's statement.
@@ -274,11 +270,8 @@ struct ReportEdit {
                 for (key, hash) in facts { try putFact.execute(arguments: [key, Data(hash)]) }
                 let putValue = try db.makeStatement(sql: "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
                 for report in made.map(\.model) { try putValue.execute(arguments: [Dependency.report(report.id).key, Data(ModelValues.encode(report))]) }
-                let putBody = try db.makeStatement(sql: "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
-                for (file, body) in bodies.sorted(by: { $0.key < $1.key }) {
-                    let absolute = body.absoluteHTML.map { $0 == body.html ? "" : $0 }
-                    try putBody.execute(arguments: [file, Data(digests[file] ?? []), body.html, absolute, body.text, BuildStore.text(body.links)])
-                }
+                let putBody = try BuildStore.bodyStatement(db)
+                for (file, body) in bodies.sorted(by: { $0.key < $1.key }) { try BuildStore.put(body, file: file, digest: digests[file] ?? [], with: putBody) }
                 var keyIDs: [String: Int32] = [:]
                 var nextID = try Int32.fetchOne(db, sql: "SELECT coalesce(max(id), -1) + 1 FROM dependency_keys") ?? 0
                 let findKey = try db.makeStatement(sql: "SELECT id FROM dependency_keys WHERE key = ?")
