@@ -54,9 +54,9 @@ private struct CheckRun {
         diagnostics.append(Diagnostic(problem, in: file, at: span))
     }
 
-    /// Resolves a member reference, reporting it when unknown.
+    /// Resolves a member reference to the member's id, reporting it when unknown.
     @discardableResult
-    mutating func member(_ ref: Located<String>, in file: String) -> Member? {
+    mutating func member(_ ref: Located<String>, in file: String) -> String? {
         if let member = members.resolve(ref.value) { return member }
         if known(.member, ref.value) { return nil }
         add(.unknownReference(.member, ref.value, suggestion: members.suggestion(for: ref.value)), file, ref.span)
@@ -117,7 +117,7 @@ private struct CheckRun {
             }
             checkUnique(member.follows, key: { $0 }, field: "follows", file: member.file)
             for friend in member.friends { self.member(friend, in: member.file) }
-            checkUnique(member.friends, key: { [members] in members.resolve($0)?.id }, field: "friends", file: member.file)
+            checkUnique(member.friends, key: { [members] in members.resolve($0) }, field: "friends", file: member.file)
         }
     }
 
@@ -131,7 +131,7 @@ private struct CheckRun {
                 names[key] = group
             }
             for ref in group.members { member(ref, in: group.file) }
-            checkUnique(group.members, key: { [members] in members.resolve($0)?.id }, field: "members", file: group.file)
+            checkUnique(group.members, key: { [members] in members.resolve($0) }, field: "members", file: group.file)
             if group.members.isEmpty, group.spans["members"] != nil {
                 add(.groupWithoutMembers, group.file, group.spans["members"]!)
             }
@@ -142,13 +142,13 @@ private struct CheckRun {
     /// The ids of a group's members, for membership rules.
     func memberIDs(of groupID: String) -> [String]? {
         guard let group = content.groups.first(where: { $0.id == groupID }) else { return nil }
-        return group.members.compactMap { members.resolve($0.value)?.id }
+        return group.members.compactMap { members.resolve($0.value) }
     }
 
     /// Reports a reference to someone who is not in the group (or not a member at all).
     mutating func requireGroupMember(_ ref: Located<String>, group: String, file: String) {
         guard let resolved = member(ref, in: file), let ids = memberIDs(of: group) else { return }
-        if !ids.contains(resolved.id) {
+        if !ids.contains(resolved) {
             let suggestion = ref.value.contains("@") ? nil : Suggestions.closest(to: ref.value, in: ids)
             add(.notGroupMember(member: ref.value, group: group, suggestion: suggestion), file, ref.span)
         }
@@ -277,7 +277,7 @@ private struct CheckRun {
     mutating func checkCheckIns() {
         let locations = Dictionary(content.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let locationIDs = content.locations.map(\.id)
-        for (member, file) in content.checkInFiles.sorted(by: { $0.key < $1.key }) where members.byID[member] == nil {
+        for (member, file) in content.checkInFiles.sorted(by: { $0.key < $1.key }) where !members.ids.contains(member) {
             add(.unknownReference(.member, member, suggestion: members.suggestion(for: member)), file)
         }
         var open: [String: Int] = [:]
@@ -399,16 +399,16 @@ private struct CheckRun {
         for thread in content.threads {
             var ids: [String] = []
             for participant in thread.participants {
-                if let resolved = member(participant, in: thread.file), !ids.contains(resolved.id) { ids.append(resolved.id) }
+                if let resolved = member(participant, in: thread.file), !ids.contains(resolved) { ids.append(resolved) }
             }
-            checkUnique(thread.participants, key: { [members] in members.resolve($0)?.id }, field: "participants", file: thread.file)
-            let distinct = Set(thread.participants.map { members.resolve($0.value)?.id ?? $0.value }).count
+            checkUnique(thread.participants, key: { [members] in members.resolve($0) }, field: "participants", file: thread.file)
+            let distinct = Set(thread.participants.map { members.resolve($0.value) ?? $0.value }).count
             if distinct < 2 {
                 add(.tooFewParticipants(distinct), thread.file, thread.spans["participants"] ?? .fileStart)
             }
             for message in thread.messages {
                 guard let author = member(message.author, in: message.file) else { continue }
-                if !ids.contains(author.id) {
+                if !ids.contains(author) {
                     add(.notParticipant(message.author.value, suggestion: Suggestions.closest(to: message.author.value, in: ids)),
                         message.file, message.author.span)
                 }

@@ -152,10 +152,7 @@ struct FileTree: Sendable {
         return true
     }
 
-    /// Hidden files and folders (.git, .DS_Store) and editors' backups are not content.
-    static func isHidden(_ name: String) -> Bool {
-        name.hasPrefix(".") || name.hasSuffix("~")
-    }
+    static func isHidden(_ name: String) -> Bool { ContentLayout.isHidden(name) }
 
     static func parent(of path: String) -> String {
         path.split(separator: "/").dropLast().joined(separator: "/")

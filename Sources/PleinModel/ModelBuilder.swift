@@ -8,7 +8,7 @@ public enum ModelBuilder {
     public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History(), now: Moment? = nil) -> SiteModel {
         let index = content.memberIndex
         let site = content.site
-        func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value)?.id } }
+        func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value) } }
 
         // Members, without e-mail and with a coarse home.
         var members: [String: MemberModel] = [:]
@@ -49,7 +49,7 @@ public enum ModelBuilder {
                 createdBy: id(g.createdBy), body: g.body)
         }
         for a in content.albums where groups[a.group] != nil {
-            groups[a.group]!.albums.append(album(a, captureTimes: captureTimes, resolve: { index.resolve($0)?.id }))
+            groups[a.group]!.albums.append(album(a, captureTimes: captureTimes, resolve: { index.resolve($0) }))
         }
         for goal in content.goals where groups[goal.group] != nil {
             let model = GoalModel(
@@ -189,7 +189,7 @@ public enum ModelBuilder {
 
     /// A report as pages show it (its followers and history are added by `build`).
     static func report(_ r: Report, index: MemberIndex) -> ReportModel {
-        func id(_ ref: Located<String>) -> String { index.resolve(ref.value)?.id ?? ref.value }
+        func id(_ ref: Located<String>) -> String { index.resolve(ref.value) ?? ref.value }
         let replies = r.replies.map { ReplyModel(name: $0.name, file: $0.file, author: id($0.author), at: $0.at, body: $0.body) }
         var report = ReportModel(
             id: r.id, area: r.area, slug: r.slug, file: r.file, title: r.title, category: r.category, at: r.at,

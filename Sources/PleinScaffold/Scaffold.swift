@@ -84,7 +84,7 @@ public struct Scaffold: Sendable {
         guard let g = content.groups.first(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
         let member = try requireMember(reference)
         let index = content.memberIndex
-        guard g.members.contains(where: { index.resolve($0.value)?.id == member.id }) else {
+        guard g.members.contains(where: { index.resolve($0.value) == member.id }) else {
             throw Failure("'\(member.id)' is not a member of '\(group)'")
         }
         return member
@@ -92,7 +92,7 @@ public struct Scaffold: Sendable {
 
     func requireMember(_ reference: String) throws(Failure) -> Member {
         let index = content.memberIndex
-        guard let member = index.resolve(reference) else {
+        guard let id = index.resolve(reference), let member = content.members.first(where: { $0.id == id }) else {
             let hint = index.suggestion(for: reference).map { " (did you mean '\($0)'?)" } ?? ""
             throw Failure("unknown member '\(reference)'\(hint)")
         }
@@ -309,7 +309,7 @@ public struct Scaffold: Sendable {
         let when = try moment(at)
         if let existing = content.threads.first(where: { $0.id == thread }) {
             let index = content.memberIndex
-            guard existing.participants.contains(where: { index.resolve($0.value)?.id == who.id }) else {
+            guard existing.participants.contains(where: { index.resolve($0.value) == who.id }) else {
                 throw Failure("'\(who.id)' is not a participant of '\(thread)'")
             }
         } else {

@@ -43,6 +43,37 @@ import Testing
         #expect(!model.reports.isEmpty && !model.groups.isEmpty)
     }
 
+    /// The build store keeps every piece of the model as a value (`ModelValues`, in
+    /// `ValueCoding`'s form) for the builds after an edit of reports: each reads back as the
+    /// value it was, property for property (its fingerprint is the same).
+    @Test func everyPieceReadsBackAsItWasStored() throws {
+        let model = Self.model
+        func readsBack<T: Codable>(_ value: T) -> Bool {
+            guard let read = ModelValues.decode(T.self, ModelValues.encode(value)) else { return false }
+            return FingerprintEncoder.fingerprint(read) == FingerprintEncoder.fingerprint(value)
+        }
+        var wrong: [String] = []
+        let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
+        for (key, piece) in pieces.sorted(by: { $0.key < $1.key }) {
+            guard let codable = piece as? any Codable, readsBack(codable) else {
+                wrong.append(key)
+                continue
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(pieces.count > 50)
+        // (The settings hold a set, whose order differs from process to process: compared as values.)
+        #expect(ModelValues.decode(SiteConfig.self, ModelValues.encode(model.site)) == model.site)
+        let index = MemberIndex(Pipeline.check(content: Repo.content).content.members)
+        #expect(ModelValues.decode(MemberIndex.self, ModelValues.encode(index)) == index)
+        #expect(!index.byEmail.isEmpty)
+        // Scalars at their edges, and a damaged value is refused rather than misread.
+        let edges: [Int64] = [0, -1, 1, .min, .max]
+        #expect(ModelValues.decode([Int64].self, ModelValues.encode(edges)) == edges)
+        #expect(ModelValues.decode([String: Double].self, ModelValues.encode(["a": 0.1, "ë": -2.5e300])) == ["a": 0.1, "ë": -2.5e300])
+        #expect(ModelValues.decode(ReportModel.self, Array(ModelValues.encode(model.reports.values.first).dropLast(3))) == nil)
+    }
+
     @Test func aFactChangesWithItsPieceOnly() throws {
         let model = Self.model
         let before = Facts(model, settings: "title: a", bodies: ["a.md": [1]], texts: Bodies(), images: ImageCatalog())

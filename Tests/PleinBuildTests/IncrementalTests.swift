@@ -176,7 +176,7 @@ import Testing
         expectSameAsFullBuild(state, site, "serve after an edit")
 
         let store = try BuildStore.open(cacheRoot: options.cacheRoot).store
-        let scan = ContentScan(root: site.content, previous: [:])
+        let scan = ContentScan(root: site.content, previous: nil)
         let known = try store.readRecords(matching: scan.files).known
         #expect(known.records[report] != nil, "the record serve read is kept, for the file as it is now")
         // The demo has no file with a problem: every record is kept.

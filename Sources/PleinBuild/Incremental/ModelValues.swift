@@ -10,10 +10,11 @@ import Synchronization
 /// facts: what a build after an edit of reports renders its outputs from, reading only the pieces
 /// they read (`StoredModel`), never the whole model. Each piece is kept under its fact's key
 /// (`Dependency.key`), and written again only when that fact's fingerprint changed; the site's
-/// settings and its members' records (which checking a report reads) under keys of their own.
+/// settings and who the members are (`MemberIndex`: what checking and modelling a report read
+/// of them) under keys of their own.
 enum ModelValues {
     static let siteKey = "value:site"
-    static let membersKey = "value:members"
+    static let membersKey = "value:member-index"
 
     /// Every piece of `model` and `images` that an output reads, by key. Narrower views
     /// (`ReportTimes`, `ReportHeadline`, summaries) are made from these when read.
@@ -39,14 +40,15 @@ enum ModelValues {
         return pieces
     }
 
+    /// A piece as the store keeps it (`ValueCoding`).
     static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? Array(encoder.encode(value))) ?? []
+        (try? ValueCoding.encode(value)) ?? []
     }
 
+    /// A piece from the store; nil when it cannot be read as `type` (the build that loads
+    /// everything then takes over).
     static func decode<Value: Decodable>(_ type: Value.Type, _ bytes: [UInt8]) -> Value? {
-        try? JSONDecoder().decode(type, from: Data(bytes))
+        try? ValueCoding.decode(type, from: bytes)
     }
 }
 

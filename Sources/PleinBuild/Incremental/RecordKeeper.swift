@@ -20,7 +20,7 @@ struct RecordKeeper: Sendable {
         store = opened
         known = opened.flatMap { store in
             // The last build's scan vouches for files whose size, time and inode are the same.
-            let seen = (try? store.readHead().snapshot?.content) ?? [:]
+            let seen = (try? store.readHead().snapshot?.scan) ?? nil
             let scan = ContentScan(root: options.content, previous: seen)
             return try? store.readRecords(matching: scan.files).known
         }

@@ -58,7 +58,7 @@ struct ReportEdit {
         let changed = Set(files)
         let context = KnownRecords.context(clock: site.clock)
         var made: [String: Made] = [:]
-        var members: [Member] = []
+        var members = MemberIndex([Member]())
         var covered: Set<String> = []
         var differences: (all: Set<String>, vanished: Set<String>) = ([], [])
         do {
@@ -67,7 +67,8 @@ struct ReportEdit {
                     differences.all.insert(row[0])
                     if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
                 }
-                members = try BuildStore.value(db, ModelValues.membersKey, as: [Member].self) ?? []
+                guard let index = try BuildStore.value(db, ModelValues.membersKey, as: MemberIndex.self) else { throw Unfit() }
+                members = index
                 for id in reportIDs.sorted() {
                     guard let old = try BuildStore.value(db, Dependency.report(id).key, as: ReportModel.self) else { throw Unfit() }
                     let replies = old.replies.map(\.file)
@@ -75,25 +76,25 @@ struct ReportEdit {
                     // No file of an edited report had a problem at the last build.
                     guard !paths.contains(where: previous.problemFiles.contains) else { throw Unfit() }
                     covered.formUnion(paths)
+                    let entries = next.scan.entries(paths)
                     var known = KnownRecords(records: [:], context: context)
                     for path in paths where !changed.contains(path) {
                         guard let row = try Row.fetchOne(db, sql: "SELECT hash, context, record FROM records WHERE path = ?", arguments: [path]),
-                              row[1] as String == context, [UInt8](row[0] as Data) == next.content[path]?.hash else { throw Unfit() }
+                              row[1] as String == context, [UInt8](row[0] as Data) == entries[path]?.hash else { throw Unfit() }
                         known.records[path] = ([UInt8](row[0] as Data), [UInt8](row[2] as Data))
                     }
-                    let sizes = Dictionary(paths.map { ($0, Int(next.content[$0]?.size ?? 0)) }, uniquingKeysWith: { a, _ in a })
+                    let sizes = Dictionary(paths.map { ($0, Int(entries[$0]?.size ?? 0)) }, uniquingKeysWith: { a, _ in a })
                     guard let remade = ContentLoader.remakeReport(file: old.file, replies: replies, resources: old.resources, changed: changed, sizes: sizes,
                                                                   known: known, fs: .disk(options.content), clock: site.clock)
                     else { throw Unfit() }
                     // What was read is what the scan saw (else the file changed again meanwhile).
-                    guard remade.records.allSatisfy({ $0.hash == next.content[$0.path]?.hash }) else { throw Unfit() }
+                    guard remade.records.allSatisfy({ $0.hash == entries[$0.path]?.hash }) else { throw Unfit() }
                     // The rules that look at a report read it and the members, nothing else.
-                    var content = Content(site: site)
-                    content.members = members
+                    var content = Content(site: site, memberIndex: members)
                     content.reports = [remade.report]
                     content.sources = remade.texts
                     guard Checker.check(content, reports: [id]).isEmpty,
-                          let model = ModelBuilder.remade(remade.report, old: old, index: content.memberIndex, revision: { file in
+                          let model = ModelBuilder.remade(remade.report, old: old, index: members, revision: { file in
                               // HEAD is where it was: each file's history is what the last build read.
                               file == old.file ? old.revision : old.replies.first { $0.file == file }?.revision
                           })
@@ -176,7 +177,7 @@ struct ReportEdit {
                 failure = error.description
             }
         }
-        timer.lap("render and write (\(outputs.count) outputs)")
+        timer.lap("render and write (\(outputs.count) outputs\(outputs.count <= 12 ? ": " + outputs.map(\.id.key).sorted().joined(separator: ", ") : ""))")
         var notes = previous.notes
         let old = Dictionary(uniqueKeysWithValues: stale.map { ($0.key, $0) })
         let changedPaths = outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path).sorted()
@@ -219,6 +220,7 @@ struct ReportEdit {
                 if let id = try Int32.fetchOne(db, sql: "SELECT id FROM dependency_keys WHERE key = ?", arguments: [key]) { ids.insert(id) }
             }
             guard !ids.isEmpty else { return [] }
+            let wanted = Array(ids)
             var found: [Stale] = []
             let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies FROM outputs")
             let raw = statement.sqliteStatement
@@ -227,10 +229,14 @@ struct ReportEdit {
                 let count = Int(sqlite3_column_bytes(raw, 3)) / 4
                 guard count > 0, let blob = sqlite3_column_blob(raw, 3) else { continue }
                 let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
+                // (Millions of reads at 100,000 reports, a few keys: compared one by one, not hashed.)
                 var hit = false
-                for index in 0..<count where ids.contains(Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))) {
-                    hit = true
-                    break
+                for index in 0..<count {
+                    let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+                    if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
+                        hit = true
+                        break
+                    }
                 }
                 guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }
                 let hashCount = Int(sqlite3_column_bytes(raw, 2))
@@ -257,12 +263,8 @@ struct ReportEdit {
                 try putMeta.execute(arguments: ["saved", UUID().uuidString])
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
                 try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
-                let putContent = try db.makeStatement(sql: "INSERT OR REPLACE INTO content (path, size, modified, inode, hash) VALUES (?, ?, ?, ?, ?)")
+                try BuildStore.putScan(db, next.scanChanges)
                 let putRecord = try db.makeStatement(sql: "INSERT OR REPLACE INTO records (path, hash, context, record) VALUES (?, ?, ?, ?)")
-                for path in files {
-                    guard let entry = next.content[path] else { continue }
-                    try putContent.execute(arguments: [path, entry.size, entry.modified, Int64(bitPattern: entry.inode), Data(entry.hash)])
-                }
                 for (path, hash, encoded) in made.flatMap(\.records) {
                     try putRecord.execute(arguments: [path, Data(hash), context, Data(encoded)])
                 }

@@ -293,7 +293,7 @@ public struct SiteState: Sendable {
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
                         published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
-            (memory.next.model, memory.next.catalog, memory.next.members) = (model, catalog, content.members)
+            (memory.next.model, memory.next.catalog, memory.next.members) = (model, catalog, content.memberIndex)
             remembered = memory
         }
         last.model = model

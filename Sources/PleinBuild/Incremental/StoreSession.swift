@@ -72,27 +72,30 @@ struct StoreSession {
             }
         }
         timer.lap("  store: fingerprints, HEAD")
-        let scan = ContentScan(root: options.content, previous: previous?.content ?? [:])
+        let scan = ContentScan(root: options.content, previous: previous?.scan)
         timer.lap("  store: scan")
-        next.content = scan.files
+        next.scan = scan.index
+        next.scanChanges = scan.changedChunks
         if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme, Self.sameDay(known.day, now: options.buildTime),
-           scan.isUnchanged(from: known.content) {
+           scan.isUnchanged {
             unchanged = known
+            // Files whose times moved though their bytes did not: the next scan need not read them.
+            if !scan.changedChunks.isEmpty, let store {
+                do throws(BuildStore.Damaged) { try store.refreshScan(scan.changedChunks) } catch { problem = "the build cache could not be saved (\(error.reason))" }
+            }
         } else if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme,
                   Self.sameDay(known.day, now: options.buildTime), known.spareInode != 0, known.spareInode == Self.inode(spare) {
-            editedReportFiles = Self.editedReportFiles(known.content, next.content)
+            editedReportFiles = Self.editedReportFiles(scan.changes)
         }
         timer.lap("  store: compare")
     }
 
-    /// The files whose bytes differ between two scans of the same files, when every one of
-    /// them is a report's or a reply's; else nil.
-    private static func editedReportFiles(_ before: [String: ContentScan.Entry], _ now: [String: ContentScan.Entry]) -> [String]? {
-        guard before.count == now.count else { return nil }
+    /// The files whose bytes changed, when every one of them is a report's or a reply's that
+    /// was there before and still is; else nil.
+    private static func editedReportFiles(_ changes: [String: ContentScan.Change]) -> [String]? {
         var edited: [String] = []
-        for (path, entry) in now {
-            guard let was = before[path] else { return nil }
-            guard was.hash != entry.hash else { continue }
+        for (path, change) in changes {
+            guard change.old != nil, change.new != nil else { return nil }
             switch FileRole.of(path) {
             case .report, .reply: edited.append(path)
             default: return nil
@@ -118,6 +121,7 @@ struct StoreSession {
     mutating func prepare() {
         guard let store else { return }
         var records: (known: KnownRecords, paths: Set<String>)?
+        next.content = next.scan.files
         do throws(BuildStore.Damaged) {
             if var known = previous {
                 records = try store.readRest(into: &known, recordsMatching: next.content)

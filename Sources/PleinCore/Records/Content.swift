@@ -7,7 +7,7 @@ public struct Content: Sendable {
     public var members: [Member] = [] { didSet { memberIndex = MemberIndex(members) } }
     /// `members` by id and by e-mail address, made when they are set: every stage resolves
     /// references with this one index.
-    public private(set) var memberIndex = MemberIndex([])
+    public private(set) var memberIndex = MemberIndex([Member]())
     public var groups: [Group] = []
     public var albums: [Album] = []
     public var goals: [Goal] = []
@@ -33,6 +33,14 @@ public struct Content: Sendable {
 
     public init(site: SiteConfig) {
         self.site = site
+    }
+
+    /// A content that knows its members only by id and address (`memberIndex`), not by their
+    /// records: what checking and modelling a report read of them (a build after an edit of
+    /// reports, which does not read every member's file).
+    public init(site: SiteConfig, memberIndex: MemberIndex) {
+        self.site = site
+        self.memberIndex = memberIndex
     }
 
     /// Where the report `id` is in `reports` (sorted by id), found by halving.

@@ -13,6 +13,12 @@ public enum ContentLayout {
     public static let checkIns = "checkins"
     public static let threads = "threads"
 
+    /// Hidden files and folders (.git, .DS_Store) and editors' backups are not content (what
+    /// the loader reads and the build store's scan looks at alike).
+    public static func isHidden(_ name: String) -> Bool {
+        name.hasPrefix(".") || name.hasSuffix("~")
+    }
+
     // MARK: Members
 
     /// `users/<id>.md`

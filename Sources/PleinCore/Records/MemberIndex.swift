@@ -1,23 +1,38 @@
-/// Finds members by id or by e-mail address (compared ignoring case).
-public struct MemberIndex: Sendable {
-    public let byID: [String: Member]
-    public let byEmail: [String: Member]
+/// Who the members are, for resolving references: their ids, and their e-mail addresses
+/// (compared ignoring case). It holds nothing else of them, so that a build after an edit of
+/// reports checks them against the members without reading every member's record.
+public struct MemberIndex: Sendable, Codable, Equatable {
+    public let ids: Set<String>
+    /// `Email.key` of an address → the member's id and the address as written.
+    public let byEmail: [String: Address]
+
+    public struct Address: Sendable, Codable, Equatable {
+        public let id: String
+        public let email: String
+    }
 
     public init(_ members: [Member]) {
-        var byID: [String: Member] = [:]
-        var byEmail: [String: Member] = [:]
-        for member in members {
-            byID[member.id] = member
-            let key = Email.key(member.email)
-            if !key.isEmpty, byEmail[key] == nil { byEmail[key] = member }
+        self.init(members.map { ($0.id, $0.email) })
+    }
+
+    /// From each member's id and address ("" for none), in the members' order: the first
+    /// member of an address is the one it names.
+    public init(_ members: [(id: String, email: String)]) {
+        var ids: Set<String> = []
+        var byEmail: [String: Address] = [:]
+        for (id, email) in members {
+            ids.insert(id)
+            let key = Email.key(email)
+            if !key.isEmpty, byEmail[key] == nil { byEmail[key] = Address(id: id, email: email) }
         }
-        self.byID = byID
+        self.ids = ids
         self.byEmail = byEmail
     }
 
-    /// The member a reference names, if any.
-    public func resolve(_ reference: String) -> Member? {
-        reference.contains("@") ? byEmail[Email.key(reference)] : byID[reference]
+    /// The id of the member a reference (an id or an address) names, if any.
+    public func resolve(_ reference: String) -> String? {
+        if reference.contains("@") { return byEmail[Email.key(reference)]?.id }
+        return ids.contains(reference) ? reference : nil
     }
 
     /// The closest id (or address, for an address) to an unknown reference.
@@ -25,6 +40,6 @@ public struct MemberIndex: Sendable {
         if reference.contains("@") {
             return Suggestions.closest(to: reference, in: byEmail.values.map(\.email))
         }
-        return Suggestions.closest(to: reference, in: ids ?? Array(byID.keys))
+        return Suggestions.closest(to: reference, in: ids ?? Array(self.ids))
     }
 }
