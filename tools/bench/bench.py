@@ -297,8 +297,53 @@ def rebuilds(work, reports, edits):
             with open(path, "w") as f:
                 f.write(text)
         run(cmd, env=env)
-    return dict({"reports": reports, "unchanged": unchanged, "edited": edited, "hugo_edited": hugo_edited, "rendered": rendered},
-                **serve_both(folder, targets, env))
+    same = same_as_clean_build(work, folder, content, cmd, env, targets[-1])
+    return dict({"reports": reports, "unchanged": unchanged, "edited": edited, "hugo_edited": hugo_edited, "rendered": rendered,
+                 "same_as_clean": same}, **serve_both(folder, targets, env))
+
+
+def file_digests(folder):
+    """Every file below `folder` (hidden top-level entries aside) → SHA-256."""
+    digests = {}
+    for dirpath, dirnames, names in os.walk(folder):
+        if dirpath == folder:
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in names:
+            path = os.path.join(dirpath, name)
+            if dirpath == folder and name.startswith("."):
+                continue
+            with open(path, "rb") as f:
+                digests[os.path.relpath(path, folder)] = hashlib.sha256(f.read()).hexdigest()
+    return digests
+
+
+def same_as_clean_build(work, folder, content, cmd, env, target):
+    """The promise the times above rest on, at this size: after one more edit, the output of the
+    build that remembered is byte for byte a clean build's of the same files (the edit is then
+    taken back). Exits when it is not."""
+    with open(target) as f:
+        original = f.read()
+    with open(target, "a") as f:
+        f.write("\nNog een regel, voor de vergelijking.\n")
+    try:
+        run(cmd, env=env)
+        clean_out, clean_cache = os.path.join(folder, "clean-out"), os.path.join(folder, "clean-cache")
+        discard(work, clean_out)
+        discard(work, clean_cache)
+        run([PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", clean_out,
+             "--cache", clean_cache], env=env)
+        out = cmd[cmd.index("--output") + 1]
+        built, clean = file_digests(out), file_digests(clean_out)
+        differ = sorted(path for path in set(built) | set(clean) if built.get(path) != clean.get(path))
+        if differ:
+            sys.exit(f"bench: after an edit, {len(differ)} files differ from a clean build: {differ[:10]}")
+        discard(work, clean_out)
+        discard(work, clean_cache)
+        return len(built)
+    finally:
+        with open(target, "w") as f:
+            f.write(original)
+        run(cmd, env=env)
 
 
 def serve_both(folder, targets, env):
@@ -530,7 +575,8 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None, search=Non
         lines.append(f"- Builds that remember, {store['reports']:,} reports ({len(store['edited'])} runs each, medians): `plein build` with nothing "
                      f"changed {med(store['unchanged']):.2f} s; after editing one report's body {med(store['edited']):.2f} s "
                      f"({med(store['rendered']):.0f} outputs rendered again; Hugo's build after the same edit {med(store['hugo_edited']):.1f} s, "
-                     f"ratio {med(store['edited']) / med(store['hugo_edited']):.2f}); " + serve_line(store) + ".")
+                     f"ratio {med(store['edited']) / med(store['hugo_edited']):.2f}); " + serve_line(store) + "; "
+                     f"after one more edit its output equals a clean build's, all {store['same_as_clean']:,} files byte for byte.")
     if small:
         lines.append(f"- At {small['reports']:,} reports: " + serve_line(small) + ".")
     if search:
@@ -612,7 +658,8 @@ def rebuild_growth(small, large):
     hugo = med(large["hugo_edited"])
     targets = rebuild_verdicts(large, serve=100, serve_p90=None, edited=1.0, unchanged=0.6) if large["reports"] >= 100000 else ""
     return (f"- At {large['reports']:,} reports ({len(large['edited'])} edits, medians; Hugo's build after the same edit {hugo:.1f} s, "
-            f"ratio {med(large['edited']) / hugo:.2f}; {med(large['rendered']):.0f} outputs rendered again; " + serve_line(large) + "), "
+            f"ratio {med(large['edited']) / hugo:.2f}; {med(large['rendered']):.0f} outputs rendered again; " + serve_line(large) +
+            f"; the output after an edit equals a clean build's, {large['same_as_clean']:,} files byte for byte), "
             f"against {small['reports']:,}: " + "; ".join(parts) + "." + (f" Targets: {targets}." if targets else ""))
 
 
