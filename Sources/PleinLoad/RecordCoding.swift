@@ -28,22 +28,43 @@ public struct KnownRecords: Sendable {
 /// body and the text. Decoding gives back exactly what reading gave.
 enum RecordCoding {
     /// Bumped whenever the encoding changes, or what reading makes of the same bytes (2: values
-    /// on one line, bodies without bidirectional controls).
-    static let format = 2
+    /// on one line, bodies without bidirectional controls; 3: a body that ends the text is kept
+    /// as its length).
+    static let format = 3
 
     static func encode(_ read: SourceReader.Read) -> [UInt8] {
         var writer = Writer()
         writer.node(read.root)
-        writer.string(read.body.markdown)
-        writer.int(read.body.line)
         writer.string(read.text)
+        // The body is almost always the end of the file's text, as it was: then its length says it
+        // (a record was two copies of the body).
+        var text = read.text, markdown = read.body.markdown
+        let suffix = text.withUTF8 { whole in
+            markdown.withUTF8 { body in body.count <= whole.count && whole.suffix(body.count).elementsEqual(body) ? body.count : nil }
+        }
+        if let suffix {
+            writer.int(suffix)
+        } else {
+            writer.int(-1)
+            writer.string(markdown)
+        }
+        writer.int(read.body.line)
         return writer.bytes
     }
 
     static func decode(_ bytes: [UInt8], digest: [UInt8]) -> SourceReader.Read? {
         var reader = Reader(bytes: bytes)
-        guard let root = reader.node(depth: 0), let markdown = reader.string(), let line = reader.int(),
-              let text = reader.string(), reader.atEnd else { return nil }
+        guard let root = reader.node(depth: 0), let text = reader.string(), let length = reader.int() else { return nil }
+        let markdown: String
+        if length >= 0 {
+            let utf8 = text.utf8
+            guard length <= utf8.count else { return nil }
+            markdown = String(decoding: utf8.suffix(length), as: UTF8.self)
+        } else {
+            guard let body = reader.string() else { return nil }
+            markdown = body
+        }
+        guard let line = reader.int(), reader.atEnd else { return nil }
         return SourceReader.Read(root: root, body: Body(markdown: markdown, line: line), text: text, digest: digest)
     }
 

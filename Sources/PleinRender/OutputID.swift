@@ -129,11 +129,15 @@ public enum OutputID: Hashable, Sendable {
         return batches
     }
 
-    /// Every feed: the site's, one per area, report, published group and member.
+    /// Every feed: the site's, one per area, report with replies, published group and member, and
+    /// one per member who follows reports.
     static func feeds(_ model: SiteModel) -> [FeedID] {
         var feeds: [FeedID] = [.site]
         feeds += model.areas.map { .area($0.id) }
-        feeds += model.reportOrder.sorted().map { .report($0) }
+        // A report's reply feed once it has a reply: most reports never get one, and an empty
+        // feed per report was a third of the site's files (members follow a report without replies
+        // through `follows` and their "following" feed).
+        feeds += model.reportOrder.sorted().filter { model.reports[$0]?.replies.isEmpty == false }.map { .report($0) }
         feeds += model.groupOrder.map { .group($0) }
         if model.site.has(.members) {
             // A member who follows no report has no "following" feed: it could only ever be empty.

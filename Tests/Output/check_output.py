@@ -173,8 +173,9 @@ def check_feeds(site, base_url, limit):
             fail(f"{rel}: links a JSON Feed twin that is not there, or does not link the one that is")
             continue
         if not says_twin:
-            # A report's reply feed is Atom only.
-            if not re.match(r"reports/[^/]+/[^/]+/feed\.xml$", rel):
+            # The feeds of one record are Atom only: a report's replies, a member's activity and
+            # what a member follows.
+            if not re.match(r"(reports/[^/]+/[^/]+/feed|users/[^/]+/(feed|following))\.xml$", rel):
                 problems += 1
                 fail(f"{rel}: no JSON Feed twin")
             continue
@@ -201,7 +202,33 @@ def check_feeds(site, base_url, limit):
             problems += 1
             fail(f"{os.path.relpath(twin, site)}: items differ from the Atom feed's entries")
     if problems == 0 and result.returncode == 0:
-        print(f"ok   {len(feeds)} Atom feeds validate (RFC 4287 schema, feedparser) with matching JSON Feeds (reports' reply feeds: Atom only)")
+        print(f"ok   {len(feeds)} Atom feeds validate (RFC 4287 schema, feedparser) with matching JSON Feeds (feeds of one record: Atom only)")
+
+
+def check_reply_feeds(site):
+    """A report has a feed of its replies once it has one, and its page links it then; a page of a
+    report without replies links no such feed and offers its area's instead."""
+    pages = glob.glob(os.path.join(site, "reports", "*", "*", "index.html"))
+    problems, with_replies = 0, 0
+    for page in pages:
+        folder = os.path.dirname(page)
+        rel = os.path.relpath(folder, site)
+        text = open(page, encoding="utf-8").read()
+        has_replies = '<li class="reply"' in text
+        with_replies += has_replies
+        feed = os.path.join(folder, "feed.xml")
+        links_feed = f'href="/{rel}/feed.xml"' in text
+        if has_replies != os.path.isfile(feed) or has_replies != links_feed:
+            problems += 1
+            fail(f"{rel}/: replies {has_replies}, reply feed {os.path.isfile(feed)}, page links it {links_feed}")
+        area = rel.split("/")[1]
+        if not has_replies and f'href="/reports/{area}/feed.xml"' not in text:
+            problems += 1
+            fail(f"{rel}/: a report without replies does not offer its area's feed")
+    if not pages or not with_replies or with_replies == len(pages):
+        fail(f"the demo should have reports with and without replies ({with_replies} of {len(pages)})")
+    elif problems == 0:
+        print(f"ok   reply feeds for the {with_replies} of {len(pages)} reports with replies, linked from their pages only")
 
 
 class Injection(HTMLParser):
@@ -1063,6 +1090,7 @@ def main():
             site_yaml = yaml.safe_load(open(os.path.join(content, "site.yaml"), encoding="utf-8"))
             base = site_yaml["base_url"].rstrip("/") + "/"
             check_feeds(site, base, site_yaml.get("feeds", {}).get("limit", 50))
+            check_reply_feeds(site)
             check_privacy(site, content)
             check_private_groups(site, content)
             check_unlisted(site, content)

@@ -95,7 +95,7 @@ import Testing
     }
 
     /// A member's feed says briefly what they did: a long report is its summary there, and whole
-    /// in its area's feed. A report's reply feed is Atom only.
+    /// in its area's feed.
     @Test func aMembersFeedIsBrief() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
@@ -120,9 +120,33 @@ import Testing
         let member = try entry("users/anna-de-vries/feed.xml"), area = try entry("reports/1094/feed.xml")
         #expect(area.utf8.count > 3000 && member.utf8.count < 1500, "member \(member.utf8.count) bytes, area \(area.utf8.count)")
         #expect(member.contains("<summary>") && member.contains("<content type=\"html\">&lt;p&gt;Een lange zin"))
-        #expect(text(state, "reports/1094/2026-10-20-lang-verhaal/feed.xml") != nil)
-        #expect(text(state, "reports/1094/2026-10-20-lang-verhaal/feed.json") == nil)
-        #expect(text(state, "users/anna-de-vries/feed.json") != nil)
+        // Feeds of one record are Atom only; the site's, areas' and groups' have JSON Feed twins.
+        #expect(text(state, "users/anna-de-vries/feed.json") == nil && text(state, "reports/1094/feed.json") != nil)
+    }
+
+    /// A report's reply feed is there once the report has a reply, and the page offers it then;
+    /// before, the page says so and offers its area's feed.
+    @Test func aReportsReplyFeedComesWithItsFirstReply() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let report = "reports/1094/2026-10-20-stil/"
+        try site.write("reports/1094/2026-10-20-stil/index.md",
+                       "---\ntitle: Stil\ncategory: message\nat: 2026-10-20T09:00:00+02:00\nauthor: anna-de-vries\nlocation: {lat: 52.3631, lon: 4.9402}\n---\nRustig.\n")
+        var state = site.build()
+        #expect(state.succeeded)
+        #expect(text(state, report + "feed.xml") == nil && text(state, report + "feed.json") == nil)
+        let quiet = try #require(text(state, report + "index.html"))
+        #expect(!quiet.contains(report + "feed.xml"), "no link to a feed that is not there")
+        #expect(quiet.contains("href=\"/reports/1094/feed.xml\""))
+        #expect(quiet.contains("De reacties krijgen een eigen feed bij de eerste reactie."))
+
+        try site.write(report + "replies/20261021T0800-bram-van-dijk.md", "---\nauthor: bram-van-dijk\nat: 2026-10-21T08:00:00+02:00\n---\nGoed zo.\n")
+        state = site.build()
+        #expect(state.succeeded)
+        let feed = try #require(text(state, report + "feed.xml"))
+        #expect(feed.contains("Goed zo."))
+        let page = try #require(text(state, report + "index.html"))
+        #expect(page.contains("<link rel=\"alternate\" type=\"application/atom+xml\"") && page.contains(report + "feed.xml"))
     }
 
     @Test func anAlbumIsOneFeedEntryByItsAuthorOnItsDate() throws {

@@ -3,7 +3,7 @@ import Foundation
 import PleinTestSupport
 import Testing
 
-/// One of every output kind of a small fixture site (every page kind, every feed in both formats,
+/// One of every output kind of a small fixture site (every page kind, every feed in its formats,
 /// the GeoJSON maps with their SVG drawings and the charts inside pages, the JSON indexes, the
 /// sitemap and robots.txt), compared byte for byte with the files in `Snapshots/`. Re-record
 /// with `RECORD_SNAPSHOTS=1 swift test --filter SnapshotTests` and read the diff before
@@ -18,8 +18,9 @@ import Testing
         report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
         "search/index.html",
     ]
-    static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed", "users/anna-de-vries/feed",
-                        "users/anna-de-vries/following", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] } + [report + "feed.xml"]
+    /// Feeds with a JSON Feed twin, then those that are Atom only (one per record).
+    static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
+        + ["users/anna-de-vries/feed.xml", "users/anna-de-vries/following.xml", report + "feed.xml"]
     static let data = [
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",

@@ -48,7 +48,7 @@ final class KindProfile: Sendable {
 
     func add(_ id: OutputID, _ nanoseconds: UInt64) {
         guard enabled else { return }
-        let kind = String(String(describing: id).prefix { $0 != "(" })
+        let kind = id.kind.rawValue
         totals.withLock { $0[kind, default: (0, 0)].count += 1; $0[kind]!.nanoseconds += nanoseconds }
     }
 

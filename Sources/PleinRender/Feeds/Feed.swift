@@ -12,12 +12,15 @@ public enum FeedID: Hashable, Sendable {
     case member(String)
     case following(String)
 
-    /// Whether the feed is also written as JSON Feed. A report's reply feed is Atom only: there
-    /// is one per report, most of them empty, and the site's, areas', groups' and members'
-    /// feeds serve JSON Feed readers.
+    /// Whether the feed is also written as JSON Feed: the site's, the areas' and the groups'
+    /// feeds, a few per site, serve JSON Feed readers. The feeds there is one of per record (a
+    /// report's replies, a member's activity, what a member follows) are Atom only, which every
+    /// reader that reads JSON Feed reads too: a twin of each would be a file per member.
     var hasJSONTwin: Bool {
-        if case .report = self { return false }
-        return true
+        switch self {
+        case .site, .area, .group: return true
+        case .report, .member, .following: return false
+        }
     }
 }
 

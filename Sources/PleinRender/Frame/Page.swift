@@ -36,7 +36,7 @@ struct Page {
         /// Whether an Atom feed has a JSON Feed twin beside it.
         var jsonTwin = false
 
-        static func atom(_ title: String, _ path: String, jsonTwin: Bool = true) -> Feed {
+        static func atom(_ title: String, _ path: String, jsonTwin: Bool) -> Feed {
             Feed(title: title, path: path, type: "application/atom+xml", jsonTwin: jsonTwin)
         }
         static func calendar(_ title: String, _ path: String) -> Feed { Feed(title: title, path: path, type: "text/calendar") }

@@ -118,5 +118,5 @@ struct PageFrame: Rendering {
 
 extension Rendering {
     /// The site feed, linked from list pages.
-    var siteFeed: Page.Feed { .atom(strings.format("feed_site", ["site": site.title]), routes.siteFeed) }
+    var siteFeed: Page.Feed { .atom(strings.format("feed_site", ["site": site.title]), routes.siteFeed, jsonTwin: FeedID.site.hasJSONTwin) }
 }

@@ -120,7 +120,7 @@ struct StandingRow: TemplateValues {
 
 extension Rendering {
     /// A group's feed, linked from its pages.
-    func groupFeed(_ g: GroupModel) -> Page.Feed { .atom(strings.format("feed_group", ["group": g.name]), routes.groupFeed(g.id)) }
+    func groupFeed(_ g: GroupModel) -> Page.Feed { .atom(strings.format("feed_group", ["group": g.name]), routes.groupFeed(g.id), jsonTwin: FeedID.group(g.id).hasJSONTwin) }
 
     /// Breadcrumbs to a group's page (through the group list when the group is listed).
     func groupCrumbs(_ g: GroupModel) -> [(label: String, path: String)] {

@@ -59,8 +59,8 @@ struct MemberPage: PageRenderer {
             section: .members)
         page.values = MemberProfile.Values(member: profile(m))
         if let avatar = m.avatar, let image = view.image(avatar) { page.image = (image.preview ?? image.display).path }
-        page.feeds = [.atom(strings.format("feed_member", ["name": m.name]), routes.memberFeed(id))]
-        if site.has(.reports), !m.follows.isEmpty { page.feeds.append(.atom(strings.format("feed_following", ["name": m.name]), routes.followingFeed(id))) }
+        page.feeds = [.atom(strings.format("feed_member", ["name": m.name]), routes.memberFeed(id), jsonTwin: FeedID.member(id).hasJSONTwin)]
+        if site.has(.reports), !m.follows.isEmpty { page.feeds.append(.atom(strings.format("feed_following", ["name": m.name]), routes.followingFeed(id), jsonTwin: FeedID.following(id).hasJSONTwin)) }
         page.feeds += calendarLinks(.member(id))
         page.source = m.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members)]

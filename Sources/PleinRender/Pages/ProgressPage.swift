@@ -86,7 +86,7 @@ struct ProgressPage: PageRenderer {
                     hours: strings.duration(seconds: day.seconds))
             },
             chart: chart(m, study))
-        page.feeds = [.atom(strings.format("feed_member", ["name": m.name]), routes.memberFeed(member))]
+        page.feeds = [.atom(strings.format("feed_member", ["name": m.name]), routes.memberFeed(member), jsonTwin: FeedID.member(member).hasJSONTwin)]
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_members"], routes.members), (m.name, routes.member(member))]
         return page
     }

@@ -51,7 +51,9 @@ struct ReportPage: PageRenderer {
         let replies: [Reply]
         let replyCount: String
         let followers: String?
-        let feedURL: String
+        /// Nil until the report has a reply (and with it a feed of replies).
+        let feedURL: String?
+        let areaFeedURL: String
         let body: String?
         let location: PositionValue?
         let map: MapBlock?
@@ -65,6 +67,7 @@ struct ReportPage: PageRenderer {
                 "title": .text(title), "category": .of(category), "author": .of(author), "at": .of(at), "edited": .of(edited),
                 "area": .text(area), "area_url": .text(areaURL), "replies": .list(replies), "reply_count": .text(replyCount),
                 "followers": .text(followers), "feed_url": .text(feedURL),
+                "area_feed_url": .text(areaFeedURL),
             ]
             if let body { c["body"] = .html(body) }
             if let location { c["location"] = .of(location) }
@@ -102,7 +105,7 @@ struct ReportPage: PageRenderer {
             },
             replyCount: strings.count("reply_count", r.replies.count),
             followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
-            feedURL: routes.url(routes.reportFeed(id)), body: view.body(r.file)?.html,
+            feedURL: r.replies.isEmpty ? nil : routes.url(routes.reportFeed(id)), areaFeedURL: routes.url(routes.areaFeed(r.area)), body: view.body(r.file)?.html,
             location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r),
             event: r.starts.map { EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place) },
             jsonLD: reportEvent(id).map { eventJSONLD($0, organizer: view.member(r.author)?.name) })
@@ -111,7 +114,8 @@ struct ReportPage: PageRenderer {
            let image = view.image(ContentLayout.attachment(id, file: first)) {
             page.image = (image.preview ?? image.display).path
         }
-        page.feeds = [.atom(strings.format("feed_report", ["title": r.title]), routes.reportFeed(id), jsonTwin: FeedID.report(id).hasJSONTwin)] + (area.map { [areaFeed($0)] } ?? [])
+        page.feeds = (r.replies.isEmpty ? [] : [.atom(strings.format("feed_report", ["title": r.title]), routes.reportFeed(id), jsonTwin: FeedID.report(id).hasJSONTwin)])
+            + (area.map { [areaFeed($0)] } ?? [])
         if r.starts != nil { page.feeds += calendarLinks(.area(r.area)) }
         page.source = r.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas), (areaTitle, routes.area(r.area))]

@@ -118,7 +118,7 @@ struct AreaPage: PageRenderer {
 
 extension Rendering {
     /// An area's feed, linked from its pages.
-    func areaFeed(_ area: AreaModel) -> Page.Feed { .atom(strings.format("feed_area", ["area": names.area(area)]), routes.areaFeed(area.id)) }
+    func areaFeed(_ area: AreaModel) -> Page.Feed { .atom(strings.format("feed_area", ["area": names.area(area)]), routes.areaFeed(area.id), jsonTwin: FeedID.area(area.id).hasJSONTwin) }
 
     /// The calendar of `id` for a page's links, when it holds events (`CalendarID.all` makes
     /// exactly those).

@@ -64,7 +64,7 @@ struct ThreadPage: PageRenderer {
             count: strings.count("message_count", t.messages.count), feedURL: routes.url(routes.threadFeed(keyed.key)))
         page.noindex = true
         page.nofollow = true
-        page.feeds = [.atom(strings.format("feed_thread", ["subject": t.subject]), routes.threadFeed(keyed.key))]
+        page.feeds = [.atom(strings.format("feed_thread", ["subject": t.subject]), routes.threadFeed(keyed.key), jsonTwin: true)]
         return page
     }
 }
