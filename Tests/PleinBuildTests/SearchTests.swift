@@ -28,6 +28,19 @@ import Testing
         return files.sorted()
     }
 
+    /// A record goes to Pagefind as JSON that reads back as the record, whatever its text holds.
+    @Test func aRecordReachesPagefindAsItIs() throws {
+        let record = SearchRecord(url: "/reports/1094/x/", content: "Regel één\n\"aanhalingstekens\" \\ \u{2028} \u{1F600} <b>&",
+                                  meta: ["title": "Titel \"x\"", "kind": "Melding"], filters: ["kind": ["Melding"], "area": ["1094", "Oost"]],
+                                  sort: ["date": "2026-10-02T10:00:00+02:00"])
+        let bytes = Pagefind.addRecord(record, index: 3, language: "nl")
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(decoded["type"] as? String == "AddRecord" && decoded["index_id"] as? Int == 3 && decoded["language"] as? String == "nl")
+        #expect(decoded["url"] as? String == record.url && decoded["content"] as? String == record.content)
+        #expect(decoded["meta"] as? [String: String] == record.meta && decoded["sort"] as? [String: String] == record.sort)
+        #expect(decoded["filters"] as? [String: [String]] == record.filters)
+    }
+
     @Test func addressesNeverReachTheIndex() {
         #expect(SearchText.withoutAddresses("mail anna@example.org, or <bram@x.nl> today") == "mail  or  today")
         #expect(SearchText.withoutAddresses("mailto:zoe@example.com\nnext line") == "\nnext line")

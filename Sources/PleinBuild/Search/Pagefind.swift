@@ -1,5 +1,6 @@
 import Foundation
 import PleinRender
+import PleinText
 
 /// Pagefind (https://pagefind.app), the search indexer, driven as a service: `pagefind --service`
 /// reads requests from standard input and answers on standard output, each a base64-encoded JSON
@@ -58,15 +59,7 @@ struct Pagefind: Sendable {
             guard let id = created["index_id"] as? Int else { throw Failure(description: "Pagefind did not make an index") }
             // Records are sent from another thread while the answers are read here: neither pipe
             // may fill up while the other side waits.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            var requests: [[UInt8]] = []
-            requests.reserveCapacity(records.count + 1)
-            for record in records {
-                let fields = try encoder.encode(AddRecord(index_id: id, url: record.url, content: record.content, language: language,
-                                                          meta: record.meta, filters: record.filters, sort: record.sort))
-                requests.append(Array(fields))
-            }
+            let requests = records.map { Self.addRecord($0, index: id, language: language) }
             let files = try service.askAll(requests, then: ["type": "GetFiles", "index_id": id])
             guard let list = files["files"] as? [[String: Any]] else { throw Failure(description: "Pagefind returned no files") }
             return .success(try list.map { file in
@@ -81,15 +74,14 @@ struct Pagefind: Sendable {
         }
     }
 
-    private struct AddRecord: Encodable {
-        let type = "AddRecord"
-        let index_id: Int
-        let url: String
-        let content: String
-        let language: String
-        let meta: [String: String]
-        let filters: [String: [String]]
-        let sort: [String: String]
+    /// The `AddRecord` request of one record, as JSON (keys in byte order, each map's too).
+    static func addRecord(_ record: SearchRecord, index: Int, language: String) -> [UInt8] {
+        func map(_ values: [String: String]) -> JSON { .object(values.keys.sorted().map { ($0, .string(values[$0]!)) }) }
+        let filters = JSON.object(record.filters.keys.sorted().map { key in (key, .array(record.filters[key]!.map(JSON.string))) })
+        return JSON.object([
+            ("content", .string(record.content)), ("filters", filters), ("index_id", .int(index)), ("language", .string(language)),
+            ("meta", map(record.meta)), ("sort", map(record.sort)), ("type", .string("AddRecord")), ("url", .string(record.url)),
+        ]).serializedBytes()
     }
 
     /// One `pagefind --service` process.

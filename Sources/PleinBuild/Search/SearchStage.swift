@@ -55,7 +55,9 @@ struct SearchStage: Sendable {
             return files.contains { $0.source.hasPrefix(root + "/shared/") && !fm.fileExists(atPath: $0.source) }
         }
         timer.lap("    search: keys")
-        let made = parallelMap(missing) { [pagefind, root] shard, primary, key -> String? in
+        // Each index is plein's work (the records out, the files back) and then Pagefind's: twice
+        // as many at once as there are cores keeps both busy.
+        let made = parallelMap(missing, maxConcurrent: 2 * ProcessInfo.processInfo.activeProcessorCount) { [pagefind, root] shard, primary, key -> String? in
             switch pagefind.index(shard.records, language: language) {
             case .failure(let failure): return "\(shard.name): \(failure.description)"
             case .success(let files): return Self.store(PagefindFiles.canonical(files), primary: primary, in: root, key: key)

@@ -20,22 +20,49 @@ public func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Se
 }
 
 /// Maps `items` with at most `maxConcurrent` at once, each taking the next item when it is
-/// free (for long jobs of uneven length, such as ffmpeg runs), keeping the order of the input.
+/// free (for long jobs of uneven length that mostly wait for another process, such as ffmpeg
+/// or Pagefind runs), keeping the order of the input. Each worker is a thread of its own, so
+/// `maxConcurrent` may exceed the cores: a worker that waits on a pipe leaves its core to others.
 public func parallelMap<T: Sendable, R: Sendable>(_ items: [T], maxConcurrent: Int, _ transform: @Sendable (T) -> R) -> [R] {
     let workers = min(max(1, maxConcurrent), items.count)
     if workers < 2 { return items.map(transform) }
-    let results = Mutex<[R?]>(Array(repeating: nil, count: items.count))
-    let next = Mutex(0)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-            let i = next.withLock { value -> Int in
-                defer { value += 1 }
-                return value
+    let shared = WorkList<R>(count: items.count)
+    withoutActuallyEscaping(transform) { transform in
+        let group = DispatchGroup()
+        for worker in 0..<workers {
+            // A serial queue of its own runs on a thread of its own (an "overcommit" one: the
+            // pool does not hold it back to the number of cores).
+            DispatchQueue(label: "plein.parallelMap.\(worker)").async(group: group) {
+                while let i = shared.take() {
+                    shared.put(transform(items[i]), at: i)
+                }
             }
-            guard i < items.count else { return }
-            let value = transform(items[i])
-            results.withLock { $0[i] = value }
         }
+        group.wait()
     }
-    return results.withLock { all in all.map { $0! } }
+    return shared.results()
+}
+
+/// The next item to take and the results so far, shared by the workers of `parallelMap`.
+private final class WorkList<R: Sendable>: Sendable {
+    private let slots: Mutex<[R?]>
+    private let next = Mutex(0)
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = Mutex(Array(repeating: nil, count: count))
+    }
+
+    func take() -> Int? {
+        let i = next.withLock { value -> Int in
+            defer { value += 1 }
+            return value
+        }
+        return i < count ? i : nil
+    }
+
+    func put(_ value: R, at index: Int) { slots.withLock { $0[index] = value } }
+
+    func results() -> [R] { slots.withLock { all in all.map { $0! } } }
 }
