@@ -512,11 +512,17 @@ struct BuildStore: Sendable {
         guard let model = next.model, let catalog = next.catalog else { return }
         let pieces = ModelValues.pieces(of: model, images: catalog)
         let changed = pieces.keys.filter { key in previous.facts.values[key] == nil || previous.facts.values[key] != next.facts.values[key] }.sorted()
-        var encoded = parallelMap(changed) { key in (key, ModelValues.encode(pieces[key]!)) }
-        encoded.append((ModelValues.siteKey, ModelValues.encode(model.site)))
-        encoded.append((ModelValues.membersKey, ModelValues.encode(next.members)))
         let put = try RawStatement(db, "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
-        for (key, value) in encoded { try put.run(.text(key), .blob(value)) }
+        // Encoded on every core a batch at a time, so that the encodings of a whole model (a tenth
+        // of a build's memory) are never held at once.
+        var start = 0
+        while start < changed.count {
+            let batch = Array(changed[start..<min(start + 2048, changed.count)])
+            for (key, value) in parallelMap(batch, { key in (key, ModelValues.encode(pieces[key]!)) }) { try put.run(.text(key), .blob(value)) }
+            start += 2048
+        }
+        try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
+        try put.run(.text(ModelValues.membersKey), .blob(ModelValues.encode(next.members)))
         let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
         for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
     }
