@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 int plein_exchange_paths(const char *first, const char *second) {
 #ifdef SYS_renameat2
@@ -122,4 +125,11 @@ int plein_copy_file(int source, int target) {
         if (n < 0) return -1;
         if (n == 0) return 0;
     }
+}
+
+void plein_limit_malloc_arenas(void) {
+#ifdef __GLIBC__
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    mallopt(M_ARENA_MAX, cores > 2 ? (int)cores : 2);
+#endif
 }

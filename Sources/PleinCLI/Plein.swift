@@ -21,6 +21,7 @@ public struct Plein: AsyncParsableCommand {
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         // Line by line, also into a pipe or a log: `plein serve` reports as it goes.
         plein_line_buffered_stdout()
+        plein_limit_malloc_arenas()
         if arguments == ["--version"] {
             print(PleinVersion.description)
             Foundation.exit(0)

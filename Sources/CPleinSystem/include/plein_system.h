@@ -17,6 +17,11 @@ int plein_copy_file(int source, int target);
 /// Makes standard output line-buffered, also when it is a pipe or a file.
 void plein_line_buffered_stdout(void);
 
+/// Limits glibc's malloc to one arena per core (its default is eight per core): each thread that
+/// waits on a helper process (Pagefind, ffmpeg) would otherwise get an arena of its own, which
+/// raises a build's peak memory for no speed. Does nothing elsewhere.
+void plein_limit_malloc_arenas(void);
+
 #include <stddef.h>
 
 /// Decompresses gzip data into a buffer it allocates (`*out`, `*out_size`; free it with
