@@ -13,9 +13,9 @@ public enum FeedID: Hashable, Sendable {
     case following(String)
 
     /// Whether the feed is also written as JSON Feed: the site's, the areas' and the groups'
-    /// feeds, a few per site, serve JSON Feed readers. The feeds there is one of per record (a
-    /// report's replies, a member's activity, what a member follows) are Atom only, which every
-    /// reader that reads JSON Feed reads too: a twin of each would be a file per member.
+    /// feeds, a few per site, serve JSON Feed readers. The feeds of a single record (a report's
+    /// replies, a member's activity, what a member follows) are Atom only, which every reader
+    /// that reads JSON Feed reads too: a twin of each would be a file more per member.
     var hasJSONTwin: Bool {
         switch self {
         case .site, .area, .group: return true
