@@ -29,15 +29,10 @@ public struct ContentState: Sendable {
     /// `newRecords` one by one, in path order, encoded a batch at a time (on every core): the
     /// encodings of the whole content are never in memory at once.
     public func forEachNewRecord(_ body: (String, [UInt8], [UInt8]) throws -> Void) rethrows {
-        let paths = newRecordPaths
-        var start = 0
-        while start < paths.count {
-            let batch = paths[start..<min(start + 2048, paths.count)].map { ($0, parsed[$0]!.read!) }
-            for (path, hash, encoded) in parallelMap(batch, { path, read in (path, read.digest, RecordCoding.encode(read)) }) {
-                try body(path, hash, encoded)
-            }
-            start += 2048
-        }
+        try forEachParallelMapped(newRecordPaths, { [parsed] path in
+            let read = parsed[path]!.read!
+            return (path, read.digest, RecordCoding.encode(read))
+        }) { path, hash, encoded in try body(path, hash, encoded) }
     }
 
     /// Forgets the files' texts (kept for showing a problem's line, and for nothing else once the

@@ -517,13 +517,9 @@ struct BuildStore: Sendable {
         let pieces = ModelValues.pieces(of: model, images: catalog)
         let changed = pieces.keys.filter { key in previous.facts.values[key] == nil || previous.facts.values[key] != next.facts.values[key] }.sorted()
         let put = try RawStatement(db, "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
-        // Encoded on every core a batch at a time, so that the encodings of a whole model (a tenth
-        // of a build's memory) are never held at once.
-        var start = 0
-        while start < changed.count {
-            let batch = Array(changed[start..<min(start + 2048, changed.count)])
-            for (key, value) in parallelMap(batch, { key in (key, ModelValues.encode(pieces[key]!)) }) { try put.run(.text(key), .blob(value)) }
-            start += 2048
+        // The encodings of a whole model (a tenth of a build's memory) are never held at once.
+        try forEachParallelMapped(changed, { key in (key, ModelValues.encode(pieces[key]!)) }) { key, value in
+            try put.run(.text(key), .blob(value))
         }
         try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
         try put.run(.text(ModelValues.membersKey), .blob(ModelValues.encode(next.members)))

@@ -19,6 +19,17 @@ public func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Se
     return results.withLock { all in all.map { $0! } }
 }
 
+/// Maps `items` on all cores a batch at a time and hands each result to `body`, in order: the
+/// results of the whole list are never in memory at once (encodings written as they are made).
+public func forEachParallelMapped<T: Sendable, R: Sendable>(_ items: [T], batch: Int = 2048, _ transform: @Sendable (T) -> R,
+                                                              _ body: (R) throws -> Void) rethrows {
+    var start = 0
+    while start < items.count {
+        for result in parallelMap(Array(items[start..<min(start + batch, items.count)]), transform) { try body(result) }
+        start += batch
+    }
+}
+
 /// Maps `items` with at most `maxConcurrent` at once, each taking the next item when it is
 /// free (for long jobs of uneven length that mostly wait for another process, such as ffmpeg
 /// or Pagefind runs), keeping the order of the input. Each worker is a thread of its own, so
