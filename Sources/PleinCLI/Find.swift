@@ -16,7 +16,7 @@ struct Find: ParsableCommand {
             discussion: "Homes are coarsened to the site's privacy grid first, as on the /divers/ page."
         )
 
-        @Option(help: "A place from places.yaml, or lat,lon.")
+        @Option(parsing: .unconditional, help: "A place from places.yaml, or lat,lon.")
         var near: String
 
         @Option(help: "Radius in kilometres (5 to 100).")

@@ -54,7 +54,7 @@ struct New: ParsableCommand {
         abstract: "Writes a new content file in the right place, with the right name.",
         discussion: "Missing required values are asked for on a terminal. Existing files are never overwritten.",
         subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewEvent.self, NewReport.self,
-                      NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self]
+                      NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self, NewPage.self]
     )
 }
 
@@ -63,8 +63,9 @@ struct NewSite: ParsableCommand {
     @Argument(help: "The folder to create.") var folder: String
     @Option var title: String?
     @Option(name: .customLong("base-url")) var baseURL = "https://example.org/"
-    @Option var language: String = "nl"
-    @Option var timezone = "Europe/Amsterdam"
+    @Option(help: "The language of the site's pages: en or nl (default: asked on a terminal, else en).") var language: String?
+    @Option(help: "The site's time zone, an IANA name such as Europe/London (default: asked on a terminal, else this computer's).")
+    var timezone: String?
     @Option(help: "The parts of the site, separated by commas: members, divers, groups, reports, study, now (default: all; asked on a terminal).")
     var sections: String?
     @Option(help: "Also write CI for this forge: github or gitlab (see plein new ci).") var forge: ForgeOption?
@@ -91,13 +92,54 @@ struct NewSite: ParsableCommand {
         return Set(Scaffold.kinds[number - 1].sections)
     }
 
+    /// The language given, or (on a terminal) the one chosen; English otherwise.
+    func chosenLanguage() throws -> Language {
+        if let language {
+            guard let chosen = Language(rawValue: language) else { throw UsageError(message: "--language is en or nl") }
+            return chosen
+        }
+        guard isatty(STDIN_FILENO) == 1 else { return .en }
+        FileHandle.standardError.write(Data("The language of the site's pages:\n  1. English\n  2. Nederlands\nNumber (Enter for English): ".utf8))
+        return readLine()?.trimmingCharacters(in: .whitespaces) == "2" ? .nl : .en
+    }
+
+    /// The time zone given, or (on a terminal) the one chosen, this computer's by default.
+    func chosenTimeZone() throws -> String {
+        let here = Self.systemTimeZone()
+        guard let timezone else {
+            guard isatty(STDIN_FILENO) == 1 else { return here }
+            while true {
+                FileHandle.standardError.write(Data("The site's time zone (Enter for \(here)): ".utf8))
+                guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else { return here }
+                do { return try Self.checkedTimeZone(answer) } catch let error as UsageError {
+                    FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+                }
+            }
+        }
+        return try Self.checkedTimeZone(timezone)
+    }
+
+    /// `name` if it is a time zone plein knows, else an error with the closest name.
+    static func checkedTimeZone(_ name: String) throws -> String {
+        guard SiteClock(identifier: name) == nil else { return name }
+        let known = TimeZone.knownTimeZoneIdentifiers
+        let hint = Suggestions.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+        throw UsageError(message: "unknown time zone '\(name)'\(hint); use an IANA name such as Europe/London or America/New_York")
+    }
+
+    /// This computer's time zone by its IANA name (`TZ`, else `/etc/localtime`), UTC when it has none.
+    static func systemTimeZone() -> String {
+        let name = TimeZone.current.identifier
+        return name == "GMT" || SiteClock(identifier: name) == nil ? "UTC" : name
+    }
+
     func run() throws {
-        guard let language = Language(rawValue: language) else { throw UsageError(message: "--language is nl or en") }
-        guard SiteClock(identifier: timezone) != nil else { throw UsageError(message: "unknown time zone '\(timezone)'") }
         // Without a terminal to ask on, the folder's name is the title (site.yaml can change it).
         let name = title != nil || isatty(STDIN_FILENO) == 1
             ? try ask(title, "Site title", option: "--title") : URL(fileURLWithPath: folder).lastPathComponent
         let sections = try chosenSections()
+        let language = try chosenLanguage()
+        let timezone = try chosenTimeZone()
         do {
             for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections) {
                 print(path)
@@ -124,13 +166,18 @@ struct NewCI: ParsableCommand {
         discussion: "github writes .github/workflows/plein.yml (GitHub Pages); gitlab writes .gitlab-ci.yml (GitLab Pages). Run it in the site's folder, the root of its repository."
     )
     @Option(help: "github or gitlab.") var forge: ForgeOption
+    @Option(name: .customLong("package-url"), help: "Where the CI downloads plein's Debian package (default: this version's release).")
+    var packageURL: String?
+    @Option(name: .customLong("package-sha256"), help: "The package's SHA-256 (sha256sum), checked before it is installed.")
+    var packageSHA256: String?
 
     func run() throws {
         guard let site = SiteLayout.find() else {
             throw UsageError(message: "no plein site here (no content/site.yaml in this folder or above)")
         }
         do {
-            for path in try Scaffold.ci(at: site.root, forge: forge.forge) { print(path) }
+            let package = Scaffold.PackageSource(url: packageURL, sha256: packageSHA256)
+            for path in try Scaffold.ci(at: site.root, forge: forge.forge, package: package) { print(path) }
         } catch {
             throw UsageError(message: error.description)
         }
@@ -168,7 +215,8 @@ struct NewMember: ParsableCommand {
     @Option var email: String?
     @Option(help: "The id (default: made from the name).") var id: String?
     @Option(help: "The date they joined (default: today).") var joined: String?
-    @Option(help: "Where they live: a place of places.yaml, or lat,lon (published only coarsened).") var home: String?
+    @Option(parsing: .unconditional, help: "Where they live: a place of places.yaml, or lat,lon (published only coarsened).")
+    var home: String?
     @Option(help: "Their postcode area.") var postcode: String?
     @Option(help: "Diving card: highest certification.") var certification: String?
     @Option(help: "Diving card: years of experience.") var years: Int?
@@ -277,8 +325,9 @@ struct NewReport: ParsableCommand {
     @Option var title: String?
     @Option(help: "suspicious, attention, event, complaint or message.") var category: String?
     @Option var author: String?
-    @Option var lat: Double?
-    @Option var lon: Double?
+    // West of Greenwich and south of the equator a coordinate starts with '-': taken as the value.
+    @Option(parsing: .unconditional) var lat: Double?
+    @Option(parsing: .unconditional) var lon: Double?
     @Option(help: "When it happened (default: now).") var at: String?
 
     func run() throws {
@@ -315,8 +364,9 @@ struct NewLocation: ParsableCommand {
     @OptionGroup var site: ContentLocation
     @Option var name: String?
     @Option var address: String?
-    @Option var lat: Double?
-    @Option var lon: Double?
+    // West of Greenwich and south of the equator a coordinate starts with '-': taken as the value.
+    @Option(parsing: .unconditional) var lat: Double?
+    @Option(parsing: .unconditional) var lon: Double?
     @Option var seats: Int?
     @Option(name: .customLong("student-id-required"), help: "Whether a student ID is needed (true or false).") var studentIDRequired: Bool?
     @Option(name: .customLong("opening-hours"), help: "Days and hours, e.g. \"mon-fri 09:00-17:00, sat-sun closed\".") var openingHours: String?

@@ -334,6 +334,7 @@ private struct CheckRun {
         bodies += content.albums.map { ($0.file, $0.body) } + content.goals.map { ($0.file, $0.body) }
         bodies += content.events.map { ($0.file, $0.body) }
         bodies += content.reports.flatMap { [($0.file, $0.body)] + $0.replies.map { ($0.file, $0.body) } }
+        bodies += content.pages.map { ($0.file, $0.body) }
         bodies += content.locations.map { ($0.file, $0.body) } + content.threads.flatMap { $0.messages.map { ($0.file, $0.body) } }
         for report in content.reports { bodies += Self.attachmentTexts(of: report, in: content) }
         return bodies

@@ -11,8 +11,9 @@ public enum Placeholders {
     public static let reply = "The reply."
     public static let location = "What it is like to study here."
     public static let message = "The message."
+    public static let page = "What this page tells visitors."
 
-    static let all: Set<String> = [member, group, album, goal, event, report, reply, location, message]
+    static let all: Set<String> = [member, group, album, goal, event, report, reply, location, message, page]
 
     /// The placeholders' lengths in bytes: a line of another length is none of them.
     private static let lengths = Set(all.map(\.utf8.count))

@@ -217,6 +217,14 @@ struct Assembler {
                     studentIDRequired: o.bool("student_id_required") ?? false,
                     openingHours: o.openingHours("opening_hours"), body: body, spans: spans))
 
+            case .page(let id):
+                diagnostics += checkID(id, kind: "page", path: path)
+                if ContentLayout.reservedPageNames.contains(id.lowercased()) { diagnostics.append(report(.reservedPageName(id), path)) }
+                guard item.read != nil else { continue }
+                content.pages.append(ContentPage(
+                    id: id, file: path, title: o.string("title") ?? id, description: o.string("description"),
+                    menu: o.bool("menu") ?? true, menuTitle: o.string("menu_title"), order: o.int("order") ?? 0, body: body))
+
             case .checkins(let member):
                 diagnostics += checkID(member, kind: "checkins", path: path)
                 content.checkInFiles[member] = path
@@ -407,6 +415,7 @@ struct Assembler {
         content.reports.sort { $0.id < $1.id }
         content.locations.sort { $0.id < $1.id }
         content.threads.sort { $0.id < $1.id }
+        content.pages.sort { $0.id < $1.id }
         content.checkIns.sort { ($0.member, $0.checkIn, $0.span) < ($1.member, $1.checkIn, $1.span) }
     }
 }

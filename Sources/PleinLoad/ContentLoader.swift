@@ -342,6 +342,7 @@ extension FileRole {
         case .checkins: return Schemas.checkins
         case .thread: return Schemas.thread
         case .message: return Schemas.message
+        case .page: return Schemas.page
         }
     }
 }

@@ -169,6 +169,11 @@ public enum ModelBuilder {
             }
             for i in locations.indices { locations[i].revision = history.revision(of: locations[i].file) }
         }
+        var pages = content.pages.map {
+            PageModel(id: $0.id, file: $0.file, title: $0.title, description: $0.description,
+                      menuTitle: $0.menu ? ($0.menuTitle ?? $0.title) : nil, order: $0.order, body: $0.body)
+        }.sorted(by: PageModel.inOrder)
+        if !history.files.isEmpty { for i in pages.indices { pages[i].revision = history.revision(of: pages[i].file) } }
 
         let threads = content.threads.map { t in
             ThreadModel(
@@ -184,6 +189,7 @@ public enum ModelBuilder {
             areas: areas, reports: reports, reportOrder: reportOrder, locations: locations, sessions: sessions,
             asOf: asOf, threads: threads, places: content.places)
         model.today = now.map { site.clock.civil($0).isoDate }
+        model.pages = pages
         return model
     }
 

@@ -213,6 +213,46 @@ public struct ReplyModel: Sendable, Equatable, Codable {
     public var anchor: String { "reply-" + Slug.make(name) }
 }
 
+/// A page of the site's own (`pages/<id>.md`).
+public struct PageModel: Sendable, Equatable, Codable {
+    public let id: String
+    public let file: String
+    /// The file's history in the repository, when there is one.
+    public var revision: Revision?
+    public let title: String
+    public let description: String?
+    /// The text of its link in the menu; nil when the menu leaves it out.
+    public let menuTitle: String?
+    public let order: Int
+    public let body: Body
+
+    public init(id: String, file: String, title: String, description: String?, menuTitle: String?, order: Int, body: Body) {
+        self.id = id
+        self.file = file
+        self.title = title
+        self.description = description
+        self.menuTitle = menuTitle
+        self.order = order
+        self.body = body
+    }
+
+    /// Menu order: lower `order` first, then by title, then by id.
+    public static func inOrder(_ a: PageModel, _ b: PageModel) -> Bool {
+        (a.order, a.title.lowercased(), a.id) < (b.order, b.title.lowercased(), b.id)
+    }
+}
+
+/// A link of the site's menu to one of its own pages.
+public struct MenuLink: Sendable, Equatable, Codable {
+    public let page: String
+    public let label: String
+
+    public init(page: String, label: String) {
+        self.page = page
+        self.label = label
+    }
+}
+
 public struct LocationModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String

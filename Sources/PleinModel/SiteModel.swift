@@ -25,6 +25,11 @@ public struct SiteModel: Sendable {
     /// The day of the build in the site's time zone (`2026-11-23`): what is upcoming and what
     /// is past for events. Nil when the model was built without a clock.
     public var today: String? = nil
+    /// The site's own pages, in menu order (`order`, then title).
+    public var pages: [PageModel] = []
+
+    /// The menu's links to the site's own pages, in order.
+    public var menu: [MenuLink] { pages.compactMap { page in page.menuTitle.map { MenuLink(page: page.id, label: $0) } } }
 
     public func member(_ id: String) -> MemberModel? { members[id] }
     public func report(_ id: String) -> ReportModel? { reports[id] }

@@ -41,6 +41,8 @@ public enum OutputID: Hashable, Sendable {
     case threadJSONFeed(String)
     /// `/search/`, with a search index (`RenderOptions.search`).
     case search
+    /// A page of the site's own (`pages/<id>.md`).
+    case page(String)
 
     /// The kinds of output: the one table of what a site can hold, with each kind's name (the
     /// start of its `key`) and its page template. The theme must have every template named here.
@@ -48,13 +50,13 @@ public enum OutputID: Hashable, Sendable {
         case home, members, member, progress, divers, groups, group, leaderboard, album, photo, areas, area, report
         case locations, location, now, notFound = "not-found", sitemap, robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
         case calendar, events, groupEvent = "group-event", diversIndex = "divers-index", leaderboardJSON = "leaderboard-json"
-        case thread, threadFeed = "thread-feed", threadJSONFeed = "thread-json-feed", search
+        case thread, threadFeed = "thread-feed", threadJSONFeed = "thread-json-feed", search, page
 
         /// The page template the kind is rendered with (nil for feeds, maps and other data).
         public var template: String? {
             switch self {
             case .home, .members, .member, .progress, .divers, .groups, .group, .leaderboard, .album, .photo, .areas, .area,
-                 .report, .locations, .location, .now, .notFound, .thread, .events, .search:
+                 .report, .locations, .location, .now, .notFound, .thread, .events, .search, .page:
                 return rawValue
             case .groupEvent: return "event"
             case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .threadFeed, .threadJSONFeed:
@@ -96,6 +98,7 @@ public enum OutputID: Hashable, Sendable {
         case .threadFeed: return .threadFeed
         case .threadJSONFeed: return .threadJSONFeed
         case .search: return .search
+        case .page: return .page
         }
     }
 
@@ -179,6 +182,7 @@ public enum OutputID: Hashable, Sendable {
         ids += model.areas.map { .area($0.id) }
         ids += model.reportOrder.sorted().map { .report($0) }
         ids += model.locations.map { .location($0.id) }
+        ids += model.pages.map { .page($0.id) }
         for feed in feeds(model) { ids += feed.hasJSONTwin ? [.atom(feed), .jsonFeed(feed)] : [.atom(feed)] }
         if has(.reports) { ids.append(.geoJSON(.reports)) }
         if has(.study) { ids.append(.geoJSON(.locations)) }
@@ -230,6 +234,7 @@ extension OutputID {
         case .area: self = .area(argument)
         case .report: self = .report(argument)
         case .location: self = .location(argument)
+        case .page: self = .page(argument)
         case .leaderboardJSON: self = .leaderboardJSON(argument)
         case .thread: self = .thread(argument)
         case .threadFeed: self = .threadFeed(argument)
@@ -295,7 +300,7 @@ extension OutputID {
         case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search:
             return nil
         case .member(let id), .progress(let id), .group(let id), .leaderboard(let id), .area(let id), .report(let id), .location(let id),
-             .leaderboardJSON(let id), .thread(let id), .threadFeed(let id), .threadJSONFeed(let id):
+             .leaderboardJSON(let id), .thread(let id), .threadFeed(let id), .threadJSONFeed(let id), .page(let id):
             return id
         case .album(let key): return key.group + "/" + key.album
         case .photo(let key, let index): return key.group + "/" + key.album + "/" + String(index)

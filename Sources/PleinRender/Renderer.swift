@@ -119,6 +119,7 @@ private struct Batch: Rendering {
         case .calendar(let calendar): return CalendarFile(inputs: inputs, id: calendar).render()
         case .events: return framed(EventListPage(inputs: inputs))
         case .search: return framed(SearchPage(inputs: inputs))
+        case .page(let pid): return framed(OwnPage(inputs: inputs, id: pid))
         case .groupEvent(let key): return framed(GroupEventPage(inputs: inputs, key: key))
         }
     }

@@ -78,6 +78,9 @@ public struct Routes: Sendable {
     public func location(_ id: String) -> String { "locations/\(id)/" }
     public var locationsMap: String { "locations/map.geojson" }
     public var now: String { "now/" }
+    /// A page of the site's own, at the top: `join/` (its name is none of the site's own,
+    /// `ContentLayout.reservedPageNames`).
+    public func page(_ id: String) -> String { "\(id)/" }
     public var siteFeed: String { "feed.xml" }
     public var threads: String { "messages/" }
     public func thread(_ key: String) -> String { threads + "\(key)/" }

@@ -31,7 +31,8 @@ extension Scaffold {
             """)
         try write("content/places.yaml", """
             # yaml-language-server: $schema=../.plein/schemas/places.json
-            # Named places members can give as their home: - {name: Zandvoort, lat: 52.3713, lon: 4.5331}
+            # Named places members can give as their home, and the divers search offers:
+            # \(language == .nl ? "- {name: Zandvoort, lat: 52.3713, lon: 4.5331}" : "- {name: Harbour, lat: 50.8957, lon: -1.4043}")
             []
 
             """)

@@ -276,6 +276,30 @@ public struct Scaffold: Sendable {
             """)
     }
 
+    /// A page of the site's own, `pages/<id>.md`, published at `/<id>/` and linked from the menu
+    /// unless `menu` is false.
+    public func page(title: String, id idGiven: String? = nil, menuTitle: String? = nil, order: Int? = nil, menu: Bool = true) throws(Failure) -> String {
+        if let id = idGiven, !Slug.isValid(id) {
+            throw Failure("'\(id)' cannot name a page: use lower-case letters, digits and '-' (e.g. '\(Slug.make(id))')")
+        }
+        let id: String
+        if let given = idGiven { id = given } else { id = try slug(title, what: "title") }
+        guard !ContentLayout.reservedPageNames.contains(id) else {
+            throw Failure("/\(id)/ is the site's own; give the page another name with --id, e.g. --id about-\(id)")
+        }
+        var fields: [(String, FieldValue)] = []
+        if let menuTitle { fields.append(("menu_title", .text(menuTitle))) }
+        if let order { fields.append(("order", .plain(String(order)))) }
+        if !menu { fields.append(("menu", .flag(false))) }
+        return try create(ContentLayout.page(id), """
+            ---
+            title: \(Self.quote(title))
+            \(FieldValue.lines(fields))---
+            \(Placeholders.page)
+
+            """)
+    }
+
     /// Appends a check-in to `checkins/<member>.yaml` (created when missing).
     public func checkIn(member: String, location: String, at: String?, out: String?) throws(Failure) -> String {
         let who = try requireMember(member)

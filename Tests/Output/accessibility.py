@@ -114,6 +114,7 @@ def main():
                 if not serious:
                     print(f"ok   {kind} /{path}: no serious or critical violation" + (f" (minor: {', '.join(minor)})" if minor else ""))
             check_marker_colours(page, port, site)
+            check_menu_fits(page, port)
             browser.close()
     finally:
         server.shutdown()
@@ -124,6 +125,29 @@ def main():
     if failures:
         print(f"{failures} accessibility check(s) failed")
         sys.exit(1)
+
+
+def check_menu_fits(page, port):
+    """At the widths of a laptop and a desktop, every link of the menu (the sections and the
+    site's own pages) is shown whole: none is cut off, scrolled away or under the search box."""
+    for width in (960, 1280, 1440):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}/", wait_until="load")
+        hidden = page.evaluate("""() => {
+            const search = document.querySelector('.site-search').getBoundingClientRect();
+            const nav = document.querySelector('.site-nav').getBoundingClientRect();
+            const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+            return [...document.querySelectorAll('.site-nav a')].filter(a => {
+                const r = a.getBoundingClientRect();
+                return r.width === 0 || r.left < nav.left - 0.5 || r.right > nav.right + 0.5 || r.right > innerWidth || overlaps(r, search);
+            }).map(a => a.textContent.trim());
+        }""")
+        count = page.eval_on_selector_all(".site-nav a", "as => as.length")
+        if hidden:
+            fail(f"at {width} px the menu cuts off {hidden}")
+        else:
+            print(f"ok   at {width} px all {count} menu links show whole")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
 
 def check_marker_colours(page, port, site):

@@ -20,6 +20,30 @@ def check(condition, message):
         failures.append(message)
 
 
+def dutch_only_texts():
+    """The theme's Dutch interface texts that differ from the English ones (long enough not to be a word of both)."""
+    import yaml
+    with open(os.path.join(ROOT, "templates/i18n/nl.yaml"), encoding="utf-8") as f:
+        nl = yaml.safe_load(f)
+    with open(os.path.join(ROOT, "templates/i18n/en.yaml"), encoding="utf-8") as f:
+        en = yaml.safe_load(f)
+    return {text.split("{")[0].strip() for key, text in nl.items()
+            if isinstance(text, str) and text != en.get(key) and len(text.split("{")[0].strip()) >= 6}
+
+
+def texts_in(folder, texts):
+    """(file, text) for each of `texts` found in the HTML pages under `folder`."""
+    for base, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(".html"):
+                path = os.path.join(base, name)
+                with open(path, encoding="utf-8") as f:
+                    page = f.read()
+                for text in texts:
+                    if text in page:
+                        yield path, text
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
@@ -46,6 +70,36 @@ def main():
         quick_yaml = open(quick_site).read() if os.path.exists(quick_site) else ""
         check(code == 0 and built == 0 and 'title: "quickclub"' in quick_yaml,
               f"plein new site NAME && cd NAME && plein build, with no other option: {out.strip()[-80:]} {built_out.strip()[-80:]}")
+        check("language: en\n" in quick_yaml and "timezone: Europe/Amsterdam" not in quick_yaml,
+              f"a new site is English first, in this computer's time zone: {quick_yaml!r}")
+        dutch = dutch_only_texts()
+        found = sorted({(os.path.relpath(path, work), text) for path, text in texts_in(os.path.join(work, "quickclub", "public"), dutch)})
+        check(built == 0 and not found, f"its first build is in English throughout: Dutch interface text {found[:5]}")
+        # The divers search's example is the site's own first place, not one in the Netherlands.
+        with open(os.path.join(work, "quickclub", "content", "places.yaml"), "w") as f:
+            f.write("- {name: Lee-on-the-Solent, lat: 50.8031, lon: -1.2047}\n- {name: Swanage, lat: 50.6083, lon: -1.9600}\n")
+        built, built_out = run("build", cwd=os.path.join(work, "quickclub"))
+        divers = open(os.path.join(work, "quickclub", "public", "divers", "index.html"), encoding="utf-8").read() if built == 0 else ""
+        check('placeholder="for example Lee-on-the-Solent, or 50.80,-1.20"' in divers and "Zandvoort" not in divers,
+              f"the divers search suggests the site's own place: {built_out.strip()[-80:]}")
+        # Pages of its own: in the menu of every page, in their order; one can stay out of it.
+        quick = os.path.join(work, "quickclub")
+        for args in (["--title", "Pool times", "--order", "2"], ["--title", "How to join", "--menu-title", "Join", "--order", "1"],
+                     ["--title", "Safety", "--no-menu"]):
+            code, out = run("new", "page", *args, cwd=quick)
+            check(code == 0, f"new page {args[1]}: {out.strip()[-80:]}")
+        code, out = run("new", "page", "--title", "Search", cwd=quick)
+        check(code == 2 and "--id about-search" in out, f"a page cannot take the place of one of the site's own: {out.strip()[-100:]}")
+        with open(os.path.join(quick, "content/pages/how-to-join.md"), "w") as f:
+            f.write("---\ntitle: How to join\nmenu_title: Join\norder: 1\n---\nCome to the pool on a **Tuesday**.\n")
+        built, built_out = run("build", cwd=quick)
+        home = open(os.path.join(quick, "public/index.html"), encoding="utf-8").read() if built == 0 else ""
+        menu = home[home.find('class="site-nav"'):home.find("</nav>", home.find('class="site-nav"'))]
+        join, pool = menu.find('<a href="/how-to-join/">Join</a>'), menu.find('<a href="/pool-times/">Pool times</a>')
+        joined = open(os.path.join(quick, "public/how-to-join/index.html"), encoding="utf-8").read() if built == 0 else ""
+        check(0 <= join < pool and "/safety/" not in menu and os.path.exists(os.path.join(quick, "public/safety/index.html"))
+              and "<strong>Tuesday</strong>" in joined and 'aria-current="page">Join</a>' in joined,
+              f"pages/ pages are published and in the menu in their order: {built_out.strip()[-80:]} {menu[-300:]!r}")
         code, out = run("new", "member", "--name", "Zoë Çelik-Ødegård", "--email", "zoe@example.org", cwd=site)
         check(code == 0 and "content/users/zoe-celik-odegard.md" in out, f"new member from the site folder: {out.strip()}")
         code, out = run("new", "member", "--name", "Daan Smit", "--email", "daan@example.org", "--home", "51.7,3.8", "--postcode", "4301",
@@ -63,6 +117,12 @@ def main():
                         "--lat", "51.7", "--lon", "3.8", "--at", "2026-11-01T10:00:00+01:00", cwd=users)
         check(code == 0 and os.path.exists(os.path.join(site, "content/reports/4301/2026-11-01-zicht-acht-meter.md")),
               f"new report from a folder inside the site: {out.strip()}")
+        # West of Greenwich a longitude starts with '-': a value, not an option.
+        code, out = run("new", "report", "--area", "4301", "--title", "Swanage pier", "--category", "message", "--author", "daan-smit",
+                        "--lat", "50.6083", "--lon", "-1.9522", "--at", "2026-11-02T10:00:00Z", cwd=site)
+        west = os.path.join(site, "content/reports/4301/2026-11-02-swanage-pier.md")
+        check(code == 0 and os.path.exists(west) and "lon: -1.9522" in open(west, encoding="utf-8").read(),
+              f"--lon -1.9522 is a longitude: {out.strip()}")
         check(not os.path.exists(os.path.join(users, "content")), "no second content folder inside the first")
         code, out = run("new", "group", "--name", "Zeehonden", "--members", "daan-smit,zoe-celik-odegard", cwd=site)
         check(code == 0, f"new group: {out.strip()}")
@@ -173,9 +233,27 @@ def main():
             child.expect("Which kind of community is it")
             child.expect("Number")
             child.sendline("2")
+            child.expect("time zone")
+            child.sendline("")
             child.expect(pexpect.EOF)
             with open(os.path.join(work, "club/content/site.yaml")) as f:
                 check("sections: [members, divers, groups, reports]" in f.read(), "a diving club gets members, divers, groups and reports")
+            # Without --language and --timezone, both are asked; a time zone plein does not know is asked again.
+            child = pexpect.spawn(plein, ["new", "site", "club2", "--title", "Club", "--sections", "members"], cwd=work, env=env, timeout=30,
+                                  encoding="utf-8")
+            child.expect("The language of the site's pages")
+            child.expect("Number")
+            child.sendline("")
+            child.expect("time zone")
+            child.sendline("Europe/Londn")
+            child.expect("did you mean 'Europe/London'")
+            child.expect("time zone")
+            child.sendline("Europe/London")
+            child.expect(pexpect.EOF)
+            with open(os.path.join(work, "club2/content/site.yaml")) as f:
+                club2 = f.read()
+            check("language: en\n" in club2 and "timezone: Europe/London\n" in club2,
+                  f"language and time zone are asked, English by default, a mistyped zone asked again: {club2!r}")
             child = pexpect.spawn(plein, ["new", "member", "--name", "Ank", "--email", "ank@example.org"],
                                   cwd=os.path.join(work, "club"), env=env, timeout=30, encoding="utf-8")
             for question, answer in [("Home", ""), ("Postcode", "4301"), ("Diving certification", "CMAS **"), ("Years of diving", "4"),
@@ -202,9 +280,24 @@ def main():
         with open(workflow) as f:
             text = f.read()
         check("plein check --format github" in text and "fetch-depth: 0" in text and "actions/cache@" in text
-              and "plein_${PLEIN_VERSION}_amd64.deb" in text, "the workflow checks with annotations, keeps history and the cache, installs the package")
+              and "plein_${PLEIN_VERSION}_amd64.deb" not in text and f"releases/download/v" in text and '"$PLEIN_PACKAGE_URL"' in text,
+              "the workflow checks with annotations, keeps history and the cache, installs the package")
         with open(gitlab) as f:
             gitlab_text = f.read()
+        # The deployed site has what a local build has: search (Pagefind, the version plein is
+        # tested with) and web video (ffmpeg); and it is built every day, so events move on.
+        with open(os.path.join(ROOT, "Makefile")) as f:
+            pinned = next(line.split("pagefind-bin==")[1].split("=")[0] for line in f if "pagefind-bin==" in line)
+        for name, ci_text in (("github", text), ("gitlab", gitlab_text)):
+            check(f'PAGEFIND_VERSION: "{pinned}"' in ci_text and '"pagefind-bin==$PAGEFIND_VERSION"' in ci_text and " ffmpeg " in ci_text,
+                  f"{name}: the build installs Pagefind {pinned} and ffmpeg")
+        check('schedule:\n    - cron: "17 3 * * *"' in text and "Pipeline schedules" in gitlab_text, "the site is built every day (GitHub: a schedule; GitLab: how to add one)")
+        code, out = run("new", "ci", "--forge", "gitlab", "--package-url", "https://example.org/plein.deb", "--package-sha256", "x" * 64, cwd=site)
+        check(code == 2 and "is not a SHA-256" in out, f"a package hash that is not one is refused: {out.strip()[-80:]}")
+        code, out = run("new", "ci", "--forge", "gitlab", "--package-url", "https://example.org/plein.deb", "--package-sha256", "AB" * 32, cwd=site)
+        own = open(os.path.join(site, ".gitlab-ci.yml")).read() if code == 0 else ""
+        check('PLEIN_PACKAGE_URL: "https://example.org/plein.deb"' in own and f'echo "{"ab" * 32}  /tmp/plein.deb" | sha256sum -c -' in own,
+              f"a package of one's own, checked by its SHA-256 before it is installed: {out.strip()[-80:]}")
         check("PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}" in text and "PUBLIC repository" in text and "paid plan" in text
               and "PLEIN_SECRET" in gitlab_text and "private project" in gitlab_text,
               "both say what a public repository shows, and pass the thread secret to the build")

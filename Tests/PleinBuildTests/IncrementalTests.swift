@@ -270,6 +270,19 @@ import Testing
         _ = state.update(content: [member], templates: [])
         expectSameAsFullBuild(state, site, "rename a member")
 
+        // A page of the site's own: a new one is linked from every menu; an edit of its text
+        // renders its page (and the search), not every page with the menu.
+        let page = "pages/zwemtijden.md"
+        try site.write(page, "---\ntitle: Zwemtijden\norder: 5\n---\nElke dinsdag om **20:00**.\n")
+        update = state.update(content: [page], templates: [])
+        #expect(update.changed.contains("zwemtijden/index.html") && update.changed.contains("index.html"))
+        expectSameAsFullBuild(state, site, "add a page of the site's own")
+        try site.edit(page) { $0.replacingOccurrences(of: "20:00", with: "20:30") }
+        update = state.update(content: [page], templates: [])
+        #expect(update.changed.contains("zwemtijden/index.html") && !update.changed.contains("index.html") && update.rendered < 8,
+                "an edit of a page's text re-renders \(update.rendered) outputs")
+        expectSameAsFullBuild(state, site, "edit a page's text")
+
         let removed = "reports/1011"
         let victim = try FileManager.default.contentsOfDirectory(atPath: site.content + "/" + removed).sorted().first { $0.hasSuffix(".md") }!
         try FileManager.default.removeItem(atPath: site.content + "/" + removed + "/" + victim)

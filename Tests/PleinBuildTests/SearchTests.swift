@@ -91,7 +91,8 @@ import Testing
         #expect(!text.contains("@example"), "e-mail addresses")
         #expect(!all.contains { $0.url.contains("/progress/") || $0.url.contains("/messages/") })
         let kinds = Set(all.compactMap { $0.filters["kind"]?.first })
-        #expect(kinds == ["Melding", "Lid", "Groep", "Album", "Foto", "Evenement", "Studieplek"])
+        #expect(kinds == ["Melding", "Lid", "Groep", "Album", "Foto", "Evenement", "Studieplek", "Pagina"])
+        #expect(text.contains("Meedoen"), "a page of the site's own")
         // Unlisted groups are rendered, but listed nowhere: not in search either.
         let unlisted = try FileManager.default.contentsOfDirectory(atPath: Repo.content + "/groups").filter { group in
             let text = (try? String(contentsOfFile: Repo.content + "/groups/\(group)/index.md", encoding: .utf8)) ?? ""

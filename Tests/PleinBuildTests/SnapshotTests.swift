@@ -16,7 +16,7 @@ import Testing
         "divers/index.html", "groups/index.html", "groups/duikclub/index.html", "groups/duikclub/leaderboard/index.html",
         album + "index.html", album + "den-osse-instap/index.html", album + "haven-brouwershaven-filmpje/index.html", "reports/index.html", "reports/1094/index.html",
         report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
-        "search/index.html",
+        "search/index.html", "lid-worden/index.html",
     ]
     /// Feeds with a JSON Feed twin, then those that are Atom only (one per record).
     static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
@@ -113,6 +113,13 @@ import Testing
             ends: 2026-10-25
             ---
             Twee dagen.
+
+            """, "pages/lid-worden.md": """
+            ---
+            title: Lid worden
+            order: 2
+            ---
+            Kom op een dinsdag om **20:00** naar het zwembad.
 
             """, "groups/duikclub/events/nachtduik.md": """
             ---

@@ -59,6 +59,10 @@ struct Facts: Sendable, Equatable {
         for thread in model.threads { add(.thread(thread.id), thread, was: oldThreads?[thread.id]) }
         let oldSessions = old.map { Dictionary(grouping: $0.sessions, by: \.member) }
         for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { add(.sessions(member), sessions, was: oldSessions?[member]) }
+        let oldPages = old.map { Dictionary($0.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+        for page in model.pages { add(.page(page.id), page, was: oldPages?[page.id]) }
+        add(.pageOrder, model.pages.map(\.id), was: old?.pages.map(\.id))
+        add(.menu, model.menu, was: old?.menu)
         add(.memberOrder, model.memberOrder, was: old?.memberOrder)
         add(.groupOrder, model.groupOrder, was: old?.groupOrder)
         add(.reportOrder, model.reportOrder, was: old?.reportOrder)

@@ -28,6 +28,9 @@ enum ModelValues {
         for location in model.locations { pieces[Dependency.location(location.id).key] = location }
         for thread in model.threads { pieces[Dependency.thread(thread.id).key] = thread }
         for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { pieces[Dependency.sessions(member).key] = sessions }
+        for page in model.pages { pieces[Dependency.page(page.id).key] = page }
+        pieces[Dependency.pageOrder.key] = model.pages.map(\.id)
+        pieces[Dependency.menu.key] = model.menu
         pieces[Dependency.memberOrder.key] = model.memberOrder
         pieces[Dependency.groupOrder.key] = model.groupOrder
         pieces[Dependency.reportOrder.key] = model.reportOrder
@@ -83,6 +86,9 @@ final class StoredModel: ModelSource {
     func location(_ id: String) -> LocationModel? { value(Dependency.location(id).key, as: LocationModel.self) }
     func thread(_ id: String) -> ThreadModel? { value(Dependency.thread(id).key, as: ThreadModel.self) }
     func sessions(of member: String) -> [Session] { value(Dependency.sessions(member).key, as: [Session].self) ?? [] }
+    func page(_ id: String) -> PageModel? { value(Dependency.page(id).key, as: PageModel.self) }
+    var pageOrder: [String] { value(Dependency.pageOrder.key, as: [String].self) ?? [] }
+    var menu: [MenuLink] { value(Dependency.menu.key, as: [MenuLink].self) ?? [] }
     var memberOrder: [String] { value(Dependency.memberOrder.key, as: [String].self) ?? [] }
     var groupOrder: [String] { value(Dependency.groupOrder.key, as: [String].self) ?? [] }
     var reportOrder: [String] { value(Dependency.reportOrder.key, as: [String].self) ?? [] }

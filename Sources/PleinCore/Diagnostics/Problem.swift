@@ -46,6 +46,7 @@ public enum Problem: Sendable, Hashable, Error {
 
     // MARK: Identity
     case idCollision(String, other: String)
+    case reservedPageName(String)
     case duplicateEmail(String, firstIn: String)
     case duplicateGroupName(String, other: String)
     case duplicateReport(String, other: String)
@@ -172,6 +173,7 @@ public enum Problem: Sendable, Hashable, Error {
             return "the file name says \(fileDate) but 'at' is on \(recordDate)"
 
         case .idCollision(let id, let other): return "id '\(id)' collides with '\(other)' (ids are compared ignoring case)"
+        case .reservedPageName(let id): return "a page named '\(id)' would be published at /\(id)/, which is the site's own"
         case .duplicateEmail(let email, let first): return "e-mail address '\(email)' is already used by member '\(first)'"
         case .duplicateGroupName(let name, let other): return "group name '\(name)' is already used by group '\(other)'"
         case .duplicateReport(let id, _): return "report '\(id)' is defined twice: as a file and as a bundle folder"
@@ -239,13 +241,15 @@ public enum Problem: Sendable, Hashable, Error {
             return "did you mean '\(s)'?"
         case .invalidSlug(_, let s) where !s.isEmpty:
             return "did you mean '\(s)'?"
-        case .missingUTCOffset:
-            return "write the offset explicitly, e.g. '2026-06-01T10:30:00+02:00'"
+        case .missingUTCOffset(_, let assumed):
+            return "write the offset explicitly, e.g. '\(assumed)'"
         case .yamlMistake(_, let hint?):
             return hint
         case .unknownPhoto(_, let suggestion, let present):
             let listed = present.isEmpty ? "the album holds no photos" : "the album holds " + present.map { "'\($0)'" }.joined(separator: ", ")
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
+        case .reservedPageName(let id):
+            return "rename the file, e.g. pages/about-\(id).md"
         case .sectionOff(let section, _, _):
             return "add '\(section)' to 'sections' in site.yaml to publish them, or remove the files"
         case .unclosedFrontMatter:

@@ -19,6 +19,8 @@ public struct Content: Sendable {
     /// Members that have a check-in file (even an empty one).
     public var checkInFiles: [String: String] = [:]
     public var threads: [Thread] = []
+    /// The site's own pages, by id.
+    public var pages: [ContentPage] = []
     /// Image files (avatars, photos, report attachments) by path, with their detected type.
     public var images: [String: ImageFile] = [:]
     /// Album videos by path, with their size in bytes.

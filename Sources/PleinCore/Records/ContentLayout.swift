@@ -12,6 +12,7 @@ public enum ContentLayout {
     public static let locations = "locations"
     public static let checkIns = "checkins"
     public static let threads = "threads"
+    public static let pages = "pages"
 
     /// Hidden files and folders (.git, .DS_Store) and editors' backups are not content (what
     /// the loader reads and the build store's scan looks at alike).
@@ -68,6 +69,17 @@ public enum ContentLayout {
     /// `threads/<id>/<name>.md`
     public static func message(_ thread: String, name: String) -> String { threadFolder(thread) + "/\(name).md" }
 
+    // MARK: The site's own pages
+
+    /// `pages/<id>.md`, published at `/<id>/`.
+    public static func page(_ id: String) -> String { "\(pages)/\(id).md" }
+    /// Names a page of its own may not have: the site's own folders and files at the top of
+    /// the output (`Routes`), which a page at `/<id>/` would take the place of.
+    public static let reservedPageNames: Set<String> = [
+        "users", "divers", "groups", "events", "reports", "locations", "now", "messages", "search", "pagefind", "assets",
+        "media", "feed", "sitemap", "robots", "404", "index", "leaflet",
+    ]
+
     /// Globs of each kind of file, for editors' schema settings (`plein new site`).
     public static let globs: [String: [String]] = [
         "site": [site], "places": [places], "area": ["\(reports)/*/area.yaml"],
@@ -75,5 +87,6 @@ public enum ContentLayout {
         "member": ["\(members)/*.md"], "group": ["\(groups)/*/index.md"], "album": ["\(groups)/*/albums/*/index.md"],
         "goal": ["\(groups)/*/goals/*.md"], "event": ["\(groups)/*/events/*.md"], "report": ["\(reports)/*/*.md", "\(reports)/*/*/index.md"],
         "reply": ["\(reports)/*/*/replies/*.md"], "location": ["\(locations)/*.md"], "message": ["\(threads)/*/*.md"],
+        "page": ["\(pages)/*.md"],
     ]
 }

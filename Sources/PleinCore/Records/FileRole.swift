@@ -17,6 +17,8 @@ public enum FileRole: Equatable, Sendable {
     case checkins(member: String)
     case thread(id: String)
     case message(thread: String, name: String)
+    /// A page of the site's own: `pages/<id>.md`.
+    case page(id: String)
     case unexpected(hint: String)
 
     /// Images as browsers show them: the only kinds a report bundle publishes as images.
@@ -82,12 +84,15 @@ public enum FileRole: Equatable, Sendable {
             return .thread(id: parts[1])
         case ("threads", 3) where ext == "md":
             return .message(thread: parts[1], name: stem)
+        case ("pages", 2) where ext == "md":
+            return .page(id: stem)
+        case ("pages", _): return .unexpected(hint: "the site's own pages are Markdown files, pages/<page>.md")
         case ("locations", _): return .unexpected(hint: "study locations are locations/<location>.md")
         case ("checkins", _): return .unexpected(hint: "check-ins are checkins/<member>.yaml")
         case ("threads", _): return .unexpected(hint: "a thread folder holds thread.yaml and <stamp>-<member>.md messages")
         case ("reports", _): return .unexpected(hint: "reports are reports/<area>/<YYYY-MM-DD>-<slug>.md")
         default:
-            return .unexpected(hint: "content lives in site.yaml, places.yaml, users/, groups/, reports/, locations/, checkins/ and threads/")
+            return .unexpected(hint: "content lives in site.yaml, places.yaml, users/, groups/, reports/, locations/, checkins/, threads/ and pages/")
         }
     }
 

@@ -296,6 +296,29 @@ public struct Reply: Sendable, Equatable {
     }
 }
 
+/// `pages/<id>.md`: a page of the site's own, free-form Markdown with a place in the menu.
+public struct ContentPage: Sendable {
+    public let id: String
+    public let file: String
+    public let title: String
+    public let description: String?
+    public let menu: Bool
+    public let menuTitle: String?
+    public let order: Int
+    public let body: Body
+
+    public init(id: String, file: String, title: String, description: String?, menu: Bool, menuTitle: String?, order: Int, body: Body) {
+        self.id = id
+        self.file = file
+        self.title = title
+        self.description = description
+        self.menu = menu
+        self.menuTitle = menuTitle
+        self.order = order
+        self.body = body
+    }
+}
+
 /// `locations/<id>.md`
 public struct StudyLocation: Sendable {
     public let id: String

@@ -143,7 +143,15 @@ public enum Schemas {
         Field("at", .moment, required: true, "When it was sent, with a UTC offset."),
     ]), summary: "A message: content/threads/<thread>/<stamp>-<member>.md")
 
+    public static let page = RecordSchema(kind: "page", format: .frontMatter, root: .object([
+        Field("title", .string, required: true, "The page's title, e.g. How to join."),
+        Field("description", .string, "One sentence about the page, for search engines and link previews."),
+        Field("menu", .boolean, "Whether the site's menu links the page (default true)."),
+        Field("menu_title", .string, "A shorter text for its link in the menu (default the title)."),
+        Field("order", .integer(), "Where it comes among the site's own pages in the menu: lower first (default 0; then by title)."),
+    ]), summary: "A page of the site's own (How to join, Contact): content/pages/<page>.md, published at /<page>/")
+
     public static let all: [RecordSchema] = [
-        site, places, member, group, album, goal, event, area, report, reply, location, checkins, thread, message,
+        site, places, member, group, album, goal, event, area, report, reply, location, checkins, thread, message, page,
     ]
 }

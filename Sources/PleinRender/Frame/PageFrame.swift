@@ -1,3 +1,4 @@
+import PleinModel
 import PleinCore
 import PleinMustache
 
@@ -61,9 +62,19 @@ struct PageFrame: Rendering {
         return OutputFile(path: page.fileName ?? routes.file(page.path), bytes: html)
     }
 
-    /// The section links; the current section is marked `aria-current="page"` on its own page and
-    /// `aria-current="true"` on the pages below it. Sections the site leaves out have none.
+    /// The section links, then the site's own pages that the menu links (`pages/`); the current
+    /// section is marked `aria-current="page"` on its own page and `aria-current="true"` on the
+    /// pages below it. Sections the site leaves out have none.
     func navigation(current: Section, path: String) -> [TemplateContext] {
+        sectionLinks(current: current, path: path) + view.menu.map { link in
+            let pagePath = routes.page(link.page)
+            var item: TemplateContext = ["label": .text(link.label), "url": .text(routes.url(pagePath))]
+            if pagePath == path { item["current"] = .text("page") }
+            return item
+        }
+    }
+
+    private func sectionLinks(current: Section, path: String) -> [TemplateContext] {
         let items: [(Section, String, String)] = [
             (.members, "nav_members", routes.members),
             (.divers, "nav_divers", routes.divers),

@@ -41,6 +41,7 @@ public struct Bodies: Sendable {
         for l in model.locations {
             jobs.append(Job(file: l.file, markdown: l.body.markdown, page: routes.location(l.id)))
         }
+        jobs += model.pages.map { Job(file: $0.file, markdown: $0.body.markdown, page: routes.page($0.id)) }
         if let threadKeys {
             for thread in model.threads {
                 let page = routes.thread(threadKeys.key(for: thread.id))

@@ -23,6 +23,10 @@ public enum Dependency: Hashable, Sendable {
     case thread(String)
     /// A member's check-ins.
     case sessions(String)
+    /// A page of the site's own.
+    case page(String)
+    /// The site's own pages in order, and the menu's links to them (read by every framed page).
+    case pageOrder, menu
     case memberOrder, groupOrder, reportOrder, areaOrder, locationOrder, places, asOf
     /// The day of the build: what divides upcoming events from past ones.
     case today
@@ -52,6 +56,9 @@ extension Dependency {
         case .location(let id): return "location:" + id
         case .thread(let id): return "thread:" + id
         case .sessions(let id): return "sessions:" + id
+        case .page(let id): return "page:" + id
+        case .pageOrder: return "pageOrder"
+        case .menu: return "menu"
         case .memberOrder: return "memberOrder"
         case .groupOrder: return "groupOrder"
         case .reportOrder: return "reportOrder"

@@ -13,6 +13,9 @@ public protocol ModelSource: Sendable {
     func area(_ id: String) -> AreaModel?
     func location(_ id: String) -> LocationModel?
     func thread(_ id: String) -> ThreadModel?
+    func page(_ id: String) -> PageModel?
+    var pageOrder: [String] { get }
+    var menu: [MenuLink] { get }
     /// A member's check-ins, in the model's order.
     func sessions(of member: String) -> [Session]
     var memberOrder: [String] { get }
@@ -37,6 +40,7 @@ public final class InMemoryModel: ModelSource {
     private let areasByID: [String: AreaModel]
     private let locationsByID: [String: LocationModel]
     private let threadsByID: [String: ThreadModel]
+    private let pagesByID: [String: PageModel]
 
     public init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
         self.model = model
@@ -46,6 +50,7 @@ public final class InMemoryModel: ModelSource {
         areasByID = Dictionary(model.areas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         locationsByID = Dictionary(model.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         threadsByID = Dictionary(model.threads.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        pagesByID = Dictionary(model.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     public var site: SiteConfig { model.site }
@@ -56,6 +61,9 @@ public final class InMemoryModel: ModelSource {
     public func location(_ id: String) -> LocationModel? { locationsByID[id] }
     public func thread(_ id: String) -> ThreadModel? { threadsByID[id] }
     public func sessions(of member: String) -> [Session] { sessionsByMember[member] ?? [] }
+    public func page(_ id: String) -> PageModel? { pagesByID[id] }
+    public var pageOrder: [String] { model.pages.map(\.id) }
+    public var menu: [MenuLink] { model.menu }
     public var memberOrder: [String] { model.memberOrder }
     public var groupOrder: [String] { model.groupOrder }
     public var reportOrder: [String] { model.reportOrder }
@@ -141,6 +149,19 @@ struct ModelView: Sendable {
         note(.thread(id))
         return source.thread(id)
     }
+
+    func page(_ id: String) -> PageModel? {
+        note(.page(id))
+        return source.page(id)
+    }
+
+    /// The site's own pages, in menu order.
+    var pages: [PageModel] {
+        note(.pageOrder)
+        return source.pageOrder.compactMap(page)
+    }
+
+    var menu: [MenuLink] { note(.menu); return source.menu }
 
     var memberOrder: [String] { note(.memberOrder); return source.memberOrder }
     var groupOrder: [String] { note(.groupOrder); return source.groupOrder }

@@ -35,13 +35,14 @@ struct DiversPage: PageRenderer {
         let groups: [Place]
         let count: String
         let places: [String]
+        let nearPlaceholder: String
         let dataURL: String
         let pageURL: String
 
         var template: TemplateContext {
             [
                 "groups": .list(groups), "count": .text(count), "places": .list(places.map { ["name": .text($0)] }),
-                "data_url": .text(dataURL), "page_url": .text(pageURL),
+                "near_placeholder": .text(nearPlaceholder), "data_url": .text(dataURL), "page_url": .text(pageURL),
                 "radius_min": .number(5), "radius_max": .number(100), "radius_default": .number(25),
             ]
         }
@@ -59,10 +60,22 @@ struct DiversPage: PageRenderer {
             description: strings.format("divers_description", ["site": site.title]), section: .divers)
         page.values = Values(
             groups: groups, count: strings.count("diver_count", divers.count), places: view.places.map(\.name),
-            dataURL: routes.url(routes.diversIndex), pageURL: routes.url(routes.divers))
+            nearPlaceholder: nearPlaceholder, dataURL: routes.url(routes.diversIndex), pageURL: routes.url(routes.divers))
         page.feeds = [siteFeed]
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         return page
+    }
+
+    /// The search field's example: the site's first named place and its position, so that it
+    /// reads as the club's own ("for example Lee-on-Solent, or 50.80,-1.20").
+    var nearPlaceholder: String {
+        guard let place = view.places.first else { return strings["divers_near_any"] }
+        func hundredths(_ degrees: Double) -> String {
+            let n = Int((degrees * 100).rounded())
+            return "\(n < 0 ? "-" : "")\(abs(n) / 100).\(abs(n) % 100 < 10 ? "0" : "")\(abs(n) % 100)"
+        }
+        let coordinates = hundredths(place.coordinate.lat) + "," + hundredths(place.coordinate.lon)
+        return strings.format("divers_near_example", ["place": place.name, "coordinates": coordinates])
     }
 
     func diver(_ id: String) -> Diver {

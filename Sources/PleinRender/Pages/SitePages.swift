@@ -61,6 +61,7 @@ struct Sitemap: Rendering {
             (routes.report(id), view.headline(id)!.changed)
         }
         pages += view.locations.map { (routes.location($0.id), $0.revision?.changed) }
+        pages += view.pages.map { (routes.page($0.id), $0.revision?.changed) }
         if !events(.site).isEmpty { pages.append((routes.events, nil)) }
         return pages
     }

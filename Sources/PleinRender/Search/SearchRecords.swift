@@ -52,6 +52,7 @@ struct SearchRecords: Rendering {
             if site.has(.groups) { community += group.events.map { event($0, in: group) } }
         }
         if site.has(.study) { community += view.locations.map(location) }
+        community += view.pages.map(page)
         if !community.isEmpty { shards.insert(SearchShard(name: Self.communityShard, records: community), at: 0) }
         assert(shards.map(\.name) == shardNames())
         return shards
@@ -64,7 +65,7 @@ struct SearchRecords: Rendering {
     /// (without making their records).
     func shardNames() -> [String] {
         let community = (site.has(.members) && !view.memberOrder.isEmpty) || view.groupOrder.contains { view.group($0)?.isListed == true }
-            || (site.has(.study) && !view.locations.isEmpty)
+            || (site.has(.study) && !view.locations.isEmpty) || !view.pages.isEmpty
         let areas = site.has(.reports) ? view.areas.filter { !$0.reports.isEmpty }.map { Self.areaShard($0.id) } : []
         return (community ? [Self.communityShard] : []) + areas
     }
@@ -112,6 +113,11 @@ struct SearchRecords: Rendering {
     private func location(_ location: LocationModel) -> SearchRecord {
         record(url: routes.location(location.id), kind: "search_kind_location", title: location.name,
                words: [location.name, location.address ?? "", text(location.file)], date: nil)
+    }
+
+    private func page(_ page: PageModel) -> SearchRecord {
+        record(url: routes.page(page.id), kind: "search_kind_page", title: page.title,
+               words: [page.title, page.description ?? "", text(page.file)], date: nil)
     }
 
     private func text(_ file: String) -> String { view.body(file)?.text ?? "" }
