@@ -87,7 +87,7 @@ public struct BuildOptions: Sendable {
 
     /// The theme's files: the templates folder, over the built-in theme when it holds only
     /// the site's changes.
-    var themeFiles: ContentFS {
+    public var themeFiles: ContentFS {
         let folder = ContentFS.disk(templates)
         guard templatesOverBuiltInTheme else { return folder }
         return .layered(folder, over: .memory(BuiltInTheme.files, displayRoot: templates))
@@ -156,12 +156,17 @@ public struct OutputChanges: Sendable, Equatable {
 /// images → model → bodies → render → write, through `SiteState`).
 public enum Pipeline {
     /// Loads and checks the content, image headers included: `plein check` is exactly this.
-    public static func check(content path: String, cache: String? = nil) -> CheckResult {
+    /// With `theme` (the files a build would use), the site's labels are checked against the
+    /// theme's interface texts and the theme's own problems are reported, as a build does: a
+    /// pull request's check sees what its build would.
+    public static func check(content path: String, cache: String? = nil, theme themeFiles: ContentFS? = nil) -> CheckResult {
         let loaded = ContentLoader.load(.disk(path))
         let cacheRoot = BuildOptions(content: path, cache: cache).cacheRoot
         var images = ImageStage(contentRoot: path, cacheRoot: cacheRoot, maxPixels: loaded.content.site.maxPixels, avif: loaded.content.site.avif)
         images.inspect(loaded.content)
-        let checked = CheckStage.run(loaded.content, checked: Checker.check(loaded.content), loading: loaded.diagnostics, images: images, theme: nil, themeProblems: [])
+        let (theme, themeProblems) = themeFiles.map { ThemeLoader.load($0, language: loaded.content.site.language) } ?? (nil, [])
+        let checked = CheckStage.run(loaded.content, checked: Checker.check(loaded.content), loading: loaded.diagnostics, images: images,
+                                     theme: theme, themeProblems: themeProblems)
         return CheckResult(
             content: loaded.content, diagnostics: checked.diagnostics, sources: checked.sources,
             captureTimes: images.captureTimes(clock: loaded.content.site.clock))

@@ -20,8 +20,14 @@ struct Check: ParsableCommand {
     @Option(help: "How to print problems: text, json, github (workflow commands that annotate a pull request) or gitlab (a Code Quality report).")
     var format: Format = .text
 
+    @Option(name: .customLong("templates"), help: "A whole theme of your own, as for plein build (default: the built-in theme with the site's templates/ over it).")
+    var givenTemplates: String?
+
     func run() throws {
-        let result = Pipeline.check(content: location.folder, cache: cache)
+        // The theme a build would use, so that labels site.yaml names are checked against it.
+        var options = BuildOptions(content: location.folder, templates: givenTemplates ?? SiteLayout.find()?.templates ?? "templates")
+        options.templatesOverBuiltInTheme = givenTemplates == nil
+        let result = Pipeline.check(content: location.folder, cache: cache, theme: options.themeFiles)
         switch format {
         case .json:
             print(DiagnosticFormatter(sources: result.sources).json(result.diagnostics), terminator: "")

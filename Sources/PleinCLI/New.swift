@@ -214,7 +214,7 @@ struct NewMember: ParsableCommand {
     @Option var name: String?
     @Option var email: String?
     @Option(help: "The id (default: made from the name).") var id: String?
-    @Option(help: "The date they joined (default: today).") var joined: String?
+    @Option(help: "The date they joined (default: left out; asked on a terminal).") var joined: String?
     @Option(parsing: .unconditional, help: "Where they live: a place of places.yaml, or lat,lon (published only coarsened).")
     var home: String?
     @Option(help: "Their postcode area.") var postcode: String?
@@ -227,7 +227,7 @@ struct NewMember: ParsableCommand {
         let name = try ask(name, "Name", option: "--name")
         let email = askOptional(email, "E-mail address (optional; never published, but readable in the repository)")
         var fields: [(String, FieldValue)] = []
-        if let joined { fields.append(("joined", .plain(joined))) }
+        if let joined = askOptional(joined, "Joined (a date such as 2019-04-01)") { fields.append(("joined", .plain(joined))) }
         if let home = askOptional(home, "Home: a place or lat,lon") { fields.append(("home", placeOrCoordinate(home))) }
         if let postcode = askOptional(postcode, "Postcode area") { fields.append(("postcode", .text(postcode))) }
         var diving: [(String, FieldValue)] = []
@@ -283,6 +283,10 @@ struct NewGoal: ParsableCommand {
     @Option var title: String?
     @Option var points: Int?
     @Option(name: .customLong("added-by")) var addedBy: String?
+    @Option(help: "When it was added (default: today, or the day it was completed).") var added: String?
+    @Option(name: .customLong("completed-by"), help: "To record a goal already done: the member of the group who completed it.")
+    var completedBy: String?
+    @Option(name: .customLong("completed-at"), help: "When it was completed (default: now).") var completedAt: String?
 
     func run() throws {
         let group = try ask(group, "Group id", option: "--group")
@@ -291,7 +295,9 @@ struct NewGoal: ParsableCommand {
             throw UsageError(message: "--points must be a whole number")
         }
         let adder = try ask(addedBy, "Added by (member id)", option: "--added-by")
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.goal(group: group, title: title, points: points, addedBy: adder) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+            try s.goal(group: group, title: title, points: points, addedBy: adder, added: added, completedBy: completedBy, completedAt: completedAt)
+        }
     }
 }
 

@@ -183,7 +183,9 @@ private struct CheckRun {
             checkUnique(album.entries.map(\.file), key: { $0 }, field: "photos", file: album.file)
             let listed = Set(album.entries.map(\.file.value))
             for file in files where !listed.contains(file) && isShown("\(album.folder)/\(file)") {
-                add(.photoWithoutCaption(file), "\(album.folder)/\(file)")
+                // On the album's index.md, where the caption goes (a warning on the photo would
+                // land on a binary file in a pull request).
+                add(.photoWithoutCaption(file), album.file, album.spans["photos"] ?? .fileStart)
             }
             var slugs: [String: String] = [:]
             let named = PhotoName.slugs(files)

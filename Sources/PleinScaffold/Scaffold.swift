@@ -122,7 +122,7 @@ public struct Scaffold: Sendable {
             }
             fields.insert(("email", .text(email)), at: 0)
         }
-        if !fields.contains(where: { $0.0 == "joined" }) { fields.insert(("joined", .plain(clock.civil(now).isoDate)), at: fields.count { $0.0 == "email" }) }
+        // No `joined` unless given: entering an existing roster is not every member joining today.
         return try create(ContentLayout.member(id), """
             ---
             name: \(Self.quote(name))
@@ -165,17 +165,31 @@ public struct Scaffold: Sendable {
             """)
     }
 
-    public func goal(group: String, title: String, points: Int, addedBy: String) throws(Failure) -> String {
+    /// A goal. `added` defaults to today, or to the day it was completed when that is given (an
+    /// achievement recorded afterwards was not added after it was done).
+    public func goal(group: String, title: String, points: Int, addedBy: String, added: String? = nil,
+                     completedBy: String? = nil, completedAt: String? = nil) throws(Failure) -> String {
         guard points > 0 else { throw Failure("points must be a positive whole number") }
         let adder = try requireGroupMember(addedBy, group: group)
         let id = try slug(title, what: "title")
+        var completion = ""
+        var addedOn = clock.civil(now).isoDate
+        if let completedBy {
+            let completer = try requireGroupMember(completedBy, group: group)
+            let done = try moment(completedAt)
+            completion = "completed_by: \(completer.id)\ncompleted_at: \(done.isDateOnly ? clock.civil(done).isoDate : timestamp(done))\n"
+            if added == nil, done.seconds < now.seconds { addedOn = clock.civil(done).isoDate }
+        } else if completedAt != nil {
+            throw Failure("--completed-at needs --completed-by: who completed it")
+        }
+        if let added { addedOn = clock.civil(try moment(added)).isoDate }
         return try create(ContentLayout.goal(group: group, id: id), """
             ---
             title: \(Self.quote(title))
             points: \(points)
             added_by: \(adder.id)
-            added: \(clock.civil(now).isoDate)
-            ---
+            added: \(addedOn)
+            \(completion)---
             \(Placeholders.goal)
 
             """)

@@ -82,6 +82,14 @@ def main():
         divers = open(os.path.join(work, "quickclub", "public", "divers", "index.html"), encoding="utf-8").read() if built == 0 else ""
         check('placeholder="for example Lee-on-the-Solent, or 50.80,-1.20"' in divers and "Zandvoort" not in divers,
               f"the divers search suggests the site's own place: {built_out.strip()[-80:]}")
+        # plein check (what a pull request runs) reports labels as a build does: one the theme
+        # does not have, and one that renames a word other texts still say.
+        with open(os.path.join(work, "quickclub", "content", "site.yaml"), "a") as f:
+            f.write("labels:\n  member_friends: Dive buddies\n  nav_repots: Dive reports\n")
+        code, out = run("check", cwd=os.path.join(work, "quickclub"))
+        check(code == 0 and "the theme has no interface text 'nav_repots'" in out and "did you mean 'nav_reports'?" in out
+              and "'member_friends' renames 'Friends', which " in out and "'member_no_friends'" in out,
+              f"plein check reports labels as a build does: {out.strip()[-300:]}")
         # Pages of its own: in the menu of every page, in their order; one can stay out of it.
         quick = os.path.join(work, "quickclub")
         for args in (["--title", "Pool times", "--order", "2"], ["--title", "How to join", "--menu-title", "Join", "--order", "1"],
@@ -126,6 +134,15 @@ def main():
         check(not os.path.exists(os.path.join(users, "content")), "no second content folder inside the first")
         code, out = run("new", "group", "--name", "Zeehonden", "--members", "daan-smit,zoe-celik-odegard", cwd=site)
         check(code == 0, f"new group: {out.strip()}")
+        # An achievement recorded afterwards: added on the day it was done, not today.
+        code, out = run("new", "goal", "--group", "zeehonden", "--title", "Wreck dive", "--points", "5", "--added-by", "daan-smit",
+                        "--completed-by", "zoe-celik-odegard", "--completed-at", "2026-05-01", cwd=site)
+        goal = os.path.join(site, "content/groups/zeehonden/goals/wreck-dive.md")
+        goal_text = open(goal, encoding="utf-8").read() if os.path.exists(goal) else ""
+        check(code == 0 and "added: 2026-05-01\ncompleted_by: zoe-celik-odegard\ncompleted_at: 2026-05-01\n" in goal_text,
+              f"an earlier achievement is recorded as done then: {out.strip()} {goal_text!r}")
+        with open(os.path.join(site, "content/users/zoe-celik-odegard.md"), encoding="utf-8") as f:
+            check("joined:" not in f.read(), "a member entered without --joined is not stamped as joining today")
         code, out = run("new", "member", "--name", "Wim Zonder Adres", cwd=site)
         check(code == 0 and "email" not in open(os.path.join(users, "wim-zonder-adres.md"), encoding="utf-8").read(),
               f"a member without an e-mail address: {out.strip()}")
@@ -256,14 +273,14 @@ def main():
                   f"language and time zone are asked, English by default, a mistyped zone asked again: {club2!r}")
             child = pexpect.spawn(plein, ["new", "member", "--name", "Ank", "--email", "ank@example.org"],
                                   cwd=os.path.join(work, "club"), env=env, timeout=30, encoding="utf-8")
-            for question, answer in [("Home", ""), ("Postcode", "4301"), ("Diving certification", "CMAS **"), ("Years of diving", "4"),
+            for question, answer in [("Joined", "2019-04-01"), ("Home", ""), ("Postcode", "4301"), ("Diving certification", "CMAS **"), ("Years of diving", "4"),
                                      ("Logged dives", ""), ("Friends", "")]:
                 child.expect(question)
                 child.sendline(answer)
             child.expect(pexpect.EOF)
             with open(os.path.join(work, "club/content/users/ank.md"), encoding="utf-8") as f:
                 ank = f.read()
-            check('postcode: "4301"' in ank and 'certification: "CMAS **"' in ank and "years: 4" in ank and "home:" not in ank,
+            check("joined: 2019-04-01\n" in ank and 'postcode: "4301"' in ank and 'certification: "CMAS **"' in ank and "years: 4" in ank and "home:" not in ank,
                   "answers fill the fields, empty answers leave them out")
 
         print("CI for the forge: written by plein new ci, valid against the forges' schemas")

@@ -77,6 +77,12 @@ import Testing
         #expect(unknown?.message == "the theme has no interface text 'nav_repots', so this label is not used")
         #expect(unknown?.problem.suggestion == "did you mean 'nav_reports'?")
         #expect(unknown?.span.line == 13)
+        // The menu says "Duikstekken", but the texts that say "Meldingen" still do: said once,
+        // on the label, with the texts to rename as well.
+        let partners = state.diagnostics.first { if case .labelLeavesPartners = $0.problem { return true } else { return false } }
+        let message = partners?.message ?? ""
+        #expect(message.hasPrefix("'nav_reports' renames 'Meldingen', which ") && message.contains("'areas_title'"), "\(message)")
+        #expect(partners?.severity == .warning && partners?.span.line == 12)
     }
 
     @Test func anAreaNamedLikeItsIdIsShownOnceAndAnEmptyDescriptionIsLeftOut() throws {

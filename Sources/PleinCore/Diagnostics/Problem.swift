@@ -95,6 +95,7 @@ public enum Problem: Sendable, Hashable, Error {
     case checkInWhileClosed(location: String, day: String)
     case unknownPhoto(String, suggestion: String?, present: [String])
     case unknownLabel(String, suggestion: String?)
+    case labelLeavesPartners(String, word: String, partners: [String])
 
     /// What a reference points at, for "unknown …" messages.
     public enum Reference: String, Sendable, Hashable {
@@ -104,7 +105,7 @@ public enum Problem: Sendable, Hashable, Error {
     public var severity: Severity {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
-             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel,
+             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
              .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch:
             return .warning
         default:
@@ -229,6 +230,9 @@ public enum Problem: Sendable, Hashable, Error {
         case .checkInWhileClosed(let location, let day): return "'\(location)' is closed on \(day), but this check-in is on that day"
         case .unknownPhoto(let file, _, _): return "unknown photo '\(file)'"
         case .unknownLabel(let key, _): return "the theme has no interface text '\(key)', so this label is not used"
+        case .labelLeavesPartners(let key, let word, let partners):
+            let named = partners.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (partners.count > 4 ? " and \(partners.count - 4) more" : "")
+            return "'\(key)' renames '\(word)', which \(named) still \(partners.count == 1 ? "says" : "say")"
         }
     }
 
@@ -250,6 +254,10 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .labelLeavesPartners(_, _, let partners):
+            return "give \(partners.count == 1 ? "it a label" : "them labels") too, e.g. \(partners[0]): …"
+        case .photoWithoutCaption(let file):
+            return "give it one under 'photos': - {file: \(file), caption: …}"
         case .sectionOff(let section, _, _):
             return "add '\(section)' to 'sections' in site.yaml to publish them, or remove the files"
         case .unclosedFrontMatter:
