@@ -287,6 +287,10 @@ extension OutputID {
                 case "area": self = .calendar(.area(id))
                 case "group": self = .calendar(.group(id))
                 case "member": self = .calendar(.member(id))
+                case "report": self = .calendar(.report(id))
+                case "event":
+                    guard let (group, event) = pair(id) else { return nil }
+                    self = .calendar(.groupEvent(GroupEventKey(group: group, event: event)))
                 default: return nil
                 }
             }
@@ -332,6 +336,8 @@ extension CalendarID {
         case .area(let id): return "area/" + id
         case .group(let id): return "group/" + id
         case .member(let id): return "member/" + id
+        case .report(let id): return "report/" + id
+        case .groupEvent(let key): return "event/" + key.group + "/" + key.event
         }
     }
 }

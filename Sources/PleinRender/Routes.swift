@@ -51,6 +51,8 @@ public struct Routes: Sendable {
         case .area(let aid): return areaCalendar(aid)
         case .group(let gid): return groupCalendar(gid)
         case .member(let mid): return memberCalendar(mid)
+        case .report(let rid): return report(rid) + "event.ics"
+        case .groupEvent(let key): return groupEvent(key) + "event.ics"
         }
     }
     public func progress(_ id: String) -> String { "users/\(id)/progress/" }

@@ -507,6 +507,11 @@ def check_calendars(site, base_url, expect_events):
         check_calendar_readers(rel, data, found)
         if len(again.walk("VEVENT")) != len(found) or not found:
             fail(f"{rel}: {len(found)} events, {len(again.walk('VEVENT'))} after a round trip")
+        # An event's own calendar ("add to your calendar" on its page) holds that event alone.
+        if os.path.basename(rel) == "event.ics":
+            own = base_url + os.path.dirname(rel) + "/"
+            if [str(e.get("URL")) for e in found] != [own]:
+                fail(f"{rel}: holds {[str(e.get('URL')) for e in found]}, not its own event {own} alone")
         uids = set()
         for event in found:
             events += 1

@@ -25,6 +25,7 @@ import Testing
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",
         "events.ics", "reports/1094/events.ics", "users/bram/events.ics", "groups/duikclub/events.ics",
+        "groups/duikclub/events/nachtduik/event.ics", "reports/1094/2026-10-04-buurtfeest/event.ics",
     ]
     static let outputs = pages + feeds + data
 

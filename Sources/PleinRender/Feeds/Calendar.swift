@@ -1,5 +1,5 @@
 import PleinCore
-import PleinModel
+public import PleinModel
 
 /// Which events a calendar (or a list of events) holds.
 public enum CalendarID: Hashable, Sendable {
@@ -11,6 +11,10 @@ public enum CalendarID: Hashable, Sendable {
     case group(String)
     /// The events a member posted or follows, and those of the listed groups they are in.
     case member(String)
+    /// One event report: what "add to your calendar" on its page adds.
+    case report(String)
+    /// One event of a group.
+    case groupEvent(GroupEventKey)
 
     /// Every calendar the model calls for: one per scope that has events.
     static func all(_ model: SiteModel) -> [CalendarID] {
@@ -22,6 +26,9 @@ public enum CalendarID: Hashable, Sendable {
         let areas = Set(reportEvents.map(\.area))
         ids += model.areas.map(\.id).filter(areas.contains).map { .area($0) }
         ids += groups.map { .group($0.id) }
+        // Each event's own, for "add to your calendar" on its page.
+        ids += reportEvents.map(\.id).sorted().map { .report($0) }
+        ids += groups.flatMap { g in g.events.map { CalendarID.groupEvent($0.key) } }
         if model.site.has(.members) {
             let eventIDs = Set(reportEvents.map(\.id))
             for id in model.memberOrder {
@@ -52,6 +59,7 @@ struct CalendarFile: Rendering {
         case .area(let aid): return strings.format("calendar_area", ["area": view.area(aid).map(names.area) ?? aid])
         case .group(let gid): return strings.format("calendar_group", ["group": view.group(gid)?.name ?? gid])
         case .member(let mid): return strings.format("calendar_member", ["name": view.member(mid)?.name ?? mid])
+        case .report, .groupEvent: return events().first?.title ?? site.title
         }
     }
 

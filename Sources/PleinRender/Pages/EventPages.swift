@@ -43,6 +43,8 @@ struct GroupEventPage: PageRenderer {
         let body: String?
         let calendarURL: String
         let webcalURL: String?
+        /// This event alone, for "add to your calendar".
+        let eventCalendarURL: String
         /// `<script type="application/ld+json">`, made by plein.
         let jsonLD: String
 
@@ -50,7 +52,7 @@ struct GroupEventPage: PageRenderer {
             var c: TemplateContext = [
                 "title": .text(title), "group": .text(group), "group_url": .text(groupURL), "unlisted": .flag(unlisted),
                 "starts": .of(starts), "ends": .of(ends), "place": .text(place), "calendar_url": .text(calendarURL),
-                "webcal_url": .text(webcalURL),
+                "webcal_url": .text(webcalURL), "event_calendar_url": .text(eventCalendarURL),
             ]
             if let by { c["by"] = .of(by) }
             if let position { c["position"] = .of(position) }
@@ -71,6 +73,7 @@ struct GroupEventPage: PageRenderer {
             title: e.title, group: g.name, groupURL: routes.url(routes.group(g.id)), by: e.by.map(chip), unlisted: !g.isListed,
             starts: time(e.starts), ends: eventEnd(starts: e.starts, ends: e.ends), place: e.place, position: e.location.map { PositionValue($0, names: names) },
             body: view.body(e.file)?.html, calendarURL: routes.url(calendar), webcalURL: routes.webcal(calendar),
+            eventCalendarURL: routes.url(routes.calendar(.groupEvent(key))),
             jsonLD: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
         page.noindex = !g.isListed
         page.feeds = [groupFeed(g)] + calendarLinks(.group(g.id))

@@ -36,8 +36,12 @@ struct ReportPage: PageRenderer {
         let starts: TimeValue
         let ends: TimeValue?
         let place: String?
+        /// This event alone, for "add to your calendar".
+        let calendarURL: String
 
-        var template: TemplateContext { ["starts": .of(starts), "ends": .of(ends), "place": .text(place)] }
+        var template: TemplateContext {
+            ["starts": .of(starts), "ends": .of(ends), "place": .text(place), "calendar_url": .text(calendarURL)]
+        }
     }
 
     struct Values: TemplateValues {
@@ -107,7 +111,10 @@ struct ReportPage: PageRenderer {
             followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
             feedURL: r.replies.isEmpty ? nil : routes.url(routes.reportFeed(id)), areaFeedURL: routes.url(routes.areaFeed(r.area)), body: view.body(r.file)?.html,
             location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r),
-            event: r.starts.map { EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place) },
+            event: r.starts.map {
+                EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place,
+                           calendarURL: routes.url(routes.calendar(.report(id))))
+            },
             jsonLD: reportEvent(id).map { eventJSONLD($0, organizer: view.member(r.author)?.name) })
         page.hasMap = map != nil
         if let first = r.resources.first(where: { FileRole.webImageExtensions.contains(FileRole.splitExtension($0).ext.lowercased()) }),

@@ -38,6 +38,11 @@ extension Rendering {
             guard let m = view.member(mid) else { return [] }
             reports = Array(Set(m.reports + m.follows))
             if site.has(.groups) { groups = m.groups.filter { view.group($0)?.isListed == true } }
+        case .report(let rid):
+            return reportEvent(rid).map { [$0] } ?? []
+        case .groupEvent(let key):
+            guard let g = view.group(key.group), let e = g.events.first(where: { $0.id == key.event }) else { return [] }
+            return [groupEvent(e, in: g)]
         }
         var found = reports.filter { view.reportTimes($0)?.starts != nil }.compactMap(reportEvent)
         for gid in groups {
