@@ -229,7 +229,9 @@ def main():
                 ("Zomeravondmarkt", "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt/"),
                 ("Anna de Vries", "users/anna-de-vries/"),
                 ("zeenaald", "groups/duikclub-de-zeehond/albums/duikweekend-zeeland/zeenaald-grevelingen/"),
-            ], ["feestdagen", "Oriëntatieduik", "anna.devries@example.nl"], "demo")
+            ], ["feestdagen", "Oriëntatieduik", "anna.devries@example.nl",
+                # Words that are nowhere, though a short word of the index starts them ("de").
+                "Dexyzzy", "Marlinair"], "demo")
             check_site(browser, hostile, "/sub/", [
                 ("Second", "reports/1011/2026-10-02-second/"),
                 ("Mallory", "users/mallory/"),

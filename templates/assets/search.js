@@ -41,6 +41,19 @@ if (form) {
 
   // The index holds no e-mail addresses, so a query does not look for one either (its name part
   // alone would find the person it belongs to).
+  // Pagefind also takes a word of the index that starts a query's word as a match ("water" for
+  // "waterproof"). A word of a letter or two is no match for a longer one: "m" of "30 m" for
+  // "Marlinair", "de" for "dexter". A result counts when a word it matched (or a part of one:
+  // "de" of "lucas-de-graaf") shares the start of a query's word, three letters or the whole
+  // word, and has four letters or the whole query word (stems still match: "dives", "diving").
+  const parts = (word) => word.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const common = (a, b) => { let n = 0; while (n < a.length && n < b.length && a[n] === b[n]) n++; return n; };
+  const matched = (data, terms) => {
+    const words = data.content.split(/\s+/);
+    return data.locations.some((i) => parts(words[i] || "").some((part) => terms.some((term) =>
+      common(term, part) >= Math.min(term.length, 3) && part.length >= Math.min(term.length, 4))));
+  };
+
   const withoutAddresses = (query) => query.split(/\s+/).filter((word) => !/[^@\s]@[^@\s]*\./.test(word)).join(" ");
 
   // Pagefind's excerpt: text with <mark> around the words found. Parsed in an inert document and
@@ -164,10 +177,13 @@ if (form) {
       return;
     }
     if (ticket !== latest) return;
-    const data = await Promise.all(search.results.slice(0, shown).map((r) => r.data()));
+    const loaded = await Promise.all(search.results.slice(0, shown).map((r) => r.data()));
     if (ticket !== latest) return;
+    const words = terms.split(/\s+/).flatMap(parts);
+    const data = words.length ? loaded.filter((d) => matched(d, words)) : loaded;
     list.replaceChildren(...data.map(item));
-    const count = search.results.length;
+    // Pagefind ranks real matches first: when none of the first results is one, none is.
+    const count = data.length === 0 ? 0 : search.results.length <= shown ? data.length : search.results.length;
     status.textContent = count === 0 ? say(t.none, { q: query }) : say(count === 1 ? t.one : t.other, { n: count.toLocaleString(document.documentElement.lang), q: query });
     drawControls(search.totalFilters || search.filters || {});
     if (count > shown) {
