@@ -141,11 +141,13 @@ struct Assembler {
                 let diving = o.object("diving").map {
                     Member.Diving(certification: $0.string("certification"), years: $0.int("years"), dives: $0.int("dives"))
                 }
-                members.append(Member(
+                var member = Member(
                     id: id, file: path, name: o.string("name") ?? id, email: o.string("email") ?? "",
                     avatar: o.string("avatar").map { Located($0, spans["avatar"]!) },
                     joined: o.moment("joined"), home: home, postcode: o.string("postcode"), diving: diving,
-                    follows: o.strings("follows"), friends: o.strings("friends"), body: body, spans: spans))
+                    follows: o.strings("follows"), friends: o.strings("friends"), body: body, spans: spans)
+                member.left = o.moment("left")
+                members.append(member)
 
             case .group(let id):
                 diagnostics += checkID(id, kind: "group", path: path)

@@ -27,6 +27,7 @@ public enum ModelBuilder {
                 postcode: m.postcode, diving: content.site.has(.divers) ? m.diving : nil, bio: m.body)
             model.friends = unique(m.friends.compactMap { id($0) }.filter { $0 != m.id })
             model.follows = unique(m.follows.map(\.value))
+            model.left = m.left
             members[m.id] = model
         }
         let names = members.mapValues { $0.name.lowercased() }
@@ -37,15 +38,19 @@ public enum ModelBuilder {
         for id in members.keys {
             members[id]!.friends.sort(by: byName)
         }
-        let memberOrder = members.keys.sorted(by: byName)
+        // Those who left keep their page, out of the lists (`memberOrder`).
+        let memberOrder = members.keys.filter { members[$0]!.left == nil }.sorted(by: byName)
+        let formerMembers = members.keys.filter { members[$0]!.left != nil }.sorted(by: byName)
 
         // Groups: private ones and groups without members are not published at all.
         let publication = Publication(content)
         var groups: [String: GroupModel] = [:]
+        var everMembers: [String: [String]] = [:]
         for g in content.groups where publication.groups.contains(g.id) {
             let ids = unique(g.members.compactMap { id($0) }).sorted(by: byName)
+            everMembers[g.id] = ids
             groups[g.id] = GroupModel(
-                id: g.id, file: g.file, name: g.name, visibility: g.visibility, members: ids,
+                id: g.id, file: g.file, name: g.name, visibility: g.visibility, members: ids.filter { members[$0]?.left == nil },
                 createdBy: id(g.createdBy), body: g.body)
         }
         for a in content.albums where groups[a.group] != nil {
@@ -121,7 +126,8 @@ public enum ModelBuilder {
         }
         for gid in groupOrder where groups[gid]!.isListed {
             let group = groups[gid]!
-            for mid in group.members { members[mid]?.groups.append(gid) }
+            // A former member's page still names the groups they were in.
+            for mid in everMembers[gid] ?? group.members { members[mid]?.groups.append(gid) }
             for album in group.albums {
                 for by in Set(album.photos.compactMap(\.by)) { members[by]?.albums.append(album.key) }
             }
@@ -190,6 +196,7 @@ public enum ModelBuilder {
             asOf: asOf, threads: threads, places: content.places)
         model.today = now.map { site.clock.civil($0).isoDate }
         model.pages = pages
+        model.formerMembers = formerMembers
         return model
     }
 

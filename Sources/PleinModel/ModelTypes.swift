@@ -29,6 +29,8 @@ public struct MemberModel: Sendable, Equatable, Codable {
     public var albums: [AlbumKey] = []
     /// Goals completed in listed groups, newest first.
     public var completedGoals: [GoalKey] = []
+    /// When the member left; nil for a member.
+    public var left: Moment? = nil
 }
 
 public struct ReplyRef: Sendable, Hashable, Codable {

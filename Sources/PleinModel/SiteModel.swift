@@ -7,6 +7,7 @@ public struct SiteModel: Sendable {
     public let site: SiteConfig
     /// Members by id; `memberOrder` lists them by name.
     public let members: [String: MemberModel]
+    /// Members by name; those who left (`left`) are in `formerMembers` instead.
     public let memberOrder: [String]
     /// Published groups (public and unlisted) by id; `groupOrder` by name.
     public let groups: [String: GroupModel]
@@ -27,6 +28,8 @@ public struct SiteModel: Sendable {
     public var today: String? = nil
     /// The site's own pages, in menu order (`order`, then title).
     public var pages: [PageModel] = []
+    /// Members who left, by name: their pages stay, out of every list.
+    public var formerMembers: [String] = []
 
     /// The menu's links to the site's own pages, in order.
     public var menu: [MenuLink] { pages.compactMap { page in page.menuTitle.map { MenuLink(page: page.id, label: $0) } } }

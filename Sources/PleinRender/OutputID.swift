@@ -144,7 +144,8 @@ public enum OutputID: Hashable, Sendable {
         feeds += model.groupOrder.map { .group($0) }
         if model.site.has(.members) {
             // A member who follows no report has no "following" feed: it could only ever be empty.
-            for id in model.memberOrder {
+            // A member who left keeps their feeds, as their page.
+            for id in model.memberOrder + model.formerMembers {
                 feeds.append(.member(id))
                 if model.site.has(.reports), model.members[id]?.follows.isEmpty == false { feeds.append(.following(id)) }
             }
@@ -166,7 +167,7 @@ public enum OutputID: Hashable, Sendable {
         if has(.now) { ids.append(.now) }
         ids += [.notFound, .sitemap, .robots]
         let studying = Set(model.sessions.map(\.member))
-        for id in model.memberOrder where has(.members) {
+        for id in model.memberOrder + model.formerMembers where has(.members) {
             ids.append(.member(id))
             if studying.contains(id) { ids.append(.progress(id)) }
         }

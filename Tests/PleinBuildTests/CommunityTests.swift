@@ -66,6 +66,31 @@ import Testing
         #expect(state.diagnostics.contains { if case .divingCardsOff = $0.problem { return true } else { return false } })
     }
 
+    /// A member who left keeps their page and what they posted, without an error where a group
+    /// or a goal still names them, and leaves the member list, the divers, the group's members
+    /// and its leaderboard.
+    @Test func aMemberWhoLeftKeepsTheirPageAndLeavesTheLists() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let file = site.content + "/users/bram-van-dijk.md"
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        try site.write("users/bram-van-dijk.md", original.replacingOccurrences(of: "joined: 2026-08-22\n", with: "joined: 2026-08-22\nleft: 2026-11-01\n"))
+        let state = site.build()
+        #expect(state.succeeded, "\(state.diagnostics.filter { $0.severity == .error }.map(\.message))")
+        let page = try #require(text(state, "users/bram-van-dijk/index.html"))
+        #expect(page.contains("Oud-lid, vertrokken") && page.contains("Duikclub De Zeehond"), "their page says they left, and their groups")
+        let list = try #require(text(state, "users/index.html"))
+        #expect(!list.contains("/users/bram-van-dijk/"), "not in the member list")
+        let divers = try #require(text(state, "divers/index.json"))
+        #expect(!divers.contains("bram-van-dijk"), "not among the divers")
+        let group = try #require(text(state, "groups/duikclub-de-zeehond/index.html"))
+        let start = try #require(group.range(of: "id=\"group-members\"")).upperBound
+        let members = group[start..<(group[start...].range(of: "</section>")?.lowerBound ?? group.endIndex)]
+        #expect(!members.contains("/users/bram-van-dijk/"), "not among the group's members")
+        #expect(try #require(text(state, "sitemap.xml")).contains("/users/bram-van-dijk/"), "their page is still in the sitemap")
+        #expect(text(state, "users/bram-van-dijk/feed.xml") != nil, "and their feed")
+    }
+
     @Test func labelsAreTheSitesOwnWords() throws {
         let site = try Site { $0 + "labels:\n  nav_reports: Duikstekken\n  nav_repots: Oeps\n" }
         defer { site.dir.cleanup() }

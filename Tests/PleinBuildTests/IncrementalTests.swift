@@ -270,6 +270,12 @@ import Testing
         _ = state.update(content: [member], templates: [])
         expectSameAsFullBuild(state, site, "rename a member")
 
+        let leaving = "users/lotte-smit.md"
+        try site.edit(leaving) { $0.replacingOccurrences(of: "\n---\n", with: "\nleft: 2026-11-20\n---\n") }
+        update = state.update(content: [leaving], templates: [])
+        #expect(update.changed.contains("users/index.html") && update.changed.contains("users/lotte-smit/index.html"))
+        expectSameAsFullBuild(state, site, "a member leaves")
+
         // A page of the site's own: a new one is linked from every menu; an edit of its text
         // renders its page (and the search), not every page with the menu.
         let page = "pages/zwemtijden.md"

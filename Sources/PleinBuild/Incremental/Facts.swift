@@ -63,6 +63,7 @@ struct Facts: Sendable, Equatable {
         for page in model.pages { add(.page(page.id), page, was: oldPages?[page.id]) }
         add(.pageOrder, model.pages.map(\.id), was: old?.pages.map(\.id))
         add(.menu, model.menu, was: old?.menu)
+        add(.formerMembers, model.formerMembers, was: old?.formerMembers)
         add(.memberOrder, model.memberOrder, was: old?.memberOrder)
         add(.groupOrder, model.groupOrder, was: old?.groupOrder)
         add(.reportOrder, model.reportOrder, was: old?.reportOrder)

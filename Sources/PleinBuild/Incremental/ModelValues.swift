@@ -31,6 +31,7 @@ enum ModelValues {
         for page in model.pages { pieces[Dependency.page(page.id).key] = page }
         pieces[Dependency.pageOrder.key] = model.pages.map(\.id)
         pieces[Dependency.menu.key] = model.menu
+        pieces[Dependency.formerMembers.key] = model.formerMembers
         pieces[Dependency.memberOrder.key] = model.memberOrder
         pieces[Dependency.groupOrder.key] = model.groupOrder
         pieces[Dependency.reportOrder.key] = model.reportOrder
@@ -89,6 +90,7 @@ final class StoredModel: ModelSource {
     func page(_ id: String) -> PageModel? { value(Dependency.page(id).key, as: PageModel.self) }
     var pageOrder: [String] { value(Dependency.pageOrder.key, as: [String].self) ?? [] }
     var menu: [MenuLink] { value(Dependency.menu.key, as: [MenuLink].self) ?? [] }
+    var formerMembers: [String] { value(Dependency.formerMembers.key, as: [String].self) ?? [] }
     var memberOrder: [String] { value(Dependency.memberOrder.key, as: [String].self) ?? [] }
     var groupOrder: [String] { value(Dependency.groupOrder.key, as: [String].self) ?? [] }
     var reportOrder: [String] { value(Dependency.reportOrder.key, as: [String].self) ?? [] }

@@ -59,6 +59,8 @@ public struct Member: Sendable, Codable {
     public let friends: [Located<String>]
     public let body: Body
     public let spans: [String: Span]
+    /// When the member left: they keep their page and what they posted, and leave the lists.
+    public var left: Moment?
 
     public init(id: String, file: String, name: String, email: String, avatar: Located<String>?, joined: Moment?, home: Home?, postcode: String?, diving: Diving?, follows: [Located<String>], friends: [Located<String>], body: Body, spans: [String: Span]) {
         self.id = id

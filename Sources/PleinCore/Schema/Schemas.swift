@@ -45,6 +45,7 @@ public enum Schemas {
         Field("email", .email, "E-mail address (optional): unique, may name the member in groups and goals, never published; anyone who can read the repository reads it."),
         Field("avatar", .fileName, "A .jpg, .png or .webp file beside this one."),
         Field("joined", .moment, "The date the member joined."),
+        Field("left", .moment, "The date the member left: their page and what they posted stay; they leave the member list, the divers, the groups' member lists and the leaderboards, and references to them are no error."),
         Field("home", .placeOrCoordinate, "A place from places.yaml or {lat, lon}; published only coarsened."),
         Field("postcode", .string, "The member's postcode area."),
         Field("diving", .object([

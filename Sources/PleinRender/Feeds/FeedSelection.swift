@@ -46,7 +46,8 @@ struct FeedSelection: Rendering {
                 candidates += g.completedGoals.map(completionCandidate)
                 candidates += g.events.map(groupEventCandidate)
             }
-            candidates += view.memberOrder.compactMap(joinedCandidate)
+            // Who joined is history: a member who left since still joined then.
+            candidates += (view.memberOrder + view.formerMembers).compactMap(joinedCandidate)
             return make(strings.format("feed_site", ["site": site.title]), site.description,
                         atom: routes.siteFeed, page: routes.home, candidates)
         case .area(let aid):

@@ -27,6 +27,8 @@ public enum Dependency: Hashable, Sendable {
     case page(String)
     /// The site's own pages in order, and the menu's links to them (read by every framed page).
     case pageOrder, menu
+    /// The members who left.
+    case formerMembers
     case memberOrder, groupOrder, reportOrder, areaOrder, locationOrder, places, asOf
     /// The day of the build: what divides upcoming events from past ones.
     case today
@@ -59,6 +61,7 @@ extension Dependency {
         case .page(let id): return "page:" + id
         case .pageOrder: return "pageOrder"
         case .menu: return "menu"
+        case .formerMembers: return "formerMembers"
         case .memberOrder: return "memberOrder"
         case .groupOrder: return "groupOrder"
         case .reportOrder: return "reportOrder"

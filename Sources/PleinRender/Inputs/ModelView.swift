@@ -16,6 +16,7 @@ public protocol ModelSource: Sendable {
     func page(_ id: String) -> PageModel?
     var pageOrder: [String] { get }
     var menu: [MenuLink] { get }
+    var formerMembers: [String] { get }
     /// A member's check-ins, in the model's order.
     func sessions(of member: String) -> [Session]
     var memberOrder: [String] { get }
@@ -64,6 +65,7 @@ public final class InMemoryModel: ModelSource {
     public func page(_ id: String) -> PageModel? { pagesByID[id] }
     public var pageOrder: [String] { model.pages.map(\.id) }
     public var menu: [MenuLink] { model.menu }
+    public var formerMembers: [String] { model.formerMembers }
     public var memberOrder: [String] { model.memberOrder }
     public var groupOrder: [String] { model.groupOrder }
     public var reportOrder: [String] { model.reportOrder }
@@ -162,6 +164,7 @@ struct ModelView: Sendable {
     }
 
     var menu: [MenuLink] { note(.menu); return source.menu }
+    var formerMembers: [String] { note(.formerMembers); return source.formerMembers }
 
     var memberOrder: [String] { note(.memberOrder); return source.memberOrder }
     var groupOrder: [String] { note(.groupOrder); return source.groupOrder }

@@ -75,6 +75,7 @@ struct MemberPage: PageRenderer {
             chip: chip(id),
             portrait: m.avatar.flatMap(view.image).map { image($0, alt: strings.format("avatar_alt", ["name": m.name]), sizes: "10rem") },
             joined: time(m.joined),
+            left: time(m.left),
             bio: view.body(m.file)?.html,
             diving: m.diving.map { d in
                 MemberProfile.Diving(certification: d.certification, years: d.years.map { strings.count("years_count", $0) },

@@ -70,6 +70,8 @@ struct MemberProfile: TemplateValues {
     let chip: MemberChip
     let portrait: ImageValue?
     let joined: TimeValue?
+    /// When a former member left.
+    let left: TimeValue?
     let bio: String?
     let diving: Diving?
     let home: Home?
@@ -91,6 +93,7 @@ struct MemberProfile: TemplateValues {
         var c = chip.template
         if let portrait { c["portrait"] = .of(portrait) }
         c["joined"] = .of(joined)
+        c["left"] = .of(left)
         if let bio, !bio.isEmpty { c["bio"] = .html(bio) }
         if let diving { c["diving"] = .of(diving) }
         if let home { c["home"] = .of(home) }

@@ -44,8 +44,9 @@ struct Sitemap: Rendering {
                                               (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
         var pages: [(path: String, changed: Moment?)] = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { ($0, nil) }
         if site.has(.members) {
-            pages += view.memberOrder.map { (routes.member($0), view.member($0)?.revision?.changed) }
-            pages += view.memberOrder.filter { !view.sessions(of: $0).isEmpty }.map { (routes.progress($0), nil) }
+            let everyone = view.memberOrder + view.formerMembers
+            pages += everyone.map { (routes.member($0), view.member($0)?.revision?.changed) }
+            pages += everyone.filter { !view.sessions(of: $0).isEmpty }.map { (routes.progress($0), nil) }
         }
         for g in view.groupOrder.compactMap(view.group) where g.isListed {
             pages.append((routes.group(g.id), g.revision?.changed))
