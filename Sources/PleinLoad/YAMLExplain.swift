@@ -38,6 +38,20 @@ enum YAMLExplain {
             return Explanation(message: "the text that starts with \(quote) here is never closed",
                                hint: "end it with another \(quote) on the same line", line: context.line, column: context.column, length: 1)
         }
+        // `name: 'Siobhan O'Reilly'`: an apostrophe ends a text in single quotes, and what follows
+        // it makes no sense to the parser.
+        if let row = text(line), let (key, indent) = fieldStart(row) {
+            let value = Array(row.dropFirst(indent + key.count + 1).drop { $0 == " " })
+            if value.first == "'", let close = value.dropFirst().firstIndex(of: "'"), close + 1 < value.count,
+               value[close + 1] != " ", value[close + 1] != "'", value[close + 1] != "#" {
+                let last = value.lastIndex(of: "'")!
+                let inner = String(value[1..<(last > close ? last : value.count)])
+                return Explanation(
+                    message: "the ' in '\(inner)' ends the text that starts with ' before it",
+                    hint: "write it twice inside single quotes ('\(inner.replacingOccurrences(of: "'", with: "''"))'), or use double quotes (\"\(inner)\")",
+                    line: line, column: row.count - value.count + close + 1, length: 1)
+            }
+        }
         let mappingProblem = problem.contains("mapping values are not allowed") || problem.contains("could not find expected ':'")
         // `name:Daan`: a colon without a space after it makes no field.
         if mappingProblem || problem.contains("did not find expected key") {
