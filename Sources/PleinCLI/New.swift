@@ -26,6 +26,41 @@ func askOptional(_ value: String?, _ question: String) -> String? {
     return line
 }
 
+/// A value given on the command line, checked once; else (on a terminal) an answer, asked again
+/// until `check` takes it, so that nothing typed so far is lost to one mistake. With `optional`,
+/// an empty answer leaves the value out.
+func askChecked(_ value: String?, _ question: String, option: String = "", optional: Bool = false,
+                _ check: (String) throws(Scaffold.Failure) -> Void) throws -> String? {
+    func checked(_ answer: String) throws(Scaffold.Failure) -> String {
+        try check(answer)
+        return answer
+    }
+    if let value {
+        if optional && value.isEmpty { return nil }
+        do { return try checked(value) } catch { throw UsageError(message: error.description) }
+    }
+    guard isatty(STDIN_FILENO) == 1 else {
+        if optional { return nil }
+        throw UsageError(message: "missing \(option)")
+    }
+    while true {
+        FileHandle.standardError.write(Data("\(question)\(optional ? " (Enter to leave out)" : ""): ".utf8))
+        guard let line = readLine() else { throw UsageError(message: "missing \(option)") }
+        let answer = line.trimmingCharacters(in: .whitespaces)
+        if answer.isEmpty {
+            if optional { return nil }
+            continue
+        }
+        do { return try checked(answer) } catch { FileHandle.standardError.write(Data("\(error.description)\n".utf8)) }
+    }
+}
+
+/// A required value, given or asked until `check` takes it.
+func askChecked(_ value: String?, _ question: String, option: String, _ check: (String) throws(Scaffold.Failure) -> Void) throws -> String {
+    guard let answer = try askChecked(value, question, option: option, optional: false, check) else { throw UsageError(message: "missing \(option)") }
+    return answer
+}
+
 /// A comma-separated list as a list of items.
 func items(_ text: String?) -> [String] {
     (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -312,12 +347,19 @@ struct NewEvent: ParsableCommand {
     @Option(help: "The member of the group who organises it.") var by: String?
 
     func run() throws {
-        let group = try ask(group, "Group id", option: "--group")
+        // Each answer is checked as it is given, and asked again when it cannot be used; what
+        // the command line gave is not asked again.
+        let s = Scaffold(contentRoot: site.folder)
+        let group = try askChecked(group, "Group id", option: "--group") { answer throws(Scaffold.Failure) in try s.checkGroup(answer) }
         let title = try ask(title, "Event", option: "--title")
-        let starts = try ask(starts, "Starts (YYYY-MM-DDTHH:MM, or a date)", option: "--starts")
-        let ends = askOptional(ends, "Ends")
+        let starts = try askChecked(starts, "Starts (YYYY-MM-DDTHH:MM, or a date)", option: "--starts") { answer throws(Scaffold.Failure) in
+            try s.checkTime(answer)
+        }
+        let ends = try askChecked(ends, "Ends", optional: true) { answer throws(Scaffold.Failure) in try s.checkTime(answer) }
         let place = askOptional(place, "Place")
-        let by = askOptional(by, "Organised by (member id)")
+        let by = try askChecked(by, "Organised by (member id)", optional: true) { answer throws(Scaffold.Failure) in
+            try s.checkGroupMember(answer, group: group)
+        }
         try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.event(group: group, title: title, starts: starts, ends: ends, place: place, by: by)
         }

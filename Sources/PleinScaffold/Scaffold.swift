@@ -196,8 +196,25 @@ public struct Scaffold: Sendable {
     }
 
     /// A group's event; `starts` and `ends` as the author writes them (a date alone is all day).
+    // MARK: Answers checked one at a time (what `plein new` asks on a terminal)
+
+    /// A group of the site, by id.
+    public func checkGroup(_ group: String) throws(Failure) {
+        guard content.groups.contains(where: { $0.id == group }) else {
+            let hint = Suggestions.closest(to: group, in: content.groups.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
+            let known = content.groups.isEmpty ? "; the site has no groups yet" : hint.isEmpty ? "; the groups are " + content.groups.map(\.id).joined(separator: ", ") : ""
+            throw Failure("unknown group '\(group)'\(hint)\(known)")
+        }
+    }
+
+    /// A date or time as `plein new` takes it.
+    public func checkTime(_ text: String) throws(Failure) { _ = try moment(text) }
+
+    /// A member of `group`.
+    public func checkGroupMember(_ reference: String, group: String) throws(Failure) { _ = try requireGroupMember(reference, group: group) }
+
     public func event(group: String, title: String, starts: String, ends: String?, place: String?, by: String?) throws(Failure) -> String {
-        guard content.groups.contains(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
+        try checkGroup(group)
         func written(_ text: String) throws(Failure) -> String {
             let m = try moment(text)
             return m.isDateOnly ? clock.civil(m).isoDate : timestamp(m)

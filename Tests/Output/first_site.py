@@ -282,6 +282,19 @@ def main():
                 ank = f.read()
             check("joined: 2019-04-01\n" in ank and 'postcode: "4301"' in ank and 'certification: "CMAS **"' in ank and "years: 4" in ank and "home:" not in ank,
                   "answers fill the fields, empty answers leave them out")
+            # Each answer is checked as it is given: a mistake is said at once and asked again.
+            child = pexpect.spawn(plein, ["new", "event", "--title", "Night dive"], cwd=site, env=env, timeout=30, encoding="utf-8")
+            for question, answer in [("Group id", "zeehond"), ("did you mean 'zeehonden'", None), ("Group id", "zeehonden"),
+                                     ("Starts", "tomorrow"), ("is not a date", None), ("Starts", "2026-12-01T19:00"), ("Ends", ""),
+                                     ("Place", "Swanage"), ("Organised by", "nobody"), ("unknown member", None), ("Organised by", "daan-smit")]:
+                child.expect(question)
+                if answer is not None:
+                    child.sendline(answer)
+            child.expect(pexpect.EOF)
+            event = os.path.join(site, "content/groups/zeehonden/events/night-dive.md")
+            event_text = open(event, encoding="utf-8").read() if os.path.exists(event) else ""
+            check("by: daan-smit" in event_text and 'place: "Swanage"' in event_text and "starts: 2026-12-01T19:00" in event_text,
+                  f"plein new event asks again after a wrong answer and keeps the others: {event_text!r}")
 
         print("CI for the forge: written by plein new ci, valid against the forges' schemas")
         code, out = run("new", "ci", "--forge", "github", cwd=users)
