@@ -36,8 +36,15 @@ extension Scaffold {
             []
 
             """)
-        for kind in ["users", "groups", "reports", "locations", "checkins", "threads"] {
-            try write("content/\(kind)/.keep", "")
+        // The folders of the parts the site has (a diving club gets no study places or
+        // check-ins); `sections` in site.yaml and a folder of its own turn one on later.
+        var folders: [String] = [ContentLayout.members, ContentLayout.pages]
+        if sections.contains(.groups) { folders.append(ContentLayout.groups) }
+        if sections.contains(.reports) { folders.append(ContentLayout.reports) }
+        if sections.contains(.study) { folders += [ContentLayout.locations, ContentLayout.checkIns] }
+        if sections.contains(.members) { folders.append(ContentLayout.threads) }
+        for folder in folders {
+            try write("content/\(folder)/.keep", "")
         }
         for schema in Schemas.all {
             try write(".plein/schemas/\(schema.kind).json", JSONSchemaWriter.schema(schema).serialized(pretty: true) + "\n")
@@ -67,8 +74,9 @@ extension Scaffold {
             - `content/users/<member>.md`, `content/groups/<group>/index.md`,
               `content/reports/<area>/<date>-<slug>.md`, `content/locations/<place>.md`,
               `content/checkins/<member>.yaml`, `content/threads/<thread>/`.
+            - `content/pages/<page>.md`: pages of your own (How to join, Contact), in the menu.
 
-            `plein new member|group|album|goal|report|reply|location|checkin|message` writes a new
+            `plein new member|group|album|goal|event|report|reply|location|checkin|message|page` writes a new
             file in the right place; `plein check` tells you, file and line, what is wrong.
 
             The site looks as plein's built-in theme makes it. To change that, `plein new theme`

@@ -255,6 +255,9 @@ def main():
             child.expect(pexpect.EOF)
             with open(os.path.join(work, "club/content/site.yaml")) as f:
                 check("sections: [members, divers, groups, reports]" in f.read(), "a diving club gets members, divers, groups and reports")
+            folders = sorted(os.listdir(os.path.join(work, "club/content")))
+            check("locations" not in folders and "checkins" not in folders and "pages" in folders and "groups" in folders,
+                  f"and only the folders of its parts: {folders}")
             # Without --language and --timezone, both are asked; a time zone plein does not know is asked again.
             child = pexpect.spawn(plein, ["new", "site", "club2", "--title", "Club", "--sections", "members"], cwd=work, env=env, timeout=30,
                                   encoding="utf-8")
