@@ -15,6 +15,7 @@ public enum Checker {
         run.checkThreads()
         run.checkTexts()
         run.checkSections()
+        run.foldKnockOns()
         return run.diagnostics
     }
 
@@ -44,6 +45,14 @@ private struct CheckRun {
     let content: Content
     let members: MemberIndex
     var diagnostics: [Diagnostic] = []
+    /// "Not a member of this group" errors that a mistyped member of that group's list causes,
+    /// by the place of that mistake: told with it, not on their own.
+    var knockOns: [CauseKey: [String]] = [:]
+
+    struct CauseKey: Hashable {
+        let file: String
+        let span: Span
+    }
 
     init(content: Content) {
         self.content = content
@@ -149,8 +158,25 @@ private struct CheckRun {
     mutating func requireGroupMember(_ ref: Located<String>, group: String, file: String) {
         guard let resolved = member(ref, in: file), let ids = memberIDs(of: group) else { return }
         if !ids.contains(resolved) {
+            // A member the group's list meant but mistyped (its closest member is this one): the
+            // mistake in the list is the one to fix, and this follows from it.
+            if let list = content.groups.first(where: { $0.id == group }),
+               let cause = list.members.first(where: { members.resolve($0.value) == nil && members.suggestion(for: $0.value).flatMap(members.resolve) == resolved }) {
+                knockOns[CauseKey(file: list.file, span: cause.span), default: []].append("\(content.displayRoot)/\(file):\(ref.span.line)")
+                return
+            }
             let suggestion = ref.value.contains("@") ? nil : Suggestions.closest(to: ref.value, in: ids)
             add(.notGroupMember(member: ref.value, group: group, suggestion: suggestion), file, ref.span)
+        }
+    }
+
+    /// Tells the errors that follow from a mistyped member of a group's list with that mistake.
+    mutating func foldKnockOns() {
+        guard !knockOns.isEmpty else { return }
+        diagnostics = diagnostics.map { d in
+            guard case .unknownReference(.member, let value, let suggestion) = d.problem,
+                  let places = knockOns[CauseKey(file: d.file, span: d.span)] else { return d }
+            return Diagnostic(.unknownGroupMember(value, suggestion: suggestion, causes: places.sorted()), in: d.file, at: d.span)
         }
     }
 

@@ -54,6 +54,9 @@ public enum Problem: Sendable, Hashable, Error {
 
     // MARK: References
     case unknownReference(Reference, String, suggestion: String?)
+    /// A member of a group's list that is no member, with the places where someone who is no
+    /// member of the group follows from it ("'bo-yu' is not a member of this group").
+    case unknownGroupMember(String, suggestion: String?, causes: [String])
     case notGroupMember(member: String, group: String, suggestion: String?)
     case completionHalf(present: String, missing: String)
     case completedBeforeAdded
@@ -181,6 +184,8 @@ public enum Problem: Sendable, Hashable, Error {
         case .duplicateEntry(let value, let field): return "'\(value)' appears more than once in '\(field)'"
 
         case .unknownReference(let kind, let id, _): return "unknown \(kind.rawValue) '\(id)'"
+        case .unknownGroupMember(let id, _, let causes):
+            return "unknown member '\(id)', so \(causes.count == 1 ? "one place names" : "\(causes.count) places name") someone outside this group: \(causes.joined(separator: ", "))"
         case .notGroupMember(let member, _, _): return "'\(member)' is not a member of this group"
         case .completionHalf(let present, let missing): return "'\(present)' is given without '\(missing)': give both or neither"
         case .completedBeforeAdded: return "the goal is completed before it was added"
@@ -254,6 +259,8 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .unknownGroupMember(_, let suggestion?, _):
+            return "did you mean '\(suggestion)'? that fixes the others too"
         case .labelLeavesPartners(_, _, let partners):
             return "give \(partners.count == 1 ? "it a label" : "them labels") too, e.g. \(partners[0]): …"
         case .photoWithoutCaption(let file):
