@@ -105,8 +105,9 @@ struct NewSite: ParsableCommand {
     var sections: String?
     @Option(help: "Also write CI for this forge: github or gitlab (see plein new ci).") var forge: ForgeOption?
 
-    /// The sections given, or (on a terminal) the kind of community chosen.
-    func chosenSections() throws -> Set<SiteSection> {
+    /// The sections given, or (on a terminal) the kind of community chosen, with its report
+    /// categories.
+    func chosenKind() throws -> (sections: Set<SiteSection>, categories: [Category]) {
         if let sections {
             var chosen: Set<SiteSection> = []
             for name in items(sections) {
@@ -116,15 +117,15 @@ struct NewSite: ParsableCommand {
                 }
                 chosen.insert(section)
             }
-            return chosen
+            return (chosen, Category.allCases)
         }
-        guard isatty(STDIN_FILENO) == 1 else { return Set(SiteSection.allCases) }
+        guard isatty(STDIN_FILENO) == 1 else { return (Set(SiteSection.allCases), Category.allCases) }
         var question = "Which kind of community is it?\n"
         for (number, kind) in Scaffold.kinds.enumerated() { question += "  \(number + 1). \(kind.name)\n" }
         FileHandle.standardError.write(Data((question + "Number (Enter for everything): ").utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard let number = Int(answer), Scaffold.kinds.indices.contains(number - 1) else { return Set(SiteSection.allCases) }
-        return Set(Scaffold.kinds[number - 1].sections)
+        guard let number = Int(answer), Scaffold.kinds.indices.contains(number - 1) else { return (Set(SiteSection.allCases), Category.allCases) }
+        return (Set(Scaffold.kinds[number - 1].sections), Scaffold.kinds[number - 1].categories)
     }
 
     /// The language given, or (on a terminal) the one chosen; English otherwise.
@@ -172,11 +173,12 @@ struct NewSite: ParsableCommand {
         // Without a terminal to ask on, the folder's name is the title (site.yaml can change it).
         let name = title != nil || isatty(STDIN_FILENO) == 1
             ? try ask(title, "Site title", option: "--title") : URL(fileURLWithPath: folder).lastPathComponent
-        let sections = try chosenSections()
+        let (sections, categories) = try chosenKind()
         let language = try chosenLanguage()
         let timezone = try chosenTimeZone()
         do {
-            for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections) {
+            for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections,
+                                                categories: categories) {
                 print(path)
             }
             if let forge {
@@ -371,7 +373,7 @@ struct NewReport: ParsableCommand {
     @OptionGroup var site: ContentLocation
     @Option var area: String?
     @Option var title: String?
-    @Option(help: "suspicious, attention, event, complaint or message.") var category: String?
+    @Option(help: "One of the site's categories: suspicious, attention, event, complaint or message (site.yaml 'categories').") var category: String?
     @Option var author: String?
     // West of Greenwich and south of the equator a coordinate starts with '-': taken as the value.
     @Option(parsing: .unconditional) var lat: Double?
@@ -381,7 +383,8 @@ struct NewReport: ParsableCommand {
     func run() throws {
         let area = try ask(area, "Postcode area", option: "--area")
         let title = try ask(title, "Title", option: "--title")
-        let category = try ask(category, "Category (suspicious, attention, event, complaint, message)", option: "--category")
+        let categories = Scaffold(contentRoot: site.folder).content.site.categories.map(\.rawValue)
+        let category = try ask(category, "Category (\(categories.joined(separator: ", ")))", option: "--category")
         let author = try ask(author, "Author (member id)", option: "--author")
         guard let lat = try lat ?? Double(ask(nil, "Latitude", option: "--lat")),
               let lon = try lon ?? Double(ask(nil, "Longitude", option: "--lon")) else {

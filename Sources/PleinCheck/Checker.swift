@@ -251,6 +251,10 @@ private struct CheckRun {
 
     mutating func checkReport(_ report: Report) {
         if !report.author.value.isEmpty { member(report.author, in: report.file) }
+        if !content.site.categories.contains(report.category) {
+            add(.categoryOff(report.category.rawValue, allowed: content.site.categories.map(\.rawValue)), report.file,
+                report.spans["category"] ?? .fileStart)
+        }
         for reply in report.replies {
             member(reply.author, in: reply.file)
             if reply.at < report.at {

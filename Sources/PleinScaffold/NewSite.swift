@@ -8,7 +8,8 @@ extension Scaffold {
     /// schemas, a `.gitignore` for the output and the cache, and a README. Returns the files
     /// written. The theme is plein's own until `plein new theme` copies it in.
     public static func site(at folder: String, title: String, baseURL: String, language: Language, timezone: String,
-                            sections: Set<SiteSection> = Set(SiteSection.allCases)) throws(Failure) -> [String] {
+                            sections: Set<SiteSection> = Set(SiteSection.allCases),
+                            categories: [Category] = Category.allCases) throws(Failure) -> [String] {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder + "/content/site.yaml") || fm.fileExists(atPath: folder + "/site.yaml") {
             throw Failure("\(folder) already holds a site")
@@ -23,7 +24,7 @@ extension Scaffold {
             base_url: \(baseURL)
             language: \(language.rawValue)
             timezone: \(timezone)
-            \(sections == Set(SiteSection.allCases) ? "" : "sections: [" + sections.sorted().map(\.rawValue).joined(separator: ", ") + "]\n")privacy:
+            \(sections == Set(SiteSection.allCases) ? "" : "sections: [" + sections.sorted().map(\.rawValue).joined(separator: ", ") + "]\n")\(categories == Category.allCases || !sections.contains(.reports) ? "" : "categories: [" + categories.map(\.rawValue).joined(separator: ", ") + "]\n")privacy:
               location_precision_km: 1
             feeds:
               limit: 50
@@ -90,12 +91,13 @@ extension Scaffold {
         return written
     }
 
-    /// Kinds of community `plein new site` offers, with the sections each starts with.
-    public static let kinds: [(name: String, sections: [SiteSection])] = [
-        ("a neighbourhood (members, groups, reports)", [.members, .groups, .reports]),
-        ("a diving club (members, divers, groups, reports)", [.members, .divers, .groups, .reports]),
-        ("a study group (members, groups, study places, who is where)", [.members, .groups, .study, .now]),
-        ("everything plein has", SiteSection.allCases),
+    /// Kinds of community `plein new site` offers, with the sections and report categories each
+    /// starts with (`sections` and `categories` in site.yaml turn others on).
+    public static let kinds: [(name: String, sections: [SiteSection], categories: [Category])] = [
+        ("a neighbourhood (members, groups, reports)", [.members, .groups, .reports], Category.allCases),
+        ("a diving club (members, divers, groups, reports)", [.members, .divers, .groups, .reports], [.attention, .event, .message]),
+        ("a study group (members, groups, study places, who is where)", [.members, .groups, .study, .now], Category.allCases),
+        ("everything plein has", SiteSection.allCases, Category.allCases),
     ]
 
     /// Copies plein's built-in theme into `folder` (a site's `templates/`) to start changing it:

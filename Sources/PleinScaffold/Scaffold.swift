@@ -240,8 +240,9 @@ public struct Scaffold: Sendable {
 
     public func report(area: String, title: String, category: String, author: String, lat: Double, lon: Double, at: String?) throws(Failure) -> String {
         guard Slug.isValid(area) else { throw Failure("'\(area)' is not a valid area id") }
-        guard Schemas.categories.contains(category) else {
-            throw Failure("unknown category '\(category)'; use \(Schemas.categories.joined(separator: ", "))")
+        let allowed = content.site.categories.map(\.rawValue)
+        guard allowed.contains(category) else {
+            throw Failure("'\(category)' is not one of this site's categories; use \(allowed.joined(separator: ", "))")
         }
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw Failure("the coordinate is out of range") }
         let who = try requireMember(author)

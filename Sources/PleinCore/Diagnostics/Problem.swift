@@ -91,6 +91,7 @@ public enum Problem: Sendable, Hashable, Error {
     case emptyAlbum
     case threadWithoutMessages
     case sectionOff(String, folder: String, files: Int)
+    case categoryOff(String, allowed: [String])
     case divingCardsOff(count: Int)
     case placeholderLeft(String)
     /// A member's registered e-mail address written into a text that is published.
@@ -223,6 +224,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "\(FileRole.isVideo(FileRole.splitExtension(file).ext) ? "video" : "photo") '\(file)' has no caption (it is used as alt text)"
         case .emptyAlbum: return "this album has no photos"
         case .threadWithoutMessages: return "this thread has no messages"
+        case .categoryOff(let category, let allowed):
+            return "'\(category)' is not one of this site's report categories (\(allowed.map { "'\($0)'" }.joined(separator: ", ")))"
         case .sectionOff(let section, let folder, let files):
             return "the \(files) file\(files == 1 ? "" : "s") in \(folder)/ \(files == 1 ? "is" : "are") not published: "
                 + "site.yaml's 'sections' leaves out '\(section)'"
@@ -259,6 +262,8 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .categoryOff(let category, _):
+            return "use one of them, or add '\(category)' to 'categories' in site.yaml"
         case .unknownGroupMember(_, let suggestion?, _):
             return "did you mean '\(suggestion)'? that fixes the others too"
         case .labelLeavesPartners(_, _, let partners):

@@ -22,6 +22,9 @@ public struct SiteConfig: Sendable, Equatable, Codable {
     public let labels: [String: String]
     /// Whether the build makes a search index and page (`search: false` turns them off).
     public let search: Bool
+    /// The report categories members may use (default all of them): a diving club has no
+    /// "suspicious situation".
+    public var categories: [Category] = Category.allCases
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
@@ -86,6 +89,10 @@ public struct SiteConfig: Sendable, Equatable, Codable {
             labels: labels,
             search: o.bool("search") ?? true
         )
+        if o.fields["categories"] != nil {
+            let chosen = Set(o.strings("categories").compactMap { Category(rawValue: $0.value) })
+            categories = Category.allCases.filter(chosen.contains)
+        }
     }
 }
 
