@@ -107,7 +107,7 @@ struct NewSite: ParsableCommand {
 
     /// The sections given, or (on a terminal) the kind of community chosen, with its report
     /// categories.
-    func chosenKind() throws -> (sections: Set<SiteSection>, categories: [Category]) {
+    func chosenKind() throws -> (sections: Set<SiteSection>, categories: [Category], profile: [ProfilePart]) {
         if let sections {
             var chosen: Set<SiteSection> = []
             for name in items(sections) {
@@ -117,15 +117,18 @@ struct NewSite: ParsableCommand {
                 }
                 chosen.insert(section)
             }
-            return (chosen, Category.allCases)
+            return (chosen, Category.allCases, ProfilePart.allCases)
         }
-        guard isatty(STDIN_FILENO) == 1 else { return (Set(SiteSection.allCases), Category.allCases) }
+        guard isatty(STDIN_FILENO) == 1 else { return (Set(SiteSection.allCases), Category.allCases, ProfilePart.allCases) }
         var question = "Which kind of community is it?\n"
         for (number, kind) in Scaffold.kinds.enumerated() { question += "  \(number + 1). \(kind.name)\n" }
         FileHandle.standardError.write(Data((question + "Number (Enter for everything): ").utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard let number = Int(answer), Scaffold.kinds.indices.contains(number - 1) else { return (Set(SiteSection.allCases), Category.allCases) }
-        return (Set(Scaffold.kinds[number - 1].sections), Scaffold.kinds[number - 1].categories)
+        guard let number = Int(answer), Scaffold.kinds.indices.contains(number - 1) else {
+            return (Set(SiteSection.allCases), Category.allCases, ProfilePart.allCases)
+        }
+        let kind = Scaffold.kinds[number - 1]
+        return (Set(kind.sections), kind.categories, kind.profile)
     }
 
     /// The language given, or (on a terminal) the one chosen; English otherwise.
@@ -173,12 +176,12 @@ struct NewSite: ParsableCommand {
         // Without a terminal to ask on, the folder's name is the title (site.yaml can change it).
         let name = title != nil || isatty(STDIN_FILENO) == 1
             ? try ask(title, "Site title", option: "--title") : URL(fileURLWithPath: folder).lastPathComponent
-        let (sections, categories) = try chosenKind()
+        let (sections, categories, profile) = try chosenKind()
         let language = try chosenLanguage()
         let timezone = try chosenTimeZone()
         do {
             for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections,
-                                                categories: categories) {
+                                                categories: categories, profile: profile) {
                 print(path)
             }
             if let forge {

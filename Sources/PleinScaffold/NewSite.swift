@@ -9,7 +9,8 @@ extension Scaffold {
     /// written. The theme is plein's own until `plein new theme` copies it in.
     public static func site(at folder: String, title: String, baseURL: String, language: Language, timezone: String,
                             sections: Set<SiteSection> = Set(SiteSection.allCases),
-                            categories: [Category] = Category.allCases) throws(Failure) -> [String] {
+                            categories: [Category] = Category.allCases,
+                            profile: [ProfilePart] = ProfilePart.allCases) throws(Failure) -> [String] {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder + "/content/site.yaml") || fm.fileExists(atPath: folder + "/site.yaml") {
             throw Failure("\(folder) already holds a site")
@@ -18,13 +19,20 @@ extension Scaffold {
         func write(_ relative: String, _ text: String) throws(Failure) {
             written.append(try writeNew(folder + "/" + relative, Array(text.utf8)))
         }
+        // What the kind of community chose, where it is not plein's default.
+        func list<Item: RawRepresentable>(_ key: String, _ items: [Item]) -> String where Item.RawValue == String {
+            "\(key): [" + items.map(\.rawValue).joined(separator: ", ") + "]\n"
+        }
+        var kindSettings = sections == Set(SiteSection.allCases) ? "" : list("sections", sections.sorted())
+        if categories != Category.allCases, sections.contains(.reports) { kindSettings += list("categories", categories) }
+        if profile != ProfilePart.allCases { kindSettings += list("profile", profile) }
         try write("content/site.yaml", """
             # yaml-language-server: $schema=../.plein/schemas/site.json
             title: \(quote(title))
             base_url: \(baseURL)
             language: \(language.rawValue)
             timezone: \(timezone)
-            \(sections == Set(SiteSection.allCases) ? "" : "sections: [" + sections.sorted().map(\.rawValue).joined(separator: ", ") + "]\n")\(categories == Category.allCases || !sections.contains(.reports) ? "" : "categories: [" + categories.map(\.rawValue).joined(separator: ", ") + "]\n")privacy:
+            \(kindSettings)privacy:
               location_precision_km: 1
             feeds:
               limit: 50
@@ -93,11 +101,11 @@ extension Scaffold {
 
     /// Kinds of community `plein new site` offers, with the sections and report categories each
     /// starts with (`sections` and `categories` in site.yaml turn others on).
-    public static let kinds: [(name: String, sections: [SiteSection], categories: [Category])] = [
-        ("a neighbourhood (members, groups, reports)", [.members, .groups, .reports], Category.allCases),
-        ("a diving club (members, divers, groups, reports)", [.members, .divers, .groups, .reports], [.attention, .event, .message]),
-        ("a study group (members, groups, study places, who is where)", [.members, .groups, .study, .now], Category.allCases),
-        ("everything plein has", SiteSection.allCases, Category.allCases),
+    public static let kinds: [(name: String, sections: [SiteSection], categories: [Category], profile: [ProfilePart])] = [
+        ("a neighbourhood (members, groups, reports)", [.members, .groups, .reports], Category.allCases, [.friends, .follows]),
+        ("a diving club (members, divers, groups, reports)", [.members, .divers, .groups, .reports], [.attention, .event, .message], []),
+        ("a study group (members, groups, study places, who is where)", [.members, .groups, .study, .now], Category.allCases, [.friends, .points]),
+        ("everything plein has", SiteSection.allCases, Category.allCases, ProfilePart.allCases),
     ]
 
     /// Copies plein's built-in theme into `folder` (a site's `templates/`) to start changing it:

@@ -256,7 +256,9 @@ def main():
             with open(os.path.join(work, "club/content/site.yaml")) as f:
                 check("sections: [members, divers, groups, reports]" in f.read(), "a diving club gets members, divers, groups and reports")
             with open(os.path.join(work, "club/content/site.yaml")) as f:
-                check("categories: [attention, event, message]\n" in f.read(), "and the report categories of a club, not 'suspicious' or 'complaint'")
+                club_yaml = f.read()
+            check("categories: [attention, event, message]\n" in club_yaml and "profile: []\n" in club_yaml,
+                  "and the report categories of a club, not 'suspicious' or 'complaint', and profiles without friends and points")
             folders = sorted(os.listdir(os.path.join(work, "club/content")))
             check("locations" not in folders and "checkins" not in folders and "pages" in folders and "groups" in folders,
                   f"and only the folders of its parts: {folders}")

@@ -91,6 +91,20 @@ import Testing
         #expect(text(state, "users/bram-van-dijk/feed.xml") != nil, "and their feed")
     }
 
+    /// A site's `profile` chooses the parts of a member's page beyond their own records.
+    @Test func aSitesProfileSettingChoosesThePartsOfAMembersPage() throws {
+        let site = try Site { $0 + "profile: [follows]\n" }
+        defer { site.dir.cleanup() }
+        let state = site.build()
+        #expect(state.succeeded)
+        let page = try #require(text(state, "users/anna-de-vries/index.html"))
+        #expect(!page.contains("id=\"member-friends\"") && !page.contains("id=\"member-points\"") && page.contains("id=\"member-follows\""))
+        let everything = try Site()
+        defer { everything.dir.cleanup() }
+        let full = try #require(text(everything.build(), "users/anna-de-vries/index.html"))
+        #expect(full.contains("id=\"member-friends\"") && full.contains("id=\"member-points\""), "all three by default")
+    }
+
     @Test func labelsAreTheSitesOwnWords() throws {
         let site = try Site { $0 + "labels:\n  nav_reports: Duikstekken\n  nav_repots: Oeps\n" }
         defer { site.dir.cleanup() }

@@ -25,6 +25,9 @@ public struct SiteConfig: Sendable, Equatable, Codable {
     /// The report categories members may use (default all of them): a diving club has no
     /// "suspicious situation".
     public var categories: [Category] = Category.allCases
+    /// The parts of a member's page beyond their own records (default all of them): a diving
+    /// club's profiles show no "Friends" or "Points per group".
+    public var profile: Set<ProfilePart> = Set(ProfilePart.allCases)
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
@@ -93,7 +96,18 @@ public struct SiteConfig: Sendable, Equatable, Codable {
             let chosen = Set(o.strings("categories").compactMap { Category(rawValue: $0.value) })
             categories = Category.allCases.filter(chosen.contains)
         }
+        if o.fields["profile"] != nil { profile = Set(o.strings("profile").compactMap { ProfilePart(rawValue: $0.value) }) }
     }
+}
+
+/// A part of a member's page that a community may show or leave out (`site.yaml` `profile`).
+public enum ProfilePart: String, Sendable, CaseIterable, Codable {
+    /// The member's friends.
+    case friends
+    /// Goals' points per group, with the member's rank.
+    case points
+    /// The reports the member follows.
+    case follows
 }
 
 /// A part of the site that a community may have or leave out (`site.yaml` `sections`).

@@ -17,6 +17,8 @@ public enum Schemas {
               "The parts of the site: members, divers, groups, reports, study, now (default all of them)."),
         Field("categories", .list(.choice(categories)),
               "The report categories members may use: suspicious, attention, event, complaint, message (default all of them)."),
+        Field("profile", .list(.choice(ProfilePart.allCases.map(\.rawValue))),
+              "The parts of a member's page beyond their own records: friends, points (per group) and follows (followed reports) (default all three)."),
         Field("search", .boolean, "Whether the site has a search page and index (default true; needs Pagefind, which `make site` installs)."),
         Field("labels", .textMap, "The site's own interface texts, by key (see the theme's i18n files), e.g. nav_reports: Dive sites."),
         Field("privacy", .object([

@@ -18,6 +18,7 @@ struct FrameValues: Sendable {
             "title": .text(config.title),
             "description": .text(config.description.isEmpty ? nil : config.description),
             "sections": .object(SiteSection.allCases.reduce(into: TemplateContext()) { $0[$1.rawValue] = .flag(config.has($1)) }),
+            "profile": .object(ProfilePart.allCases.reduce(into: TemplateContext()) { $0[$1.rawValue] = .flag(config.profile.contains($1)) }),
             "language": .text(config.language.rawValue),
             "home": .text(routes.url(routes.home)),
             "feed": .text(routes.url(routes.siteFeed)),
