@@ -327,6 +327,8 @@ struct NewGoal: ParsableCommand {
     @Option(name: .customLong("completed-by"), help: "To record a goal already done: the member of the group who completed it.")
     var completedBy: String?
     @Option(name: .customLong("completed-at"), help: "When it was completed (default: now).") var completedAt: String?
+    @Option(help: "For a goal the group reaches together: the total to reach, e.g. 100.") var target: Int?
+    @Option(help: "What the tally counts, e.g. dives.") var unit: String?
 
     func run() throws {
         let group = try ask(group, "Group id", option: "--group")
@@ -336,7 +338,8 @@ struct NewGoal: ParsableCommand {
         }
         let adder = try ask(addedBy, "Added by (member id)", option: "--added-by")
         try scaffold(site.folder) { s throws(Scaffold.Failure) in
-            try s.goal(group: group, title: title, points: points, addedBy: adder, added: added, completedBy: completedBy, completedAt: completedAt)
+            try s.goal(group: group, title: title, points: points, addedBy: adder, added: added, completedBy: completedBy, completedAt: completedAt,
+                       target: target, unit: unit)
         }
     }
 }

@@ -229,6 +229,10 @@ private struct CheckRun {
     mutating func checkGoals() {
         for goal in content.goals {
             if let adder = goal.addedBy { requireGroupMember(adder, group: goal.group, file: goal.file) }
+            for entry in goal.tally { requireGroupMember(entry.by, group: goal.group, file: goal.file) }
+            if goal.target == nil, let field = ["tally", "unit"].first(where: { goal.spans[$0] != nil }) {
+                add(.tallyWithoutTarget(field: field), goal.file, goal.spans[field]!)
+            }
             switch (goal.completedBy, goal.completedAt) {
             case (let by?, _?):
                 requireGroupMember(by, group: goal.group, file: goal.file)

@@ -173,11 +173,18 @@ struct Assembler {
             case .goal(let group, let id):
                 diagnostics += checkID(id, kind: "goal:\(group)", path: path)
                 guard item.read != nil else { continue }
-                content.goals.append(Goal(
+                var goal = Goal(
                     group: group, id: id, file: path, title: o.string("title") ?? id, points: o.int("points") ?? 0,
                     addedBy: located(o, "added_by"), added: o.moment("added"),
                     completedBy: located(o, "completed_by"), completedAt: o.moment("completed_at"),
-                    body: body, spans: spans))
+                    body: body, spans: spans)
+                goal.target = o.int("target")
+                goal.unit = o.string("unit")
+                goal.tally = o.objects("tally").compactMap { entry in
+                    guard let by = located(entry, "by"), let count = entry.int("count") else { return nil }
+                    return Goal.TallyEntry(by: by, count: count, at: entry.moment("at"))
+                }
+                content.goals.append(goal)
 
             case .event(let group, let id):
                 diagnostics += checkID(id, kind: "event:\(group)", path: path)

@@ -57,11 +57,19 @@ public enum ModelBuilder {
             groups[a.group]!.albums.append(album(a, captureTimes: captureTimes, resolve: { index.resolve($0) }))
         }
         for goal in content.goals where groups[goal.group] != nil {
-            let model = GoalModel(
+            var model = GoalModel(
                 group: goal.group, id: goal.id, file: goal.file, title: goal.title, points: goal.points,
                 addedBy: id(goal.addedBy), added: goal.added,
                 completedBy: goal.completedAt == nil ? nil : id(goal.completedBy),
                 completedAt: goal.completedBy == nil ? nil : goal.completedAt, body: goal.body)
+            if let target = goal.target {
+                model.target = target
+                model.unit = goal.unit
+                var counts: [String: Int] = [:]
+                for entry in goal.tally { if let by = id(entry.by) { counts[by, default: 0] += entry.count } }
+                model.contributions = counts.map { GoalModel.Contribution(member: $0.key, count: $0.value) }
+                    .sorted { a, b in a.count != b.count ? a.count > b.count : a.member < b.member }
+            }
             if model.completedBy != nil {
                 groups[goal.group]!.completedGoals.append(model)
             } else {

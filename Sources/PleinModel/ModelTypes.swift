@@ -133,6 +133,19 @@ public struct GoalModel: Sendable, Equatable, Codable {
     public let completedAt: Moment?
     public let body: Body
     public var key: GoalKey { GoalKey(group: group, goal: id) }
+    /// A goal the group reaches together: the total to reach and what is counted.
+    public var target: Int? = nil
+    public var unit: String? = nil
+    /// Each member's contributions to it, added up, most first (an array, never a dictionary:
+    /// the model's pieces encode the same in every run).
+    public var contributions: [Contribution] = []
+    /// The tally so far.
+    public var total: Int { contributions.reduce(0) { $0 + $1.count } }
+
+    public struct Contribution: Sendable, Equatable, Codable {
+        public let member: String
+        public let count: Int
+    }
 }
 
 /// Something a group does at a time and place (`groups/<group>/events/<event>.md`).

@@ -168,7 +168,7 @@ public struct Scaffold: Sendable {
     /// A goal. `added` defaults to today, or to the day it was completed when that is given (an
     /// achievement recorded afterwards was not added after it was done).
     public func goal(group: String, title: String, points: Int, addedBy: String, added: String? = nil,
-                     completedBy: String? = nil, completedAt: String? = nil) throws(Failure) -> String {
+                     completedBy: String? = nil, completedAt: String? = nil, target: Int? = nil, unit: String? = nil) throws(Failure) -> String {
         guard points > 0 else { throw Failure("points must be a positive whole number") }
         let adder = try requireGroupMember(addedBy, group: group)
         let id = try slug(title, what: "title")
@@ -183,13 +183,20 @@ public struct Scaffold: Sendable {
             throw Failure("--completed-at needs --completed-by: who completed it")
         }
         if let added { addedOn = clock.civil(try moment(added)).isoDate }
+        var tally = ""
+        if let target {
+            guard target > 0 else { throw Failure("the target must be a positive whole number") }
+            tally = "target: \(target)\n" + (unit.map { "unit: \(Self.quote($0))\n" } ?? "") + "tally: []\n"
+        } else if unit != nil {
+            throw Failure("--unit goes with --target: what the tally counts towards it")
+        }
         return try create(ContentLayout.goal(group: group, id: id), """
             ---
             title: \(Self.quote(title))
             points: \(points)
             added_by: \(adder.id)
             added: \(addedOn)
-            \(completion)---
+            \(completion)\(tally)---
             \(Placeholders.goal)
 
             """)

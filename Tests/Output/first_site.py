@@ -141,6 +141,16 @@ def main():
         goal_text = open(goal, encoding="utf-8").read() if os.path.exists(goal) else ""
         check(code == 0 and "added: 2026-05-01\ncompleted_by: zoe-celik-odegard\ncompleted_at: 2026-05-01\n" in goal_text,
               f"an earlier achievement is recorded as done then: {out.strip()} {goal_text!r}")
+        # A goal the group reaches together, with its tally to fill in.
+        code, out = run("new", "goal", "--group", "zeehonden", "--title", "100 club dives", "--points", "10", "--added-by", "daan-smit",
+                        "--target", "100", "--unit", "dives", cwd=site)
+        tally = os.path.join(site, "content/groups/zeehonden/goals/100-club-dives.md")
+        tally_text = open(tally, encoding="utf-8").read() if os.path.exists(tally) else ""
+        check(code == 0 and 'target: 100\nunit: "dives"\ntally: []\n' in tally_text, f"new goal --target --unit: {out.strip()} {tally_text!r}")
+        with open(tally, encoding="utf-8") as f:
+            text = f.read()
+        with open(tally, "w", encoding="utf-8") as f:
+            f.write(text.replace("tally: []\n", "tally:\n  - {by: zoe-celik-odegard, count: 37, at: 2026-10-01}\n"))
         with open(os.path.join(site, "content/users/zoe-celik-odegard.md"), encoding="utf-8") as f:
             check("joined:" not in f.read(), "a member entered without --joined is not stamped as joining today")
         code, out = run("new", "member", "--name", "Wim Zonder Adres", cwd=site)
@@ -152,6 +162,10 @@ def main():
         code, out = run("build", cwd=site)
         check(code == 0, f"build: {out.strip()[-160:]}")
         public = os.path.join(site, "public")
+        group_page = open(os.path.join(public, "groups/zeehonden/index.html"), encoding="utf-8").read() \
+            if os.path.exists(os.path.join(public, "groups/zeehonden/index.html")) else ""
+        check('<progress max="100" value="37"' in group_page and "37 of 100 dives" in group_page,
+              "the group's page shows how far the tally is")
         for page in ("index.html", "users/zoe-celik-odegard/index.html", "users/daan-smit/index.html",
                      "reports/4301/2026-11-01-zicht-acht-meter/index.html", "groups/zeehonden/index.html", "404.html", "feed.xml"):
             check(os.path.exists(os.path.join(public, page)), f"public/{page}")

@@ -92,6 +92,7 @@ public enum Problem: Sendable, Hashable, Error {
     case threadWithoutMessages
     case sectionOff(String, folder: String, files: Int)
     case categoryOff(String, allowed: [String])
+    case tallyWithoutTarget(field: String)
     case divingCardsOff(count: Int)
     case placeholderLeft(String)
     /// A member's registered e-mail address written into a text that is published.
@@ -224,6 +225,7 @@ public enum Problem: Sendable, Hashable, Error {
             return "\(FileRole.isVideo(FileRole.splitExtension(file).ext) ? "video" : "photo") '\(file)' has no caption (it is used as alt text)"
         case .emptyAlbum: return "this album has no photos"
         case .threadWithoutMessages: return "this thread has no messages"
+        case .tallyWithoutTarget(let field): return "'\(field)' counts towards a 'target', which this goal does not have"
         case .categoryOff(let category, let allowed):
             return "'\(category)' is not one of this site's report categories (\(allowed.map { "'\($0)'" }.joined(separator: ", ")))"
         case .sectionOff(let section, let folder, let files):
@@ -262,6 +264,8 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .tallyWithoutTarget:
+            return "add 'target: <the total to reach>', or leave the tally out"
         case .categoryOff(let category, _):
             return "use one of them, or add '\(category)' to 'categories' in site.yaml"
         case .unknownGroupMember(_, let suggestion?, _):

@@ -176,6 +176,24 @@ public struct Goal: Sendable {
     public let completedAt: Moment?
     public let body: Body
     public let spans: [String: Span]
+    /// For a goal the group reaches together ("100 club dives"): the total to reach, what is
+    /// counted, and the contributions so far.
+    public var target: Int?
+    public var unit: String?
+    public var tally: [TallyEntry] = []
+
+    /// One contribution to a goal's tally.
+    public struct TallyEntry: Sendable {
+        public let by: Located<String>
+        public let count: Int
+        public let at: Moment?
+
+        public init(by: Located<String>, count: Int, at: Moment?) {
+            self.by = by
+            self.count = count
+            self.at = at
+        }
+    }
 
     public init(group: String, id: String, file: String, title: String, points: Int, addedBy: Located<String>?, added: Moment?, completedBy: Located<String>?, completedAt: Moment?, body: Body, spans: [String: Span]) {
         self.group = group

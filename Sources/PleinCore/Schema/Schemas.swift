@@ -89,6 +89,13 @@ public enum Schemas {
         Field("added", .moment, "When it was added."),
         Field("completed_by", .memberRef, "The member of the group who completed it first."),
         Field("completed_at", .moment, "When it was completed."),
+        Field("target", .integer(min: 1), "For a goal the group reaches together (100 club dives this season): the total to reach."),
+        Field("unit", .string, "What the tally counts, e.g. dives."),
+        Field("tally", .list(.object([
+            Field("by", .memberRef, required: true, "The member of the group who contributed."),
+            Field("count", .integer(min: 1), required: true, "How many they added."),
+            Field("at", .moment, "When."),
+        ])), "The contributions towards 'target', each member's, adding up."),
     ]), summary: "A goal: content/groups/<group>/goals/<goal>.md")
 
     public static let event = RecordSchema(kind: "event", format: .frontMatter, root: .object([

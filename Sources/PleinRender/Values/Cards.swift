@@ -74,6 +74,30 @@ struct GoalItem: TemplateValues {
     let addedBy: MemberChip?
     let completedBy: MemberChip?
     let body: String?
+    let tally: Tally?
+
+    /// A goal the group reaches together: how far it is, and who added how many.
+    struct Tally: TemplateValues {
+        struct Contributor: TemplateValues {
+            let chip: MemberChip
+            let count: String
+            var template: TemplateContext {
+                var c = chip.template
+                c["count"] = .text(count)
+                return c
+            }
+        }
+
+        let total: Int
+        let target: Int
+        let text: String
+        let contributors: [Contributor]
+
+        var template: TemplateContext {
+            ["total": .number(total), "target": .number(target), "text": .text(text), "reached": .flag(total >= target),
+             "contributors": .list(contributors)]
+        }
+    }
 
     var template: TemplateContext {
         var c: TemplateContext = [
@@ -83,6 +107,7 @@ struct GoalItem: TemplateValues {
         if let addedBy { c["added_by"] = .of(addedBy) }
         if let completedBy { c["completed_by"] = .of(completedBy) }
         if let body { c["body"] = .html(body) }
+        c["tally"] = .of(tally)
         return c
     }
 }
@@ -130,6 +155,12 @@ struct Cards: Rendering {
             id: goal.id, title: goal.title, points: strings.count("points_count", goal.points),
             url: routes.url(routes.group(goal.group)) + "#goal-\(goal.id)", group: view.group(goal.group)?.name ?? goal.group,
             groupURL: routes.url(routes.group(goal.group)), added: time(goal.added), completedAt: time(goal.completedAt),
-            addedBy: goal.addedBy.map(chip), completedBy: goal.completedBy.map(chip), body: html?.isEmpty == false ? html : nil)
+            addedBy: goal.addedBy.map(chip), completedBy: goal.completedBy.map(chip), body: html?.isEmpty == false ? html : nil,
+            tally: goal.target.map { target in
+                let text = strings.format("goal_tally", ["total": strings.number(goal.total), "target": strings.number(target), "unit": goal.unit ?? ""])
+                return GoalItem.Tally(
+                    total: goal.total, target: target, text: text.trimmingWhitespace,
+                    contributors: goal.contributions.map { .init(chip: chip($0.member), count: strings.number($0.count)) })
+            })
     }
 }
