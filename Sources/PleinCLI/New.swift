@@ -77,8 +77,13 @@ func placeOrCoordinate(_ text: String) -> FieldValue {
 
 /// Runs a scaffold step and prints the file it wrote.
 func scaffold(_ content: String, _ body: (Scaffold) throws(Scaffold.Failure) -> String) throws {
+    try scaffold(Scaffold(contentRoot: content), body)
+}
+
+/// The same with a scaffold already made (its content loaded once, for the questions too).
+func scaffold(_ s: Scaffold, _ body: (Scaffold) throws(Scaffold.Failure) -> String) throws {
     do {
-        print(try body(Scaffold(contentRoot: content)))
+        print(try body(s))
     } catch let failure as Scaffold.Failure {
         throw UsageError(message: failure.description)
     }
@@ -368,7 +373,7 @@ struct NewEvent: ParsableCommand {
         let by = try askChecked(by, "Organised by (member id)", optional: true) { answer throws(Scaffold.Failure) in
             try s.checkGroupMember(answer, group: group)
         }
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+        try scaffold(s) { s throws(Scaffold.Failure) in
             try s.event(group: group, title: title, starts: starts, ends: ends, place: place, by: by)
         }
     }
@@ -389,14 +394,15 @@ struct NewReport: ParsableCommand {
     func run() throws {
         let area = try ask(area, "Postcode area", option: "--area")
         let title = try ask(title, "Title", option: "--title")
-        let categories = Scaffold(contentRoot: site.folder).content.site.categories.map(\.rawValue)
+        let scaffolding = Scaffold(contentRoot: site.folder)
+        let categories = scaffolding.content.site.categories.map(\.rawValue)
         let category = try ask(category, "Category (\(categories.joined(separator: ", ")))", option: "--category")
         let author = try ask(author, "Author (member id)", option: "--author")
         guard let lat = try lat ?? Double(ask(nil, "Latitude", option: "--lat")),
               let lon = try lon ?? Double(ask(nil, "Longitude", option: "--lon")) else {
             throw UsageError(message: "--lat and --lon must be numbers")
         }
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+        try scaffold(scaffolding) { s throws(Scaffold.Failure) in
             try s.report(area: area, title: title, category: category, author: author, lat: lat, lon: lon, at: at)
         }
     }
