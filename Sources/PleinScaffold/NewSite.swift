@@ -63,6 +63,8 @@ extension Scaffold {
             return "    \"./.plein/schemas/\(schema.kind).json\": [\(globs.map { "\"content/\($0)\"" }.joined(separator: ", "))]"
         }
         try write(".vscode/settings.json", "{\n  \"yaml.schemas\": {\n" + mappings.joined(separator: ",\n") + "\n  }\n}\n")
+        try write(".vscode/tasks.json", editorTasks)
+        try write(".vscode/extensions.json", "{\n  \"recommendations\": [\"redhat.vscode-yaml\"]\n}\n")
         try write(".gitignore", """
             # What plein makes: the site, the one before it, and derived images.
             /public/
@@ -93,7 +95,10 @@ extension Scaffold {
             (a file you delete is taken from the built-in theme again).
 
             Editors that speak yaml-language-server (VS Code with the YAML extension, and others)
-            check the YAML files as you type with the schemas in `.plein/schemas/`.
+            check the YAML files as you type with the schemas in `.plein/schemas/`. In VS Code,
+            the task "plein serve" (Terminal → Run Task; it starts by itself once you allow this
+            folder's automatic tasks) shows the site and marks every problem in every file,
+            Markdown included, each time you save; "plein check" does it once.
 
             """)
         return written

@@ -5,10 +5,13 @@ folder, outside this repository, with no options beyond what the README shows.
     plein new site duikclub --title "Duikclub Test"; cd duikclub
     plein new member …; (cd content/users; plein new report …); plein check; plein build; plein serve
     plein new theme; change one partial and the stylesheet; plein build
+    VS Code's tasks: the problems plein serve and plein check mark in the editor (editor_tasks.py)
 
     python3 Tests/Output/first_site.py --plein .build/release/plein
 """
 import argparse, hashlib, http.client, os, shutil, socket, subprocess, sys, tempfile, time
+
+import editor_tasks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = []
@@ -361,6 +364,11 @@ def main():
         check(result.returncode == 1 and "::error file=content/users/bad.md,line=4,col=11,endColumn=17,title=plein check%3A unknown-reference::"
               "unknown member 'nobody'" in result.stdout, f"annotation from the repository's root: {result.stdout.strip()[:160]}")
         os.remove(os.path.join(site, "content/users/bad.md"))
+
+        print("a new site's editor tasks, run as VS Code runs them")
+        code, out = run("new", "site", "editorclub", "--language", "en", cwd=work)
+        check(code == 0, f"new site for the editor: {out.strip()[-80:]}")
+        editor_tasks.check_tasks(os.path.dirname(plein), os.path.join(work, "editorclub"), check)
 
         print("the version, and a clear word outside a site")
         code, out = run("--version", cwd=work)

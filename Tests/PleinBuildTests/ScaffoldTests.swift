@@ -13,7 +13,12 @@ import Testing
         let root = site + "/content"
         let written = try Scaffold.site(at: site, title: "Buurt \"Oost\"", baseURL: "https://example.org/", language: .nl, timezone: "Europe/Amsterdam")
         #expect(written.contains(site + "/.plein/schemas/member.json"))
-        #expect(written.contains(site + "/.vscode/settings.json"))
+        for file in ["settings", "tasks", "extensions"] {
+            // Each .vscode file is JSON VS Code can read (Tests/Output/editor_tasks.py runs the tasks).
+            let bytes = try #require(FileManager.default.contents(atPath: site + "/.vscode/\(file).json"))
+            #expect(written.contains(site + "/.vscode/\(file).json"))
+            #expect((try? JSONSerialization.jsonObject(with: bytes)) is [String: Any])
+        }
         #expect(written.contains(site + "/.gitignore"))
         #expect(SiteLayout.find(from: root + "/users") == SiteLayout(root: "../.."))
         #expect(Pipeline.check(content: root).diagnostics.isEmpty)
