@@ -255,14 +255,15 @@ public enum Pipeline {
     }
 }
 
-/// What one-off builds leave for the process's end to reclaim (see `leavesMemoryToExit`).
+/// What one-off builds leave for the process's end to reclaim (see `leavesMemoryToExit`): each
+/// is retained once more and never released, so no shared list has to hold them.
 private enum Leftovers {
-    nonisolated(unsafe) private static var kept: [Any] = []
-    private static let lock = NSLock()
+    private final class Kept {
+        let value: Any
+        init(_ value: Any) { self.value = value }
+    }
 
     static func keep(_ value: Any) {
-        lock.lock()
-        defer { lock.unlock() }
-        kept.append(value)
+        _ = Unmanaged.passRetained(Kept(value))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// ffmpeg and ffprobe, run as processes with a time limit: what plein knows about a video, its
 /// poster frame and its copy for the web. No argument comes from the content except the path
@@ -216,24 +217,24 @@ public struct FFmpeg: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: timer)
         // Both pipes are read at once, so neither can fill up while the other is waited on.
         let group = DispatchGroup()
-        nonisolated(unsafe) var errorBytes: [UInt8] = []
+        let errorBytes = Mutex<[UInt8]>([])
         group.enter()
         DispatchQueue.global().async {
-            errorBytes = Array(errors.fileHandleForReading.readDataToEndOfFile())
+            let read = Array(errors.fileHandleForReading.readDataToEndOfFile())
+            errorBytes.withLock { $0 = read }
             group.leave()
         }
         let outputBytes = Array(output.fileHandleForReading.readDataToEndOfFile())
         group.wait()
         process.waitUntilExit()
         timer.cancel()
-        return Run(status: process.terminationStatus, output: outputBytes, errors: errorBytes, timedOut: killed.fired, limit: seconds)
+        return Run(status: process.terminationStatus, output: outputBytes, errors: errorBytes.withLock { $0 }, timedOut: killed.fired, limit: seconds)
     }
 }
 
 /// Remembers whether a time limit ran out.
-private final class KillSwitch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var fired: Bool { lock.withLock { value } }
-    func fire() { lock.withLock { value = true } }
+private final class KillSwitch: Sendable {
+    private let value = Mutex(false)
+    var fired: Bool { value.withLock { $0 } }
+    func fire() { value.withLock { $0 = true } }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 @testable import PleinBuild
+import PleinRender
 import PleinTestSupport
 import Testing
 
@@ -58,10 +60,62 @@ import Testing
         #expect(actual == expected, "\(output) differs from its snapshot; re-record with RECORD_SNAPSHOTS=1 if intended")
     }
 
+    /// The outputs the fixture has come from the renderer, not from a list in this file: every
+    /// kind of `OutputID` (and each kind of feed, map and calendar) must occur in the fixture, and
+    /// each that occurs must have a snapshot. A new kind of output fails here until it has one.
     @Test func everyKindOfOutputHasASnapshot() throws {
+        _ = try Self.site()
+        let state = SiteState(try #require(Self.options), tracking: false)
+        let renderer = try #require(state.searchingRenderer())
+        var shapes: [String: [String]] = [:]
+        for id in renderer.outputs() {
+            shapes[Self.shape(id), default: []].append(Self.normalized(renderer.render(id).path))
+        }
+        let snapshotted = Set(Self.outputs)
+        for (shape, paths) in shapes.sorted(by: { $0.key < $1.key }) {
+            #expect(paths.contains(where: snapshotted.contains), "no snapshot of a \(shape) output (such as \(paths[0]))")
+        }
+        let kinds = Set(shapes.keys.map { $0.prefix { $0 != ":" } })
+        let missing = OutputID.Kind.allCases.filter { !kinds.contains(Substring($0.rawValue)) }
+        #expect(missing.isEmpty, "the fixture has no output of the kinds \(missing)")
         let recorded = Set(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { !$0.hasPrefix(".") })
         let expected = Set(Self.outputs.map { $0.replacingOccurrences(of: "/", with: "__") })
         #expect(recorded == expected, "stale: \(recorded.subtracting(expected).sorted()), missing: \(expected.subtracting(recorded).sorted())")
+    }
+
+    /// An output's kind, with the kind of feed, map or calendar it is. The switches have no
+    /// `default`, so a new case does not compile until it says its shape.
+    static func shape(_ id: OutputID) -> String {
+        let kind = id.kind.rawValue
+        switch id {
+        case .atom(let feed), .jsonFeed(let feed):
+            switch feed {
+            case .site: return kind + ":site"
+            case .area: return kind + ":area"
+            case .report: return kind + ":report"
+            case .group: return kind + ":group"
+            case .member: return kind + ":member"
+            case .following: return kind + ":following"
+            }
+        case .geoJSON(let map):
+            switch map {
+            case .reports: return kind + ":reports"
+            case .area: return kind + ":area"
+            case .locations: return kind + ":locations"
+            case .album: return kind + ":album"
+            }
+        case .calendar(let calendar):
+            switch calendar {
+            case .site: return kind + ":site"
+            case .area: return kind + ":area"
+            case .group: return kind + ":group"
+            case .member: return kind + ":member"
+            case .report: return kind + ":report"
+            case .groupEvent: return kind + ":group-event"
+            }
+        default:
+            return kind
+        }
     }
 
     /// Builds the `clean` checker fixture, with an album of a photo (taken with GPS), a HEIC and a
@@ -144,8 +198,13 @@ import Testing
         options.pagefind = Pagefind.installed
         let report = Pipeline.build(options)
         guard report.succeeded else { throw BuildFailed(diagnostics: report.diagnostics.map(\.message)) }
+        optionsBuilt.withLock { $0 = options }
         return dir.path + "/public"
     }
+
+    /// The options the fixture was built with (once `site()` has built it).
+    static var options: BuildOptions? { optionsBuilt.withLock { $0 } }
+    private static let optionsBuilt = Mutex<BuildOptions?>(nil)
 
     struct BuildFailed: Error { let diagnostics: [String] }
 }

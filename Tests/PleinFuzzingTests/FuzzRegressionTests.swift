@@ -12,10 +12,15 @@ struct FuzzRegressionTests {
     static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("content").path
 
-    static func regressions(_ kind: String) -> [[UInt8]] {
-        let folder = here + "/Regressions/" + kind
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { FileManager.default.contents(atPath: folder + "/" + $0).map { Array($0) } }
+    /// The fuzz targets, each with a folder of saved inputs in `Regressions/`.
+    static let targets = ["content", "markdown"]
+
+    /// The saved inputs of a target: a missing folder or an unreadable file fails, rather than
+    /// leaving fewer inputs to test.
+    static func regressions(_ target: String) throws -> [[UInt8]] {
+        let folder = here + "/Regressions/" + target
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+        return try names.map { name in Array(try #require(FileManager.default.contents(atPath: folder + "/" + name), "\(target)/\(name)")) }
     }
 
     /// A broken promise is a failure that names its input (as bytes, to save as a regression),
@@ -30,9 +35,14 @@ struct FuzzRegressionTests {
         #expect(broken.isEmpty, "\(broken) for input \(input.prefix(200))", sourceLocation: sourceLocation)
     }
 
-    @Test func savedCrashesStayFixed() {
-        for input in Self.regressions("content") { Self.expectContentKeepsPromises(input) }
-        for input in Self.regressions("markdown") { Self.expectMarkdownKeepsPromises(input) }
+    @Test func savedCrashesStayFixed() throws {
+        // Every folder in Regressions/ is a target's: inputs saved under another name are not lost.
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.here + "/Regressions").filter { !$0.hasPrefix(".") }
+        #expect(Set(folders) == Set(Self.targets), "Regressions/ holds \(folders.sorted()); the targets are \(Self.targets)")
+        let content = try Self.regressions("content"), markdown = try Self.regressions("markdown")
+        #expect(content.count + markdown.count > 0, "no saved input: the test would pass whatever plein did")
+        for input in content { Self.expectContentKeepsPromises(input) }
+        for input in markdown { Self.expectMarkdownKeepsPromises(input) }
     }
 
     @Test func theBaseCommunityIsClean() {
