@@ -6,6 +6,7 @@ import PleinTheme
 public import PleinImages
 import PleinMarkdown
 import PleinRender
+import Synchronization
 
 /// Where a build reads and writes.
 public struct BuildOptions: Sendable {
@@ -43,40 +44,57 @@ public struct BuildOptions: Sendable {
     /// Whether a build may leave what it made in memory for the process's end to reclaim, rather
     /// than freeing it piece by piece (for the command line: at 10,000 reports that is 0.3–0.5 s).
     public var leavesMemoryToExit = false
+    /// The environment plein was started with, read once by the command line and passed down
+    /// here; nothing below it reads the process's. It says where Pagefind, ffmpeg and Leaflet
+    /// are (`PLEIN_PAGEFIND`, `PLEIN_FFMPEG`, `PLEIN_LEAFLET`, `PATH`), whether to print phase
+    /// timings (`PLEIN_TIMINGS`) and the time of a reproducible build (`SOURCE_DATE_EPOCH`).
+    /// Empty (the default): none of these is set.
+    public var environment: [String: String] {
+        didSet { tools = Tools(environment) }
+    }
+    private var tools: Tools
     /// Where Leaflet is installed (Debian's libjs-leaflet); `PLEIN_LEAFLET` overrides.
-    public var leaflet = ProcessInfo.processInfo.environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder
+    public var leaflet: String {
+        get { chosenLeaflet ?? environment["PLEIN_LEAFLET"] ?? Leaflet.defaultFolder }
+        set { chosenLeaflet = newValue }
+    }
+    private var chosenLeaflet: String?
+    /// Whether phases print their times on standard error (`PLEIN_TIMINGS`).
+    public var timings: Bool { environment["PLEIN_TIMINGS"] != nil }
     /// The time of the build, whose day divides upcoming events from past ones; nil: the clock,
     /// or `SOURCE_DATE_EPOCH` when set (`BuildTime`), read at each build.
     public var now: Moment?
-    /// Pagefind's executable, for the search index; nil: no search. Unless set, it is
-    /// `Pagefind.installed`, looked for when a build first needs it (`plein check` never does),
-    /// once per process; `PLEIN_PAGEFIND=none` turns it off.
+    /// Pagefind's executable, for the search index; nil: no search. Unless set, it is the one
+    /// the environment names or has (`Pagefind.locate`), looked for when a build first needs it
+    /// (`plein check` never does); `PLEIN_PAGEFIND=none` turns it off.
     public var pagefind: String? {
-        get { chosenPagefind ?? Pagefind.installed }
+        get { chosenPagefind ?? tools.pagefind }
         set { chosenPagefind = .some(newValue) }
     }
     private var chosenPagefind: String?? = .none
-    /// ffmpeg, for album videos; nil: videos are offered as downloads. Unless set, it is
-    /// `FFmpeg.installed`, looked for when a build first has a video; `PLEIN_FFMPEG=none`
-    /// turns it off.
+    /// ffmpeg, for album videos; nil: videos are offered as downloads. Unless set, it is the one
+    /// the environment names or has (`FFmpeg.locate`), looked for when a build first has a
+    /// video; `PLEIN_FFMPEG=none` turns it off.
     public var ffmpeg: FFmpeg? {
-        get { chosenFFmpeg ?? FFmpeg.installed }
+        get { chosenFFmpeg ?? tools.ffmpeg }
         set { chosenFFmpeg = .some(newValue) }
     }
     private var chosenFFmpeg: FFmpeg?? = .none
     /// Which ffmpeg `ffmpeg` is, found without running it.
     var ffmpegIdentity: String {
-        guard let chosen = chosenFFmpeg else { return FFmpeg.identity() }
+        guard let chosen = chosenFFmpeg else { return FFmpeg.identity(environment) }
         return chosen.map { "\($0.ffmpeg) \($0.version)" } ?? "-"
     }
 
     /// The time of a build with these options.
-    var buildTime: Moment { now ?? BuildTime.now() }
+    var buildTime: Moment { now ?? BuildTime.now(environment) }
 
     public init(
         content: String = "content", templates: String = "templates", output: String = "public", baseURL: String? = nil,
-        cache: String? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+        cache: String? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil, environment: [String: String] = [:]
     ) {
+        self.environment = environment
+        tools = Tools(environment)
         self.content = content
         self.templates = templates
         self.output = output
@@ -178,7 +196,7 @@ public enum Pipeline {
     public static func build(_ options: BuildOptions) -> BuildReport {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: options.timings)
         var memory = options.remember ? StoreSession(options) : nil
         timer.lap("store")
         if let memory, let unchanged = memory.unchanged {
@@ -265,5 +283,35 @@ private enum Leftovers {
 
     static func keep(_ value: Any) {
         _ = Unmanaged.passRetained(Kept(value))
+    }
+}
+
+/// Pagefind and ffmpeg where an environment has them. Each is looked for when first asked
+/// (which starts a process), once for all the copies of the options it came with.
+private final class Tools: Sendable {
+    let environment: [String: String]
+    private let foundPagefind = Mutex<String??>(nil)
+    private let foundFFmpeg = Mutex<FFmpeg??>(nil)
+
+    init(_ environment: [String: String]) {
+        self.environment = environment
+    }
+
+    var pagefind: String? {
+        foundPagefind.withLock { found in
+            if let found { return found }
+            let located = Pagefind.locate(environment)
+            found = .some(located)
+            return located
+        }
+    }
+
+    var ffmpeg: FFmpeg? {
+        foundFFmpeg.withLock { found in
+            if let found { return found }
+            let located = FFmpeg.locate(environment)
+            found = .some(located)
+            return located
+        }
     }
 }

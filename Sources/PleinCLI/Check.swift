@@ -25,7 +25,8 @@ struct Check: ParsableCommand {
 
     func run() throws {
         // The theme a build would use, so that labels site.yaml names are checked against it.
-        var options = BuildOptions(content: location.folder, templates: givenTemplates ?? SiteLayout.find()?.templates ?? "templates")
+        var options = BuildOptions(content: location.folder, templates: givenTemplates ?? SiteLayout.find()?.templates ?? "templates",
+                                   environment: Terminal.environment)
         options.templatesOverBuiltInTheme = givenTemplates == nil
         let result = Pipeline.check(content: location.folder, cache: cache, theme: options.themeFiles)
         switch format {

@@ -129,11 +129,12 @@ struct SiteOptions: ParsableArguments {
             guard !bytes.isEmpty else { throw UsageError(message: "the secret file '\(secretFile)' is empty") }
             return bytes
         }
-        return ProcessInfo.processInfo.environment["PLEIN_SECRET"].flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+        return Terminal.environment["PLEIN_SECRET"].flatMap { $0.isEmpty ? nil : Array($0.utf8) }
     }
 
     func buildOptions() throws -> BuildOptions {
-        var options = BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache)
+        var options = BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache,
+                                   environment: Terminal.environment)
         options.templatesOverBuiltInTheme = givenTemplates == nil
         options.history = !noHistory
         options.secret = try secret()
@@ -148,8 +149,12 @@ struct UsageError: Error {
 
 /// Terminal output helpers: colour only on a terminal and without NO_COLOR.
 enum Terminal {
+    /// The environment plein was started with: read here, once, and passed down in
+    /// `BuildOptions.environment` (the library reads none of its own).
+    static let environment = ProcessInfo.processInfo.environment
+
     static var colorErrors: Bool {
-        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        isatty(STDERR_FILENO) == 1 && environment["NO_COLOR"] == nil
     }
 
     static func error(_ text: String) {

@@ -10,7 +10,7 @@ final class ProgressBar: Sendable {
 
     init(label: String) {
         self.label = label
-        enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        enabled = isatty(STDERR_FILENO) == 1 && Terminal.environment["TERM"] != "dumb"
     }
 
     private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

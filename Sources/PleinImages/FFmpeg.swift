@@ -12,8 +12,7 @@ public struct FFmpeg: Sendable {
     public let version: String
 
     /// The installed ffmpeg: `PLEIN_FFMPEG` (the path of ffmpeg, or `none`), else `ffmpeg` on
-    /// the `PATH`, with `ffprobe` beside it. Looked for once per process.
-    public static let installed: FFmpeg? = locate(ProcessInfo.processInfo.environment)
+    /// the `PATH`, with `ffprobe` beside it (`locate`; `BuildOptions.ffmpeg` looks once per command).
 
     /// Where ffmpeg may be, in the order `locate` tries.
     static func candidates(_ environment: [String: String]) -> [String] {
@@ -23,8 +22,8 @@ public struct FFmpeg: Sendable {
 
     /// Which ffmpeg a build would use, without running it (path, size, time): part of the build
     /// store's fingerprint, so installing ffmpeg turns downloads into played videos.
-    public static func identity(_ environment: [String: String]? = nil) -> String {
-        for ffmpeg in candidates(environment ?? ProcessInfo.processInfo.environment) where access(ffmpeg, X_OK) == 0 {
+    public static func identity(_ environment: [String: String]) -> String {
+        for ffmpeg in candidates(environment) where access(ffmpeg, X_OK) == 0 {
             var info = stat()
             guard stat(ffmpeg, &info) == 0 else { continue }
             return "\(ffmpeg) \(info.st_size) \(info.st_mtim.tv_sec)"

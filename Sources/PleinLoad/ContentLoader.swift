@@ -57,8 +57,8 @@ public enum ContentLoader {
 
     /// Loads everything, and returns what a later `reload` needs. Files in `known` (records of
     /// an earlier load, for files whose bytes have not changed since) are not read again.
-    public static func loadKeepingState(_ fs: ContentFS, known: KnownRecords? = nil) -> (LoadResult, ContentState) {
-        var timer = PhaseTimer()
+    public static func loadKeepingState(_ fs: ContentFS, known: KnownRecords? = nil, timings: Bool = false) -> (LoadResult, ContentState) {
+        var timer = PhaseTimer(enabled: timings)
         let tree = FileTree(fs)
         timer.lap("  list files")
         var siteDiagnostics: [Diagnostic] = []
@@ -89,9 +89,9 @@ public enum ContentLoader {
 
     /// Loads again after `changed` paths (files or folders, content-relative) were created,
     /// modified or removed, reading only those. A change to `site.yaml` reloads everything.
-    public static func reload(_ previous: ContentState, fs: ContentFS, changed: Set<String>) -> (LoadResult, ContentState) {
-        if changed.contains("site.yaml") || changed.contains("") { return loadKeepingState(fs) }
-        var timer = PhaseTimer()
+    public static func reload(_ previous: ContentState, fs: ContentFS, changed: Set<String>, timings: Bool = false) -> (LoadResult, ContentState) {
+        if changed.contains("site.yaml") || changed.contains("") { return loadKeepingState(fs, timings: timings) }
+        var timer = PhaseTimer(enabled: timings)
         var state = previous
         // List again the folder of every changed path (new folders are walked whole).
         var folders: Set<String> = []
@@ -123,12 +123,12 @@ public enum ContentLoader {
     /// without a problem, only those reports are made again, in place (nothing else of the
     /// content is copied), and the change names them.
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
-                              changed: Set<String>) -> ContentChange {
+                              changed: Set<String>, timings: Bool = false) -> ContentChange {
         if let reports = reloadReports(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
             return .reports(reports)
         }
         let loaded: LoadResult
-        (loaded, state) = reload(state, fs: fs, changed: changed)
+        (loaded, state) = reload(state, fs: fs, changed: changed, timings: timings)
         (content, diagnostics) = (loaded.content, loaded.diagnostics)
         return .everything
     }

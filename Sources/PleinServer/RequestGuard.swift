@@ -21,7 +21,7 @@ public struct RequestLimits: Sendable {
 
     /// The limits of `plein serve`: these, with `PLEIN_SERVE_IDLE_TIMEOUT` (seconds) shortening
     /// the idle timeout, so that tests of the real binary need not wait half a minute.
-    static func serving(environment: [String: String] = ProcessInfo.processInfo.environment) -> RequestLimits {
+    static func serving(environment: [String: String]) -> RequestLimits {
         var limits = RequestLimits()
         if let seconds = environment["PLEIN_SERVE_IDLE_TIMEOUT"].flatMap(Double.init), seconds > 0 {
             limits.idleTimeout = min(limits.idleTimeout, .milliseconds(Int(seconds * 1000)))

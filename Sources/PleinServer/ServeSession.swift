@@ -31,7 +31,7 @@ public enum ServeSession {
     /// Serves until cancelled. Throws `ListenError` when it cannot listen, before building.
     public static func run(_ settings: Settings, report: @escaping @Sendable (Event) -> Void) async throws {
         let server = DevServer(host: settings.host, port: settings.port, snapshot: .firstBuild, allowedHosts: settings.allowedHosts,
-                               limits: .serving(), log: { report(.log($0)) })
+                               limits: .serving(environment: settings.options.environment), log: { report(.log($0)) })
         let serving = Task { try await server.run() }
         defer { serving.cancel() }
         try await server.waitUntilListening()

@@ -25,7 +25,8 @@ guard let original = FileManager.default.contents(atPath: path) else {
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-var options = BuildOptions(content: content, templates: templates, output: "/nonexistent-plein-bench-output")
+var options = BuildOptions(content: content, templates: templates, output: "/nonexistent-plein-bench-output",
+                           environment: ProcessInfo.processInfo.environment)
 options.baseURL = "http://localhost:1313/"
 let fullStart = now()
 var state = SiteState(options, tracking: true)

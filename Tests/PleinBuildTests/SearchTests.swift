@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct SearchTests {
     static func options(output: String, content: String = Repo.content) throws -> BuildOptions {
         var options = BuildOptions.test(content: content, output: output, suite: "search")
-        options.pagefind = try #require(Pagefind.installed, "Pagefind is not installed (`make deps` installs pagefind-bin)")
+        options.pagefind = try #require(Pagefind.locate(ProcessInfo.processInfo.environment), "Pagefind is not installed (`make deps` installs pagefind-bin)")
         return options
     }
 

@@ -195,7 +195,7 @@ import Testing
         var options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots")
         options.secret = Array("snapshot-secret".utf8)
         // With the search box on every page, and the search page.
-        options.pagefind = Pagefind.installed
+        options.pagefind = Pagefind.locate(ProcessInfo.processInfo.environment)
         let report = Pipeline.build(options)
         guard report.succeeded else { throw BuildFailed(diagnostics: report.diagnostics.map(\.message)) }
         optionsBuilt.withLock { $0 = options }

@@ -6,7 +6,7 @@ import Testing
 /// Album videos through ffmpeg (installed by `make site`), on small videos generated here: a
 /// 2-second `testsrc` with a GPS position and a capture time in its metadata, as phones write.
 @Suite(.serialized) struct VideoTests {
-    static let ffmpeg = FFmpeg.installed
+    static let ffmpeg = FFmpeg.locate(ProcessInfo.processInfo.environment)
 
     /// A folder with `clip.mp4` (2 s, 320 × 240, 25 fps, sound, GPS) and `upright.mp4`
     /// (stored 320 × 240, rotated a quarter turn as a phone held upright records it).

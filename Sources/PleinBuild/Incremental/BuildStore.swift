@@ -443,11 +443,11 @@ struct BuildStore: Sendable {
     }
 
     /// Saves `next` in one transaction, writing only what differs from `previous`.
-    func save(_ next: Snapshot, previous: Snapshot?) throws(Damaged) {
+    func save(_ next: Snapshot, previous: Snapshot?, timings: Bool = false) throws(Damaged) {
         let previous = previous ?? Snapshot()
         do {
             try queue.write { db in
-                var timer = PhaseTimer()
+                var timer = PhaseTimer(enabled: timings)
                 let meta: [String: String] = [
                     "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp, "day": next.day, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),

@@ -163,7 +163,7 @@ struct ReportEdit {
         if !stale.isEmpty {
             do throws(OutputWriter.Failure) {
                 let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
-                var stage = RenderStage(renderer: renderer, tracking: true, stream: writer)
+                var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
                 stage.hashing = true
                 let (made, streamFailure) = stage.run(stale.map(\.id))
                 outputs = made

@@ -84,9 +84,10 @@ public struct SiteState: Sendable {
         self.stream = stream
         remembered = remembering
         if let bodies = remembering?.previous?.bodies { last.bodies = bodies }
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: options.timings)
         modelStage = ModelStage(content: options.content, readsHistory: options.history)
-        let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content), known: remembering?.known ?? keeper?.known)
+        let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content), known: remembering?.known ?? keeper?.known,
+                                                               timings: options.timings)
         timer.lap("load")
         keeper?.keep(state)
         contentState = state
@@ -152,13 +153,13 @@ public struct SiteState: Sendable {
 
     private mutating func update(content changedContent: Set<String>, rereadTheme: Bool) -> Update {
         notes = []
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: options.timings)
         let languageBefore = content.site.language
         var change = ContentChange.nothing
         if !changedContent.isEmpty {
             // In place: the content and its state are not copied for an edit of a few records.
             change = ContentLoader.reload(&contentState, content: &content, diagnostics: &loadDiagnostics, fs: .disk(options.content),
-                                          changed: changedContent)
+                                          changed: changedContent, timings: options.timings)
             keeper?.keep(contentState)
             if change == .everything {
                 // (An edit of reports' texts only touches no image.)
@@ -184,7 +185,7 @@ public struct SiteState: Sendable {
     /// that read a fact that changed (`QueryGraph`). Keeps the last good outputs when there are errors.
     private mutating func renderIfPossible() -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: options.timings)
         // After edits of reports' texts only (no file appeared, vanished or changed but theirs),
         // the media, attachments and their copies are what the last render made of them.
         let media: Media
@@ -260,7 +261,7 @@ public struct SiteState: Sendable {
             todo = ids
         }
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
-        var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream)
+        var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil
         let (rendered, failure) = stage.run(todo)
         streamFailure = failure
@@ -269,7 +270,7 @@ public struct SiteState: Sendable {
         var searchLinks: [(String, String)] = []
         if searching, let executable = options.pagefind {
             // Made in the cache and linked like image variants (see `SearchStage`).
-            let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable))
+            let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings)
             let shards = renderer.searchShards()
             timer.lap("search records")
             let outcome = search.run(shards, language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
@@ -435,7 +436,7 @@ public struct SiteState: Sendable {
     /// Writes what `writer` lacks (everything, unless the outputs were streamed to it) and swaps
     /// the result in.
     func write(finishing writer: OutputWriter) throws(OutputWriter.Failure) {
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: options.timings)
         do throws(OutputWriter.Failure) {
             if let streamFailure { throw streamFailure }
             let files = (stream == nil ? Array(last.outputs.values) : []) + last.assets

@@ -34,7 +34,7 @@ struct StoreSession {
         self.options = options
         output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         spare = OutputWriter.sparePath(for: output)
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: options.timings)
         do throws(BuildStore.Damaged) {
             let (opened, reset) = try BuildStore.open(cacheRoot: options.cacheRoot)
             store = opened
@@ -159,7 +159,7 @@ struct StoreSession {
         made.problemFiles = state.problemFiles
         made.notes = state.notes
         do throws(BuildStore.Damaged) {
-            try store.save(made, previous: previous)
+            try store.save(made, previous: previous, timings: options.timings)
         } catch {
             problem = "the build cache could not be saved (\(error.reason)): the next build is a full one"
             do throws(BuildStore.Damaged) { try store.clear() } catch {}

@@ -23,10 +23,8 @@ struct Pagefind: Sendable {
 
     /// The installed Pagefind: `PLEIN_PAGEFIND` (a path, or `none`), else `pagefind` on the
     /// `PATH`, else the binary of the `pagefind-bin` Python package (what `make site` installs).
-    /// Looked for once per process.
-    static let installed: String? = locate(ProcessInfo.processInfo.environment)
-
-    static func locate(_ environment: [String: String]) -> String? {
+    /// `BuildOptions.pagefind` looks once per command.
+    public static func locate(_ environment: [String: String]) -> String? {
         if let chosen = environment["PLEIN_PAGEFIND"] {
             return chosen == "none" || chosen.isEmpty ? nil : (access(chosen, X_OK) == 0 ? chosen : nil)
         }

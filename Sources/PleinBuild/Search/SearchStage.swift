@@ -11,6 +11,8 @@ struct SearchStage: Sendable {
     /// `<cache>/search`.
     let root: String
     let pagefind: Pagefind
+    /// Whether to print the phases' times (`BuildOptions.timings`).
+    let timings: Bool
 
     struct Outcome {
         /// Cache file → output path.
@@ -42,7 +44,7 @@ struct SearchStage: Sendable {
 
     func run(_ shards: [SearchShard], language: String, routes: Routes) -> Outcome {
         var result = Outcome(shards: shards.count)
-        var timer = PhaseTimer()
+        var timer = PhaseTimer(enabled: timings)
         let fm = FileManager.default
         try? fm.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
         let identity = pagefind.identity

@@ -10,6 +10,8 @@ struct RenderStage {
     let renderer: Renderer
     let tracking: Bool
     let stream: OutputWriter?
+    /// Whether to print where render time goes, by kind of output (`BuildOptions.timings`).
+    let timings: Bool
     /// Whether each output comes back with the SHA-256 of its bytes (for the build store).
     var hashing = false
 
@@ -23,7 +25,7 @@ struct RenderStage {
 
     /// The outputs, and the first failure to write a streamed one.
     func run(_ ids: [OutputID]) -> (outputs: [Rendered], failure: OutputWriter.Failure?) {
-        let profile = KindProfile()
+        let profile = KindProfile(enabled: timings)
         let failures = Mutex<OutputWriter.Failure?>(nil)
         let rendered: [Rendered] = parallelMap(OutputID.batches(ids)) { [renderer, tracking, stream, hashing] batch in
             let start = DispatchTime.now().uptimeNanoseconds
@@ -41,10 +43,14 @@ struct RenderStage {
     }
 }
 
-/// With `PLEIN_TIMINGS`: where render time goes, by kind of output.
+/// With `BuildOptions.timings`: where render time goes, by kind of output.
 final class KindProfile: Sendable {
     private let totals = Mutex<[String: (count: Int, nanoseconds: UInt64)]>([:])
-    private let enabled = ProcessInfo.processInfo.environment["PLEIN_TIMINGS"] != nil
+    private let enabled: Bool
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
 
     func add(_ id: OutputID, _ nanoseconds: UInt64) {
         guard enabled else { return }

@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
 
-/// Phase timings on standard error when `PLEIN_TIMINGS` is set: for finding where time goes.
+/// Phase timings on standard error, when enabled (`PLEIN_TIMINGS`, which the command line reads
+/// into `BuildOptions.timings`): for finding where time goes.
 public struct PhaseTimer: Sendable {
     private var last = DispatchTime.now().uptimeNanoseconds
     private var lastCPU = PhaseTimer.cpuNanoseconds()
-    private let enabled = getenv("PLEIN_TIMINGS") != nil
+    private let enabled: Bool
 
-    public init() {}
+    public init(enabled: Bool) {
+        self.enabled = enabled
+    }
 
     /// Prints the wall and CPU time (both cores) since the last lap, and the memory in use.
     public mutating func lap(_ label: String) {

@@ -4,8 +4,6 @@ import Foundation
 /// reproducible builds: a build of the same content at any time then gives the same bytes).
 /// Only the day it falls on in the site's zone is used: it divides upcoming events from past ones.
 public enum BuildTime {
-    public static func now() -> Moment { now(ProcessInfo.processInfo.environment) }
-
     public static func now(_ environment: [String: String]) -> Moment {
         if let value = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(value.trimmingCharacters(in: .whitespaces)) {
             return Moment(seconds: seconds)
