@@ -72,7 +72,7 @@ let package = Package(
         ),
         // Output text: escaping for HTML, XML and JSON, and writers for XML and JSON. Depends on nothing.
         .target(name: "PleinText", swiftSettings: strict),
-        .target(name: "PleinMarkdown", dependencies: ["CCmarkGFM"], swiftSettings: strict),
+        .target(name: "PleinMarkdown", dependencies: ["CCmarkGFM", "PleinText"], swiftSettings: strict),
         // Records, time, diagnostics, schemas and content paths: what every stage shares.
         .target(name: "PleinCore", dependencies: ["PleinText", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // The stages: load (files → records), check (rules between records), model (records → the site model).
@@ -123,17 +123,17 @@ let package = Package(
         // `make bench`: the incremental rebuild of the serve path, measured in process.
         .executableTarget(name: "plein-bench", dependencies: ["PleinBuild", "PleinText"], swiftSettings: strict),
         // `make fuzz`: libFuzzer targets over what the fuzzers run (PleinFuzzing).
-        .target(name: "PleinFuzzing", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMarkdown"], swiftSettings: strict),
+        .target(name: "PleinFuzzing", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMarkdown", "PleinText"], swiftSettings: strict),
         .executableTarget(name: "plein-fuzz-content", dependencies: ["PleinFuzzing"], path: "Fuzz/content", swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "plein-fuzz-markdown", dependencies: ["PleinFuzzing"], path: "Fuzz/markdown", swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "plein-fuzz-seeds", dependencies: ["PleinFuzzing"], swiftSettings: strict),
         .target(name: "PleinTestSupport", dependencies: ["PleinCore", "PleinLoad", "PleinCheck"], path: "Tests/PleinTestSupport", swiftSettings: testSettings),
-        .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown"], swiftSettings: testSettings),
+        .testTarget(name: "PleinMarkdownTests", dependencies: ["PleinMarkdown", "PleinText"], swiftSettings: testSettings),
         .testTarget(
             name: "PleinCoreTests", dependencies: ["PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinText", "PleinTestSupport"],
             exclude: ["Fixtures"], swiftSettings: testSettings
         ),
-        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache"], exclude: ["Spec"], swiftSettings: testSettings),
+        .testTarget(name: "PleinMustacheTests", dependencies: ["PleinMustache", "PleinText"], exclude: ["Spec"], swiftSettings: testSettings),
         .testTarget(name: "PleinRenderTests", dependencies: ["PleinRender", "PleinBuild", "PleinMustache", "PleinText", "PleinModel"], swiftSettings: testSettings),
         .testTarget(name: "PleinFuzzingTests", dependencies: ["PleinFuzzing", "PleinCore", "PleinLoad", "PleinTestSupport"], exclude: ["Regressions"], swiftSettings: testSettings),
         .testTarget(name: "PleinServerTests", dependencies: ["PleinServer"], swiftSettings: testSettings),

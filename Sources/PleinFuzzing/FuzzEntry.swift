@@ -4,6 +4,7 @@ public import PleinLoad
 public import PleinModel
 public import PleinCore
 import PleinMarkdown
+import PleinText
 
 /// What the fuzz targets run, kept in a library so that every input a fuzzer once crashed on is
 /// also a regression test (`Tests/PleinFuzzingTests`). Each entry checks the promises that hold
@@ -95,7 +96,7 @@ public enum FuzzEntry {
         let text = String(decoding: data, as: UTF8.self)
         let rendered = Markdown.render(text, headingOffset: 1, idPrefix: "b1-", absoluteURL: { "https://fuzz.example.org/" + $0 })
         var broken: [String] = []
-        for html in [rendered.html, rendered.absoluteHTML ?? ""] {
+        for html in [rendered.html.markup, rendered.absoluteHTML?.markup ?? ""] {
             let lower = html.lowercased()
             for bad in ["<script", "<iframe", "<object", "<embed", "<style", "<img src=\"javascript:", "href=\"javascript:", "href=\"vbscript:", "href=\"data:text", " onerror=", " onload="] where lower.contains(bad) {
                 broken.append("Markdown output holds \(bad): \(html)")

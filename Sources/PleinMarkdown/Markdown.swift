@@ -1,5 +1,6 @@
 internal import CCmarkGFM
 import Foundation
+@_spi(TrustedMarkup) public import PleinText
 
 /// GitHub-flavoured Markdown in, safe HTML out.
 ///
@@ -50,15 +51,15 @@ public enum Markdown {
 /// The result of rendering one Markdown document.
 public struct RenderedMarkdown: Sendable, Equatable {
     /// HTML for a page.
-    public let html: String
+    public let html: TrustedHTML
     /// HTML with every link and image target made absolute; `nil` unless asked for.
-    public let absoluteHTML: String?
+    public let absoluteHTML: TrustedHTML?
     /// Link and image targets in document order (after removing dangerous ones).
     public let links: [Link]
     /// The text without markup, whitespace collapsed: for descriptions and summaries.
     public let text: String
 
-    public init(html: String, absoluteHTML: String?, links: [Link], text: String) {
+    public init(html: TrustedHTML, absoluteHTML: TrustedHTML?, links: [Link], text: String) {
         self.html = html
         self.absoluteHTML = absoluteHTML
         self.links = links
@@ -101,7 +102,7 @@ private final class Engine: Sendable {
         absoluteURL: ((String) -> String)?
     ) -> RenderedMarkdown {
         guard let parser = cmark_parser_new(options) else {
-            return RenderedMarkdown(html: "", absoluteHTML: nil, links: [], text: "")
+            return RenderedMarkdown(html: .empty, absoluteHTML: nil, links: [], text: "")
         }
         defer { cmark_parser_free(parser) }
         for name in extensionNames {
@@ -119,7 +120,7 @@ private final class Engine: Sendable {
         let document = cmark_parser_finish(parser)
         finishLock.unlock()
         guard let document else {
-            return RenderedMarkdown(html: "", absoluteHTML: nil, links: [], text: "")
+            return RenderedMarkdown(html: .empty, absoluteHTML: nil, links: [], text: "")
         }
         defer { cmark_node_free(document) }
 
@@ -135,7 +136,9 @@ private final class Engine: Sendable {
             absoluteHTML = html
         }
         let text = plainText(document)
-        return RenderedMarkdown(html: html, absoluteHTML: absoluteHTML, links: links, text: text)
+        // cmark-gfm's safe mode left raw HTML out, and `prepare` removed dangerous targets.
+        return RenderedMarkdown(html: TrustedHTML(madeByPlein: html), absoluteHTML: absoluteHTML.map { TrustedHTML(madeByPlein: $0) },
+                                links: links, text: text)
     }
 
     /// The text of a body, for summaries and feeds: cmark's plain text, with every table as its

@@ -55,7 +55,7 @@ struct RenderState {
             guard let value = lookup(path) else { return }
             switch value {
             case .text(let text): Escaping.appendHTML(text, to: &out)
-            case .html(let html): if escaped { Escaping.appendHTML(html, to: &out) } else { out.append(html) }
+            case .html(let html): if escaped { Escaping.appendHTML(html.markup, to: &out) } else { out.append(html.markup) }
             case .number(let number): out.append(String(number))
             case .decimal(let number): out.append(String(number))
             case .flag(let flag): out.append(flag ? "true" : "false")
@@ -96,7 +96,8 @@ struct RenderState {
             renderPartial(name, indentation: indentation, overrides: overrides, frame)
         case .dynamicPartial(let path, let indentation):
             switch lookup(path) {
-            case .text(let name)?, .html(let name)?: renderPartial(name, indentation: indentation, overrides: nil, frame)
+            case .text(let name)?: renderPartial(name, indentation: indentation, overrides: nil, frame)
+            case .html(let name)?: renderPartial(name.markup, indentation: indentation, overrides: nil, frame)
             default: break
             }
         case .block(let name, let body, let indentation, let intrinsic):

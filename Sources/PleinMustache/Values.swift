@@ -1,3 +1,5 @@
+public import PleinText
+
 /// What a template sees: named values of a few known kinds. Page renderers build these from the
 /// typed model; this is the only place model values meet the template engine.
 public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
@@ -27,8 +29,9 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
 /// empty text and zero included (as in swift-mustache, which plein used before).
 public enum TemplateValue: Sendable {
     case text(String)
-    /// Markup produced by plein itself (rendered Markdown, inline SVG): already safe.
-    case html(String)
+    /// Markup produced by plein itself (rendered Markdown, inline SVG): already safe. Only
+    /// PleinText's writers and PleinMarkdown make a `TrustedHTML`.
+    case html(TrustedHTML)
     case flag(Bool)
     case number(Int)
     case decimal(Double)

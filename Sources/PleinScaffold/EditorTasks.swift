@@ -21,13 +21,7 @@ extension Scaffold {
               "runOptions": { "runOn": "folderOpen" },
               "group": "build",
               "problemMatcher": {
-                "owner": "plein",
-                "source": "plein",
-                "fileLocation": ["relative", "${workspaceFolder}"],
-                "pattern": {
-                  "regexp": "^(.+?):(\\d+):(\\d+): (error|warning): (.*)$",
-                  "file": 1, "line": 2, "column": 3, "severity": 4, "message": 5
-                },
+                \#(problems),
                 "background": {
                   "activeOnStart": true,
                   "beginsPattern": "^(changed: |some file events were lost)",
@@ -43,17 +37,22 @@ extension Scaffold {
               "options": { "env": { "NO_COLOR": "1" } },
               "group": { "kind": "test", "isDefault": true },
               "problemMatcher": {
-                "owner": "plein",
+                \#(problems)
+              }
+            }
+          ]
+        }
+
+        """#
+
+    /// How a task's problem matcher reads plein's diagnostics (relative to the site's folder).
+    private static let problems = #"""
+        "owner": "plein",
                 "source": "plein",
                 "fileLocation": ["relative", "${workspaceFolder}"],
                 "pattern": {
                   "regexp": "^(.+?):(\\d+):(\\d+): (error|warning): (.*)$",
                   "file": 1, "line": 2, "column": 3, "severity": 4, "message": 5
                 }
-              }
-            }
-          ]
-        }
-
         """#
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import PleinMarkdown
+import PleinText
 import Testing
 
 @Suite struct MarkdownTests {
@@ -17,13 +18,13 @@ import Testing
             - [x] klaar
             - [ ] nog niet
             """)
-        #expect(out.html.contains("<h2>Titel</h2>"))
-        #expect(out.html.contains("<table>"))
-        #expect(out.html.contains("style=\"text-align: right\""))
-        #expect(!out.html.contains(" align="))
-        #expect(out.html.contains("<del>weg</del>"))
-        #expect(out.html.contains("<a href=\"https://example.org\">https://example.org</a>"))
-        #expect(out.html.contains("type=\"checkbox\" checked=\"\" disabled=\"\""))
+        #expect(out.html.markup.contains("<h2>Titel</h2>"))
+        #expect(out.html.markup.contains("<table>"))
+        #expect(out.html.markup.contains("style=\"text-align: right\""))
+        #expect(!out.html.markup.contains(" align="))
+        #expect(out.html.markup.contains("<del>weg</del>"))
+        #expect(out.html.markup.contains("<a href=\"https://example.org\">https://example.org</a>"))
+        #expect(out.html.markup.contains("type=\"checkbox\" checked=\"\" disabled=\"\""))
     }
 
     @Test func summariesHoldATablesTextWithoutItsPipes() {
@@ -33,7 +34,7 @@ import Testing
 
     @Test func taskListBoxesAreLabelledByTheirItems() {
         let out = Markdown.render("- [x] Flessen vullen\n- [ ] **Lood** meenemen\n  - [ ] 4 kg\n")
-        #expect(out.html == """
+        #expect(out.html.markup == """
             <ul>
             <li><label><input type="checkbox" checked="" disabled=""> Flessen vullen</label></li>
             <li><label><input type="checkbox" disabled=""> <strong>Lood</strong> meenemen</label>
@@ -48,21 +49,21 @@ import Testing
 
     @Test func fencedCodeNamesItsLanguageAsAClass() {
         let out = Markdown.render("```text\nhallo\n```\n")
-        #expect(out.html == "<pre><code class=\"language-text\">hallo\n</code></pre>\n")
+        #expect(out.html.markup == "<pre><code class=\"language-text\">hallo\n</code></pre>\n")
     }
 
     @Test func rawHTMLIsNeverPassedThrough() {
         let out = Markdown.render("<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> <b>b</b>\n\n<div>x</div>")
-        #expect(!out.html.contains("<script"))
-        #expect(!out.html.contains("onerror"))
-        #expect(!out.html.contains("<div"))
-        #expect(!out.html.contains("<b>"))
+        #expect(!out.html.markup.contains("<script"))
+        #expect(!out.html.markup.contains("onerror"))
+        #expect(!out.html.markup.contains("<div"))
+        #expect(!out.html.markup.contains("<b>"))
     }
 
     /// Found by fuzzing: an unusable image inside another's description was freed twice.
     @Test func nestedUnusableImagesBecomeTheirText() {
         let out = Markdown.render("![outer ![inner](javascript:x) text](javascript:y) and ![a ![b]()]()")
-        #expect(out.html == "<p>outer inner text and a b</p>\n")
+        #expect(out.html.markup == "<p>outer inner text and a b</p>\n")
     }
 
     @Test(arguments: [
@@ -71,10 +72,10 @@ import Testing
     ])
     func dangerousURLsAreRemoved(_ source: String) {
         let out = Markdown.render(source)
-        #expect(!out.html.lowercased().contains("href=\"javascript:"))
-        #expect(!out.html.lowercased().contains("href=\"vbscript:"))
-        #expect(!out.html.contains("data:text/html"))
-        #expect(!out.html.contains("file:"))
+        #expect(!out.html.markup.lowercased().contains("href=\"javascript:"))
+        #expect(!out.html.markup.lowercased().contains("href=\"vbscript:"))
+        #expect(!out.html.markup.contains("data:text/html"))
+        #expect(!out.html.markup.contains("file:"))
         #expect(out.links.isEmpty)
     }
 
@@ -93,16 +94,16 @@ import Testing
 
     @Test func makesURLsAbsoluteForFeeds() {
         let out = Markdown.render("[a](../b/) ![c](d.jpg)", absoluteURL: { "https://example.org/r/" + $0 })
-        #expect(out.html.contains("href=\"../b/\""))
-        #expect(out.absoluteHTML?.contains("href=\"https://example.org/r/../b/\"") == true)
-        #expect(out.absoluteHTML?.contains("src=\"https://example.org/r/d.jpg\"") == true)
+        #expect(out.html.markup.contains("href=\"../b/\""))
+        #expect(out.absoluteHTML?.markup.contains("href=\"https://example.org/r/../b/\"") == true)
+        #expect(out.absoluteHTML?.markup.contains("src=\"https://example.org/r/d.jpg\"") == true)
     }
 
     @Test func footnoteIDsArePrefixedPerBody() {
         let out = Markdown.render("Tekst[^1]\n\n[^1]: Noot", idPrefix: "r1")
-        #expect(out.html.contains("id=\"fn-r1-1\""))
-        #expect(out.html.contains("href=\"#fn-r1-1\""))
-        #expect(!out.html.contains("id=\"fn-1\""))
+        #expect(out.html.markup.contains("id=\"fn-r1-1\""))
+        #expect(out.html.markup.contains("href=\"#fn-r1-1\""))
+        #expect(!out.html.markup.contains("id=\"fn-1\""))
     }
 
     @Test func plainTextForSummaries() {
@@ -113,10 +114,10 @@ import Testing
     /// same documents on many threads must give the serial output.
     @Test func concurrentRenderingMatchesSerial() {
         let docs = (0..<400).map { "Doc \($0): ~~strike~~ www.example.org/\($0) *em* | a |\n|---|\n| \($0) |" }
-        let serial = docs.map { Markdown.render($0).html }
+        let serial = docs.map { Markdown.render($0).html.markup }
         let results = ResultBox(Array(repeating: "", count: docs.count))
         DispatchQueue.concurrentPerform(iterations: docs.count) { i in
-            results.set(i, Markdown.render(docs[i]).html)
+            results.set(i, Markdown.render(docs[i]).html.markup)
         }
         #expect(results.values == serial)
     }

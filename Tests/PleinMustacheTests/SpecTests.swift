@@ -1,5 +1,6 @@
 import Foundation
 import PleinMustache
+@_spi(TrustedMarkup) import PleinText
 import Testing
 
 /// The official Mustache specification (`Spec/`, MIT): every test of the core modules and of
@@ -48,7 +49,7 @@ private enum JSONValue: Decodable {
             for (key, item) in fields { context[key] = item.template }
             return .object(context)
         case .array(let items): return .values(items.map(\.template))
-        case .string(let string): return .html(string)
+        case .string(let string): return .html(TrustedHTML(madeByPlein: string))
         case .bool(let bool): return .flag(bool)
         case .int(let int): return .number(int)
         case .double(let double): return .decimal(double)

@@ -527,29 +527,6 @@ struct BuildStore: Sendable {
         for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
     }
 
-    /// A body as the store keeps it.
-    static func body(_ db: Database, file: String) throws -> RenderedMarkdown? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT html, absolute, text, links FROM bodies WHERE file = ?"), arguments: [file]) else {
-            return nil
-        }
-        return body(html: row[0], absolute: row[1], text: row[2], links: row[3])
-    }
-
-    private static func body(html: String, absolute: String?, text: String, links: String) -> RenderedMarkdown {
-        RenderedMarkdown(html: html, absoluteHTML: absolute.map { $0.isEmpty ? html : $0 }, links: Self.links(links), text: text)
-    }
-
-    static func bodyStatement(_ db: Database) throws -> RawStatement {
-        try RawStatement(db, "INSERT OR REPLACE INTO bodies (file, digest, html, absolute, text, links) VALUES (?, ?, ?, ?, ?, ?)")
-    }
-
-    /// Writes a body's row through `statement` (`bodyStatement`): `absolute` is stored only when it
-    /// differs from `html` ('' when the same; most bodies).
-    static func put(_ body: RenderedMarkdown, file: String, digest: [UInt8], with statement: RawStatement) throws {
-        let absolute = body.absoluteHTML.map { $0 == body.html ? "" : $0 }
-        try statement.run(.text(file), .blob(digest), .text(body.html), absolute.map { .text($0) } ?? .null, .text(body.text), .text(text(body.links)))
-    }
-
     /// A piece of the model as `model_values` keeps it (see `ModelValues`).
     static func value<Value: Decodable>(_ db: Database, _ key: String, as type: Value.Type) throws -> Value? {
         try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM model_values WHERE key = ?"), arguments: [key])
@@ -572,68 +549,5 @@ struct BuildStore: Sendable {
         var values = [Int32](repeating: 0, count: count)
         values.withUnsafeMutableBytes { target in _ = data.copyBytes(to: target, count: count * 4) }
         return values.map { Int32(littleEndian: $0) }
-    }
-
-    /// Links as lines: `l <url>` or `i <url>` (a URL holds no line break after rendering).
-    private static func text(_ links: [RenderedMarkdown.Link]) -> String {
-        links.map { ($0.kind == .image ? "i " : "l ") + $0.url }.joined(separator: "\n")
-    }
-
-    private static func links(_ text: String) -> [RenderedMarkdown.Link] {
-        text.split(separator: "\n").map { line in
-            RenderedMarkdown.Link(kind: line.hasPrefix("i ") ? .image : .link, url: String(line.dropFirst(2)))
-        }
-    }
-}
-
-/// A prepared statement bound and run through SQLite's own calls. A full save writes about
-/// 190,000 rows at 10,000 reports (1.9 million at 100,000), and GRDB's arguments (an array of
-/// converted values for every row) cost more than SQLite's insert itself.
-struct RawStatement {
-    private let statement: Statement
-
-    init(_ db: Database, _ sql: String) throws {
-        statement = try db.makeStatement(sql: sql)
-    }
-
-    /// One value for each `?`, in order.
-    enum Value {
-        case text(String)
-        case blob([UInt8])
-        case integer(Int64)
-        case null
-    }
-
-    /// Runs the statement with these values.
-    func run(_ first: Value, _ rest: Value...) throws {
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        for (offset, value) in ([first] + rest).enumerated() {
-            let place = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .text(var text):
-                code = text.withUTF8 { utf8 in
-                    guard !utf8.isEmpty else { return sqlite3_bind_text(raw, place, "", 0, Self.transient) }
-                    return utf8.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(raw, place, $0.baseAddress, Int32($0.count), Self.transient) }
-                }
-            case .blob(let bytes):
-                code = bytes.withUnsafeBytes { sqlite3_bind_blob(raw, place, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), Self.transient) }
-            case .integer(let number):
-                code = sqlite3_bind_int64(raw, place, number)
-            case .null:
-                code = sqlite3_bind_null(raw, place)
-            }
-            guard code == SQLITE_OK else { throw Self.error(code, statement) }
-        }
-        let code = sqlite3_step(raw)
-        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
-    }
-
-    /// SQLite copies what is bound (`SQLITE_TRANSIENT`).
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
-    private static func error(_ code: Int32, _ statement: Statement) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement.sqliteStatement))))
     }
 }

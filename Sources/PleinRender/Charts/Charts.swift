@@ -16,7 +16,7 @@ enum Charts {
     }
 
     /// Vertical bars with a value axis.
-    static func bars(id: String, title: String, description: String, unit: String, bars: [Bar], strings: Strings) -> String {
+    static func bars(id: String, title: String, description: String, unit: String, bars: [Bar], strings: Strings) -> TrustedHTML {
         let width = 640.0, height = 260.0
         let left = 44.0, right = 12.0, top = 30.0, bottom = 44.0
         let plotW = width - left - right, plotH = height - top - bottom
@@ -24,24 +24,31 @@ enum Charts {
         var svg = open(id: id, width: width, height: height, title: title, description: description)
         for tick in tickValues {
             let y = top + plotH - tick / top1 * plotH
-            svg += "<line class=\"chart-grid\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>"
-            svg += "<text class=\"chart-tick\" x=\"\(n(left - 6))\" y=\"\(n(y))\" text-anchor=\"end\">\(strings.decimal(tick, digits: tick == tick.rounded() ? 0 : 1))</text>"
+            svg.empty("line", .init("class", "chart-grid"), .init("x1", n(left)), .init("x2", n(width - right)), .init("y1", n(y)), .init("y2", n(y)))
+            svg.element("text", .init("class", "chart-tick"), .init("x", n(left - 6)), .init("y", n(y)), .init("text-anchor", "end"),
+                        text: strings.decimal(tick, digits: tick == tick.rounded() ? 0 : 1))
         }
-        svg += "<text class=\"chart-unit\" x=\"\(n(left - 6))\" y=\"\(n(top - 18))\" text-anchor=\"start\">\(XML.escape(unit))</text>"
+        svg.element("text", .init("class", "chart-unit"), .init("x", n(left - 6)), .init("y", n(top - 18)), .init("text-anchor", "start"), text: unit)
         let slot = plotW / Double(max(bars.count, 1))
         let barWidth = min(48, slot * 0.7)
         let every = max(1, Int((Double(bars.count) * 46 / plotW).rounded(.up)))
         for (i, bar) in bars.enumerated() {
             let h = bar.value / top1 * plotH
             let x = left + slot * Double(i) + (slot - barWidth) / 2
-            svg += "<g class=\"chart-bar\"><title>\(XML.escape(bar.detail))</title>"
-            svg += "<rect rx=\"3\" x=\"\(n(x))\" y=\"\(n(top + plotH - h))\" width=\"\(n(barWidth))\" height=\"\(n(max(h, 0)))\" fill=\"\(palette[0])\"/></g>"
+            svg.open("g", .init("class", "chart-bar"))
+            svg.element("title", text: bar.detail)
+            svg.empty("rect", .init("rx", "3"), .init("x", n(x)), .init("y", n(top + plotH - h)), .init("width", n(barWidth)),
+                      .init("height", n(max(h, 0))), .init("fill", palette[0]))
+            svg.close("g")
             if i % every == 0 {
-                svg += "<text class=\"chart-label\" x=\"\(n(x + barWidth / 2))\" y=\"\(n(height - bottom + 18))\" text-anchor=\"middle\">\(XML.escape(bar.label))</text>"
+                svg.element("text", .init("class", "chart-label"), .init("x", n(x + barWidth / 2)), .init("y", n(height - bottom + 18)),
+                            .init("text-anchor", "middle"), text: bar.label)
             }
         }
-        svg += "<line class=\"chart-axis\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(top + plotH))\" y2=\"\(n(top + plotH))\"/>"
-        return svg + "</svg>"
+        svg.empty("line", .init("class", "chart-axis"), .init("x1", n(left)), .init("x2", n(width - right)), .init("y1", n(top + plotH)),
+                  .init("y2", n(top + plotH)))
+        svg.close("svg")
+        return svg.html
     }
 
     struct Series {
@@ -55,7 +62,7 @@ enum Charts {
     static func steps(
         id: String, title: String, description: String, series: [Series], start: Moment, end: Moment, clock: SiteClock,
         strings: Strings
-    ) -> String {
+    ) -> TrustedHTML {
         let width = 640.0, height = 300.0
         let left = 44.0, right = 130.0, top = 16.0, bottom = 40.0
         let plotW = width - left - right, plotH = height - top - bottom
@@ -65,8 +72,10 @@ enum Charts {
         func y(_ v: Double) -> Double { top + plotH - v / maxValue * plotH }
         var svg = open(id: id, width: width, height: height, title: title, description: description)
         for tick in tickValues {
-            svg += "<line class=\"chart-grid\" x1=\"\(n(left))\" x2=\"\(n(left + plotW))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\"/>"
-            svg += "<text class=\"chart-tick\" x=\"\(n(left - 6))\" y=\"\(n(y(tick)))\" text-anchor=\"end\">\(strings.number(Int(tick)))</text>"
+            svg.empty("line", .init("class", "chart-grid"), .init("x1", n(left)), .init("x2", n(left + plotW)), .init("y1", n(y(tick))),
+                      .init("y2", n(y(tick))))
+            svg.element("text", .init("class", "chart-tick"), .init("x", n(left - 6)), .init("y", n(y(tick))), .init("text-anchor", "end"),
+                        text: strings.number(Int(tick)))
         }
         // Date ticks: about five, at midnight in the site's time zone.
         let days = max(1, Int(span / 86_400))
@@ -77,12 +86,14 @@ enum Charts {
             let at = Moment(seconds: clock.instant(of: day))
             if at.seconds > end.seconds { break }
             if at.seconds >= start.seconds {
-                svg += "<text class=\"chart-label\" x=\"\(n(x(at)))\" y=\"\(n(height - bottom + 18))\" text-anchor=\"middle\">\(XML.escape(strings.shortDate(day)))</text>"
+                svg.element("text", .init("class", "chart-label"), .init("x", n(x(at))), .init("y", n(height - bottom + 18)),
+                            .init("text-anchor", "middle"), text: strings.shortDate(day))
                 labels += 1
             }
             day = CivilTime(secondsSinceEpoch: (day.daysSinceEpoch + Int64(stepDays)) * 86_400)
         }
-        svg += "<line class=\"chart-axis\" x1=\"\(n(left))\" x2=\"\(n(left + plotW))\" y1=\"\(n(top + plotH))\" y2=\"\(n(top + plotH))\"/>"
+        svg.empty("line", .init("class", "chart-axis"), .init("x1", n(left)), .init("x2", n(left + plotW)), .init("y1", n(top + plotH)),
+                  .init("y2", n(top + plotH)))
         var ends: [(y: Double, name: String, color: String)] = []
         for s in series {
             var d = "M\(n(x(start))) \(n(y(0)))"
@@ -92,9 +103,11 @@ enum Charts {
                 last = value
             }
             d += "H\(n(x(end)))"
-            svg += "<path class=\"chart-line\" d=\"\(d)\" stroke=\"\(s.color)\"/>"
+            svg.empty("path", .init("class", "chart-line"), .init("d", d), .init("stroke", s.color))
             for (at, value, detail) in s.points {
-                svg += "<circle cx=\"\(n(x(at)))\" cy=\"\(n(y(value)))\" r=\"4\" fill=\"\(s.color)\"><title>\(XML.escape(detail))</title></circle>"
+                svg.open("circle", .init("cx", n(x(at))), .init("cy", n(y(value))), .init("r", "4"), .init("fill", s.color))
+                svg.element("title", text: detail)
+                svg.close("circle")
             }
             ends.append((y(last), s.name, s.color))
         }
@@ -105,16 +118,23 @@ enum Charts {
             let labelY = max(end.y, previous + 14)
             previous = labelY
             // A swatch in the line's colour; the name itself in the text colour, readable in both schemes.
-            svg += "<line x1=\"\(n(left + plotW + 6))\" x2=\"\(n(left + plotW + 18))\" y1=\"\(n(labelY))\" y2=\"\(n(labelY))\" stroke=\"\(end.color)\" stroke-width=\"4\"/>"
-            svg += "<text class=\"chart-name\" x=\"\(n(left + plotW + 22))\" y=\"\(n(labelY))\">\(XML.escape(end.name))</text>"
+            svg.empty("line", .init("x1", n(left + plotW + 6)), .init("x2", n(left + plotW + 18)), .init("y1", n(labelY)), .init("y2", n(labelY)),
+                      .init("stroke", end.color), .init("stroke-width", "4"))
+            svg.element("text", .init("class", "chart-name"), .init("x", n(left + plotW + 22)), .init("y", n(labelY)), text: end.name)
         }
-        return svg + "</svg>"
+        svg.close("svg")
+        return svg.html
     }
 
-    private static func open(id: String, width: Double, height: Double, title: String, description: String) -> String {
-        "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" xmlns=\"http://www.w3.org/2000/svg\""
-            + " role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\"><title id=\"\(id)-title\">\(XML.escape(title))</title>"
-            + "<desc id=\"\(id)-desc\">\(XML.escape(description))</desc>"
+    /// `<svg>` with its title and description; the chart follows, then `</svg>`.
+    private static func open(id: String, width: Double, height: Double, title: String, description: String) -> MarkupWriter {
+        var svg = MarkupWriter(capacity: 8192)
+        svg.open("svg", .init("class", "chart"), .init("viewBox", "0 0 \(n(width)) \(n(height))"), .init("width", n(width)),
+                 .init("height", n(height)), .init("xmlns", "http://www.w3.org/2000/svg"), .init("role", "img"),
+                 .init("aria-labelledby", "\(id)-title \(id)-desc"))
+        svg.element("title", .init("id", "\(id)-title"), text: title)
+        svg.element("desc", .init("id", "\(id)-desc"), text: description)
+        return svg
     }
 
     /// 1, 2 or 5 times a power of ten, at least `value`.

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 public import PleinModel
 
@@ -64,25 +65,28 @@ struct CalendarFile: Rendering {
     }
 
     func render() -> OutputFile {
-        var lines = [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//plein//plein \(PleinVersion.number)//\(site.language.rawValue.uppercased())",
-            "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "X-WR-CALNAME:" + ICalendar.text(name),
-        ]
+        var ics = ICalendarWriter()
+        ics.value("BEGIN", "VCALENDAR")
+        ics.value("VERSION", "2.0")
+        ics.value("PRODID", "-//plein//plein \(PleinVersion.number)//\(site.language.rawValue.uppercased())")
+        ics.value("CALSCALE", "GREGORIAN")
+        ics.value("METHOD", "PUBLISH")
+        ics.text("X-WR-CALNAME", name)
         for event in events() {
-            lines.append("BEGIN:VEVENT")
-            lines.append("UID:" + ICalendar.text(event.path.trimmingSlash + "@" + host))
-            lines.append("DTSTAMP:" + ICalendar.utc(event.stamp))
-            lines += times(starts: event.starts, ends: event.ends)
-            lines.append("SUMMARY:" + ICalendar.text(event.title))
+            ics.value("BEGIN", "VEVENT")
+            ics.text("UID", event.path.trimmingSlash + "@" + host)
+            ics.value("DTSTAMP", ICalendar.utc(event.stamp))
+            times(starts: event.starts, ends: event.ends, into: &ics)
+            ics.text("SUMMARY", event.title)
             let summary = summary(of: event.file, limit: 280)
-            if !summary.isEmpty { lines.append("DESCRIPTION:" + ICalendar.text(summary)) }
-            if let place = event.place { lines.append("LOCATION:" + ICalendar.text(place)) }
-            if let location = event.location { lines.append("GEO:\(Geo.round6(location.lat));\(Geo.round6(location.lon))") }
-            lines.append("URL;VALUE=URI:" + routes.absolute(event.path))
-            lines.append("END:VEVENT")
+            if !summary.isEmpty { ics.text("DESCRIPTION", summary) }
+            if let place = event.place { ics.text("LOCATION", place) }
+            if let location = event.location { ics.value("GEO", "\(Geo.round6(location.lat));\(Geo.round6(location.lon))") }
+            ics.value("URL;VALUE=URI", routes.absolute(event.path))
+            ics.value("END", "VEVENT")
         }
-        lines.append("END:VCALENDAR")
-        return OutputFile(path: routes.calendar(id), text: lines.map(ICalendar.fold).joined())
+        ics.value("END", "VCALENDAR")
+        return OutputFile(path: routes.calendar(id), text: ics.text)
     }
 
     /// The site's host name, for `UID`s that are unique beyond the site.
@@ -95,75 +99,34 @@ struct CalendarFile: Rendering {
     /// `DTSTART` and `DTEND`: dates for an all-day event (the end is the day after the last, as
     /// RFC 5545 counts), else UTC times. An end given as a date alone after a timed start ends
     /// at midnight after that day, in the site's time zone.
-    func times(starts: Moment, ends: Moment?) -> [String] {
+    func times(starts: Moment, ends: Moment?, into ics: inout ICalendarWriter) {
         let clock = site.clock
         func day(_ moment: Moment, plus days: Int64 = 0) -> String {
             let civil = clock.civil(moment).dateOnly
             return ICalendar.date(CivilTime(secondsSinceEpoch: civil.secondsAsUTC + days * 86_400))
         }
         if starts.isDateOnly {
-            return ["DTSTART;VALUE=DATE:" + day(starts), "DTEND;VALUE=DATE:" + day(ends ?? starts, plus: 1)]
+            ics.value("DTSTART;VALUE=DATE", day(starts))
+            ics.value("DTEND;VALUE=DATE", day(ends ?? starts, plus: 1))
+            return
         }
-        var lines = ["DTSTART:" + ICalendar.utc(starts)]
+        ics.value("DTSTART", ICalendar.utc(starts))
         if let ends {
             if ends.isDateOnly {
                 let next = CivilTime(secondsSinceEpoch: clock.civil(ends).dateOnly.secondsAsUTC + 86_400)
-                lines.append("DTEND:" + ICalendar.utc(Moment(seconds: clock.instant(of: next))))
+                ics.value("DTEND", ICalendar.utc(Moment(seconds: clock.instant(of: next))))
             } else {
-                lines.append("DTEND:" + ICalendar.utc(ends))
+                ics.value("DTEND", ICalendar.utc(ends))
             }
         }
-        return lines
     }
 }
 
-/// The text rules of RFC 5545.
+/// iCalendar's forms of dates and times (RFC 5545); `ICalendarWriter` writes the lines.
 enum ICalendar {
-    /// A TEXT value: backslash, semicolon, comma and line breaks escaped (section 3.3.11).
-    static func text(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            case "\r": continue
-            default:
-                // Other control characters are not allowed in a value.
-                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// A UTC DATE-TIME: `20260822T140000Z` (RFC 3339's form without its separators).
     static func utc(_ moment: Moment) -> String { moment.rfc3339UTC.filter { $0 != "-" && $0 != ":" } }
 
     /// A DATE: `20260822`.
     static func date(_ c: CivilTime) -> String { c.isoDate.filter { $0 != "-" } }
-
-    /// One content line, folded so that no line is longer than 75 octets (a continuation line
-    /// starts with a space), never inside a UTF-8 sequence, and ended with CRLF (section 3.1).
-    static func fold(_ line: String) -> String {
-        let bytes = Array(line.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + bytes.count / 70 * 3 + 2)
-        var start = 0
-        var limit = 75
-        while bytes.count - start > limit {
-            var end = start + limit
-            // Back up to the start of a character: continuation bytes are 10xxxxxx.
-            while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            out += bytes[start..<end]
-            out += [13, 10, 32]
-            start = end
-            limit = 74
-        }
-        out += bytes[start...]
-        out += [13, 10]
-        return String(decoding: out, as: UTF8.self)
-    }
 }

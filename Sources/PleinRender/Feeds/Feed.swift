@@ -60,7 +60,7 @@ struct FeedEntry {
     /// Absolute URL of the entry's page.
     let link: String
     /// HTML with absolute URLs.
-    let content: String
+    let content: TrustedHTML
     let summary: String?
     let categories: [Category]
     /// RFC 4685: the entry this one replies to (its id and page).
@@ -69,10 +69,18 @@ struct FeedEntry {
     /// The entry as its summary with a link, for feeds that need not carry whole bodies; an
     /// entry of a few lines, or without a summary, stays as it is.
     var brief: FeedEntry {
-        guard content.utf8.count > 1024, let text = summary, !text.isEmpty else { return self }
+        guard content.markup.utf8.count > 1024, let text = summary, !text.isEmpty else { return self }
         return FeedEntry(
             id: id, title: title, published: published, updated: updated, author: author, link: link,
-            content: "<p>" + XML.escape(text) + "</p>", summary: summary, categories: categories, inReplyTo: inReplyTo)
+            content: Self.paragraph(text), summary: summary, categories: categories, inReplyTo: inReplyTo)
+    }
+
+    /// `<p>text</p>`, with a line break after it when asked.
+    static func paragraph(_ text: String, lineBreak: Bool = false) -> TrustedHTML {
+        var p = MarkupWriter(capacity: text.utf8.count + 16)
+        p.element("p", text: text)
+        if lineBreak { p.append(literal: "\n") }
+        return p.html
     }
 
     /// Newest first; ties broken by id, so order never depends on anything but the content.

@@ -19,8 +19,19 @@ struct FeedEntries: Rendering {
         return .init(name: m.name, uri: routes.absolute(routes.member(member)))
     }
 
-    func absoluteHTML(_ file: String) -> String {
-        view.body(file)?.absoluteHTML ?? view.body(file)?.html ?? ""
+    func absoluteHTML(_ file: String) -> TrustedHTML {
+        view.body(file)?.absoluteHTML ?? view.body(file)?.html ?? .empty
+    }
+
+    /// `<p><strong>label</strong>separator text</p>` and a line break.
+    func labelled(_ label: String, _ separator: String, _ text: String) -> TrustedHTML {
+        var p = MarkupWriter(capacity: 128)
+        p.open("p")
+        p.element("strong", text: label)
+        p.text(separator + text)
+        p.close("p")
+        p.append(literal: "\n")
+        return p.html
     }
 
 
@@ -28,11 +39,11 @@ struct FeedEntries: Rendering {
         let r = view.report(id)!
         let area = view.area(r.area).map(names.area) ?? r.area
         let label = strings["category_\(r.category.rawValue)"]
-        var head = "<p><strong>\(XML.escape(label))</strong> · \(XML.escape(area))</p>\n"
+        var head = labelled(label, " · ", area)
         var text = summary(of: r.file, limit: 240)
         if let starts = r.starts {
             let when = eventWhen(starts: starts, ends: r.ends) + (r.place.map { " · " + $0 } ?? "")
-            head += "<p><strong>\(XML.escape(strings["event_when"]))</strong> \(XML.escape(when))</p>\n"
+            head = head + labelled(strings["event_when"], " ", when)
             text = when + (text.isEmpty ? "" : " — " + text)
         }
         return FeedEntry(
@@ -47,7 +58,7 @@ struct FeedEntries: Rendering {
         let reply = r.replies[index]
         let author = view.member(reply.author)?.name ?? reply.author
         let link = routes.absolute(routes.report(report)) + "#" + reply.anchor
-        let context = "<p>" + XML.escape(strings.format("feed_reply_context", ["title": r.title])) + "</p>\n"
+        let context = FeedEntry.paragraph(strings.format("feed_reply_context", ["title": r.title]), lineBreak: true)
         return FeedEntry(
             id: tagURI(reply.at, routes.report(report) + "replies/" + reply.name), title: strings.format("feed_reply_title", ["name": author, "title": r.title]),
             published: reply.at, updated: updated(reply.at, reply.revision), author: person(reply.author), link: link,
@@ -72,18 +83,28 @@ struct FeedEntries: Rendering {
 
     func albumEntry(_ album: AlbumModel) -> FeedEntry {
         let g = view.group(album.group)!
-        var html = absoluteHTML(album.file)
-        html += "\n<p>" + XML.escape(names.itemCount(album)) + "</p>"
+        var html = MarkupWriter(capacity: 4096)
+        html.append(absoluteHTML(album.file))
+        html.append(literal: "\n")
+        html.element("p", text: names.itemCount(album))
         for (index, photo) in album.photos.enumerated().prefix(24) {
-            let page = XML.escape(routes.absolute(routes.photo(album.key, photo.slug)))
+            let page = routes.absolute(routes.photo(album.key, photo.slug))
             if let image = view.image(photo.path) {
                 let thumb = image.variants.first ?? image.display
-                html += "\n<a href=\"\(page)\"><img src=\"\(XML.escape(routes.absolute(thumb.path)))\" alt=\"\(XML.escape(names.photoAlt(album, index)))\"\(thumb.width > 0 ? " width=\"\(thumb.width)\" height=\"\(thumb.height)\"" : "")></a>"
+                var attributes: [MarkupWriter.Attribute] = [.init("src", routes.absolute(thumb.path)), .init("alt", names.photoAlt(album, index))]
+                if thumb.width > 0 { attributes += [.init("width", String(thumb.width)), .init("height", String(thumb.height))] }
+                html.append(literal: "\n")
+                html.open("a", .init("href", page))
+                html.empty("img", attributes: attributes, void: true)
+                html.close("a")
             }
             // A video is named as one, with its length: the poster alone reads as a photo.
             if let video = view.video(photo.path) {
                 let label = video.duration > 0 ? strings.format("video_feed", ["duration": video.durationText]) : strings["video"]
-                html += "\n<p><a href=\"\(page)\">" + XML.escape(label) + "</a></p>"
+                html.append(literal: "\n")
+                html.open("p")
+                html.element("a", .init("href", page), text: label)
+                html.close("p")
             }
         }
         let date = albumDate(album)
@@ -91,14 +112,14 @@ struct FeedEntries: Rendering {
         return FeedEntry(
             id: tagURI(date, routes.album(album.key).trimmingSlash), title: strings.format("feed_album_title", ["title": album.title]),
             published: date, updated: updated(date, album.revision), author: person(by), link: routes.absolute(routes.album(album.key)),
-            content: html, summary: summary(of: album.file, limit: 240),
+            content: html.html, summary: summary(of: album.file, limit: 240),
             categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
 
     func goalAddedEntry(_ goal: GoalModel) -> FeedEntry? {
         guard let added = goal.added else { return nil }
         let g = view.group(goal.group)!
-        let points = "<p>" + XML.escape(strings.count("points_count", goal.points)) + "</p>\n"
+        let points = FeedEntry.paragraph(strings.count("points_count", goal.points), lineBreak: true)
         return FeedEntry(
             id: tagURI(added, routes.goalEntry(goal.key)), title: strings.format("feed_goal_title", ["title": goal.title]),
             published: added, updated: updated(added, goal.revision), author: person(goal.addedBy),
@@ -117,7 +138,7 @@ struct FeedEntries: Rendering {
             id: tagURI(at, routes.goalEntry(goal.key) + "/completed"),
             title: strings.format("feed_completion_title", ["name": name, "title": goal.title]),
             published: at, updated: at, author: person(goal.completedBy),
-            link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: "<p>\(XML.escape(text))</p>",
+            link: routes.absolute(routes.group(goal.group)) + "#goal-\(goal.id)", content: FeedEntry.paragraph(text),
             summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
 
@@ -128,7 +149,7 @@ struct FeedEntries: Rendering {
         let g = view.group(event.group)!
         let published = eventPublished(event)
         let when = eventWhen(starts: event.starts, ends: event.ends) + (event.place.map { " · " + $0 } ?? "")
-        let head = "<p><strong>\(XML.escape(strings["event_when"]))</strong> \(XML.escape(when))</p>\n"
+        let head = labelled(strings["event_when"], " ", when)
         let text = summary(of: event.file, limit: 240)
         return FeedEntry(
             id: tagURI(published, routes.groupEvent(event.key).trimmingSlash), title: strings.format("feed_event_title", ["title": event.title]),

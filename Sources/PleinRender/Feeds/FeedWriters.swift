@@ -10,7 +10,7 @@ struct FeedWriter: Rendering {
     static let generatorURI = "https://github.com/plein-ssg/plein"
 
     func atom(_ feed: Feed) -> OutputFile {
-        var x = XMLBuilder(capacity: 2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
+        var x = XMLBuilder(capacity: 2048 + feed.entries.reduce(0) { $0 + $1.content.markup.utf8.count + 1024 })
         x.declaration()
         x.open("feed", [("xmlns", "http://www.w3.org/2005/Atom"), ("xmlns:thr", "http://purl.org/syndication/thread/1.0"),
                         ("xml:lang", site.language.rawValue)])
@@ -45,7 +45,7 @@ struct FeedWriter: Rendering {
                 x.empty("thr:in-reply-to", [("ref", reply.ref), ("href", reply.href), ("type", "text/html")])
             }
             if let summary = entry.summary, !summary.isEmpty { x.element("summary", summary) }
-            x.element("content", entry.content, [("type", "html")])
+            x.element("content", entry.content.markup, [("type", "html")])
             x.close("entry")
         }
         x.close("feed")
@@ -65,7 +65,7 @@ struct FeedWriter: Rendering {
                 ("id", .string(e.id)),
                 ("url", .string(e.link)),
                 ("title", .string(JSONText.clean(e.title))),
-                ("content_html", .string(JSONText.clean(e.content))),
+                ("content_html", .string(JSONText.clean(e.content.markup))),
                 ("date_published", .string(e.published.rfc3339UTC)),
                 ("date_modified", .string(e.updated.rfc3339UTC)),
             ]
@@ -89,7 +89,7 @@ struct FeedWriter: Rendering {
             ("items", .array(items)),
         ]
         var out: [UInt8] = []
-        out.reserveCapacity(2048 + feed.entries.reduce(0) { $0 + $1.content.utf8.count + 1024 })
+        out.reserveCapacity(2048 + feed.entries.reduce(0) { $0 + $1.content.markup.utf8.count + 1024 })
         JSON.object(fields).write(to: &out, pretty: true, indent: 0)
         out.append(10)
         return OutputFile(path: path, bytes: out)

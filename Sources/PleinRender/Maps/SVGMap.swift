@@ -23,7 +23,7 @@ struct SVGMap {
     let link: (String) -> String
     let strings: Strings
 
-    func render() -> String? {
+    func render() -> TrustedHTML? {
         var points: [Coordinate] = []
         for feature in features {
             switch feature.shape {
@@ -46,16 +46,20 @@ struct SVGMap {
             return ((m.x - cx) * scale + width / 2, (m.y - cy) * scale + height / 2)
         }
 
-        var svg = "<svg class=\"map-svg\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\""
-        svg += " xmlns=\"http://www.w3.org/2000/svg\" aria-labelledby=\"\(id)-title\" aria-describedby=\"\(id)-desc\">"
-        svg += "<title id=\"\(id)-title\">\(XML.escape(title))</title>"
-        svg += "<desc id=\"\(id)-desc\">\(XML.escape(description))</desc>"
-        svg += "<rect class=\"map-bg\" width=\"\(n(width))\" height=\"\(n(height))\"/>"
+        var svg = MarkupWriter(capacity: 4096)
+        svg.open("svg", .init("class", "map-svg"), .init("viewBox", "0 0 \(n(width)) \(n(height))"), .init("width", n(width)),
+                 .init("height", n(height)), .init("xmlns", "http://www.w3.org/2000/svg"), .init("aria-labelledby", "\(id)-title"),
+                 .init("aria-describedby", "\(id)-desc"))
+        svg.element("title", .init("id", "\(id)-title"), text: title)
+        svg.element("desc", .init("id", "\(id)-desc"), text: description)
+        svg.empty("rect", .init("class", "map-bg"), .init("width", n(width)), .init("height", n(height)))
         for feature in features {
             guard case .polygon(let ring) = feature.shape else { continue }
             let pts = ring.map(project).map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
-            svg += "<a href=\"\(XML.escape(link(feature.path)))\"><title>\(XML.escape(feature.title))</title>"
-            svg += "<polygon class=\"map-area\" points=\"\(pts)\" fill=\"\(feature.color)\" stroke=\"\(feature.color)\"/></a>"
+            svg.open("a", .init("href", link(feature.path)))
+            svg.element("title", text: feature.title)
+            svg.empty("polygon", .init("class", "map-area"), .init("points", pts), .init("fill", feature.color), .init("stroke", feature.color))
+            svg.close("a")
         }
         // Southern markers are drawn last, so nearer ones overlap those behind them.
         let markers = features.compactMap { f -> (MapFeature, Coordinate)? in
@@ -65,25 +69,28 @@ struct SVGMap {
         for (feature, c) in markers {
             let (x, y) = project(c)
             let big = feature.path == highlight
-            svg += "<a href=\"\(XML.escape(link(feature.path)))\" class=\"map-marker\" data-category=\"\(XML.escape(feature.category))\">"
-            svg += "<title>\(XML.escape(feature.title))</title>"
-            svg += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(big ? 10 : 7)\" fill=\"\(feature.color)\"/></a>"
+            svg.open("a", .init("href", link(feature.path)), .init("class", "map-marker"), .init("data-category", feature.category))
+            svg.element("title", text: feature.title)
+            svg.empty("circle", .init("cx", n(x)), .init("cy", n(y)), .init("r", big ? "10" : "7"), .init("fill", feature.color))
+            svg.close("a")
         }
-        svg += scaleBar(metresPerPixel: metresPerUnit / scale)
-        svg += "</svg>"
-        return svg
+        scaleBar(metresPerPixel: metresPerUnit / scale, into: &svg)
+        svg.close("svg")
+        return svg.html
     }
 
     /// A bar of a round length near 100 px, bottom left.
-    func scaleBar(metresPerPixel: Double) -> String {
+    func scaleBar(metresPerPixel: Double, into svg: inout MarkupWriter) {
         let steps: [Double] = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000]
         let target = metresPerPixel * 110
         let metres = steps.last { $0 <= target } ?? steps[0]
         let length = metres / metresPerPixel
         let label = metres >= 1000 ? strings.decimal(metres / 1000, digits: 0) + " km" : strings.number(Int(metres)) + " m"
         let x = 12.0, y = height - 14
-        return "<g class=\"map-scale\"><path d=\"M\(n(x)) \(n(y - 5))V\(n(y))H\(n(x + length))V\(n(y - 5))\"/>"
-            + "<text x=\"\(n(x + length + 6))\" y=\"\(n(y))\">\(label)</text></g>"
+        svg.open("g", .init("class", "map-scale"))
+        svg.empty("path", .init("d", "M\(n(x)) \(n(y - 5))V\(n(y))H\(n(x + length))V\(n(y - 5))"))
+        svg.element("text", .init("x", n(x + length + 6)), .init("y", n(y)), text: label)
+        svg.close("g")
     }
 
     private func n(_ value: Double) -> String {

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -31,7 +32,7 @@ struct AlbumPage: PageRenderer {
         let date: TimeValue?
         let count: String
         let photos: [Tile]
-        let body: String?
+        let body: TrustedHTML?
         let map: MapBlock?
 
         var template: TemplateContext {

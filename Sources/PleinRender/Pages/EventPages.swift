@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -40,13 +41,13 @@ struct GroupEventPage: PageRenderer {
         let ends: TimeValue?
         let place: String?
         let position: PositionValue?
-        let body: String?
+        let body: TrustedHTML?
         let calendarURL: String
         let webcalURL: String?
         /// This event alone, for "add to your calendar".
         let eventCalendarURL: String
         /// `<script type="application/ld+json">`, made by plein.
-        let jsonLD: String
+        let jsonLD: TrustedHTML
 
         var template: TemplateContext {
             var c: TemplateContext = [

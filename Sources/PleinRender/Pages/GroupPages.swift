@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -68,7 +69,7 @@ struct GroupPage: PageRenderer {
         let leaderboardURL: String
         let feedURL: String
         let unlisted: Bool
-        let body: String?
+        let body: TrustedHTML?
         let createdBy: MemberChip?
         let events: EventsBlock?
 

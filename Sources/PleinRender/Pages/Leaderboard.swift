@@ -48,7 +48,7 @@ struct LeaderboardPage: PageRenderer {
         let jsonURL: String
         let history: [Row]
         /// The points-over-time chart, an SVG drawing.
-        let chart: String?
+        let chart: TrustedHTML?
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -83,7 +83,7 @@ struct LeaderboardPage: PageRenderer {
     func name(_ member: String) -> String { view.member(member)?.name ?? member }
 
     /// Each scorer's running total as a step line; nil before the first completion.
-    func chart(_ g: GroupModel, _ history: [CompletionHistory.Entry]) -> String? {
+    func chart(_ g: GroupModel, _ history: [CompletionHistory.Entry]) -> TrustedHTML? {
         guard let first = history.first?.goal.completedAt, let last = history.last?.goal.completedAt else { return nil }
         let scorers = g.leaderboard.filter { $0.points > 0 }
         let series = scorers.enumerated().map { i, standing in

@@ -136,11 +136,11 @@ struct LocationPage: PageRenderer {
         let present: [MemberChip]
         let asOf: TimeValue?
         let timezone: String
-        let body: String?
+        let body: TrustedHTML?
         let map: MapBlock?
         let position: PositionValue?
         /// `<script type="application/ld+json">`, made by plein.
-        let jsonLD: String
+        let jsonLD: TrustedHTML
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -176,7 +176,7 @@ struct LocationPage: PageRenderer {
     }
 
     /// schema.org structured data: the place, its position and its opening hours.
-    func jsonLD(_ l: LocationModel) -> String {
+    func jsonLD(_ l: LocationModel) -> TrustedHTML {
         var fields: [(String, JSON)] = [
             ("@context", .string("https://schema.org")), ("@type", .string("Place")), ("name", .string(l.name)),
             ("url", .string(routes.absolute(routes.location(l.id)))),
@@ -191,7 +191,7 @@ struct LocationPage: PageRenderer {
         }
         if let seats = l.seats { fields.append(("maximumAttendeeCapacity", .int(seats))) }
         if let hours = l.openingHours { fields.append(("openingHoursSpecification", .array(specifications(hours)))) }
-        return "<script type=\"application/ld+json\">" + JSON.object(fields).serialized() + "</script>"
+        return .jsonLD(.object(fields))
     }
 
     /// Days with the same hours share one specification.

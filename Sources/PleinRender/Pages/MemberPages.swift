@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel

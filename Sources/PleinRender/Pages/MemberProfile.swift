@@ -1,3 +1,4 @@
+import PleinText
 import PleinMustache
 
 /// What a member's page shows (see `MemberPage`).
@@ -72,7 +73,7 @@ struct MemberProfile: TemplateValues {
     let joined: TimeValue?
     /// When a former member left.
     let left: TimeValue?
-    let bio: String?
+    let bio: TrustedHTML?
     let diving: Diving?
     let home: Home?
     let groups: [GroupLink]

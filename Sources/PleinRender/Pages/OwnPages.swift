@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -11,7 +12,7 @@ struct OwnPage: PageRenderer {
 
     struct Values: TemplateValues {
         let title: String
-        let body: String?
+        let body: TrustedHTML?
 
         var template: TemplateContext {
             var c: TemplateContext = ["title": .text(title)]

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinModel
 import PleinMustache
@@ -49,7 +50,7 @@ struct ProgressPage: PageRenderer {
         let weeks: [Week]
         let days: [Day]
         /// Hours per week, an SVG drawing.
-        let chart: String?
+        let chart: TrustedHTML?
 
         var template: TemplateContext {
             var c: TemplateContext = [
@@ -96,7 +97,7 @@ struct ProgressPage: PageRenderer {
     }
 
     /// Hours per week as bars; nil without a finished check-in.
-    func chart(_ m: MemberModel, _ study: StudyTime) -> String? {
+    func chart(_ m: MemberModel, _ study: StudyTime) -> TrustedHTML? {
         let weeks = study.everyWeek
         guard let busiest = weeks.max(by: { ($0.seconds, $1.week) < ($1.seconds, $0.week) }) else { return nil }
         let bars = weeks.map { week in

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -13,7 +14,7 @@ struct ReportPage: PageRenderer {
         let author: MemberChip
         let at: TimeValue
         let edited: TimeValue?
-        let body: String?
+        let body: TrustedHTML?
         let editURL: String?
 
         var template: TemplateContext {
@@ -58,13 +59,13 @@ struct ReportPage: PageRenderer {
         /// Nil until the report has a reply (and with it a feed of replies).
         let feedURL: String?
         let areaFeedURL: String
-        let body: String?
+        let body: TrustedHTML?
         let location: PositionValue?
         let map: MapBlock?
         let replying: Replying?
         let event: EventValue?
         /// schema.org `Event` for an event report.
-        let jsonLD: String?
+        let jsonLD: TrustedHTML?
 
         var template: TemplateContext {
             var c: TemplateContext = [

@@ -31,12 +31,21 @@ struct Sitemap: Rendering {
     let inputs: RenderInputs
 
     func render() -> OutputFile {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for page in pages() {
-            let lastmod = page.changed.map { "<lastmod>\($0.rfc3339UTC)</lastmod>" } ?? ""
-            xml += "  <url><loc>\(XML.escape(routes.absolute(page.path)))</loc>\(lastmod)</url>\n"
+        let pages = pages()
+        var xml = MarkupWriter(capacity: 256 + pages.count * 120)
+        xml.append(literal: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        xml.open("urlset", .init("xmlns", "http://www.sitemaps.org/schemas/sitemap/0.9"))
+        for page in pages {
+            xml.append(literal: "\n  ")
+            xml.open("url")
+            xml.element("loc", text: routes.absolute(page.path))
+            if let changed = page.changed { xml.element("lastmod", text: changed.rfc3339UTC) }
+            xml.close("url")
         }
-        return OutputFile(path: routes.sitemap, text: xml + "</urlset>\n")
+        xml.append(literal: "\n")
+        xml.close("urlset")
+        xml.append(literal: "\n")
+        return OutputFile(path: routes.sitemap, text: xml.html.markup)
     }
 
     func pages() -> [(path: String, changed: Moment?)] {

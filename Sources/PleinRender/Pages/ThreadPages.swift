@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -26,7 +27,7 @@ struct ThreadPage: PageRenderer {
         let anchor: String
         let author: MemberChip
         let at: TimeValue
-        let body: String?
+        let body: TrustedHTML?
 
         var template: TemplateContext {
             var c: TemplateContext = ["anchor": .text(anchor), "author": .of(author), "at": .of(at)]

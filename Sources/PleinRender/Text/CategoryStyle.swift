@@ -1,4 +1,4 @@
-import PleinText
+public import PleinText
 import PleinMarkdown
 import Foundation
 public import PleinCore
@@ -30,8 +30,8 @@ public enum CategoryStyle {
     }
 
     /// A small inline SVG icon (decorative: the label says the same).
-    public static func icon(_ category: Category) -> String {
-        let path: String
+    public static func icon(_ category: Category) -> TrustedHTML {
+        let path: StaticString
         switch category {
         case .suspicious:  // eye
             path = "M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5zm7 3a3 3 0 1 0 0-6 3 3 0 0 0 0 6z"
@@ -44,6 +44,11 @@ public enum CategoryStyle {
         case .message:  // envelope
             path = "M1 3h14v10H1zm1.5 1.5v.4L8 8.6l5.5-3.7v-.4zM2.5 6.7v4.8h11V6.7L8 10.4z"
         }
-        return "<svg class=\"icon\" viewBox=\"0 0 16 16\" width=\"16\" height=\"16\" aria-hidden=\"true\" focusable=\"false\"><path fill=\"currentColor\" fill-rule=\"evenodd\" d=\"\(path)\"/></svg>"
+        var svg = MarkupWriter(capacity: 256)
+        svg.open("svg", .init("class", "icon"), .init("viewBox", "0 0 16 16"), .init("width", "16"), .init("height", "16"),
+                 .init("aria-hidden", "true"), .init("focusable", "false"))
+        svg.empty("path", .init("fill", "currentColor"), .init("fill-rule", "evenodd"), .init("d", path.description))
+        svg.close("svg")
+        return svg.html
     }
 }

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMarkdown
 import PleinModel
@@ -73,7 +74,7 @@ struct GoalItem: TemplateValues {
     let completedAt: TimeValue?
     let addedBy: MemberChip?
     let completedBy: MemberChip?
-    let body: String?
+    let body: TrustedHTML?
     let tally: Tally?
 
     /// A goal the group reaches together: how far it is, and who added how many.

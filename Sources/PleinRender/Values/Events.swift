@@ -98,7 +98,7 @@ extension Rendering {
     }
 
     /// schema.org `Event` as JSON-LD, for an event's page.
-    func eventJSONLD(_ e: EventEntry, organizer: String?) -> String {
+    func eventJSONLD(_ e: EventEntry, organizer: String?) -> TrustedHTML {
         func date(_ m: Moment) -> String { m.isDateOnly ? site.clock.civil(m).isoDate : site.clock.rfc3339(m) }
         var fields: [(String, JSON)] = [
             ("@context", .string("https://schema.org")), ("@type", .string("Event")), ("name", .string(e.title)),
@@ -119,7 +119,7 @@ extension Rendering {
             fields.append(("location", .object(place)))
         }
         if let organizer { fields.append(("organizer", .object([("@type", .string("Person")), ("name", .string(organizer))]))) }
-        return "<script type=\"application/ld+json\">" + JSON.object(fields).serialized() + "</script>"
+        return .jsonLD(.object(fields))
     }
 
     /// The events of a page: its upcoming ones (the first `limit`) and, with `past`, the past

@@ -1,3 +1,4 @@
+import PleinText
 import PleinCore
 import PleinMustache
 
@@ -12,7 +13,7 @@ struct MapBlock: TemplateValues {
         var template: TemplateContext { ["label": .text(label), "color": .text(color), "area": .flag(isArea)] }
     }
 
-    let svg: String
+    let svg: TrustedHTML
     let legend: [LegendItem]
     let tiles: String
     let attribution: String

@@ -1,0 +1,54 @@
+import GRDB
+import GRDBSQLite
+
+/// A prepared statement bound and run through SQLite's own calls. A full save writes about
+/// 190,000 rows at 10,000 reports (1.9 million at 100,000), and GRDB's arguments (an array of
+/// converted values for every row) cost more than SQLite's insert itself.
+struct RawStatement {
+    private let statement: Statement
+
+    init(_ db: Database, _ sql: String) throws {
+        statement = try db.makeStatement(sql: sql)
+    }
+
+    /// One value for each `?`, in order.
+    enum Value {
+        case text(String)
+        case blob([UInt8])
+        case integer(Int64)
+        case null
+    }
+
+    /// Runs the statement with these values.
+    func run(_ first: Value, _ rest: Value...) throws {
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        for (offset, value) in ([first] + rest).enumerated() {
+            let place = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .text(var text):
+                code = text.withUTF8 { utf8 in
+                    guard !utf8.isEmpty else { return sqlite3_bind_text(raw, place, "", 0, Self.transient) }
+                    return utf8.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(raw, place, $0.baseAddress, Int32($0.count), Self.transient) }
+                }
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes { sqlite3_bind_blob(raw, place, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), Self.transient) }
+            case .integer(let number):
+                code = sqlite3_bind_int64(raw, place, number)
+            case .null:
+                code = sqlite3_bind_null(raw, place)
+            }
+            guard code == SQLITE_OK else { throw Self.error(code, statement) }
+        }
+        let code = sqlite3_step(raw)
+        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+    }
+
+    /// SQLite copies what is bound (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    private static func error(_ code: Int32, _ statement: Statement) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement.sqliteStatement))))
+    }
+}
