@@ -4,7 +4,7 @@ public import PleinCore
 struct Assembler {
     var content: Content
     /// The members read, set in `content` at once (`Content.members` makes its index when set).
-    private var members: [Member] = []
+    var members: [Member] = []
     var diagnostics: [Diagnostic] = []
 
     init(site: SiteConfig, displayRoot: String) {
@@ -12,7 +12,7 @@ struct Assembler {
         content.displayRoot = displayRoot
     }
 
-    private func report(_ problem: Problem, _ file: String, _ span: Span = .fileStart) -> Diagnostic {
+    func report(_ problem: Problem, _ file: String, _ span: Span = .fileStart) -> Diagnostic {
         Diagnostic(problem, in: file, at: span)
     }
 
@@ -309,175 +309,5 @@ struct Assembler {
     /// Replies in the order a report shows them: by time, then by name.
     static func ordered(_ replies: [Reply]) -> [Reply] {
         replies.sorted { ($0.at, $0.name) < ($1.at, $1.name) }
-    }
-
-    // MARK: Joining files
-
-    private mutating func attachAvatars(_ avatars: [String]) {
-        var unclaimed = Set(avatars)
-        content.members = members.map { member in
-            if let given = member.avatar {
-                unclaimed.remove(ContentLayout.avatar(given.value))
-                return member
-            }
-            for ext in ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"] where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
-                unclaimed.remove(ContentLayout.avatar("\(member.id).\(ext)"))
-                return Member(
-                    id: member.id, file: member.file, name: member.name, email: member.email,
-                    avatar: Located("\(member.id).\(ext)", .fileStart), joined: member.joined, home: member.home,
-                    postcode: member.postcode, diving: member.diving, follows: member.follows,
-                    friends: member.friends, body: member.body, spans: member.spans)
-            }
-            return member
-        }
-        for path in unclaimed.sorted() {
-            diagnostics.append(report(.unexpectedFile(hint: "no member uses this avatar: name it <member>.jpg or set 'avatar'"), path))
-        }
-    }
-
-    private mutating func attachPhotos(_ photos: [String: [String]]) {
-        var claimed: Set<String> = []
-        content.albums = content.albums.map { album in
-            let key = "\(album.group)/\(album.id)"
-            claimed.insert(key)
-            let files = (photos[key] ?? []).sorted()
-            if files.isEmpty { diagnostics.append(report(.emptyAlbum, album.file)) }
-            return Album(
-                group: album.group, id: album.id, file: album.file, title: album.title, date: album.date,
-                cover: album.cover, by: album.by, entries: album.entries, map: album.map, imageFiles: files, body: album.body, spans: album.spans)
-        }
-        for key in photos.keys.sorted() where !claimed.contains(key) {
-            let parts = key.split(separator: "/")
-            diagnostics.append(report(.missingFile("index.md"), ContentLayout.album(group: String(parts[0]), id: String(parts[1]))))
-        }
-    }
-
-    private mutating func attachReplies(_ replies: [String: [Reply]], resources: [String: [String]]) {
-        var byID: [String: Int] = [:]
-        var kept: [Report] = []
-        for report in content.reports {
-            if let index = byID[report.id] {
-                let other = kept[index].file
-                diagnostics.append(self.report(.duplicateReport(report.id, other: other), report.file))
-                continue
-            }
-            byID[report.id] = kept.count
-            let own = Self.ordered(replies[report.id] ?? [])
-            var joined = report
-            joined.replies = own
-            joined.resources = (resources[report.id] ?? []).sorted()
-            kept.append(joined)
-        }
-        content.reports = kept
-        let bundles = Set(kept.filter { $0.file.hasSuffix("/index.md") }.map(\.id))
-        for id in Set(replies.keys).union(resources.keys).sorted() where !bundles.contains(id) {
-            diagnostics.append(report(.missingFile("index.md"), ContentLayout.report(id, bundle: true)))
-        }
-    }
-
-    private mutating func attachMessages(_ messages: [String: [Message]]) {
-        let known = Set(content.threads.map(\.id))
-        content.threads = content.threads.map { thread in
-            let own = (messages[thread.id] ?? []).sorted { ($0.at, $0.name) < ($1.at, $1.name) }
-            if own.isEmpty { diagnostics.append(report(.threadWithoutMessages, thread.file)) }
-            return Thread(id: thread.id, file: thread.file, participants: thread.participants, subject: thread.subject,
-                          messages: own, spans: thread.spans)
-        }
-        for id in messages.keys.sorted() where !known.contains(id) {
-            diagnostics.append(report(.missingFile("thread.yaml"), ContentLayout.thread(id)))
-        }
-    }
-
-    private mutating func buildAreas(_ files: [String: Area], reportAreas: Set<String>, directories: [String]) {
-        guard content.site.has(.reports) else { return }
-        var ids = reportAreas.union(files.keys)
-        for directory in directories {
-            let parts = directory.split(separator: "/")
-            if parts.count == 2, parts[0] == "reports" { ids.insert(String(parts[1])) }
-        }
-        for id in ids.sorted() {
-            if !Slug.isValid(id) {
-                diagnostics.append(report(.invalidSlug(id, suggestion: Slug.make(id)), files[id]?.file ?? ContentLayout.areaFolder(id) + "/"))
-            }
-            content.areas.append(files[id] ?? Area(id: id, file: nil, name: nil, center: nil, boundary: []))
-        }
-    }
-
-    /// Group, album and thread folders need their index file even when they hold nothing else.
-    private mutating func requireIndexFiles(_ directories: [String]) {
-        let groups = Set(content.groups.map(\.id))
-        for directory in directories {
-            let parts = directory.split(separator: "/").map(String.init)
-            if parts.count == 2, parts[0] == "groups", content.site.has(.groups), !groups.contains(parts[1]),
-               !diagnostics.contains(where: { $0.file == ContentLayout.group(parts[1]) }) {
-                diagnostics.append(report(.missingFile("index.md"), ContentLayout.group(parts[1])))
-            }
-        }
-    }
-
-    private mutating func sortRecords() {
-        content.members.sort { $0.id < $1.id }
-        content.groups.sort { $0.id < $1.id }
-        content.albums.sort { ($0.group, $0.id) < ($1.group, $1.id) }
-        content.goals.sort { ($0.group, $0.id) < ($1.group, $1.id) }
-        content.events.sort { ($0.group, $0.id) < ($1.group, $1.id) }
-        content.reports.sort { $0.id < $1.id }
-        content.locations.sort { $0.id < $1.id }
-        content.threads.sort { $0.id < $1.id }
-        content.pages.sort { $0.id < $1.id }
-        content.checkIns.sort { ($0.member, $0.checkIn, $0.span) < ($1.member, $1.checkIn, $1.span) }
-    }
-}
-
-/// Report files are named `<YYYY-MM-DD>-<slug>`.
-enum ReportName {
-    static func date(_ name: String) -> String? {
-        guard name.count > 11 else { return nil }
-        let date = String(name.prefix(10))
-        guard name.dropFirst(10).first == "-", case .success(.date) = ISO8601.parse(date) else { return nil }
-        return date
-    }
-
-    static func problem(_ name: String, bundle: Bool) -> Problem? {
-        let shown = bundle ? name + "/" : name + ".md"
-        let expected = bundle ? "<YYYY-MM-DD>-<slug>/ (a bundle folder)" : "<YYYY-MM-DD>-<slug>.md"
-        guard date(name) != nil else { return .invalidFileName(shown, expected: expected) }
-        guard Slug.isValid(String(name.dropFirst(11))) else {
-            return .invalidSlug(name, suggestion: String(name.prefix(11)) + Slug.make(String(name.dropFirst(11))))
-        }
-        return nil
-    }
-}
-
-/// Tells JPEG, PNG, WebP, HEIF and AVIF apart by their first bytes.
-public enum ImageSniffer {
-    /// How many bytes `kind(of:)` looks at: enough for a HEIF `ftyp` box with its brands.
-    public static let headLength = 64
-
-    public static func kind(of head: [UInt8]) -> ImageFile.Kind? {
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
-            return .webp
-        }
-        return heifKind(head)
-    }
-
-    /// An ISO media file starts with an `ftyp` box: its size, "ftyp", a major brand, a minor
-    /// version and compatible brands. HEIF images name `mif1`/`heic`…, AVIF `avif`/`avis`.
-    static func heifKind(_ head: [UInt8]) -> ImageFile.Kind? {
-        guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return nil }
-        let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
-        guard size >= 16 else { return nil }
-        let end = min(size, head.count)
-        var brands = [String(decoding: head[8..<12], as: UTF8.self)]
-        var at = 16
-        while at + 4 <= end {
-            brands.append(String(decoding: head[at..<at + 4], as: UTF8.self))
-            at += 4
-        }
-        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
-        let heif: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "mif2"]
-        return brands.contains(where: heif.contains) ? .heif : nil
     }
 }

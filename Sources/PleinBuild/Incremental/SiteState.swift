@@ -25,15 +25,15 @@ public struct SiteState: Sendable {
     private var unrendered = ContentChange.everything
     /// How far the last update's reload reached, and how far its model did (for tests and timings).
     private(set) var lastChange = (loaded: ContentChange.everything, modelled: ContentChange.everything)
-    private var images: ImageStage
-    private var videos: VideoStage
-    private var theme: Theme?
+    var images: ImageStage
+    var videos: VideoStage
+    var theme: Theme?
     private var themeDiagnostics: [Diagnostic] = []
     private var modelStage: ModelStage
     private let leaflet: Leaflet?
-    private let threadKeys: ThreadKeys?
+    let threadKeys: ThreadKeys?
     private var servedCopies: ServedCopies
-    private var last = LastBuild()
+    var last = LastBuild()
     /// For `plein build` with the build store: the last build's snapshot and the next one.
     private(set) var remembered: Remembered?
     /// For `plein serve`: the build store's records, read and written back.
@@ -62,9 +62,9 @@ public struct SiteState: Sendable {
     }
 
     /// Where outputs are written as they are rendered (a one-off build); nil keeps them in memory.
-    private let stream: OutputWriter?
+    let stream: OutputWriter?
     /// The first failure to write a streamed output.
-    private var streamFailure: OutputWriter.Failure?
+    var streamFailure: OutputWriter.Failure?
 
     /// Loads, checks and (when the content has no errors) renders the whole site. With
     /// `streamingTo`, outputs are written there as they are rendered and not kept (the state
@@ -391,74 +391,5 @@ public struct SiteState: Sendable {
     /// Waits until the records read so far are in the build store.
     public func finishKeepingRecords() {
         keeper?.finish()
-    }
-
-    // MARK: Reading the result
-
-    /// A file of the site: bytes in memory, or a file plein made in its cache (image variants,
-    /// checked copies of attachments). Never a file of the content folder itself.
-    public enum Served: Sendable {
-        case bytes([UInt8])
-        case disk(String)
-    }
-
-    /// Every file of the current site by output path (not for a streamed build).
-    public var files: ServedFiles {
-        precondition(stream == nil, "a streamed build keeps no files")
-        return last.served
-    }
-
-    /// What the search index of the current site holds, by shard.
-    func searchShards() -> [SearchShard] {
-        searchingRenderer()?.searchShards() ?? []
-    }
-
-    /// A renderer of the current site with its search page, as the last build left it.
-    func searchingRenderer() -> Renderer? {
-        guard let model = last.model, let theme else { return nil }
-        return Renderer(model: model, theme: theme, bodies: last.bodies.bodies, images: last.catalog,
-                        options: RenderOptions(threadKeys: threadKeys, search: true))
-    }
-
-    public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.path.hasSuffix(".html") } }
-    /// Published photos and avatars (video posters are counted with their videos).
-    public var imageCount: Int { last.catalog.images.count - last.catalog.images.keys.filter { last.catalog.videos[$0] != nil }.count }
-    public var videoCount: Int { last.catalog.videos.count }
-    public var outputCount: Int {
-        remembered?.next.files ?? last.outputs.count + last.assets.count + last.imageLinks.count + last.attachments.count
-    }
-
-    /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
-    public func write() throws(OutputWriter.Failure) {
-        try write(finishing: OutputWriter(output: options.output))
-    }
-
-    /// Writes what `writer` lacks (everything, unless the outputs were streamed to it) and swaps
-    /// the result in.
-    func write(finishing writer: OutputWriter) throws(OutputWriter.Failure) {
-        var timer = PhaseTimer(enabled: options.timings)
-        do throws(OutputWriter.Failure) {
-            if let streamFailure { throw streamFailure }
-            let files = (stream == nil ? Array(last.outputs.values) : []) + last.assets
-            let failures = parallelMap(files) { file -> OutputWriter.Failure? in
-                do throws(OutputWriter.Failure) { try writer.write(file) } catch { return error }
-                return nil
-            }
-            if let failure = failures.compactMap({ $0 }).first { throw failure }
-            if let remembered {
-                for path in remembered.removed { writer.remove(path) }
-                for path in remembered.kept { try writer.keep(path) }
-            }
-            for (source, target) in last.imageLinks { try writer.copy(source, as: target) }
-            for (source, target) in last.attachments { try writer.copyContent(root: options.content, source, as: target) }
-            timer.lap("write")
-            try writer.commit()
-            timer.lap("swap")
-        } catch {
-            writer.discard()
-            throw error
-        }
-        _ = images.processor.cache.finish()
-        videos.processor.finish()
     }
 }

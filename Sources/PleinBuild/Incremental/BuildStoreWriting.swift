@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import PleinCore
+import PleinLoad
+import PleinMarkdown
+import PleinModel
+import PleinRender
+
+extension BuildStore {
+    // MARK: Writing
+
+    /// Empties every table (but the records', unless they are not to be trusted either): the
+    /// store then describes no build.
+    func clear(keepingRecords: Bool = true) throws(Damaged) {
+        do {
+            // Emptying a table reads every page of it: through the map, each page read would stay
+            // in the process's memory (200 MiB at 10,000 reports), so these are read one by one.
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
+            defer { try? queue.writeWithoutTransaction { db in try Self.mapped(db) } }
+            try queue.write { db in try Self.createTables(db, keepingRecords: keepingRecords) }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// Records, before the spare is touched, that it can no longer be vouched for: a build
+    /// killed while it works on the spare leaves a store that says so.
+    func forgetSpare() throws(Damaged) {
+        do {
+            try queue.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('spare_inode', '0')") }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// Saves `next` in one transaction, writing only what differs from `previous`.
+    func save(_ next: Snapshot, previous: Snapshot?, timings: Bool = false) throws(Damaged) {
+        let previous = previous ?? Snapshot()
+        do {
+            try queue.write { db in
+                var timer = PhaseTimer(enabled: timings)
+                let meta: [String: String] = [
+                    "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp, "day": next.day, "saved": UUID().uuidString,
+                    "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
+                    "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings), "videos": String(next.videos),
+                    "problem_files": next.problemFiles.sorted().joined(separator: "\n"), "notes": next.notes.joined(separator: "\n"),
+                ]
+                let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                for (key, value) in meta { try putMeta.execute(arguments: [key, value]) }
+
+                // (Without a previous build the table is empty: every chunk goes in.)
+                try Self.putScan(db, previous.scan.isEmpty ? next.scan.chunks.mapValues { Optional($0) } : next.scanChanges)
+                timer.lap("    save: meta and scan")
+
+                // Rows go in in key order: the tables' B-trees then grow at their end, and each
+                // page is written once rather than split and written again (at 10,000 reports a
+                // first save wrote twice its size in random order).
+
+                let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
+                for index in previous.dependencyKeys.count..<next.dependencyKeys.count {
+                    try putKey.run(.integer(Int64(index)), .text(next.dependencyKeys[index]))
+                }
+                let putOutput = try RawStatement(db, "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies) VALUES (?, ?, ?, ?)")
+                for (id, output) in next.outputs.sorted(by: { $0.key < $1.key }) where previous.outputs[id] != output {
+                    try putOutput.run(.text(id), .text(output.path), .blob(output.hash), .blob(Self.packed(output.dependencies)))
+                }
+                let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
+                for id in previous.outputs.keys where next.outputs[id] == nil { try dropOutput.execute(arguments: [id]) }
+
+                let putFact = try RawStatement(db, "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
+                for (key, hash) in next.facts.values.sorted(by: { $0.key < $1.key }) where previous.facts.values[key] != hash {
+                    try putFact.run(.text(key), .blob(hash))
+                }
+                let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
+                for key in previous.facts.values.keys where next.facts.values[key] == nil { try dropFact.execute(arguments: [key]) }
+
+                timer.lap("    save: outputs, dependency keys and facts")
+                try Self.putValues(db, next, previous: previous)
+                timer.lap("    save: model values")
+
+                let putBody = try Self.bodyStatement(db)
+                for (file, digest) in next.bodies.digests.sorted(by: { $0.key < $1.key }) where previous.bodies.digests[file] != digest {
+                    guard let body = next.bodies.bodies[file] else { continue }
+                    try Self.put(body, file: file, digest: digest, with: putBody)
+                }
+                let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
+                for file in previous.bodies.digests.keys where next.bodies.digests[file] == nil { try dropBody.execute(arguments: [file]) }
+
+                try db.execute(sql: "DELETE FROM published")
+                let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
+                for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
+                timer.lap("    save: bodies")
+                try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
+                timer.lap("    save: records")
+                try db.execute(sql: "DELETE FROM differences")
+                let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
+                for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
+    /// The model's pieces whose facts changed since `previous` (every piece after a full build
+    /// without one), the site's settings and the members' index (see `ModelValues`).
+    private static func putValues(_ db: Database, _ next: Snapshot, previous: Snapshot) throws {
+        guard let model = next.model, let catalog = next.catalog else { return }
+        let pieces = ModelValues.pieces(of: model, images: catalog)
+        let changed = pieces.keys.filter { key in previous.facts.values[key] == nil || previous.facts.values[key] != next.facts.values[key] }.sorted()
+        let put = try RawStatement(db, "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
+        // The encodings of a whole model (a tenth of a build's memory) are never held at once.
+        try forEachParallelMapped(changed, { key in (key, ModelValues.encode(pieces[key]!)) }) { key, value in
+            try put.run(.text(key), .blob(value))
+        }
+        try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
+        try put.run(.text(ModelValues.membersKey), .blob(ModelValues.encode(next.members)))
+        let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
+        for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
+    }
+
+    /// A piece of the model as `model_values` keeps it (see `ModelValues`).
+    static func value<Value: Decodable>(_ db: Database, _ key: String, as type: Value.Type) throws -> Value? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM model_values WHERE key = ?"), arguments: [key])
+            .flatMap { ModelValues.decode(type, Array($0)) }
+    }
+
+    // MARK: Encodings
+
+    static func pack(_ values: [Int32]) -> Data { Data(packed(values)) }
+
+    static func packed(_ values: [Int32]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.count * 4)
+        for value in values { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
+
+    static func unpack(_ data: Data) -> [Int32] {
+        let count = data.count / 4
+        var values = [Int32](repeating: 0, count: count)
+        values.withUnsafeMutableBytes { target in _ = data.copyBytes(to: target, count: count * 4) }
+        return values.map { Int32(littleEndian: $0) }
+    }
+}

@@ -1,0 +1,77 @@
+public import PleinCore
+public import PleinLoad
+public import PleinModel
+public import PleinRender
+import Foundation
+import PleinImages
+
+extension SiteState {
+    // MARK: Reading the result
+
+    /// A file of the site: bytes in memory, or a file plein made in its cache (image variants,
+    /// checked copies of attachments). Never a file of the content folder itself.
+    public enum Served: Sendable {
+        case bytes([UInt8])
+        case disk(String)
+    }
+
+    /// Every file of the current site by output path (not for a streamed build).
+    public var files: ServedFiles {
+        precondition(stream == nil, "a streamed build keeps no files")
+        return last.served
+    }
+
+    /// What the search index of the current site holds, by shard.
+    func searchShards() -> [SearchShard] {
+        searchingRenderer()?.searchShards() ?? []
+    }
+
+    /// A renderer of the current site with its search page, as the last build left it.
+    func searchingRenderer() -> Renderer? {
+        guard let model = last.model, let theme else { return nil }
+        return Renderer(model: model, theme: theme, bodies: last.bodies.bodies, images: last.catalog,
+                        options: RenderOptions(threadKeys: threadKeys, search: true))
+    }
+
+    public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.path.hasSuffix(".html") } }
+    /// Published photos and avatars (video posters are counted with their videos).
+    public var imageCount: Int { last.catalog.images.count - last.catalog.images.keys.filter { last.catalog.videos[$0] != nil }.count }
+    public var videoCount: Int { last.catalog.videos.count }
+    public var outputCount: Int {
+        remembered?.next.files ?? last.outputs.count + last.assets.count + last.imageLinks.count + last.attachments.count
+    }
+
+    /// Writes the site to `options.output` all at once (or not at all), then prunes the cache.
+    public func write() throws(OutputWriter.Failure) {
+        try write(finishing: OutputWriter(output: options.output))
+    }
+
+    /// Writes what `writer` lacks (everything, unless the outputs were streamed to it) and swaps
+    /// the result in.
+    func write(finishing writer: OutputWriter) throws(OutputWriter.Failure) {
+        var timer = PhaseTimer(enabled: options.timings)
+        do throws(OutputWriter.Failure) {
+            if let streamFailure { throw streamFailure }
+            let files = (stream == nil ? Array(last.outputs.values) : []) + last.assets
+            let failures = parallelMap(files) { file -> OutputWriter.Failure? in
+                do throws(OutputWriter.Failure) { try writer.write(file) } catch { return error }
+                return nil
+            }
+            if let failure = failures.compactMap({ $0 }).first { throw failure }
+            if let remembered {
+                for path in remembered.removed { writer.remove(path) }
+                for path in remembered.kept { try writer.keep(path) }
+            }
+            for (source, target) in last.imageLinks { try writer.copy(source, as: target) }
+            for (source, target) in last.attachments { try writer.copyContent(root: options.content, source, as: target) }
+            timer.lap("write")
+            try writer.commit()
+            timer.lap("swap")
+        } catch {
+            writer.discard()
+            throw error
+        }
+        _ = images.processor.cache.finish()
+        videos.processor.finish()
+    }
+}

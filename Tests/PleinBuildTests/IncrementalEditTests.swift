@@ -1,0 +1,147 @@
+import Foundation
+import PleinCore
+import PleinLoad
+import PleinRender
+@testable import PleinBuild
+import Testing
+
+extension IncrementalTests {
+    /// An edit of reports' and replies' files that leaves the rest of the site as it was is
+    /// loaded, checked and modelled report by report (`ContentChange.reports`); an edit that
+    /// reaches further in the model (a report's time or author) is modelled whole. Either way,
+    /// the site and its problems are those of a full build, through errors and their fixes.
+    @Test func reportEditsAreRedoneReportByReport() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let bundle = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
+        let single = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        let reply = bundle + "/replies/20261010T1210-marieke-hendriks.md"
+        func update(_ paths: Set<String>, _ label: String, loaded: ContentChange, modelled: ContentChange) {
+            let update = state.update(content: paths, templates: [])
+            #expect(state.lastChange.loaded == loaded, "\(label): loaded \(state.lastChange.loaded)")
+            #expect(state.lastChange.modelled == modelled, "\(label): modelled \(state.lastChange.modelled)")
+            #expect(update.rendered < state.outputCount / 4 || modelled == .everything, "\(label): \(update.rendered) outputs rendered")
+            expectSameAsFullBuild(state, site, label)
+        }
+        let ids: Set = ["1094/2026-10-10-auto-inbraken-celebesstraat"]
+
+        try site.edit(bundle + "/index.md") { $0 + "\nEen nieuwe alinea aan het eind.\n" }
+        update([bundle + "/index.md"], "a report's body", loaded: .reports(ids), modelled: .reports(ids))
+        try site.edit(reply) { $0.replacingOccurrences(of: "inloopuur", with: "spreekuur") }
+        update([reply], "a reply's body", loaded: .reports(ids), modelled: .reports(ids))
+        try site.edit(reply) { $0.replacingOccurrences(of: "at: 2026-10-10T12:10", with: "at: 2026-10-12T12:10") }
+        update([reply], "a reply's time, now the last of three", loaded: .reports(ids), modelled: .everything)
+        try site.edit(single) { $0.replacingOccurrences(of: "title: ", with: "title: Weer over ") }
+        try site.edit(bundle + "/index.md") { $0.replacingOccurrences(of: "category: suspicious", with: "category: attention") }
+        update([single, bundle + "/index.md"], "two reports at once", loaded: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])),
+               modelled: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
+        try site.edit(bundle + "/index.md") { $0.replacingOccurrences(of: "author: noah-el-amrani", with: "author: anna-de-vries") }
+        update([bundle + "/index.md"], "a report's author", loaded: .reports(ids), modelled: .everything)
+        try site.edit(bundle + "/index.md") { $0 + "\nMail bram.vandijk@example.com als je iets weet.\n" }
+        update([bundle + "/index.md"], "a member's address in a report (a warning of its own)", loaded: .reports(ids), modelled: .reports(ids))
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(bundle + "/index.md") })
+
+        // An unknown author is an error: the last good site stays. A body edit of another report
+        // meanwhile, then the fix: the model made after it has both.
+        try site.edit(single) { $0.replacingOccurrences(of: "author: ", with: "author: niemand-") }
+        _ = state.update(content: [single], templates: [])
+        #expect(!state.succeeded)
+        try site.edit(reply) { $0 + "\nNog een regel.\n" }
+        _ = state.update(content: [reply], templates: [])
+        #expect(state.lastChange.loaded == .reports(ids))
+        try site.edit(single) { $0.replacingOccurrences(of: "author: niemand-", with: "author: ") }
+        update([single], "an error, an edit elsewhere, the fix", loaded: .reports(["1094/2026-09-03-scooters-op-de-stoep-javastraat"]),
+               modelled: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
+
+        // Beyond reports: a member's file, a new reply, a file with a problem.
+        let member = "users/bram-van-dijk.md"
+        try site.edit(member) { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }
+        try site.edit(single) { $0 + "\nEn nog iets.\n" }
+        update([member, single], "a member and a report", loaded: .everything, modelled: .everything)
+        let added = bundle + "/replies/20261012T0800-bram-van-dijk.md"
+        try site.write(added, "---\nauthor: bram-van-dijk\nat: 2026-10-12T08:00:00+02:00\n---\nNieuw.\n")
+        update([added], "a new reply", loaded: .everything, modelled: .everything)
+        try site.edit(single) { $0.replacingOccurrences(of: "at: ", with: "at: x") }
+        _ = state.update(content: [single], templates: [])
+        #expect(state.lastChange.loaded == .everything && !state.succeeded)
+        try site.edit(single) { $0.replacingOccurrences(of: "at: x", with: "at: ") }
+        update([single], "a broken date mended", loaded: .everything, modelled: .everything)
+    }
+
+    @Test func aBrokenEditKeepsTheSiteAndTheFixRestoresIt() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        let before = flatten(state.files)
+        let path = "users/bram-van-dijk.md"
+        let original = try String(contentsOfFile: site.content + "/" + path, encoding: .utf8)
+        try site.write(path, "---\nname: [Bram\n---\n")
+        _ = state.update(content: [path], templates: [])
+        #expect(!state.succeeded)
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(path) && $0.severity == .error })
+        #expect(flatten(state.files) == before, "the last good site is still served")
+        try site.write(path, original)
+        _ = state.update(content: [path], templates: [])
+        #expect(state.succeeded)
+        expectSameAsFullBuild(state, site, "break and fix a member")
+    }
+
+    /// `plein serve` answers attachments from checked copies in the cache: a file of the content
+    /// that turns into a link to something outside after the build is never read.
+    @Test func attachmentsAreServedFromCheckedCopies() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let bundle = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
+        try site.write(bundle + "/plan.txt", "the plan\n")
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        func served(_ path: String) -> String? {
+            guard case .disk(let copy)? = state.files[path] else { return nil }
+            #expect(copy.hasPrefix(site.options.cacheRoot + "/"), "\(copy) is plein's own copy")
+            return try? String(contentsOfFile: copy, encoding: .utf8)
+        }
+        #expect(served(bundle + "/plan.txt") == "the plan\n")
+
+        unlink(site.content + "/" + bundle + "/plan.txt")
+        #expect(symlink("/etc/passwd", site.content + "/" + bundle + "/plan.txt") == 0)
+        _ = state.update(content: [bundle + "/plan.txt"], templates: [])
+        #expect(!state.succeeded, "a link out of the content is refused")
+        #expect(served(bundle + "/plan.txt") == "the plan\n", "the last good build's copy is served")
+
+        // While the content is broken, a new link is not served at all.
+        #expect(symlink("/etc/hostname", site.content + "/" + bundle + "/other.txt") == 0)
+        _ = state.update(content: [bundle + "/other.txt"], templates: [])
+        #expect(state.files[bundle + "/other.txt"] == nil)
+
+        unlink(site.content + "/" + bundle + "/plan.txt")
+        unlink(site.content + "/" + bundle + "/other.txt")
+        try site.write(bundle + "/plan.txt", "the new plan\n")
+        _ = state.update(content: [bundle + "/plan.txt", bundle + "/other.txt"], templates: [])
+        #expect(state.succeeded)
+        #expect(served(bundle + "/plan.txt") == "the new plan\n")
+    }
+
+    /// After the watcher lost events, a rescan finds every change by content.
+    @Test func aRescanAfterLostEventsEqualsAFullBuild() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        let report = "reports/1094/2026-10-25-omgevallen-boom-timorplein.md"
+        try site.edit(report) { $0.replacingOccurrences(of: "title: Omgewaaide boom", with: "title: Omgevallen boom") }
+        try site.write("users/zoe-nieuw.md", "---\nname: Zoë Nieuw\nemail: zoe@example.org\n---\nNieuw hier.\n")
+        var update = state.rescan()
+        #expect(update.changed.contains("reports/1094/2026-10-25-omgevallen-boom-timorplein/index.html"))
+        #expect(update.rendered < state.outputCount / 2, "a rescan renders what changed, \(update.rendered) of \(state.outputCount)")
+        expectSameAsFullBuild(state, site, "rescan after content edits")
+
+        let template = site.templates + "/pages/member.mustache"
+        let text = try String(contentsOfFile: template, encoding: .utf8)
+        try (text + "\n").write(toFile: template, atomically: true, encoding: .utf8)
+        update = state.rescan()
+        #expect(update.changed.contains { $0.hasPrefix("users/") })
+        #expect(!update.changed.contains("reports/index.html"), "only pages of the edited template change")
+        expectSameAsFullBuild(state, site, "rescan after a template edit")
+    }
+}
