@@ -43,89 +43,79 @@ public enum Escaping {
     /// Appends `text` escaped for XML text and attribute values, without the characters XML 1.0
     /// forbids (control characters other than tab, newline and carriage return; U+FFFE, U+FFFF).
     public static func appendXML(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            var i = 0
-            let count = bytes.count
-            while i < count {
-                let byte = bytes[i]
-                // Everything from `?` up is plain, except the lead byte of U+FFFE and U+FFFF.
-                if byte >= 0x3F && byte != 0xEF {
-                    i += 1
-                    continue
-                }
-                let replacement: StaticString
-                var width = 1
-                switch byte {
-                case 38: replacement = "&amp;"
-                case 60: replacement = "&lt;"
-                case 62: replacement = "&gt;"
-                case 34: replacement = "&quot;"
-                case 39: replacement = "&apos;"
-                case 0x9, 0xA, 0xD:
-                    i += 1
-                    continue
-                case 0..<0x20: replacement = ""
-                case 0xEF where i + 2 < count && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
-                    replacement = ""
-                    width = 3
-                default:
-                    i += 1
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                append(replacement, to: &out)
-                i += width
-                start = i
+        // Everything from `?` up is plain, except the lead byte of U+FFFE and U+FFFF.
+        appendEscaping(text, to: &out, plain: { $0 >= 0x3F && $0 != 0xEF }) { bytes, i in
+            switch bytes[i] {
+            case 38, 60, 62, 34, 39: return 1
+            case 0x9, 0xA, 0xD: return nil
+            case 0..<0x20: return 1
+            case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF): return 3
+            default: return nil
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        } replace: { bytes, i, out in
+            switch bytes[i] {
+            case 38: append("&amp;", to: &out)
+            case 60: append("&lt;", to: &out)
+            case 62: append("&gt;", to: &out)
+            case 34: append("&quot;", to: &out)
+            case 39: append("&apos;", to: &out)
+            default: break  // a forbidden character: dropped
+            }
         }
     }
 
     /// Appends `text` as a JSON string, quotes included. Besides what JSON requires, `<`, `>`,
     /// `&`, U+2028 and U+2029 are escaped, so the text is safe inside an HTML `<script>` too.
     public static func appendJSON(_ text: String, to out: inout [UInt8]) {
-        var text = text
         out.append(34)
+        appendEscaping(text, to: &out, plain: { $0 >= 0x3F && $0 != 0x5C && $0 != 0xE2 }) { bytes, i in
+            switch bytes[i] {
+            case 34, 92, 10, 13, 9, 60, 62, 38, 0..<0x20: return 1
+            case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9): return 3
+            default: return nil
+            }
+        } replace: { bytes, i, out in
+            let byte = bytes[i]
+            switch byte {
+            case 34: append("\\\"", to: &out)
+            case 92: append("\\\\", to: &out)
+            case 10: append("\\n", to: &out)
+            case 13: append("\\r", to: &out)
+            case 9: append("\\t", to: &out)
+            case 0xE2: append(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
+            default:
+                append("\\u00", to: &out)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 15)])
+            }
+        }
+        out.append(34)
+    }
+
+    /// Copies `text` into `out`, runs of plain bytes whole (`plain` says which bytes need no
+    /// look). At another byte, `width` says how many bytes from there are replaced (nil: none,
+    /// the byte is kept), and `replace` appends what stands for them.
+    @inline(__always)
+    private static func appendEscaping(
+        _ text: String, to out: inout [UInt8], plain: (UInt8) -> Bool, width: (UnsafeBufferPointer<UInt8>, Int) -> Int?,
+        replace: (UnsafeBufferPointer<UInt8>, Int, inout [UInt8]) -> Void
+    ) {
+        var text = text
         text.withUTF8 { bytes in
             var start = 0
             var i = 0
-            let count = bytes.count
-            while i < count {
-                let byte = bytes[i]
-                if byte >= 0x3F && byte != 0x5C && byte != 0xE2 {
-                    i += 1
-                    continue
-                }
-                var width = 1
-                switch byte {
-                case 34, 92, 10, 13, 9, 60, 62, 38, 0..<0x20: break
-                case 0xE2 where i + 2 < count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                    width = 3
-                default:
+            while i < bytes.count {
+                guard !plain(bytes[i]), let replaced = width(bytes, i) else {
                     i += 1
                     continue
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                switch byte {
-                case 34: append("\\\"", to: &out)
-                case 92: append("\\\\", to: &out)
-                case 10: append("\\n", to: &out)
-                case 13: append("\\r", to: &out)
-                case 9: append("\\t", to: &out)
-                case 0xE2: append(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
-                default:
-                    append("\\u00", to: &out)
-                    out.append(hexDigits[Int(byte >> 4)])
-                    out.append(hexDigits[Int(byte & 15)])
-                }
-                i += width
+                replace(bytes, i, &out)
+                i += replaced
                 start = i
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        out.append(34)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -44,6 +44,14 @@ public struct TrustedHTML: Sendable, Hashable {
     }
 }
 
+/// Encoded as its markup (a template's encoder makes it `.html`; see PleinRender's `TemplateEncoder`).
+extension TrustedHTML: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(markup)
+    }
+}
+
 /// Writes HTML or SVG element by element. Element and attribute names are static strings (in
 /// plein's source, never from content); every text and attribute value is escaped as XML
 /// (which HTML reads the same), without the characters XML forbids. What it made is `html`.

@@ -95,21 +95,7 @@ public struct Thread: Sendable {
 }
 
 /// `threads/<thread>/<stamp>-<member>.md`
-public struct Message: Sendable {
-    public let name: String
-    public let file: String
-    public let author: Located<String>
-    public let at: Moment
-    public let body: Body
-
-    public init(name: String, file: String, author: Located<String>, at: Moment, body: Body) {
-        self.name = name
-        self.file = file
-        self.author = author
-        self.at = at
-        self.body = body
-    }
-}
+public typealias Message = Post
 
 /// An image file found in the content, with the type its bytes say it is.
 public struct ImageFile: Sendable, Hashable {

@@ -298,8 +298,9 @@ public struct Report: Sendable, Equatable {
     }
 }
 
-/// `reports/<area>/<date>-<slug>/replies/<stamp>-<member>.md`
-public struct Reply: Sendable, Equatable {
+/// A dated text a member wrote, in a file of its own named `<stamp>-<member>.md`: a reply to a
+/// report (`reports/<area>/<date>-<slug>/replies/`) or a message in a thread (`threads/<thread>/`).
+public struct Post: Sendable, Equatable {
     /// The file name without extension.
     public let name: String
     public let file: String
@@ -315,4 +316,7 @@ public struct Reply: Sendable, Equatable {
         self.body = body
     }
 }
+
+/// `reports/<area>/<date>-<slug>/replies/<stamp>-<member>.md`
+public typealias Reply = Post
 

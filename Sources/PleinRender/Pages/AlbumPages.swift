@@ -9,23 +9,19 @@ struct AlbumPage: PageRenderer {
     let inputs: RenderInputs
     let key: AlbumKey
 
-    struct Tile: TemplateValues {
+    struct Tile: TemplateValues, Encodable {
         let url: String
         let caption: String?
         let by: MemberChip?
         let image: ImageValue?
         let video: VideoValue?
-
-        var template: TemplateContext {
-            var c: TemplateContext = ["url": .text(url), "caption": .text(caption)]
-            if let by { c["by"] = .of(by) }
-            if let image { c["image"] = .of(image) }
-            if let video { c["video"] = .of(video) }
-            return c
-        }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
+        let album: Album
+    }
+
+    struct Album: Encodable {
         let title: String
         let group: String
         let groupURL: String
@@ -34,16 +30,6 @@ struct AlbumPage: PageRenderer {
         let photos: [Tile]
         let body: TrustedHTML?
         let map: MapBlock?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "title": .text(title), "group": .text(group), "group_url": .text(groupURL), "date": .of(date), "count": .text(count),
-                "photos": .list(photos),
-            ]
-            if let body, !body.isEmpty { c["body"] = .html(body) }
-            c["map"] = .of(map)
-            return ["album": .object(c)]
-        }
     }
 
     func page() -> Page {
@@ -64,9 +50,9 @@ struct AlbumPage: PageRenderer {
         var page = Page(
             kind: .album, path: routes.album(key), title: album.title,
             description: summary(of: album.file, limit: 200, otherwise: album.title), section: .groups)
-        page.values = Values(
+        page.values = Values(album: Album(
             title: album.title, group: g.name, groupURL: routes.url(routes.group(g.id)), date: time(album.date),
-            count: names.itemCount(album), photos: photos, body: view.body(album.file)?.html, map: map)
+            count: names.itemCount(album), photos: photos, body: view.body(album.file)?.html, map: map))
         page.hasMap = map != nil
         if let cover = album.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
@@ -83,13 +69,16 @@ struct PhotoPage: PageRenderer {
     let key: AlbumKey
     let index: Int
 
-    struct Neighbour: TemplateValues {
+    struct Neighbour: TemplateValues, Encodable {
         let url: String
         let caption: String
-        var template: TemplateContext { ["url": .text(url), "caption": .text(caption)] }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
+        let photo: Photo
+    }
+
+    struct Photo: Encodable {
         let title: String
         let caption: String?
         let position: String
@@ -104,23 +93,6 @@ struct PhotoPage: PageRenderer {
         let previous: Neighbour?
         let next: Neighbour?
         let map: MapBlock?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "title": .text(title), "caption": .text(caption), "position": .text(position), "album": .text(album),
-                "album_url": .text(albumURL),
-            ]
-            if let by { c["by"] = .of(by) }
-            if let image { c["image"] = .of(image) }
-            if let video { c["video"] = .of(video) }
-            c["full_url"] = .text(fullURL)
-            if let taken { c["taken"] = .of(taken) }
-            c["camera"] = .text(camera)
-            c["previous"] = .of(previous)
-            c["next"] = .of(next)
-            c["map"] = .of(map)
-            return ["photo": .object(c)]
-        }
     }
 
     func page() -> Page {
@@ -141,14 +113,14 @@ struct PhotoPage: PageRenderer {
         }
         var page = Page(
             kind: .photo, path: routes.photo(key, photo.slug), title: title, description: photo.caption ?? album.title, section: .groups)
-        page.values = Values(
+        page.values = Values(photo: Photo(
             title: title, caption: photo.caption,
             position: strings.format("photo_position", ["n": String(index + 1), "total": String(album.photos.count)]),
             album: album.title, albumURL: routes.url(routes.album(key)), by: photo.by.map(chip),
             image: published.map { image($0, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 64rem, 100vw") },
             video: view.video(photo.path).map { VideoValue($0, poster: published, routes: routes) },
             fullURL: published.map { routes.url($0.display.path) }, taken: published?.info.takenAt.map { time(Moment(seconds: $0)) },
-            camera: published?.info.camera, previous: neighbour(index - 1), next: neighbour(index + 1), map: map)
+            camera: published?.info.camera, previous: neighbour(index - 1), next: neighbour(index + 1), map: map))
         page.hasMap = map != nil
         if let published { page.image = (published.preview ?? published.display).path }
         page.noindex = !g.isListed

@@ -8,7 +8,7 @@ import PleinMustache
 struct DiversPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Diver: TemplateValues {
+    struct Diver: HandWrittenTemplate {
         let chip: MemberChip
         let certification: String?
         let dives: String?
@@ -25,10 +25,9 @@ struct DiversPage: PageRenderer {
         }
     }
 
-    struct Place: TemplateValues {
+    struct Place: TemplateValues, Encodable {
         let place: String
         let divers: [Diver]
-        var template: TemplateContext { ["place": .text(place), "divers": .list(divers)] }
     }
 
     struct Values: TemplateValues {

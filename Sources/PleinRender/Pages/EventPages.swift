@@ -8,10 +8,9 @@ import PleinMustache
 struct EventListPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let count: String
         let events: EventsBlock?
-        var template: TemplateContext { ["count": .text(count), "events": .of(events)] }
     }
 
     func page() -> Page {
@@ -31,7 +30,13 @@ struct GroupEventPage: PageRenderer {
     let inputs: RenderInputs
     let key: GroupEventKey
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
+        let event: Event
+        /// `<script type="application/ld+json">`, made by plein.
+        let jsonld: TrustedHTML
+    }
+
+    struct Event: Encodable {
         let title: String
         let group: String
         let groupURL: String
@@ -46,20 +51,6 @@ struct GroupEventPage: PageRenderer {
         let webcalURL: String?
         /// This event alone, for "add to your calendar".
         let eventCalendarURL: String
-        /// `<script type="application/ld+json">`, made by plein.
-        let jsonLD: TrustedHTML
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "title": .text(title), "group": .text(group), "group_url": .text(groupURL), "unlisted": .flag(unlisted),
-                "starts": .of(starts), "ends": .of(ends), "place": .text(place), "calendar_url": .text(calendarURL),
-                "webcal_url": .text(webcalURL), "event_calendar_url": .text(eventCalendarURL),
-            ]
-            if let by { c["by"] = .of(by) }
-            if let position { c["position"] = .of(position) }
-            if let body, !body.isEmpty { c["body"] = .html(body) }
-            return ["event": .object(c), "jsonld": .html(jsonLD)]
-        }
     }
 
     func page() -> Page {
@@ -70,12 +61,11 @@ struct GroupEventPage: PageRenderer {
         var page = Page(
             kind: .groupEvent, path: routes.groupEvent(key), title: e.title,
             description: summary(of: e.file, limit: 200, otherwise: eventWhen(starts: e.starts, ends: e.ends)), section: .groups)
-        page.values = Values(
+        page.values = Values(event: Event(
             title: e.title, group: g.name, groupURL: routes.url(routes.group(g.id)), by: e.by.map(chip), unlisted: !g.isListed,
             starts: time(e.starts), ends: eventEnd(starts: e.starts, ends: e.ends), place: e.place, position: e.location.map { PositionValue($0, names: names) },
             body: view.body(e.file)?.html, calendarURL: routes.url(calendar), webcalURL: routes.webcal(calendar),
-            eventCalendarURL: routes.url(routes.calendar(.groupEvent(key))),
-            jsonLD: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
+            eventCalendarURL: routes.url(routes.calendar(.groupEvent(key)))), jsonld: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
         page.noindex = !g.isListed
         page.feeds = [groupFeed(g)] + calendarLinks(.group(g.id))
         page.source = e.file

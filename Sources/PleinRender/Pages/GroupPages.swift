@@ -8,7 +8,7 @@ import PleinMustache
 struct GroupListPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Row: TemplateValues {
+    struct Row: TemplateValues, Encodable {
         let name: String
         let url: String
         let summary: String
@@ -17,20 +17,10 @@ struct GroupListPage: PageRenderer {
         let goals: String
         let people: [MemberChip]
         let cover: ImageValue?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "name": .text(name), "url": .text(url), "summary": .text(summary), "members": .text(members), "albums": .text(albums),
-                "goals": .text(goals), "people": .list(people),
-            ]
-            if let cover { c["cover"] = .of(cover) }
-            return c
-        }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let groups: [Row]
-        var template: TemplateContext { ["groups": .list(groups)] }
     }
 
     func page() -> Page {
@@ -58,7 +48,11 @@ struct GroupPage: PageRenderer {
     let inputs: RenderInputs
     let id: String
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
+        let group: Group
+    }
+
+    struct Group: Encodable {
         let name: String
         let members: [MemberChip]
         let memberCount: String
@@ -72,18 +66,6 @@ struct GroupPage: PageRenderer {
         let body: TrustedHTML?
         let createdBy: MemberChip?
         let events: EventsBlock?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "name": .text(name), "members": .list(members), "member_count": .text(memberCount), "albums": .list(albums),
-                "open_goals": .list(openGoals), "completed_goals": .list(completedGoals), "leaderboard": .list(leaderboard),
-                "leaderboard_url": .text(leaderboardURL), "feed_url": .text(feedURL), "unlisted": .flag(unlisted),
-            ]
-            if let body, !body.isEmpty { c["body"] = .html(body) }
-            if let createdBy { c["created_by"] = .of(createdBy) }
-            c["events"] = .of(events)
-            return ["group": .object(c)]
-        }
     }
 
     func page() -> Page {
@@ -91,12 +73,12 @@ struct GroupPage: PageRenderer {
         var page = Page(
             kind: .group, path: routes.group(id), title: g.name,
             description: summary(of: g.file, limit: 200, otherwise: g.name), section: .groups)
-        page.values = Values(
+        page.values = Values(group: Group(
             name: g.name, members: g.members.map(chip), memberCount: strings.count("member_count", g.members.count),
             albums: g.albums.map(cards.album), openGoals: g.openGoals.map(cards.goal), completedGoals: g.completedGoals.map(cards.goal),
             leaderboard: g.leaderboard.prefix(5).map(standing), leaderboardURL: routes.url(routes.leaderboard(id)),
             feedURL: routes.url(routes.groupFeed(id)), unlisted: !g.isListed, body: view.body(g.file)?.html, createdBy: g.createdBy.map(chip),
-            events: site.has(.groups) ? eventsBlock(.group(id), past: true, showContext: false) : nil)
+            events: site.has(.groups) ? eventsBlock(.group(id), past: true, showContext: false) : nil))
         page.noindex = !g.isListed
         if let cover = g.albums.first?.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
         page.feeds = [groupFeed(g)] + calendarLinks(.group(id))
@@ -107,16 +89,12 @@ struct GroupPage: PageRenderer {
 }
 
 /// One row of a leaderboard.
-struct StandingRow: TemplateValues {
+struct StandingRow: TemplateValues, Encodable {
     let rank: String
     let leader: Bool
     let member: MemberChip
     let points: String
     let goals: String
-
-    var template: TemplateContext {
-        ["rank": .text(rank), "leader": .flag(leader), "member": .of(member), "points": .text(points), "goals": .text(goals)]
-    }
 }
 
 extension Rendering {

@@ -6,16 +6,14 @@ import PleinMustache
 struct HomePage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Tile: TemplateValues {
+    struct Tile: TemplateValues, Encodable {
         let label: String
         let text: String
         let url: String
         let count: String
-
-        var template: TemplateContext { ["label": .text(label), "text": .text(text), "url": .text(url), "count": .text(count)] }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let reports: [ReportCard]
         let albums: [AlbumCard]
         let completions: [GoalItem]
@@ -23,13 +21,6 @@ struct HomePage: PageRenderer {
         let areasURL: String
         let groupsURL: String
         let events: EventsBlock?
-
-        var template: TemplateContext {
-            [
-                "reports": .list(reports), "albums": .list(albums), "completions": .list(completions), "sections": .list(sections),
-                "areas_url": .text(areasURL), "groups_url": .text(groupsURL), "events": .of(events),
-            ]
-        }
     }
 
     func page() -> Page {

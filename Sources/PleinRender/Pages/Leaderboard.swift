@@ -29,19 +29,15 @@ struct LeaderboardPage: PageRenderer {
     let inputs: RenderInputs
     let id: String
 
-    struct Row: TemplateValues {
+    struct Row: TemplateValues, Encodable {
         let date: TimeValue?
         let member: MemberChip
         let goal: String
         let points: String
         let total: String
-
-        var template: TemplateContext {
-            ["date": .of(date), "member": .of(member), "goal": .text(goal), "points": .text(points), "total": .text(total)]
-        }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let group: String
         let groupURL: String
         let standings: [StandingRow]
@@ -49,15 +45,6 @@ struct LeaderboardPage: PageRenderer {
         let history: [Row]
         /// The points-over-time chart, an SVG drawing.
         let chart: TrustedHTML?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "group": .text(group), "group_url": .text(groupURL), "standings": .list(standings), "json_url": .text(jsonURL),
-                "history": .list(history),
-            ]
-            if let chart { c["chart"] = .html(chart) }
-            return c
-        }
     }
 
     func page() -> Page {

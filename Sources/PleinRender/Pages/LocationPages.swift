@@ -6,7 +6,7 @@ import PleinModel
 import PleinMustache
 
 /// How full a study place is, as of the content's latest check-in.
-struct Occupancy: TemplateValues {
+struct Occupancy: HandWrittenTemplate {
     struct Seats {
         let seats: String
         let percent: Int
@@ -30,10 +30,9 @@ struct Occupancy: TemplateValues {
 /// Opening hours as rows (days and hours as written, `closed` translated) and as the script
 /// reads them.
 struct HoursValue {
-    struct Row: TemplateValues {
+    struct Row: TemplateValues, Encodable {
         let days: String
         let hours: String
-        var template: TemplateContext { ["days": .text(days), "hours": .text(hours)] }
     }
 
     let rows: [Row]
@@ -77,7 +76,7 @@ struct StudyPlaces: Rendering {
 struct LocationListPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Row: TemplateValues {
+    struct Row: HandWrittenTemplate {
         let name: String
         let url: String
         let address: String?
@@ -93,14 +92,11 @@ struct LocationListPage: PageRenderer {
         }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let locations: [Row]
         let asOf: TimeValue?
         let map: MapBlock?
         let timezone: String
-        var template: TemplateContext {
-            ["locations": .list(locations), "as_of": .of(asOf), "map": .of(map), "timezone": .text(timezone)]
-        }
     }
 
     func page() -> Page {

@@ -8,7 +8,7 @@ import PleinMustache
 struct MemberListPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Row: TemplateValues {
+    struct Row: HandWrittenTemplate {
         let chip: MemberChip
         let near: String?
         let postcode: String?
@@ -25,10 +25,9 @@ struct MemberListPage: PageRenderer {
         }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let members: [Row]
         let count: String
-        var template: TemplateContext { ["members": .list(members), "count": .text(count)] }
     }
 
     func page() -> Page {

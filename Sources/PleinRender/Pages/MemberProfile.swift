@@ -2,70 +2,49 @@ import PleinText
 import PleinMustache
 
 /// What a member's page shows (see `MemberPage`).
-struct MemberProfile: TemplateValues {
-    struct Values: TemplateValues {
+struct MemberProfile: HandWrittenTemplate {
+    struct Values: TemplateValues, Encodable {
         let member: MemberProfile
-        var template: TemplateContext { ["member": .of(member)] }
     }
 
-    struct Diving: TemplateValues {
+    struct Diving: TemplateValues, Encodable {
         let certification: String?
         let years: String?
         let dives: String?
-
-        var template: TemplateContext {
-            var c: TemplateContext = ["certification": .text(certification)]
-            if let years { c["years"] = .text(years) }
-            if let dives { c["dives"] = .text(dives) }
-            return c
-        }
     }
 
-    struct Home: TemplateValues {
+    struct Home: TemplateValues, Encodable {
         let postcode: String?
         let near: String?
         let areaURL: String?
-
-        var template: TemplateContext {
-            var c: TemplateContext = ["postcode": .text(postcode)]
-            if let near { c["near"] = .text(near) }
-            if let areaURL { c["area_url"] = .text(areaURL) }
-            return c
-        }
     }
 
-    struct GroupLink: TemplateValues {
+    struct GroupLink: TemplateValues, Encodable {
         let name: String
         let url: String
         let members: String
-        var template: TemplateContext { ["name": .text(name), "url": .text(url), "members": .text(members)] }
     }
 
-    struct Reply: TemplateValues {
+    struct Reply: TemplateValues, Encodable {
         let report: String
         let url: String
         let at: TimeValue
         let summary: String
-        var template: TemplateContext { ["report": .text(report), "url": .text(url), "at": .of(at), "summary": .text(summary)] }
     }
 
-    struct Points: TemplateValues {
+    struct Points: TemplateValues, Encodable {
         let group: String
         let url: String
         let points: String
         let goals: String
         let rank: String?
-        var template: TemplateContext {
-            ["group": .text(group), "url": .text(url), "points": .text(points), "goals": .text(goals), "rank": .text(rank)]
-        }
     }
 
-    struct Study: TemplateValues {
+    struct Study: TemplateValues, Encodable {
         let total: String
         let sessions: String
         let url: String
         let present: String?
-        var template: TemplateContext { ["total": .text(total), "sessions": .text(sessions), "url": .text(url), "present": .text(present)] }
     }
 
     let chip: MemberChip

@@ -6,7 +6,7 @@ import PleinMustache
 struct NowPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Person: TemplateValues {
+    struct Person: HandWrittenTemplate {
         let chip: MemberChip
         let since: TimeValue?
 
@@ -17,19 +17,17 @@ struct NowPage: PageRenderer {
         }
     }
 
-    struct Place: TemplateValues {
+    struct Place: TemplateValues, Encodable {
         let name: String
         let url: String
         let occupancy: Occupancy
         let people: [Person]
-        var template: TemplateContext { ["name": .text(name), "url": .text(url), "occupancy": .of(occupancy), "people": .list(people)] }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let places: [Place]
         let asOf: TimeValue?
         let count: String
-        var template: TemplateContext { ["places": .list(places), "as_of": .of(asOf), "count": .text(count)] }
     }
 
     func page() -> Page {

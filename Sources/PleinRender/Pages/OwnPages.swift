@@ -10,15 +10,13 @@ struct OwnPage: PageRenderer {
     let inputs: RenderInputs
     let id: String
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
+        let ownPage: OwnPageText
+    }
+
+    struct OwnPageText: Encodable {
         let title: String
         let body: TrustedHTML?
-
-        var template: TemplateContext {
-            var c: TemplateContext = ["title": .text(title)]
-            if let body, !body.isEmpty { c["body"] = .html(body) }
-            return ["own_page": .object(c)]
-        }
     }
 
     func page() -> Page {
@@ -26,7 +24,7 @@ struct OwnPage: PageRenderer {
         var page = Page(
             kind: .page, path: routes.page(id), title: p.title,
             description: p.description ?? summary(of: p.file, limit: 200, otherwise: p.title), section: .none)
-        page.values = Values(title: p.title, body: view.body(p.file)?.html)
+        page.values = Values(ownPage: OwnPageText(title: p.title, body: view.body(p.file)?.html))
         page.feeds = [siteFeed]
         page.source = p.file
         page.breadcrumbs = [(strings["nav_home"], routes.home)]

@@ -8,7 +8,7 @@ struct ProgressPage: PageRenderer {
     let inputs: RenderInputs
     let member: String
 
-    struct Row: TemplateValues {
+    struct Row: HandWrittenTemplate {
         let date: TimeValue
         let location: String
         let locationURL: String
@@ -28,21 +28,19 @@ struct ProgressPage: PageRenderer {
         }
     }
 
-    struct Week: TemplateValues {
+    struct Week: TemplateValues, Encodable {
         let label: String
         let monday: TimeValue
         let hours: String
-        var template: TemplateContext { ["label": .text(label), "monday": .of(monday), "hours": .text(hours)] }
     }
 
-    struct Day: TemplateValues {
+    struct Day: TemplateValues, Encodable {
         let date: TimeValue
         let weekday: String
         let hours: String
-        var template: TemplateContext { ["date": .of(date), "weekday": .text(weekday), "hours": .text(hours)] }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let member: MemberChip
         let sessions: [Row]
         let total: String
@@ -51,15 +49,6 @@ struct ProgressPage: PageRenderer {
         let days: [Day]
         /// Hours per week, an SVG drawing.
         let chart: TrustedHTML?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "member": .of(member), "sessions": .list(sessions), "total": .text(total), "count": .text(count), "weeks": .list(weeks),
-                "days": .list(days),
-            ]
-            if let chart { c["chart"] = .html(chart) }
-            return c
-        }
     }
 
     func page() -> Page {

@@ -9,20 +9,13 @@ struct ReportPage: PageRenderer {
     let inputs: RenderInputs
     let id: String
 
-    struct Reply: TemplateValues {
+    struct Reply: TemplateValues, Encodable {
         let anchor: String
         let author: MemberChip
         let at: TimeValue
         let edited: TimeValue?
         let body: TrustedHTML?
         let editURL: String?
-
-        var template: TemplateContext {
-            var c: TemplateContext = ["anchor": .text(anchor), "author": .of(author), "at": .of(at), "edited": .of(edited)]
-            if let body { c["body"] = .html(body) }
-            if let editURL { c["edit_url"] = .text(editURL) }
-            return c
-        }
     }
 
     /// How a reader adds a reply: a prefilled new file in the report's `replies/` folder, or
@@ -33,16 +26,12 @@ struct ReportPage: PageRenderer {
     }
 
     /// When and where an event is: its start, its end and its place, when given.
-    struct EventValue: TemplateValues {
+    struct EventValue: TemplateValues, Encodable {
         let starts: TimeValue
         let ends: TimeValue?
         let place: String?
         /// This event alone, for "add to your calendar".
         let calendarURL: String
-
-        var template: TemplateContext {
-            ["starts": .of(starts), "ends": .of(ends), "place": .text(place), "calendar_url": .text(calendarURL)]
-        }
     }
 
     struct Values: TemplateValues {

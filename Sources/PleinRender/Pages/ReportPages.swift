@@ -6,14 +6,13 @@ import PleinMustache
 struct AreaListPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Latest: TemplateValues {
+    struct Latest: TemplateValues, Encodable {
         let title: String
         let url: String
         let at: TimeValue
-        var template: TemplateContext { ["title": .text(title), "url": .text(url), "at": .of(at)] }
     }
 
-    struct Row: TemplateValues {
+    struct Row: TemplateValues, Encodable {
         let id: String
         let name: String?
         let url: String
@@ -21,22 +20,12 @@ struct AreaListPage: PageRenderer {
         let feedURL: String
         let categories: [CategoryBadge]
         let latest: Latest?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "id": .text(id), "name": .text(name), "url": .text(url), "count": .text(count), "feed_url": .text(feedURL),
-                "categories": .list(categories),
-            ]
-            if let latest { c["latest"] = .of(latest) }
-            return c
-        }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let areas: [Row]
         let recent: [ReportCard]
         let map: MapBlock?
-        var template: TemplateContext { ["areas": .list(areas), "recent": .list(recent), "map": .of(map)] }
     }
 
     func page() -> Page {
@@ -66,7 +55,11 @@ struct AreaPage: PageRenderer {
     let inputs: RenderInputs
     let id: String
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
+        let area: AreaPageValues
+    }
+
+    struct AreaPageValues: Encodable {
         let id: String
         let name: String?
         let title: String
@@ -77,17 +70,6 @@ struct AreaPage: PageRenderer {
         let map: MapBlock?
         let newReportURL: String?
         let events: EventsBlock?
-
-        var template: TemplateContext {
-            var c: TemplateContext = [
-                "id": .text(id), "name": .text(name), "title": .text(title), "reports": .list(reports), "categories": .list(categories),
-                "count": .text(count), "feed_url": .text(feedURL),
-            ]
-            c["map"] = .of(map)
-            c["events"] = .of(events)
-            if let newReportURL { c["new_report_url"] = .text(newReportURL) }
-            return ["area": .object(c)]
-        }
     }
 
     func page() -> Page {
@@ -99,7 +81,7 @@ struct AreaPage: PageRenderer {
         var page = Page(
             kind: .area, path: routes.area(id), title: title,
             description: strings.format("area_description", ["area": title, "n": strings.number(area.reports.count)]), section: .reports)
-        page.values = Values(
+        page.values = Values(area: AreaPageValues(
             id: area.id, name: area.name, title: title, reports: area.reports.compactMap(cards.report),
             categories: cards.categoryCounts(area.reports), count: strings.count("report_count", area.reports.count),
             feedURL: routes.url(routes.areaFeed(id)), map: map,
@@ -107,7 +89,7 @@ struct AreaPage: PageRenderer {
                 folder: ContentLayout.areaFolder(id), name: strings.format("prefill_report_name", ["date": today]),
                 text: forge.prefill(report: true, around: newest)),
             // Past events are among the reports below.
-            events: eventsBlock(.area(id), past: false, showContext: false))
+            events: eventsBlock(.area(id), past: false, showContext: false)))
         page.hasMap = map != nil
         page.feeds = [areaFeed(area)] + calendarLinks(.area(id))
         page.source = area.file
@@ -125,16 +107,15 @@ extension Rendering {
 }
 
 /// A position as numbers and as a link to OpenStreetMap.
-struct PositionValue: TemplateValues {
+struct PositionValue: TemplateValues, Encodable {
     let lat: String
     let lon: String
+    /// The place on OpenStreetMap.
+    let osm: String
 
     init(_ c: Coordinate, names: Names) {
         lat = names.coordinate(c.lat)
         lon = names.coordinate(c.lon)
-    }
-
-    var template: TemplateContext {
-        ["lat": .text(lat), "lon": .text(lon), "osm": .text("https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=17/\(lat)/\(lon)")]
+        osm = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=17/\(lat)/\(lon)"
     }
 }

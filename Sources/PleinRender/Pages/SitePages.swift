@@ -7,9 +7,8 @@ import PleinMustache
 struct NotFoundPage: PageRenderer {
     let inputs: RenderInputs
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let homeURL: String
-        var template: TemplateContext { ["home_url": .text(homeURL)] }
     }
 
     func page() -> Page {

@@ -23,32 +23,19 @@ struct ThreadPage: PageRenderer {
     let inputs: RenderInputs
     let id: String
 
-    struct Message: TemplateValues {
+    struct Message: TemplateValues, Encodable {
         let anchor: String
         let author: MemberChip
         let at: TimeValue
         let body: TrustedHTML?
-
-        var template: TemplateContext {
-            var c: TemplateContext = ["anchor": .text(anchor), "author": .of(author), "at": .of(at)]
-            if let body { c["body"] = .html(body) }
-            return c
-        }
     }
 
-    struct Values: TemplateValues {
+    struct Values: TemplateValues, Encodable {
         let subject: String
         let participants: [MemberChip]
         let messages: [Message]
         let count: String
         let feedURL: String
-
-        var template: TemplateContext {
-            [
-                "subject": .text(subject), "participants": .list(participants), "messages": .list(messages), "count": .text(count),
-                "feed_url": .text(feedURL),
-            ]
-        }
     }
 
     func page() -> Page {

@@ -5,25 +5,23 @@ import PleinModel
 import PleinMustache
 
 /// A report category as a badge: its label, colour and symbol (and, in filters, how many).
-struct CategoryBadge: TemplateValues {
-    let category: Category
+struct CategoryBadge: TemplateValues, Encodable {
+    let key: String
     let label: String
+    let color: String
+    let icon: TrustedHTML
     var count: String?
 
-    var template: TemplateContext {
-        var c: TemplateContext = [
-            "key": .text(category.rawValue),
-            "label": .text(label),
-            "color": .text(CategoryStyle.color(category)),
-            "icon": .html(CategoryStyle.icon(category)),
-        ]
-        if let count { c["count"] = .text(count) }
-        return c
+    init(category: Category, label: String) {
+        key = category.rawValue
+        self.label = label
+        color = CategoryStyle.color(category)
+        icon = CategoryStyle.icon(category)
     }
 }
 
 /// A report in a list: title, category, author, time, area and the start of its text.
-struct ReportCard: TemplateValues {
+struct ReportCard: TemplateValues, Encodable {
     let title: String
     let url: String
     let category: CategoryBadge
@@ -33,17 +31,10 @@ struct ReportCard: TemplateValues {
     let areaURL: String
     let summary: String
     let replies: String?
-
-    var template: TemplateContext {
-        [
-            "title": .text(title), "url": .text(url), "category": .of(category), "at": .of(at), "author": .of(author),
-            "area": .text(area), "area_url": .text(areaURL), "summary": .text(summary), "replies": .text(replies),
-        ]
-    }
 }
 
 /// An album in a list: title, group, how many photos, its date and cover.
-struct AlbumCard: TemplateValues {
+struct AlbumCard: TemplateValues, Encodable {
     let title: String
     let url: String
     let group: String
@@ -51,20 +42,13 @@ struct AlbumCard: TemplateValues {
     let photos: String
     let date: TimeValue?
     let cover: ImageValue?
-
-    var template: TemplateContext {
-        var c: TemplateContext = [
-            "title": .text(title), "url": .text(url), "group": .text(group), "group_url": .text(groupURL), "photos": .text(photos),
-            "date": .of(date),
-        ]
-        if let cover { c["cover"] = .of(cover) }
-        return c
-    }
 }
 
 /// A goal: its points, who added and who completed it, and its description.
-struct GoalItem: TemplateValues {
+struct GoalItem: TemplateValues, Encodable {
     let id: String
+    /// The goal's place on its group's page.
+    let anchor: String
     let title: String
     let points: String
     let url: String
@@ -78,8 +62,8 @@ struct GoalItem: TemplateValues {
     let tally: Tally?
 
     /// A goal the group reaches together: how far it is, and who added how many.
-    struct Tally: TemplateValues {
-        struct Contributor: TemplateValues {
+    struct Tally: TemplateValues, Encodable {
+        struct Contributor: HandWrittenTemplate {
             let chip: MemberChip
             let count: String
             var template: TemplateContext {
@@ -91,25 +75,9 @@ struct GoalItem: TemplateValues {
 
         let total: Int
         let target: Int
+        let reached: Bool
         let text: String
         let contributors: [Contributor]
-
-        var template: TemplateContext {
-            ["total": .number(total), "target": .number(target), "text": .text(text), "reached": .flag(total >= target),
-             "contributors": .list(contributors)]
-        }
-    }
-
-    var template: TemplateContext {
-        var c: TemplateContext = [
-            "id": .text(id), "anchor": .text("goal-\(id)"), "title": .text(title), "points": .text(points), "url": .text(url),
-            "group": .text(group), "group_url": .text(groupURL), "added": .of(added), "completed_at": .of(completedAt),
-        ]
-        if let addedBy { c["added_by"] = .of(addedBy) }
-        if let completedBy { c["completed_by"] = .of(completedBy) }
-        if let body { c["body"] = .html(body) }
-        c["tally"] = .of(tally)
-        return c
     }
 }
 
@@ -153,14 +121,14 @@ struct Cards: Rendering {
     func goal(_ goal: GoalModel) -> GoalItem {
         let html = view.body(goal.file)?.html
         return GoalItem(
-            id: goal.id, title: goal.title, points: strings.count("points_count", goal.points),
+            id: goal.id, anchor: "goal-\(goal.id)", title: goal.title, points: strings.count("points_count", goal.points),
             url: routes.url(routes.group(goal.group)) + "#goal-\(goal.id)", group: view.group(goal.group)?.name ?? goal.group,
             groupURL: routes.url(routes.group(goal.group)), added: time(goal.added), completedAt: time(goal.completedAt),
-            addedBy: goal.addedBy.map(chip), completedBy: goal.completedBy.map(chip), body: html?.isEmpty == false ? html : nil,
+            addedBy: goal.addedBy.map(chip), completedBy: goal.completedBy.map(chip), body: html,
             tally: goal.target.map { target in
                 let text = strings.format("goal_tally", ["total": strings.number(goal.total), "target": strings.number(target), "unit": goal.unit ?? ""])
                 return GoalItem.Tally(
-                    total: goal.total, target: target, text: text.trimmingWhitespace,
+                    total: goal.total, target: target, reached: goal.total >= target, text: text.trimmingWhitespace,
                     contributors: goal.contributions.map { .init(chip: chip($0.member), count: strings.number($0.count)) })
             })
     }

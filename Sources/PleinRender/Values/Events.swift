@@ -143,7 +143,7 @@ extension Rendering {
 }
 
 /// An event in a list: its title and page, when and where, and the area or group it belongs to.
-struct EventItem: TemplateValues {
+struct EventItem: TemplateValues, Encodable {
     let title: String
     let url: String
     let starts: TimeValue
@@ -151,24 +151,26 @@ struct EventItem: TemplateValues {
     let place: String?
     let context: String?
     let contextURL: String?
-
-    var template: TemplateContext {
-        ["title": .text(title), "url": .text(url), "starts": .of(starts), "ends": .of(ends), "place": .text(place),
-         "context": .text(context), "context_url": .text(contextURL)]
-    }
 }
 
 /// Upcoming and past events of a page, with the calendar to subscribe to.
-struct EventsBlock: TemplateValues {
+struct EventsBlock: TemplateValues, Encodable {
     let upcoming: [EventItem]
     let past: [EventItem]
+    let hasUpcoming: Bool
+    let hasPast: Bool
     let calendarURL: String?
     let webcalURL: String?
     /// The page with every event, when this block shows only some.
     let allURL: String?
 
-    var template: TemplateContext {
-        ["upcoming": .list(upcoming), "past": .list(past), "has_upcoming": .flag(!upcoming.isEmpty), "has_past": .flag(!past.isEmpty),
-         "calendar_url": .text(calendarURL), "webcal_url": .text(webcalURL), "all_url": .text(allURL)]
+    init(upcoming: [EventItem], past: [EventItem], calendarURL: String?, webcalURL: String?, allURL: String?) {
+        self.upcoming = upcoming
+        self.past = past
+        hasUpcoming = !upcoming.isEmpty
+        hasPast = !past.isEmpty
+        self.calendarURL = calendarURL
+        self.webcalURL = webcalURL
+        self.allURL = allURL
     }
 }

@@ -4,28 +4,20 @@ import PleinMustache
 
 /// A map block for a page: the SVG drawing, its legend, and what the script needs for an
 /// interactive map of the same GeoJSON.
-struct MapBlock: TemplateValues {
-    struct LegendItem: TemplateValues {
+struct MapBlock: TemplateValues, Encodable {
+    struct LegendItem: TemplateValues, Encodable {
         let label: String
         let color: String
-        let isArea: Bool
-
-        var template: TemplateContext { ["label": .text(label), "color": .text(color), "area": .flag(isArea)] }
+        /// Whether it stands for areas (drawn as a square, not a dot).
+        let area: Bool
     }
 
     let svg: TrustedHTML
     let legend: [LegendItem]
     let tiles: String
     let attribution: String
-    let geoJSON: String?
-
-    var template: TemplateContext {
-        var c: TemplateContext = [
-            "svg": .html(svg), "legend": .list(legend), "tiles": .text(tiles), "attribution": .text(attribution),
-        ]
-        if let geoJSON { c["geojson"] = .text(geoJSON) }
-        return c
-    }
+    /// The GeoJSON file the interactive map loads.
+    let geojson: String?
 }
 
 /// Makes map blocks.
@@ -48,9 +40,9 @@ struct MapBlocks: Rendering {
             } else {
                 label = strings["map_legend_\(feature.category)"]
             }
-            legend.append(MapBlock.LegendItem(label: label, color: feature.color, isArea: feature.category == "area"))
+            legend.append(MapBlock.LegendItem(label: label, color: feature.color, area: feature.category == "area"))
         }
-        return MapBlock(svg: drawing, legend: legend, tiles: site.mapTiles, attribution: site.mapAttribution, geoJSON: geoJSON.map(routes.url))
+        return MapBlock(svg: drawing, legend: legend, tiles: site.mapTiles, attribution: site.mapAttribution, geojson: geoJSON.map(routes.url))
     }
 
     var features: MapFeatures { MapFeatures(inputs: inputs) }

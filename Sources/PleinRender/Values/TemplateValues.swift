@@ -3,10 +3,26 @@ import PleinModel
 import PleinMustache
 
 /// Typed values for a template: each page, card and block builds one of these from the model,
-/// and `template` (the one place their names appear) turns it into what the engine reads.
+/// and `template` turns it into what the engine reads. An `Encodable` type gets `template` from
+/// its fields (`TemplateEncoder`: a field is named once, in the type); a type whose template is
+/// not its fields writes it by hand (`HandWrittenTemplate`).
 /// Text stays text (escaped wherever it is written); only values plein made as HTML are `.html`.
 protocol TemplateValues {
     var template: TemplateContext { get }
+}
+
+extension TemplateValues where Self: Encodable {
+    var template: TemplateContext { TemplateEncoder.context(self) }
+}
+
+/// Template values whose `template` is written by hand, which may still be the field of an
+/// `Encodable` one: `TemplateEncoder` takes their `template` as it is.
+protocol HandWrittenTemplate: TemplateValues, Encodable {}
+
+extension HandWrittenTemplate {
+    func encode(to encoder: any Encoder) throws {
+        preconditionFailure("TemplateEncoder reads \(Self.self).template instead")
+    }
 }
 
 extension TemplateValue {
@@ -16,19 +32,15 @@ extension TemplateValue {
 }
 
 /// A `<time>`: ISO 8601 in the site's zone (a date alone for a date), and the text to show.
-struct TimeValue: TemplateValues {
+struct TimeValue: TemplateValues, Encodable {
     let iso: String
     let text: String
     let dateOnly: Bool
-
-    var template: TemplateContext {
-        dateOnly ? ["iso": .text(iso), "text": .text(text), "date_only": .flag(true)] : ["iso": .text(iso), "text": .text(text)]
-    }
 }
 
 /// An `<img>` with its sizes: the smallest variant as `src`, all of them as `srcset`; with
 /// AVIF copies, the `srcset` of a `<source type="image/avif">` before it in a `<picture>`.
-struct ImageValue: TemplateValues {
+struct ImageValue: TemplateValues, Encodable {
     let src: String
     let width: Int
     let height: Int
@@ -53,21 +65,11 @@ struct ImageValue: TemplateValues {
     private static func srcset(_ variants: [PublishedImage.Variant], _ routes: Routes) -> String {
         variants.map { "\(routes.url($0.path)) \($0.width)w" }.joined(separator: ", ")
     }
-
-    var template: TemplateContext {
-        var c: TemplateContext = [
-            "src": .text(src), "width": .number(width), "height": .number(height), "alt": .text(alt), "sizes": .text(sizes),
-            "full": .text(full),
-        ]
-        if let srcset { c["srcset"] = .text(srcset) }
-        if let avif { c["avif"] = .text(avif) }
-        return c
-    }
 }
 
 /// An album video: its web copy with the size to reserve, the poster frame (absent when ffmpeg
 /// was not there to make one: the page then offers the file as a download) and its length.
-struct VideoValue: TemplateValues {
+struct VideoValue: HandWrittenTemplate {
     let src: String
     let poster: String?
     let width: Int
@@ -91,7 +93,7 @@ struct VideoValue: TemplateValues {
 }
 
 /// A member as a link with their avatar (or initials).
-struct MemberChip: TemplateValues {
+struct MemberChip: HandWrittenTemplate {
     struct Known {
         let name: String
         /// Nil when the site has no member pages.
