@@ -290,28 +290,27 @@ private enum Leftovers {
 /// (which starts a process), once for all the copies of the options it came with.
 private final class Tools: Sendable {
     let environment: [String: String]
-    private let foundPagefind = Mutex<String??>(nil)
-    private let foundFFmpeg = Mutex<FFmpeg??>(nil)
+    private let foundPagefind = Once<String?>()
+    private let foundFFmpeg = Once<FFmpeg?>()
 
     init(_ environment: [String: String]) {
         self.environment = environment
     }
 
-    var pagefind: String? {
-        foundPagefind.withLock { found in
-            if let found { return found }
-            let located = Pagefind.locate(environment)
-            found = .some(located)
-            return located
-        }
-    }
+    var pagefind: String? { foundPagefind.value { Pagefind.locate(environment) } }
+    var ffmpeg: FFmpeg? { foundFFmpeg.value { FFmpeg.locate(environment) } }
+}
 
-    var ffmpeg: FFmpeg? {
-        foundFFmpeg.withLock { found in
-            if let found { return found }
-            let located = FFmpeg.locate(environment)
-            found = .some(located)
-            return located
+/// A value made the first time it is asked for, then kept.
+private final class Once<Value: Sendable>: Sendable {
+    private let made = Mutex<Value?>(nil)
+
+    func value(_ make: () -> Value) -> Value {
+        made.withLock { made in
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
         }
     }
 }

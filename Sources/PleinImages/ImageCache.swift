@@ -111,10 +111,7 @@ public final class ImageCache: Sendable {
     }
 
     public func store(_ manifest: Manifest, for hash: String) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(manifest) else { return }
-        writeAtomically(data, to: manifestPath(hash))
+        writeJSON(manifest, to: manifestPath(hash))
     }
 
     public func markUsed(_ path: String) {
@@ -127,8 +124,13 @@ public final class ImageCache: Sendable {
         return path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))." + ext
     }
 
-    private func writeAtomically(_ data: Data, to path: String) {
-        let temporary = path + ".tmp-\(getpid())"
+    /// Writes `value` as JSON (keys sorted) to `path`, whole or not at all: through a temporary
+    /// file beside it and a rename.
+    public func writeJSON(_ value: some Encodable, to path: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(value) else { return }
+        let temporary = temporary(for: path)
         guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
@@ -136,10 +138,7 @@ public final class ImageCache: Sendable {
     /// Saves the index and removes every cached file this build did not use, and the folders
     /// of other libvips versions.
     public func finish() -> (pruned: Int, kept: Int) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let entries = index.withLock { $0 }
-        if let data = try? encoder.encode(entries) { writeAtomically(data, to: root + "/index.json") }
+        writeJSON(index.withLock { $0 }, to: root + "/index.json")
         let keep = used.withLock { $0 }
         var pruned = 0
         let fm = FileManager.default
@@ -152,14 +151,21 @@ public final class ImageCache: Sendable {
             }
             return (pruned, 0)
         }
+        return (Self.prune(folder, keeping: keep), keep.count)
+    }
+
+    /// Removes every file of `folder` not in `keep`, and the folders beside it (those of other
+    /// versions of libvips or ffmpeg). Returns how many it removed.
+    public static func prune(_ folder: String, keeping keep: Set<String>) -> Int {
+        let fm = FileManager.default
+        var pruned = 0
         for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where !keep.contains(folder + "/" + name) {
             if (try? fm.removeItem(atPath: folder + "/" + name)) != nil { pruned += 1 }
         }
-        let mine = (folder as NSString).lastPathComponent
-        for name in (try? fm.contentsOfDirectory(atPath: root + "/images")) ?? [] where name != mine {
-            try? fm.removeItem(atPath: root + "/images/" + name)
-            pruned += 1
+        let parent = (folder as NSString).deletingLastPathComponent, mine = (folder as NSString).lastPathComponent
+        for name in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where name != mine {
+            if (try? fm.removeItem(atPath: parent + "/" + name)) != nil { pruned += 1 }
         }
-        return (pruned, keep.count)
+        return pruned
     }
 }

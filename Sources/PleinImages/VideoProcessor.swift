@@ -123,12 +123,7 @@ public final class VideoProcessor: Sendable {
             return .failure(.unreadable("cannot write to the video cache"))
         }
         let info = VideoInfo(width: size.width, height: size.height, duration: probe.duration, created: probe.created)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        if let data = try? encoder.encode(Manifest(info: info)) {
-            let temporary = images.temporary(for: manifestPath)
-            if FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, manifestPath) != 0 { unlink(temporary) }
-        }
+        images.writeJSON(Manifest(info: info), to: manifestPath)
         return .success(ProcessedVideo(job: job, hash: hash, info: info, webFile: web, posterFile: poster, made: true))
     }
 
@@ -155,16 +150,6 @@ public final class VideoProcessor: Sendable {
     /// versions. Returns how many were removed.
     @discardableResult
     public func finish() -> Int {
-        let keep = used.withLock { $0 }
-        let fm = FileManager.default
-        var pruned = 0
-        for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where !keep.contains(folder + "/" + name) {
-            if (try? fm.removeItem(atPath: folder + "/" + name)) != nil { pruned += 1 }
-        }
-        let parent = (folder as NSString).deletingLastPathComponent, mine = (folder as NSString).lastPathComponent
-        for name in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where name != mine {
-            if (try? fm.removeItem(atPath: parent + "/" + name)) != nil { pruned += 1 }
-        }
-        return pruned
+        ImageCache.prune(folder, keeping: used.withLock { $0 })
     }
 }
