@@ -220,11 +220,10 @@ struct Assembler {
             case .location(let id):
                 diagnostics += checkID(id, kind: "location", path: path)
                 guard item.read != nil else { content.unreadable[.location, default: []].insert(id); continue }
-                content.locations.append(StudyLocation(
-                    id: id, file: path, name: o.string("name") ?? id, address: o.string("address"),
-                    location: o.coordinate("location"), seats: o.int("seats"),
-                    studentIDRequired: o.bool("student_id_required") ?? false,
-                    openingHours: o.openingHours("opening_hours"), body: body, spans: spans))
+                let place = StudyPlace(
+                    name: o.string("name") ?? id, address: o.string("address"), location: o.coordinate("location"), seats: o.int("seats"),
+                    studentIDRequired: o.bool("student_id_required") ?? false, openingHours: o.openingHours("opening_hours"))
+                content.locations.append(StudyLocation(id: id, file: path, place: place, body: body, spans: spans))
 
             case .page(let id):
                 diagnostics += checkID(id, kind: "page", path: path)

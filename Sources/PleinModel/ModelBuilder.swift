@@ -156,9 +156,7 @@ public enum ModelBuilder {
         }
         let asOf = content.checkIns.flatMap { [$0.checkIn, $0.checkOut].compactMap { $0 } }.max()
         var locations = content.locations.map {
-            LocationModel(
-                id: $0.id, file: $0.file, name: $0.name, address: $0.address, location: $0.location, seats: $0.seats,
-                studentIDRequired: $0.studentIDRequired, openingHours: $0.openingHours, body: $0.body)
+            LocationModel(id: $0.id, file: $0.file, place: $0.place, body: $0.body)
         }
         for i in locations.indices {
             let id = locations[i].id

@@ -268,20 +268,18 @@ public struct MenuLink: Sendable, Equatable, Codable {
     }
 }
 
+@dynamicMemberLookup
 public struct LocationModel: Sendable, Equatable, Codable {
     public let id: String
     public let file: String
     /// The file's history in the repository, when there is one.
     public var revision: Revision?
-    public let name: String
-    public let address: String?
-    public let location: Coordinate?
-    public let seats: Int?
-    public let studentIDRequired: Bool
-    public let openingHours: OpeningHours?
+    public let place: StudyPlace
     public let body: Body
     /// Members checked in as of the build's reference time, by name.
     public var present: [String] = []
+
+    public subscript<T>(dynamicMember field: KeyPath<StudyPlace, T>) -> T { place[keyPath: field] }
 }
 
 public struct Session: Sendable, Hashable, Codable {

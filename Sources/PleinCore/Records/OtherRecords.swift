@@ -24,31 +24,44 @@ public struct ContentPage: Sendable {
     }
 }
 
-/// `locations/<id>.md`
-public struct StudyLocation: Sendable {
-    public let id: String
-    public let file: String
+/// What a study place is: its name, where it is, its seats and its hours (the record and the
+/// model share it; `l.name` reads `l.place.name`).
+public struct StudyPlace: Sendable, Equatable, Codable {
     public let name: String
     public let address: String?
     public let location: Coordinate?
     public let seats: Int?
     public let studentIDRequired: Bool
     public let openingHours: OpeningHours?
-    public let body: Body
-    public let spans: [String: Span]
 
-    public init(id: String, file: String, name: String, address: String?, location: Coordinate?, seats: Int?, studentIDRequired: Bool, openingHours: OpeningHours?, body: Body, spans: [String: Span]) {
-        self.id = id
-        self.file = file
+    public init(name: String, address: String?, location: Coordinate?, seats: Int?, studentIDRequired: Bool, openingHours: OpeningHours?) {
         self.name = name
         self.address = address
         self.location = location
         self.seats = seats
         self.studentIDRequired = studentIDRequired
         self.openingHours = openingHours
+    }
+}
+
+/// `locations/<id>.md`
+@dynamicMemberLookup
+public struct StudyLocation: Sendable {
+    public let id: String
+    public let file: String
+    public let place: StudyPlace
+    public let body: Body
+    public let spans: [String: Span]
+
+    public init(id: String, file: String, place: StudyPlace, body: Body, spans: [String: Span]) {
+        self.id = id
+        self.file = file
+        self.place = place
         self.body = body
         self.spans = spans
     }
+
+    public subscript<T>(dynamicMember field: KeyPath<StudyPlace, T>) -> T { place[keyPath: field] }
 }
 
 /// One entry of `checkins/<member>.yaml`.
