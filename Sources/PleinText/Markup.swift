@@ -88,6 +88,10 @@ public struct MarkupWriter {
 
     /// `<name attributes>`: the contents follow, then `close(name)`.
     public mutating func open(_ name: StaticString, _ attributes: Attribute...) {
+        open(name, attributes: attributes)
+    }
+
+    public mutating func open(_ name: StaticString, attributes: [Attribute]) {
         start(name, attributes)
         out.append(62)
     }

@@ -128,13 +128,8 @@ enum Charts {
 
     /// `<svg>` with its title and description; the chart follows, then `</svg>`.
     private static func open(id: String, width: Double, height: Double, title: String, description: String) -> MarkupWriter {
-        var svg = MarkupWriter(capacity: 8192)
-        svg.open("svg", .init("class", "chart"), .init("viewBox", "0 0 \(n(width)) \(n(height))"), .init("width", n(width)),
-                 .init("height", n(height)), .init("xmlns", "http://www.w3.org/2000/svg"), .init("role", "img"),
-                 .init("aria-labelledby", "\(id)-title \(id)-desc"))
-        svg.element("title", .init("id", "\(id)-title"), text: title)
-        svg.element("desc", .init("id", "\(id)-desc"), text: description)
-        return svg
+        .svg(class: "chart", id: id, width: width, height: height, title: title, description: description,
+             labelling: [.init("role", "img"), .init("aria-labelledby", "\(id)-title \(id)-desc")], capacity: 8192)
     }
 
     /// 1, 2 or 5 times a power of ten, at least `value`.
@@ -155,5 +150,23 @@ enum Charts {
 
     static func n(_ value: Double) -> String {
         FixedPoint.text(value, digits: 1)
+    }
+}
+
+extension MarkupWriter {
+    /// An `<svg>` drawing of `width` × `height` with its `<title>` and `<desc>` (ids `<id>-title`
+    /// and `<id>-desc`, which the `labelling` attributes point to); the drawing follows, then
+    /// `</svg>`.
+    static func svg(
+        class name: String, id: String, width: Double, height: Double, title: String, description: String, labelling: [Attribute],
+        capacity: Int
+    ) -> MarkupWriter {
+        var svg = MarkupWriter(capacity: capacity)
+        let size = [Attribute("class", name), Attribute("viewBox", "0 0 \(Charts.n(width)) \(Charts.n(height))"),
+                    Attribute("width", Charts.n(width)), Attribute("height", Charts.n(height)), Attribute("xmlns", "http://www.w3.org/2000/svg")]
+        svg.open("svg", attributes: size + labelling)
+        svg.element("title", .init("id", "\(id)-title"), text: title)
+        svg.element("desc", .init("id", "\(id)-desc"), text: description)
+        return svg
     }
 }

@@ -46,12 +46,9 @@ struct SVGMap {
             return ((m.x - cx) * scale + width / 2, (m.y - cy) * scale + height / 2)
         }
 
-        var svg = MarkupWriter(capacity: 4096)
-        svg.open("svg", .init("class", "map-svg"), .init("viewBox", "0 0 \(n(width)) \(n(height))"), .init("width", n(width)),
-                 .init("height", n(height)), .init("xmlns", "http://www.w3.org/2000/svg"), .init("aria-labelledby", "\(id)-title"),
-                 .init("aria-describedby", "\(id)-desc"))
-        svg.element("title", .init("id", "\(id)-title"), text: title)
-        svg.element("desc", .init("id", "\(id)-desc"), text: description)
+        var svg = MarkupWriter.svg(
+            class: "map-svg", id: id, width: width, height: height, title: title, description: description,
+            labelling: [.init("aria-labelledby", "\(id)-title"), .init("aria-describedby", "\(id)-desc")], capacity: 4096)
         svg.empty("rect", .init("class", "map-bg"), .init("width", n(width)), .init("height", n(height)))
         for feature in features {
             guard case .polygon(let ring) = feature.shape else { continue }
