@@ -67,14 +67,6 @@ func items(_ text: String?) -> [String] {
 }
 
 /// `52.37,4.89` as a coordinate, anything else as a place name.
-func placeOrCoordinate(_ text: String) -> FieldValue {
-    let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
-        return .object([("lat", .plain(String(lat))), ("lon", .plain(String(lon)))])
-    }
-    return .text(text)
-}
-
 /// Runs a scaffold step and prints the file it wrote.
 func scaffold(_ content: String, _ body: (Scaffold) throws(Scaffold.Failure) -> String) throws {
     try scaffold(Scaffold(contentRoot: content), body)

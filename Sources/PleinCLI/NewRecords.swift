@@ -27,18 +27,22 @@ struct NewMember: ParsableCommand {
     func run() throws {
         let name = try ask(name, "Name", option: "--name")
         let email = askOptional(email, "E-mail address (optional; never published, but readable in the repository)")
-        var fields: [(String, FieldValue)] = []
-        if let joined = askOptional(joined, "Joined (a date such as 2019-04-01)") { fields.append(("joined", .plain(joined))) }
-        if let home = askOptional(home, "Home: a place or lat,lon") { fields.append(("home", placeOrCoordinate(home))) }
-        if let postcode = askOptional(postcode, "Postcode area") { fields.append(("postcode", .text(postcode))) }
-        var diving: [(String, FieldValue)] = []
-        if let certification = askOptional(certification, "Diving certification") { diving.append(("certification", .text(certification))) }
-        if let years = years.map(String.init) ?? askOptional(nil, "Years of diving") { diving.append(("years", .plain(years))) }
-        if let dives = dives.map(String.init) ?? askOptional(nil, "Logged dives") { diving.append(("dives", .plain(dives))) }
-        if !diving.isEmpty { fields.append(("diving", .object(diving))) }
+        let joined = askOptional(joined, "Joined (a date such as 2019-04-01)")
+        let home = askOptional(home, "Home: a place or lat,lon").map(FieldValue.placeOrCoordinate)
+        let postcode = askOptional(postcode, "Postcode area")
+        var diving = Scaffold.Diving(certification: askOptional(certification, "Diving certification"))
+        diving.years = try years ?? askOptional(nil, "Years of diving").map { answer in
+            guard let years = Int(answer) else { throw UsageError(message: "years of diving must be a number") }
+            return years
+        }
+        diving.dives = try dives ?? askOptional(nil, "Logged dives").map { answer in
+            guard let dives = Int(answer) else { throw UsageError(message: "logged dives must be a number") }
+            return dives
+        }
         let friends = items(askOptional(friends, "Friends (ids, separated by commas)"))
-        if !friends.isEmpty { fields.append(("friends", .list(friends))) }
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.member(name: name, email: email, id: id, fields: fields) }
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+            try s.member(name: name, email: email, id: id, joined: joined, home: home, postcode: postcode, diving: diving, friends: friends)
+        }
     }
 }
 
@@ -53,10 +57,10 @@ struct NewGroup: ParsableCommand {
     func run() throws {
         let name = try ask(name, "Group name", option: "--name")
         let members = items(try ask(members, "Members (ids, separated by commas)", option: "--members"))
-        var fields: [(String, FieldValue)] = []
-        if let createdBy { fields.append(("created_by", .plain(createdBy))) }
-        if let visibility = askOptional(visibility, "Visibility: public, unlisted or private") { fields.append(("visibility", .plain(visibility))) }
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.group(name: name, members: members, fields: fields) }
+        let visibility = askOptional(visibility, "Visibility: public, unlisted or private")
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+            try s.group(name: name, members: members, createdBy: createdBy, visibility: visibility)
+        }
     }
 }
 
@@ -71,9 +75,8 @@ struct NewAlbum: ParsableCommand {
     func run() throws {
         let group = try ask(group, "Group id", option: "--group")
         let title = try ask(title, "Album title", option: "--title")
-        var fields: [(String, FieldValue)] = []
-        if let by = askOptional(by, "Made by (member id)") { fields.append(("by", .plain(by))) }
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.album(group: group, title: title, date: date, fields: fields) }
+        let by = askOptional(by, "Made by (member id)")
+        try scaffold(site.folder) { s throws(Scaffold.Failure) in try s.album(group: group, title: title, date: date, by: by) }
     }
 }
 
@@ -197,18 +200,15 @@ struct NewLocation: ParsableCommand {
               let seats = try seats ?? Int(ask(nil, "Seats", option: "--seats")) else {
             throw UsageError(message: "--lat, --lon and --seats must be numbers")
         }
-        var fields: [(String, FieldValue)] = []
-        if let studentIDRequired { fields.append(("student_id_required", .flag(studentIDRequired))) }
-        if let hours = askOptional(openingHours, "Opening hours, e.g. mon-fri 09:00-17:00, sat-sun closed") {
-            let entries = items(hours).compactMap { entry -> (String, FieldValue)? in
+        let hours = askOptional(openingHours, "Opening hours, e.g. mon-fri 09:00-17:00, sat-sun closed").map { hours in
+            items(hours).compactMap { entry -> (days: String, hours: String)? in
                 let parts = entry.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { return nil }
-                return (parts[0], parts[1] == "closed" ? .plain("closed") : .text(parts[1]))
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
             }
-            fields.append(("opening_hours", .object(entries)))
         }
         try scaffold(site.folder) { s throws(Scaffold.Failure) in
-            try s.location(name: name, address: address, lat: lat, lon: lon, seats: seats, fields: fields)
+            try s.location(name: name, address: address, lat: lat, lon: lon, seats: seats, studentIDRequired: studentIDRequired ?? false,
+                           openingHours: hours)
         }
     }
 }

@@ -1,4 +1,5 @@
 public import PleinCore
+import Foundation
 
 /// A value that `plein new` writes into a new file's front matter, given on the command line.
 public enum FieldValue: Sendable {
@@ -10,6 +11,15 @@ public enum FieldValue: Sendable {
     /// A list of ids.
     case list([String])
     case object([(String, FieldValue)])
+
+    /// A place of places.yaml, or `lat,lon` as a coordinate.
+    public static func placeOrCoordinate(_ text: String) -> FieldValue {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
+            return .object([("lat", .plain(String(lat))), ("lon", .plain(String(lon)))])
+        }
+        return .text(text)
+    }
 
     /// `key: value` lines, one field each, nested objects indented.
     static func lines(_ fields: [(String, FieldValue)], indent: String = "") -> String {

@@ -107,14 +107,41 @@ public struct Scaffold: Sendable {
 
     // MARK: Record kinds
 
+    /// A member's diving card.
+    public struct Diving: Sendable {
+        public var certification: String?
+        public var years: Int?
+        public var dives: Int?
+
+        public init(certification: String? = nil, years: Int? = nil, dives: Int? = nil) {
+            self.certification = certification
+            self.years = years
+            self.dives = dives
+        }
+
+        var fields: [(String, FieldValue)] {
+            [("certification", certification.map(FieldValue.text)), ("years", years.map { .plain(String($0)) }),
+             ("dives", dives.map { .plain(String($0)) })].compactMap { key, value in value.map { (key, $0) } }
+        }
+    }
+
     /// A member file. The e-mail address is optional: groups and goals name members by id, and
-    /// an address in a public repository is an address for anyone.
-    public func member(name: String, email: String? = nil, id: String? = nil, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
+    /// an address in a public repository is an address for anyone. `home` is a place or a
+    /// coordinate (`FieldValue.placeOrCoordinate`).
+    public func member(
+        name: String, email: String? = nil, id: String? = nil, joined: String? = nil, home: FieldValue? = nil, postcode: String? = nil,
+        diving: Diving = Diving(), friends: [String] = []
+    ) throws(Failure) -> String {
         var chosen = id ?? ""
         if id == nil { chosen = try slug(name, what: "name") }
         let id = chosen
         guard Slug.isValid(id) else { throw Failure("'\(id)' is not a valid id") }
-        var fields = fields
+        var fields: [(String, FieldValue)] = []
+        if let joined { fields.append(("joined", .plain(joined))) }
+        if let home { fields.append(("home", home)) }
+        if let postcode { fields.append(("postcode", .text(postcode))) }
+        if !diving.fields.isEmpty { fields.append(("diving", .object(diving.fields))) }
+        if !friends.isEmpty { fields.append(("friends", .list(friends))) }
         if let email {
             guard Email.isValid(email) else { throw Failure("'\(email)' is not an e-mail address") }
             if let taken = content.members.first(where: { Email.key($0.email) == Email.key(email) }) {
@@ -132,7 +159,8 @@ public struct Scaffold: Sendable {
             """)
     }
 
-    public func group(name: String, members: [String], id: String? = nil, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
+    /// A group; `createdBy` defaults to its first member.
+    public func group(name: String, members: [String], id: String? = nil, createdBy: String? = nil, visibility: String? = nil) throws(Failure) -> String {
         var chosen = id ?? ""
         if id == nil { chosen = try slug(name, what: "name") }
         let id = chosen
@@ -145,13 +173,15 @@ public struct Scaffold: Sendable {
             ---
             name: \(Self.quote(name))
             members: [\(ids.joined(separator: ", "))]
-            \(FieldValue.lines(fields.contains { $0.0 == "created_by" } ? fields : [("created_by", .plain(ids[0]))] + fields))---
+            created_by: \(createdBy ?? ids[0])
+            \(visibility.map { "visibility: \($0)\n" } ?? "")---
             \(Placeholders.group)
 
             """)
     }
 
-    public func album(group: String, title: String, date: String?, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
+    /// An album; `by` is the member who made it (credited in feeds).
+    public func album(group: String, title: String, date: String?, by: String? = nil) throws(Failure) -> String {
         guard content.groups.contains(where: { $0.id == group }) else { throw Failure("unknown group '\(group)'") }
         let day = try date.map { (d: String) throws(Failure) -> String in clock.civil(try moment(d)).isoDate } ?? clock.civil(now).isoDate
         let id = try slug(title, what: "title")
@@ -159,7 +189,7 @@ public struct Scaffold: Sendable {
             ---
             title: \(Self.quote(title))
             date: \(day)
-            \(FieldValue.lines(fields))---
+            \(by.map { "by: \($0)\n" } ?? "")---
             \(Placeholders.album)
 
             """)
@@ -298,7 +328,12 @@ public struct Scaffold: Sendable {
             """)
     }
 
-    public func location(name: String, address: String?, lat: Double, lon: Double, seats: Int, fields: [(String, FieldValue)] = []) throws(Failure) -> String {
+    /// A study place. `openingHours` are days and hours (`mon-fri`, `09:00-17:00` or `closed`);
+    /// without them, weekdays 09:00-17:00.
+    public func location(
+        name: String, address: String?, lat: Double, lon: Double, seats: Int, studentIDRequired: Bool = false,
+        openingHours: [(days: String, hours: String)]? = nil
+    ) throws(Failure) -> String {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw Failure("the coordinate is out of range") }
         guard seats >= 0 else { throw Failure("seats cannot be negative") }
         let id = try slug(name, what: "name")
@@ -307,9 +342,12 @@ public struct Scaffold: Sendable {
             name: \(Self.quote(name))
             \(address.map { "address: \(Self.quote($0))\n" } ?? "")location: {lat: \(lat), lon: \(lon)}
             seats: \(seats)
-            \(FieldValue.lines((fields.contains { $0.0 == "student_id_required" } ? [] : [("student_id_required", FieldValue.flag(false))])
-                + (fields.contains { $0.0 == "opening_hours" } ? [] : [("opening_hours", .object([("mon-fri", .text("09:00-17:00")), ("sat-sun", .plain("closed"))]))])
-                + fields))---
+            \(FieldValue.lines([
+                ("student_id_required", .flag(studentIDRequired)),
+                ("opening_hours", .object((openingHours ?? [("mon-fri", "09:00-17:00"), ("sat-sun", "closed")]).map { days, hours in
+                    (days, hours == "closed" ? .plain("closed") : .text(hours))
+                })),
+            ]))---
             \(Placeholders.location)
 
             """)

@@ -33,10 +33,6 @@ public struct TrustedHTML: Sendable, Hashable {
         TrustedHTML(a.markup + b.markup)
     }
 
-    public static func joined(_ pieces: [TrustedHTML], separator: StaticString = "") -> TrustedHTML {
-        TrustedHTML(pieces.map(\.markup).joined(separator: separator.description))
-    }
-
     /// A `<script type="application/ld+json">` holding `json` (whose strings escape `<`, `>` and
     /// `&`: nothing in a value can end the script).
     public static func jsonLD(_ json: JSON) -> TrustedHTML {

@@ -26,9 +26,26 @@ import Testing
         let now = Moment(seconds: CivilTime(year: 2026, month: 11, day: 21, hour: 13, minute: 30).secondsAsUTC)
         func s() -> Scaffold { Scaffold(contentRoot: root, now: now) }
         #expect(try s().member(name: "Zoë de Wit", email: "zoe@example.org") == root + "/users/zoe-de-wit.md")
-        _ = try s().member(name: "Bram", email: "bram@example.org")
-        _ = try s().group(name: "Duikclub", members: ["zoe-de-wit", "bram@example.org"])
-        _ = try s().album(group: "duikclub", title: "Eerste duik", date: "2026-11-01")
+        let bram = try s().member(
+            name: "Bram", email: "bram@example.org", joined: "2019-04-01", home: .placeOrCoordinate("52.36, 4.94"), postcode: "1094",
+            diving: Scaffold.Diving(certification: "CMAS **", dives: 120), friends: ["zoe-de-wit"])
+        #expect(try String(contentsOfFile: bram, encoding: .utf8).hasPrefix("""
+            ---
+            name: "Bram"
+            email: "bram@example.org"
+            joined: 2019-04-01
+            home:
+              lat: 52.36
+              lon: 4.94
+            postcode: "1094"
+            diving:
+              certification: "CMAS **"
+              dives: 120
+            friends: [zoe-de-wit]
+            ---
+            """))
+        _ = try s().group(name: "Duikclub", members: ["zoe-de-wit", "bram@example.org"], visibility: "unlisted")
+        _ = try s().album(group: "duikclub", title: "Eerste duik", date: "2026-11-01", by: "bram")
         _ = try s().goal(group: "duikclub", title: "Dertig meter", points: 10, addedBy: "bram")
         #expect(try s().event(group: "duikclub", title: "Nachtduik", starts: "2026-12-05T19:30", ends: "2026-12-05T22:00", place: "Den Osse, bij de steiger", by: "bram")
             == root + "/groups/duikclub/events/nachtduik.md")
@@ -40,6 +57,8 @@ import Testing
         #expect(reply == root + "/reports/1094/2026-11-21-fiets-gestolen/replies/20261121T1430-zoe-de-wit.md")
         #expect(FileManager.default.fileExists(atPath: root + "/reports/1094/2026-11-21-fiets-gestolen/index.md"))
         _ = try s().location(name: "OBA Oost", address: "Linnaeusstraat 1", lat: 52.36, lon: 4.93, seats: 20)
+        _ = try s().location(name: "UB", address: nil, lat: 52.37, lon: 4.89, seats: 300, studentIDRequired: true,
+                             openingHours: [("mon-sat", "08:30-23:00"), ("sun", "closed")])
         _ = try s().checkIn(member: "bram", location: "oba-oost", at: "2026-11-20T09:00:00+01:00", out: "2026-11-20T12:00:00+01:00")
         _ = try s().checkIn(member: "bram", location: "oba-oost", at: "2026-11-21T09:00:00+01:00", out: nil)
         _ = try s().message(thread: "duiken", author: "bram", participants: ["zoe-de-wit"], subject: "Duiken?", at: nil)
