@@ -23,7 +23,6 @@ enum TemplateEncoder {
         case let number as Int: return .number(number)
         case let number as Double: return .decimal(number)
         case let flag as Bool: return .flag(flag)
-        case let values as any HandWrittenTemplate: return .object(values.template)
         default:
             let encoder = TreeEncoder()
             try value.encode(to: encoder)
@@ -31,22 +30,28 @@ enum TemplateEncoder {
         }
     }
 
-    /// `areaURL` → `area_url`, `dateOnly` → `date_only`.
+    /// `areaURL` → `area_url`, `dateOnly` → `date_only` (property names are ASCII). Every
+    /// field of every page goes through here: a name without capitals is returned as it is.
     static func snakeCase(_ name: String) -> String {
-        let characters = Array(name)
-        var out = ""
-        for (i, c) in characters.enumerated() {
-            if c.isUppercase {
-                let afterLower = i > 0 && (characters[i - 1].isLowercase || characters[i - 1].isNumber)
-                let endsAcronym = i > 0 && characters[i - 1].isUppercase && i + 1 < characters.count && characters[i + 1].isLowercase
-                if afterLower || endsAcronym { out += "_" }
-                out += c.lowercased()
-            } else {
-                out.append(c)
+        guard name.utf8.contains(where: isUpper) else { return name }
+        let bytes = Array(name.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 4)
+        for (i, byte) in bytes.enumerated() {
+            guard isUpper(byte) else {
+                out.append(byte)
+                continue
             }
+            let afterLower = i > 0 && (isLower(bytes[i - 1]) || (48...57).contains(bytes[i - 1]))
+            let endsAcronym = i > 0 && isUpper(bytes[i - 1]) && i + 1 < bytes.count && isLower(bytes[i + 1])
+            if afterLower || endsAcronym { out.append(95) }
+            out.append(byte + 32)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static func isUpper(_ byte: UInt8) -> Bool { (65...90).contains(byte) }
+    private static func isLower(_ byte: UInt8) -> Bool { (97...122).contains(byte) }
 
     /// A list of objects when every item is one (what a section iterates), else of values.
     static func list(_ values: [TemplateValue]) -> TemplateValue {
@@ -60,6 +65,14 @@ enum TemplateEncoder {
     }
 }
 
+extension HandWrittenTemplate {
+    /// Its `template`, as it is: only `TemplateEncoder` encodes template values.
+    func encode(to encoder: any Encoder) throws {
+        guard let tree = encoder as? TreeEncoder else { preconditionFailure("only TemplateEncoder encodes \(Self.self)") }
+        tree.made = .single(.object(template))
+    }
+}
+
 private final class KeyedStore {
     var context = TemplateContext()
 }
@@ -68,7 +81,7 @@ private final class ListStore {
     var values: [TemplateValue] = []
 }
 
-private final class TreeEncoder: Encoder {
+fileprivate final class TreeEncoder: Encoder {
     enum Made {
         case nothing, keyed(KeyedStore), list(ListStore), single(TemplateValue?)
     }
@@ -116,6 +129,19 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         store.context[name(key)] = try TemplateEncoder.encode(value)
+    }
+
+    // The kinds most fields are, without the casts of the generic `encode`.
+    mutating func encode(_ value: String, forKey key: Key) {
+        store.context[name(key)] = value.isEmpty ? nil : .text(value)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) {
+        store.context[name(key)] = .flag(value)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) {
+        store.context[name(key)] = .number(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {

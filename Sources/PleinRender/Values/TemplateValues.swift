@@ -16,14 +16,8 @@ extension TemplateValues where Self: Encodable {
 }
 
 /// Template values whose `template` is written by hand, which may still be the field of an
-/// `Encodable` one: `TemplateEncoder` takes their `template` as it is.
+/// `Encodable` one: `TemplateEncoder` takes their `template` as it is (see its `encode(to:)`).
 protocol HandWrittenTemplate: TemplateValues, Encodable {}
-
-extension HandWrittenTemplate {
-    func encode(to encoder: any Encoder) throws {
-        preconditionFailure("TemplateEncoder reads \(Self.self).template instead")
-    }
-}
 
 extension TemplateValue {
     static func of(_ values: some TemplateValues) -> TemplateValue { .object(values.template) }
