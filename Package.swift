@@ -98,6 +98,8 @@ let package = Package(
             name: "PleinBuild",
             dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // PBKDF2 for members-only groups' keys (`SealingStage`); AES-GCM and HKDF are in Crypto.
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -24,6 +24,9 @@ public struct BuildOptions: Sendable {
     /// The secret that message threads' addresses are derived from (`PLEIN_SECRET` or
     /// `--secret-file`); without it threads are not rendered.
     public var secret: [UInt8]?
+    /// The passphrases of members-only groups, by group id (`PLEIN_PASSPHRASE_<GROUP>` or
+    /// `--passphrases`): such a group is published sealed with its key, and not at all without.
+    public var passphrases: [String: String] = [:]
     /// Whether to read the content's history from git ("edited" dates, feed `updated`,
     /// sitemap `lastmod`).
     public var history = true

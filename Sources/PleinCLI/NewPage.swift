@@ -1,4 +1,5 @@
 import ArgumentParser
+import PleinCore
 import PleinScaffold
 
 struct NewPage: ParsableCommand {
@@ -17,5 +18,20 @@ struct NewPage: ParsableCommand {
         try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.page(title: title, id: id, menuTitle: menuTitle, order: order, menu: !noMenu)
         }
+    }
+}
+
+struct NewPassphrase: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passphrase",
+        abstract: "Prints a strong new passphrase for a members-only group (visibility: members).",
+        discussion: """
+            Give it to the group's members, and to the build, never to the content repository: as \
+            PLEIN_PASSPHRASE_<GROUP> (a CI secret), or in a file that `plein build --passphrases <file>` reads \
+            ('<group>: <passphrase>' a line). Changing it seals the group's pages again under the new one.
+            """)
+
+    func run() {
+        print(Passphrase.generate())
     }
 }

@@ -52,12 +52,12 @@ struct NewGroup: ParsableCommand {
     @Option var name: String?
     @Option(help: "Members by id or e-mail, separated by commas.") var members: String?
     @Option(name: .customLong("created-by"), help: "The member who started it (default: the first member).") var createdBy: String?
-    @Option(help: "public (default), unlisted or private.") var visibility: String?
+    @Option(help: "public (default), unlisted, members (encrypted: see `plein new passphrase`) or private.") var visibility: String?
 
     func run() throws {
         let name = try ask(name, "Group name", option: "--name")
         let members = items(try ask(members, "Members (ids, separated by commas)", option: "--members"))
-        let visibility = askOptional(visibility, "Visibility: public, unlisted or private")
+        let visibility = askOptional(visibility, "Visibility: public, unlisted, members or private")
         try scaffold(site.folder) { s throws(Scaffold.Failure) in
             try s.group(name: name, members: members, createdBy: createdBy, visibility: visibility)
         }

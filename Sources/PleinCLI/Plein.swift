@@ -105,6 +105,9 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .customLong("secret-file"), help: "A file holding the secret for message threads' addresses (else PLEIN_SECRET).")
     var secretFile: String?
 
+    @Option(help: "A file of members-only groups' passphrases, a line each: '<group>: <passphrase>' (else PLEIN_PASSPHRASE_<GROUP>).")
+    var passphrases: String?
+
     @Flag(name: .customLong("no-history"), help: "Do not read the content's git history (no \"edited\" dates, feed updates or sitemap lastmod).")
     var noHistory = false
 
@@ -132,12 +135,37 @@ struct SiteOptions: ParsableArguments {
         return Terminal.environment["PLEIN_SECRET"].flatMap { $0.isEmpty ? nil : Array($0.utf8) }
     }
 
+    /// The members-only groups' passphrases: the file's lines (`<group>: <passphrase>`; `#`
+    /// starts a comment line), then the `PLEIN_PASSPHRASE_<GROUP>` variables, kept under their
+    /// names (`SealingStage` looks a group up by both).
+    func groupPassphrases() throws -> [String: String] {
+        var found: [String: String] = [:]
+        for (name, value) in Terminal.environment where name.hasPrefix("PLEIN_PASSPHRASE_") && !value.isEmpty { found[name] = value }
+        guard let passphrases else { return found }
+        guard let data = FileManager.default.contents(atPath: passphrases), let text = String(data: data, encoding: .utf8) else {
+            throw UsageError(message: "cannot read the passphrase file '\(passphrases)'")
+        }
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let colon = trimmed.firstIndex(of: ":") else {
+                throw UsageError(message: "\(passphrases):\(number + 1): write '<group>: <passphrase>'")
+            }
+            let group = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
+            let passphrase = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !group.isEmpty, !passphrase.isEmpty else { throw UsageError(message: "\(passphrases):\(number + 1): write '<group>: <passphrase>'") }
+            found[group] = passphrase
+        }
+        return found
+    }
+
     func buildOptions() throws -> BuildOptions {
         var options = BuildOptions(content: content, templates: templates, output: output, baseURL: baseURL, cache: cache,
                                    environment: Terminal.environment)
         options.templatesOverBuiltInTheme = givenTemplates == nil
         options.history = !noHistory
         options.secret = try secret()
+        options.passphrases = try groupPassphrases()
         return options
     }
 }

@@ -5,7 +5,9 @@ public enum ModelBuilder {
     ///   an album's list leaves out follow in this order.
     ///   - history: when each file was committed (an empty history outside a repository).
     ///   - now: the time of the build, whose day in the site's zone divides upcoming events from past ones.
-    public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History(), now: Moment? = nil) -> SiteModel {
+    ///   - sealed: the members-only groups that have a key (the others are not published).
+    public static func build(_ content: Content, captureTimes: [String: Moment] = [:], history: History = History(), now: Moment? = nil,
+                             sealed: Set<String> = []) -> SiteModel {
         let index = content.memberIndex
         let site = content.site
         func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value) } }
@@ -43,7 +45,7 @@ public enum ModelBuilder {
         let formerMembers = members.keys.filter { members[$0]!.left != nil }.sorted(by: byName)
 
         // Groups: private ones and groups without members are not published at all.
-        let publication = Publication(content)
+        let publication = Publication(content, sealed: sealed)
         var groups: [String: GroupModel] = [:]
         var everMembers: [String: [String]] = [:]
         for g in content.groups where publication.groups.contains(g.id) {

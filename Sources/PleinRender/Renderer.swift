@@ -25,7 +25,10 @@ public struct Renderer: Sendable {
         // Threads only with a secret; they are listed nowhere else.
         let threads = inputs.options.threadKeys == nil
             ? [] : model.threads.flatMap { [OutputID.thread($0.id), .threadFeed($0.id), .threadJSONFeed($0.id)] }
-        return OutputID.all(model) + albumMaps + threads + (inputs.options.search ? [.search] : [])
+        let all = OutputID.all(model) + albumMaps + threads + (inputs.options.search ? [.search] : [])
+        // A members-only group's feeds, calendars and data are not published (its pages are, sealed).
+        let sealing = inputs.options.sealing
+        return sealing.isEmpty ? all : all.filter { !$0.isLeftOut(sealing: sealing) }
     }
 
     /// What the site's search index holds, by shard (nothing without `RenderOptions.search`).
@@ -85,8 +88,15 @@ private struct Batch: Rendering {
         }
     }
 
-    /// `feed` gives the feed of an Atom output, made once for it and its JSON Feed twin.
+    /// `feed` gives the feed of an Atom output, made once for it and its JSON Feed twin. A page
+    /// of a members-only group is rendered, then sealed into the page that unlocks it.
     func render(_ id: OutputID, feed: (OutputID) -> Feed) -> OutputFile {
+        let file = renderOpen(id, feed: feed)
+        guard let group = id.sealedGroup(in: inputs.options.sealing) else { return file }
+        return SealedPage(inputs: inputs).render(file, kind: id.kind, group: group)
+    }
+
+    func renderOpen(_ id: OutputID, feed: (OutputID) -> Feed) -> OutputFile {
         let writer = FeedWriter(inputs: inputs)
         switch id {
         case .home: return framed(HomePage(inputs: inputs))

@@ -12,8 +12,12 @@ public struct Routes: Sendable {
     public let basePath: String
     /// `example.org`, for tag URIs.
     public let host: String
+    /// The members-only groups published sealed: their pages below the entry page have opaque
+    /// names (`groups/<g>/sealed/<token>/`), which say nothing of albums, photos or events.
+    public let sealing: Sealing
 
-    public init(baseURL: String) {
+    public init(baseURL: String, sealing: Sealing = [:]) {
+        self.sealing = sealing
         let base = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.baseURL = base
         if let scheme = base.range(of: "://"), let slash = base[scheme.upperBound...].firstIndex(of: "/") {
@@ -62,13 +66,21 @@ public struct Routes: Sendable {
     public var groups: String { "groups/" }
     public func group(_ id: String) -> String { "groups/\(id)/" }
     public func groupFeed(_ id: String) -> String { "groups/\(id)/feed.xml" }
-    public func leaderboard(_ id: String) -> String { "groups/\(id)/leaderboard/" }
+    public func leaderboard(_ id: String) -> String { sealed(id, "groups/\(id)/leaderboard/") }
     /// A group's event: `groups/<group>/events/<event>/`.
-    public func groupEvent(_ key: GroupEventKey) -> String { "groups/\(key.group)/events/\(key.event)/" }
+    public func groupEvent(_ key: GroupEventKey) -> String { sealed(key.group, "groups/\(key.group)/events/\(key.event)/") }
     /// Every event of the site, upcoming and past.
     public var events: String { "events/" }
-    public func album(_ key: AlbumKey) -> String { "groups/\(key.group)/albums/\(key.album)/" }
-    public func photo(_ key: AlbumKey, _ slug: String) -> String { album(key) + slug + "/" }
+    public func album(_ key: AlbumKey) -> String { sealed(key.group, "groups/\(key.group)/albums/\(key.album)/") }
+    public func photo(_ key: AlbumKey, _ slug: String) -> String { sealed(key.group, "groups/\(key.group)/albums/\(key.album)/\(slug)/") }
+    /// Where a page of a members-only group is published: `groups/<g>/sealed/<token>/` for
+    /// `path`, the page's path in the open (which is never written).
+    func sealed(_ group: String, _ path: String) -> String {
+        guard let sealed = sealing[group] else { return path }
+        return Self.sealed(group, token: sealed.token(path)) + "/"
+    }
+    /// The folder of a members-only group's sealed files: `groups/<g>/sealed/<token>`.
+    public static func sealed(_ group: String, token: String) -> String { "groups/\(group)/sealed/\(token)" }
     public var areas: String { "reports/" }
     public func area(_ id: String) -> String { "reports/\(id)/" }
     public func areaFeed(_ id: String) -> String { "reports/\(id)/feed.xml" }

@@ -26,12 +26,13 @@ SECRET = "output-check-secret-7f3a"
 
 
 def build(plein, content, output, extra=()):
-    """Builds with a thread secret, so message pages are checked too; the photos' variants and
-    the video come from the shared media (`media.py`)."""
+    """Builds with a thread secret and the demo's members-only group's passphrase, so message
+    pages and sealed pages are checked too; the photos' variants and the video come from the
+    shared media (`media.py`)."""
     cache = media.seed(os.path.join(os.path.dirname(output), "cache-" + os.path.basename(output)), plein)
     result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
                              "--output", output, "--cache", cache, *extra], capture_output=True, text=True,
-                            env={**os.environ, "PLEIN_SECRET": SECRET})
+                            env={**os.environ, "PLEIN_SECRET": SECRET, "PLEIN_PASSPHRASE_ZEEHOND_LEDEN": "kelder-fles-ventiel-lamp-2027"})
     if result.returncode != 0:
         fail(f"plein build {content} failed:\n{result.stderr}")
     return result

@@ -35,7 +35,7 @@ def opened(content, folder):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             with open(path, "w", encoding="utf-8") as f:
-                f.write(text.replace("\nvisibility: private\n", "\nvisibility: public\n"))
+                f.write(text.replace("\nvisibility: private\n", "\nvisibility: public\n").replace("\nvisibility: members\n", "\nvisibility: public\n"))
     return folder
 # The parts of a cache that hold media, named by the hash of their source: the rest of a cache
 # (the build store, the search indexes, served copies) belongs to one build.

@@ -38,6 +38,7 @@ struct Remembered: Sendable {
         text += "output \(URL(fileURLWithPath: options.output).standardizedFileURL.path)\n"
         text += "base \(options.baseURL ?? "-")\nhistory \(options.history)\n"
         text += "secret \(options.secret.map { Hashing.sha256Hex($0) } ?? "-")\n"
+        text += "passphrases \(SealingStage.fingerprint(options.passphrases))\n"
         text += "footer \(options.pageFooterInjection ?? "-")\n"
         text += "pagefind \(options.pagefind.map { Pagefind(executable: $0).identity } ?? "-")\n"
         text += "ffmpeg \(options.ffmpegIdentity)\n"

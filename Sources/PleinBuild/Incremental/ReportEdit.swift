@@ -147,6 +147,9 @@ struct ReportEdit {
             return nil
         }
         timer.lap("outputs to render (\(stale.count))")
+        // A page of a group, where members-only groups may be, is sealed with keys that the
+        // build that loads everything derives.
+        if !options.passphrases.isEmpty, stale.contains(where: { $0.id.isGroupPage }) { return nil }
 
         let (theme, themeProblems) = ThemeLoader.load(options.themeFiles, language: site.language)
         guard let theme, themeProblems.isEmpty else { return nil }

@@ -32,6 +32,9 @@ public struct SiteState: Sendable {
     private var modelStage: ModelStage
     private let leaflet: Leaflet?
     let threadKeys: ThreadKeys?
+    /// The members-only groups published sealed (with a strong passphrase), their keys derived once.
+    private var sealingStage = SealingStage()
+    private(set) var sealing: Sealing = [:]
     private var servedCopies: ServedCopies
     var last = LastBuild()
     /// For `plein build` with the build store: the last build's snapshot and the next one.
@@ -126,7 +129,9 @@ public struct SiteState: Sendable {
         let rules = CheckStage.rules(content, change: change, last: checked)
         checked = rules
         let result = CheckStage.run(content, checked: rules, loading: loadDiagnostics, images: images, theme: theme, themeProblems: themeDiagnostics)
-        diagnostics = result.diagnostics
+        let (keys, sealingProblems) = sealingStage.run(content, passphrases: options.passphrases)
+        sealing = keys
+        diagnostics = result.diagnostics + sealingProblems.map { $0.under(content.displayRoot) }
         sources = result.sources
     }
 
@@ -202,7 +207,8 @@ public struct SiteState: Sendable {
         // A model made from the last one by an edit of reports only is that in the stages after,
         // which then look at those reports only; else they look at everything.
         let (model, modelNotes, change) = modelStage.run(content, change: tracking && remembered == nil ? unrendered : .everything, last: &last.model,
-                                                         captureTimes: media.captureTimes, threadKeys: threadKeys, now: options.buildTime)
+                                                         captureTimes: media.captureTimes, threadKeys: threadKeys, now: options.buildTime,
+                                                         sealed: Set(sealing.keys))
         var reportsOnly: Set<String>?
         if case .reports(let ids) = change { reportsOnly = ids }
         lastChange.modelled = change
@@ -230,7 +236,7 @@ public struct SiteState: Sendable {
         let renderer = Renderer(
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
-                                   search: searching))
+                                   search: searching, sealing: sealing))
         // The outputs: after an edit of reports only, the same as last time.
         let sameOutputs = reportsOnly != nil && !last.ids.isEmpty
         let ids = sameOutputs ? last.ids : renderer.outputs()
@@ -327,7 +333,7 @@ public struct SiteState: Sendable {
             videos = VideoStage(contentRoot: options.content, ffmpeg: ffmpeg, cache: images.processor.cache)
         }
         // Nothing is made of a group that is not published: not a variant, poster or video.
-        let publication = Publication(content)
+        let publication = Publication(content, sealed: Set(sealing.keys))
         videosMade = videos.process(content, publishing: publication, progress: options.videoProgress)
         images.setPosters(videos.posters)
         timer.lap("videos (\(videosMade) made)")
@@ -361,31 +367,9 @@ public struct SiteState: Sendable {
         let (publishedVideos, videoLinks) = videos.catalog()
         catalog.videos = publishedVideos
         links += videoLinks
+        SealedMedia(sealing: sealing, cacheRoot: options.cacheRoot).apply(&catalog, links: &links)
         timer.lap("catalog")
         return Media(catalog: catalog, links: links, attachments: attachments, copies: copies, captureTimes: times)
-    }
-
-    /// What each file published as it is consists of, for the build store: an asset's bytes, a
-    /// derived image's file, an attachment's content.
-    private func published(assets: [OutputFile], imageLinks: [(String, String)], searchLinks: [(String, String)],
-                           attachments: [(source: String, target: String)]) -> [String: String] {
-        var identities: [String: String] = [:]
-        for asset in assets { identities[asset.path] = "bytes " + Hashing.sha256Hex(asset.bytes) }
-        // A search index made again may hold files as they were: Pagefind names most of them after
-        // their bytes; the others are compared by their bytes.
-        for (source, target) in searchLinks {
-            identities[target] = SearchStage.isNamedByContent(target) ? "search"
-                : "bytes " + ((try? Data(contentsOf: URL(fileURLWithPath: source))).map { Hashing.sha256Hex(Array($0)) } ?? "?")
-        }
-        for (source, target) in imageLinks {
-            var info = stat()
-            identities[target] = "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"
-        }
-        for (source, target) in attachments {
-            let hash = remembered?.next.content[source].map { Hashing.sha256Hex($0.hash) } ?? "?"
-            identities[target] = "content \(source) \(hash)"
-        }
-        return identities
     }
 
     /// Waits until the records read so far are in the build store.

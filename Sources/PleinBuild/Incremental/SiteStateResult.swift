@@ -75,3 +75,28 @@ extension SiteState {
         videos.processor.finish()
     }
 }
+
+extension SiteState {
+    /// What each file published as it is consists of, for the build store: an asset's bytes, a
+    /// derived image's file, an attachment's content.
+    func published(assets: [OutputFile], imageLinks: [(String, String)], searchLinks: [(String, String)],
+                           attachments: [(source: String, target: String)]) -> [String: String] {
+        var identities: [String: String] = [:]
+        for asset in assets { identities[asset.path] = "bytes " + Hashing.sha256Hex(asset.bytes) }
+        // A search index made again may hold files as they were: Pagefind names most of them after
+        // their bytes; the others are compared by their bytes.
+        for (source, target) in searchLinks {
+            identities[target] = SearchStage.isNamedByContent(target) ? "search"
+                : "bytes " + ((try? Data(contentsOf: URL(fileURLWithPath: source))).map { Hashing.sha256Hex(Array($0)) } ?? "?")
+        }
+        for (source, target) in imageLinks {
+            var info = stat()
+            identities[target] = "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"
+        }
+        for (source, target) in attachments {
+            let hash = remembered?.next.content[source].map { Hashing.sha256Hex($0.hash) } ?? "?"
+            identities[target] = "content \(source) \(hash)"
+        }
+        return identities
+    }
+}

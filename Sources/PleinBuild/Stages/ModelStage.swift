@@ -18,9 +18,10 @@ struct ModelStage {
     }
 
     /// The model of the whole content, and notes worth telling (as below).
-    mutating func run(_ loaded: Content, captureTimes: [String: Moment], threadKeys: ThreadKeys?, now: Moment) -> (SiteModel, notes: [String], change: ContentChange) {
+    mutating func run(_ loaded: Content, captureTimes: [String: Moment], threadKeys: ThreadKeys?, now: Moment,
+                      sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ContentChange) {
         var none: SiteModel?
-        return run(loaded, change: .everything, last: &none, captureTimes: captureTimes, threadKeys: threadKeys, now: now)
+        return run(loaded, change: .everything, last: &none, captureTimes: captureTimes, threadKeys: threadKeys, now: now, sealed: sealed)
     }
 
     /// The model, and notes worth telling (history unavailable, threads without a secret).
@@ -28,7 +29,7 @@ struct ModelStage {
     /// place (`ModelBuilder.replace`), unless the history moved or the edit reached further; the
     /// change returned says which it was. `last` is taken when the model is made from it.
     mutating func run(_ loaded: Content, change: ContentChange, last: inout SiteModel?, captureTimes: [String: Moment],
-                      threadKeys: ThreadKeys?, now: Moment) -> (SiteModel, notes: [String], change: ContentChange) {
+                      threadKeys: ThreadKeys?, now: Moment, sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ContentChange) {
         let head = history.head
         if let reading = firstReading {
             history = reading.finish()
@@ -46,7 +47,7 @@ struct ModelStage {
                 last = previous
             }
         }
-        let model = replaced ?? ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now)
+        let model = replaced ?? ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now, sealed: sealed)
         let made = replaced == nil ? ContentChange.everything : change
         if threadKeys == nil, !model.threads.isEmpty {
             notes.append("\(model.threads.count) message thread\(model.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")

@@ -87,6 +87,10 @@ public enum Problem: Sendable, Hashable, Error {
     /// ffmpeg is not installed: the video is offered as a download (`published`), or left out.
     case videoWithoutFFmpeg(file: String, published: Bool)
     case groupWithoutMembers
+    /// A members-only group's passphrase is too weak to protect it (`Passphrase.weakness`).
+    case weakPassphrase(group: String, reason: String)
+    /// A members-only group whose passphrase was not given: not published.
+    case noPassphrase(group: String, variable: String)
     case photoWithoutCaption(String)
     case emptyAlbum
     case threadWithoutMessages
@@ -111,7 +115,7 @@ public enum Problem: Sendable, Hashable, Error {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
              .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
-             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch:
+             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase:
             return .warning
         default:
             return .error
@@ -221,6 +225,9 @@ public enum Problem: Sendable, Hashable, Error {
                 ? "ffmpeg is not installed, so '\(file)' is offered as a download (without its metadata) rather than played in the page; `make site` installs ffmpeg"
                 : "ffmpeg is not installed, so '\(file)' is not published (a WebM's metadata cannot be removed without it); `make site` installs ffmpeg"
         case .groupWithoutMembers: return "this group has no members and will not be published"
+        case .weakPassphrase(let group, let reason): return "the passphrase of members-only group '\(group)' is too weak: \(reason)"
+        case .noPassphrase(let group, _):
+            return "members-only group '\(group)' has no passphrase, so nothing of it is published"
         case .photoWithoutCaption(let file):
             return "\(FileRole.isVideo(FileRole.splitExtension(file).ext) ? "video" : "photo") '\(file)' has no caption (it is used as alt text)"
         case .emptyAlbum: return "this album has no photos"
@@ -290,6 +297,10 @@ public enum Problem: Sendable, Hashable, Error {
             return "add 'starts' (when the event begins), or remove 'ends'"
         case .eventFieldWithoutEvent(let field):
             return "set 'category: event', or remove '\(field)'"
+        case .weakPassphrase:
+            return "`plein new passphrase` makes a strong one; give it to the group's members, and to the build as before"
+        case .noPassphrase(_, let variable):
+            return "give it in \(variable), or in the file that --passphrases names; `plein new passphrase` makes one"
         default:
             return nil
         }

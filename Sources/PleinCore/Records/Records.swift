@@ -79,8 +79,10 @@ public struct Member: Sendable, Codable {
     }
 }
 
+/// Who sees a group: everyone (`public`), those given its address (`unlisted`), those given its
+/// passphrase (`members`: published sealed, see `SealedGroup`), or nobody (`private`).
 public enum Visibility: String, Sendable, Hashable, Codable {
-    case `public`, unlisted, `private`
+    case `public`, unlisted, members, `private`
 }
 
 /// How an album's map places its photos (`map` of the album): on the site's privacy grid

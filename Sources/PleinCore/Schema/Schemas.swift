@@ -65,7 +65,10 @@ public enum Schemas {
         Field("name", .string, required: true, "The group's name, unique across the site."),
         Field("members", .list(.memberRef), required: true, "Members by id or e-mail address."),
         Field("created_by", .memberRef, "The member who started the group."),
-        Field("visibility", .choice(["public", "unlisted", "private"]), "public (default), unlisted (not listed anywhere) or private (never published)."),
+        Field(
+            "visibility", .choice(["public", "unlisted", "members", "private"]),
+            "public (default), unlisted (not listed anywhere), members (published encrypted, for those with the group's passphrase) or private (never published)."
+        ),
     ]), summary: "A group: content/groups/<group>/index.md")
 
     public static let album = RecordSchema(kind: "album", format: .frontMatter, root: .object([

@@ -21,9 +21,12 @@ struct Page {
     var fileName: String?
     /// Loads Leaflet on this page.
     var hasMap = false
+    /// Another template than the kind's: `sealed`, for a members-only group's page in the open.
+    var templateName: String?
 
     /// The template of the page's kind (`OutputID.Kind`, the one table of them).
     var template: String {
+        if let templateName { return templateName }
         guard let name = kind.template else { preconditionFailure("\(kind) is not a page") }
         return name
     }

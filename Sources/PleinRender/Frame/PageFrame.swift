@@ -31,6 +31,8 @@ struct FrameValues: Sendable {
             "css": .text(routes.url(theme.asset("style.css"))),
             "js": .text(routes.url(theme.asset("plein.js"))),
             "icon": .text(routes.url(theme.asset("icon.svg"))),
+            // What opens a members-only group's pages (`SealedPage`).
+            "unlock": .text(routes.url(theme.asset("unlock.js"))),
         ])
         searchScript = routes.url(theme.asset("search.js"))
         self.leaflet = leaflet.map {

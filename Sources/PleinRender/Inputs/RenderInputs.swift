@@ -28,12 +28,16 @@ public struct RenderOptions: Sendable {
     /// Whether the site has its search page and index (`site.yaml` allows it and Pagefind is
     /// installed): every page then has a search box.
     public var search: Bool
+    /// The members-only groups with their keys: their pages are published sealed.
+    public var sealing: Sealing
 
-    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil, search: Bool = false) {
+    public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil, search: Bool = false,
+                sealing: Sealing = [:]) {
         self.pageFooterInjection = pageFooterInjection
         self.leaflet = leaflet
         self.threadKeys = threadKeys
         self.search = search
+        self.sealing = sealing
     }
 }
 
@@ -69,7 +73,7 @@ struct RenderInputs: Sendable {
             self.site = site
             let theme = theme.labelled(site.labels)
             self.theme = theme
-            routes = Routes(baseURL: site.baseURL)
+            routes = Routes(baseURL: site.baseURL, sealing: options.sealing)
             self.options = options
             frame = FrameValues(site: site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search)
         }

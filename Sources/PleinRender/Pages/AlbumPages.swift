@@ -45,7 +45,8 @@ struct AlbumPage: PageRenderer {
         }
         let features = maps.features
         let map = features.albumHasMap(album)
-            ? maps.block(id: "map-album", title: album.title, features: features.features(.album(key)), geoJSON: features.path(.album(key)))
+            ? maps.block(id: "map-album", title: album.title, features: features.features(.album(key)),
+                         geoJSON: sealed(key.group) ? nil : features.path(.album(key)))
             : nil
         var page = Page(
             kind: .album, path: routes.album(key), title: album.title,
@@ -56,7 +57,7 @@ struct AlbumPage: PageRenderer {
         page.hasMap = map != nil
         if let cover = album.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed
-        page.feeds = [groupFeed(g)]
+        page.feeds = groupFeeds(g)
         page.source = album.file
         page.breadcrumbs = groupCrumbs(g)
         return page
@@ -109,7 +110,7 @@ struct PhotoPage: PageRenderer {
         // A photo's own map only where the album shows exact positions: a point snapped to the
         // privacy grid, alone on a map zoomed to it, would look precise to the metre.
         let map = album.map != .exact ? nil : maps.features.photoFeature(album, photo).flatMap {
-            maps.block(id: "map-photo", title: title, features: [$0], geoJSON: maps.features.path(.album(key)), highlight: $0.path)
+            maps.block(id: "map-photo", title: title, features: [$0], geoJSON: sealed(key.group) ? nil : maps.features.path(.album(key)), highlight: $0.path)
         }
         var page = Page(
             kind: .photo, path: routes.photo(key, photo.slug), title: title, description: photo.caption ?? album.title, section: .groups)
@@ -124,7 +125,7 @@ struct PhotoPage: PageRenderer {
         page.hasMap = map != nil
         if let published { page.image = (published.preview ?? published.display).path }
         page.noindex = !g.isListed
-        page.feeds = [groupFeed(g)]
+        page.feeds = groupFeeds(g)
         page.source = album.file
         page.breadcrumbs = groupCrumbs(g) + [(album.title, routes.album(key))]
         return page

@@ -42,15 +42,18 @@ struct GroupEventPage: PageRenderer {
         let groupURL: String
         let by: MemberChip?
         let unlisted: Bool
+        /// Published sealed, for those with the group's passphrase.
+        let membersOnly: Bool
         let starts: TimeValue
         let ends: TimeValue?
         let place: String?
         let position: PositionValue?
         let body: TrustedHTML?
-        let calendarURL: String
+        /// The group's calendar and this event alone ("add to your calendar"); nil for a
+        /// members-only group, whose calendars are not published.
+        let calendarURL: String?
         let webcalURL: String?
-        /// This event alone, for "add to your calendar".
-        let eventCalendarURL: String
+        let eventCalendarURL: String?
     }
 
     func page() -> Page {
@@ -58,16 +61,19 @@ struct GroupEventPage: PageRenderer {
         let e = g.events.first { $0.id == key.event }!
         let entry = groupEvent(e, in: g)
         let calendar = routes.calendar(.group(g.id))
+        // A members-only group's calendars are not published.
+        let open = !sealed(g.id)
         var page = Page(
             kind: .groupEvent, path: routes.groupEvent(key), title: e.title,
             description: summary(of: e.file, limit: 200, otherwise: eventWhen(starts: e.starts, ends: e.ends)), section: .groups)
         page.values = Values(event: Event(
-            title: e.title, group: g.name, groupURL: routes.url(routes.group(g.id)), by: e.by.map(chip), unlisted: !g.isListed,
+            title: e.title, group: g.name, groupURL: routes.url(routes.group(g.id)), by: e.by.map(chip), unlisted: g.visibility == .unlisted,
+            membersOnly: g.visibility == .members,
             starts: time(e.starts), ends: eventEnd(starts: e.starts, ends: e.ends), place: e.place, position: e.location.map { PositionValue($0, names: names) },
-            body: view.body(e.file)?.html, calendarURL: routes.url(calendar), webcalURL: routes.webcal(calendar),
-            eventCalendarURL: routes.url(routes.calendar(.groupEvent(key)))), jsonld: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
+            body: view.body(e.file)?.html, calendarURL: open ? routes.url(calendar) : nil, webcalURL: open ? routes.webcal(calendar) : nil,
+            eventCalendarURL: open ? routes.url(routes.calendar(.groupEvent(key))) : nil), jsonld: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
         page.noindex = !g.isListed
-        page.feeds = [groupFeed(g)] + calendarLinks(.group(g.id))
+        page.feeds = groupFeeds(g) + calendarLinks(.group(g.id))
         page.source = e.file
         page.breadcrumbs = groupCrumbs(g)
         return page

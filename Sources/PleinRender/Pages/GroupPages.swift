@@ -61,8 +61,10 @@ struct GroupPage: PageRenderer {
         let completedGoals: [GoalItem]
         let leaderboard: [StandingRow]
         let leaderboardURL: String
-        let feedURL: String
+        let feedURL: String?
         let unlisted: Bool
+        /// Published sealed, for those with the group's passphrase.
+        let membersOnly: Bool
         let body: TrustedHTML?
         let createdBy: MemberChip?
         let events: EventsBlock?
@@ -77,11 +79,12 @@ struct GroupPage: PageRenderer {
             name: g.name, members: g.members.map(chip), memberCount: strings.count("member_count", g.members.count),
             albums: g.albums.map(cards.album), openGoals: g.openGoals.map(cards.goal), completedGoals: g.completedGoals.map(cards.goal),
             leaderboard: g.leaderboard.prefix(5).map(standing), leaderboardURL: routes.url(routes.leaderboard(id)),
-            feedURL: routes.url(routes.groupFeed(id)), unlisted: !g.isListed, body: view.body(g.file)?.html, createdBy: g.createdBy.map(chip),
+            feedURL: sealed(id) ? nil : routes.url(routes.groupFeed(id)), unlisted: g.visibility == .unlisted,
+            membersOnly: g.visibility == .members, body: view.body(g.file)?.html, createdBy: g.createdBy.map(chip),
             events: site.has(.groups) ? eventsBlock(.group(id), past: true, showContext: false) : nil))
         page.noindex = !g.isListed
         if let cover = g.albums.first?.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
-        page.feeds = [groupFeed(g)] + calendarLinks(.group(id))
+        page.feeds = groupFeeds(g) + calendarLinks(.group(id))
         page.source = g.file
         page.breadcrumbs = [(strings["nav_home"], routes.home)] + (g.isListed ? [(strings["nav_groups"], routes.groups)] : [])
         return page
@@ -100,6 +103,13 @@ struct StandingRow: TemplateValues, Encodable {
 extension Rendering {
     /// A group's feed, linked from its pages.
     func groupFeed(_ g: GroupModel) -> Page.Feed { .atom(strings.format("feed_group", ["group": g.name]), routes.groupFeed(g.id), jsonTwin: FeedID.group(g.id).hasJSONTwin) }
+
+    /// The feeds a group's pages link: none for a members-only group.
+    func groupFeeds(_ g: GroupModel) -> [Page.Feed] { sealed(g.id) ? [] : [groupFeed(g)] }
+
+    /// Whether a group is members-only and published sealed: its pages are, and its feeds,
+    /// calendars, GeoJSON and leaderboard JSON are not published at all.
+    func sealed(_ group: String) -> Bool { inputs.options.sealing[group] != nil }
 
     /// Breadcrumbs to a group's page (through the group list when the group is listed).
     func groupCrumbs(_ g: GroupModel) -> [(label: String, path: String)] {

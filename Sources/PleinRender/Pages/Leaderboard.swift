@@ -41,7 +41,8 @@ struct LeaderboardPage: PageRenderer {
         let group: String
         let groupURL: String
         let standings: [StandingRow]
-        let jsonURL: String
+        /// Nil for a members-only group (its numbers are not published in the open).
+        let jsonURL: String?
         let history: [Row]
         /// The points-over-time chart, an SVG drawing.
         let chart: TrustedHTML?
@@ -55,14 +56,14 @@ struct LeaderboardPage: PageRenderer {
             description: strings.format("leaderboard_description", ["group": g.name]), section: .groups)
         page.values = Values(
             group: g.name, groupURL: routes.url(routes.group(id)), standings: g.leaderboard.map(standing),
-            jsonURL: routes.url(routes.leaderboardJSON(id)),
+            jsonURL: sealed(id) ? nil : routes.url(routes.leaderboardJSON(id)),
             history: history.map {
                 Row(date: time($0.goal.completedAt), member: chip($0.member), goal: $0.goal.title, points: strings.number($0.goal.points),
                     total: strings.number($0.total))
             },
             chart: chart(g, history))
         page.noindex = !g.isListed
-        page.feeds = [groupFeed(g)]
+        page.feeds = groupFeeds(g)
         page.breadcrumbs = groupCrumbs(g)
         return page
     }

@@ -63,4 +63,6 @@ public struct Theme: Sendable {
     /// layout every page extends, and the template of each kind of output (`OutputID.Kind`).
     public static let requiredTemplates: [(name: String, file: String)] = [("base", "layouts/base.mustache")]
         + OutputID.Kind.allCases.compactMap(\.template).map { ($0, "pages/\($0).mustache") }
+        // A members-only group's page in the open: the form that unlocks it (`SealedPage`).
+        + [("sealed", "pages/sealed.mustache")]
 }

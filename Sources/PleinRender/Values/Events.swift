@@ -129,14 +129,18 @@ extension Rendering {
         guard !all.isEmpty else { return nil }
         let split = upcomingAndPast(all)
         let calendar = routes.calendar(scope)
+        // A members-only group's calendar is not published.
+        var published = true
+        if case .group(let group) = scope { published = !sealed(group) }
         return EventsBlock(
             upcoming: split.upcoming.prefix(limit).map { eventItem($0, showContext: showContext) },
             past: past ? split.past.map { eventItem($0, showContext: showContext) } : [],
-            calendarURL: routes.url(calendar), webcalURL: routes.webcal(calendar), allURL: allURL)
+            calendarURL: published ? routes.url(calendar) : nil, webcalURL: published ? routes.webcal(calendar) : nil, allURL: allURL)
     }
 
     /// The links to the calendar of `scope`, when it has events.
     func calendarLinks(_ scope: CalendarID) -> [Page.Feed] {
+        if case .group(let group) = scope, sealed(group) { return [] }
         let calendar = CalendarFile(inputs: inputs, id: scope)
         return calendar.events().isEmpty ? [] : [.calendar(calendar.name, routes.calendar(scope))]
     }

@@ -1,0 +1,68 @@
+public import PleinCore
+import Foundation
+import PleinModel
+
+extension OutputID {
+    /// The members-only group whose page this is, when the group is published sealed: its
+    /// entry page, leaderboard, albums, photos and events.
+    func sealedGroup(in sealing: Sealing) -> SealedGroup? {
+        guard !sealing.isEmpty else { return nil }
+        switch self {
+        case .group(let g), .leaderboard(let g): return sealing[g]
+        case .album(let key), .photo(let key, _): return sealing[key.group]
+        case .groupEvent(let key): return sealing[key.group]
+        default: return nil
+        }
+    }
+
+    /// Whether this is a page of a group (which a members-only group publishes sealed).
+    public var isGroupPage: Bool {
+        switch self {
+        case .group, .leaderboard, .album, .photo, .groupEvent: true
+        default: false
+        }
+    }
+
+    /// Whether this output of a members-only group is left out: what cannot be sealed for its
+    /// readers (feeds, calendars, GeoJSON, leaderboard JSON) is not published at all.
+    func isLeftOut(sealing: Sealing) -> Bool {
+        guard !sealing.isEmpty else { return false }
+        switch self {
+        case .leaderboardJSON(let g), .atom(.group(let g)), .jsonFeed(.group(let g)), .calendar(.group(let g)): return sealing[g] != nil
+        case .calendar(.groupEvent(let key)): return sealing[key.group] != nil
+        case .geoJSON(.album(let key)): return sealing[key.group] != nil
+        default: return false
+        }
+    }
+}
+
+/// The page that stands for a members-only group's page in the open: the site's frame, a form
+/// for the passphrase, and the page itself sealed (`SealedGroup.seal`), which `unlock.js`
+/// opens in the browser. It says nothing of the group but its address.
+struct SealedPage: Rendering {
+    let inputs: RenderInputs
+
+    struct Values: TemplateValues, Encodable {
+        /// The sealed page, base64.
+        let envelope: String
+        /// Its path in the output folder, which its key is bound to.
+        let path: String
+        /// PBKDF2's salt (base64) and iterations, for the group key.
+        let salt: String
+        let iterations: Int
+    }
+
+    func render(_ open: OutputFile, kind: OutputID.Kind, group: SealedGroup) -> OutputFile {
+        let envelope = group.seal(open.bytes, at: open.path)
+        let path = open.path.hasSuffix("index.html") ? String(open.path.dropLast("index.html".count)) : open.path
+        var page = Page(kind: kind, path: path, title: strings["sealed_title"], description: strings["sealed_description"], section: .groups)
+        page.templateName = "sealed"
+        page.noindex = true
+        page.nofollow = true
+        page.fileName = open.path
+        page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        page.values = Values(
+            envelope: Data(envelope).base64EncodedString(), path: open.path, salt: Data(group.salt).base64EncodedString(), iterations: group.iterations)
+        return PageFrame(inputs: inputs).render(page)
+    }
+}

@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""A members-only group (`visibility: members`) as its members, the public and the host see it.
+
+- A second, independent implementation of docs/encryption.md (Python's `cryptography`) opens
+  every sealed output of the demo's members-only group: its pages and every photo, poster and
+  video. The same files do not open with another passphrase.
+- Without the passphrase nothing of the group is in the output: no word, caption, name, file
+  name or EXIF field of it, no hash of its files and no run of their bytes, in any file (the
+  search index's files decompressed) or file name.
+- Two builds are byte-identical; after an edit of one event only that event's page changes.
+- Headless Chromium: a wrong passphrase is refused with a message; the right one opens the
+  group's page, its album with its photos, and the video's page, whose video plays; "remember"
+  keeps the group open after a reload, "lock and forget" locks it again. axe-core finds no
+  serious or critical violation on the locked and the opened page.
+
+    python3 Tests/Output/sealed_check.py --plein .build/release/plein
+"""
+import argparse, functools, gzip, hashlib, http.server, os, re, shutil, subprocess, sys, tempfile, threading
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes, hmac
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import media  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GROUP = "zeehond-leden"
+PASSPHRASE = "kelder-fles-ventiel-lamp-2027"
+ENV = {"PLEIN_PASSPHRASE_ZEEHOND_LEDEN": PASSPHRASE, "NO_COLOR": "1", "PLEIN_SECRET": "sealed-check"}
+BASE = "http://127.0.0.1:1/"
+MAGIC = b"plnseal1"
+# What the group's files say, which must be nowhere in the open: its name, titles, captions,
+# places and words of its texts, its files' names, and the EXIF its phone wrote.
+WORDS = ["Bestuurskamer", "Flessenkelder", "Materiaaldag", "materiaaldag", "Voorjaarsvergadering", "Brandaris", "Kronenburg",
+         "hydrostatische", "pakkingen", "vulcompressor", "Tweeëntwintig", "flessen-op-rij", "lampen-nalopen", "ventielen-smeren",
+         "compressor-proefdraaien", "ledenvergadering-maart", "vulcompressor-keuren", "Fairphone", "FP5 Werkplaats",
+         "Materiaalmeester", "52.3632", "4.9387"]
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL " + message)
+
+
+def build(content, output, cache, env=ENV, extra=()):
+    proc = subprocess.run([PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", output,
+                           "--cache", cache, "--base-url", BASE, "--no-history", *extra],
+                          capture_output=True, text=True, env=dict(os.environ, **env), timeout=600)
+    if proc.returncode != 0:
+        raise SystemExit(f"plein build failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return proc.stdout + proc.stderr
+
+
+# docs/encryption.md, step by step.
+def group_key(passphrase, group, iterations=600_000):
+    salt = hashlib.sha256(b"plein sealed group v1\0" + BASE.encode() + b"\0" + group.encode()).digest()[:16]
+    return salt, PBKDF2HMAC(algorithm=hashes.SHA256(), length=32, salt=salt, iterations=iterations).derive(passphrase.encode())
+
+
+def open_sealed(key, envelope, path):
+    """The plaintext of a sealed output at `path`, or None when it does not open."""
+    if len(envelope) < 8 + 32 + 16 or envelope[:8] != MAGIC:
+        return None
+    output_id = envelope[8:40]
+    output_key = HKDF(algorithm=hashes.SHA256(), length=32, salt=output_id,
+                      info=b"plein sealed output v1\0" + path.encode()).derive(key)
+    try:
+        plain = AESGCM(output_key).decrypt(b"\0" * 12, envelope[40:], MAGIC)
+    except InvalidTag:
+        return None
+    # The id is what it says: HMAC-SHA256 under the id key, of the path and the plaintext.
+    id_key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"plein sealed id v1").derive(key)
+    mac = hmac.HMAC(id_key, hashes.SHA256())
+    mac.update(path.encode() + b"\0" + plain)
+    if mac.finalize() != output_id:
+        fail(f"{path}: its id is not HMAC-SHA256(id key, path, plaintext)")
+    return plain
+
+
+def sealed_page(html):
+    form = re.search(r'<form class="sealed-form"[^>]*data-path="([^"]+)" data-salt="([^"]+)" data-iterations="(\d+)"', html)
+    envelope = re.search(r'<script type="application/octet-stream" id="sealed-envelope">([^<]+)</script>', html)
+    if not form or not envelope:
+        return None
+    import base64
+    return form.group(1), base64.b64decode(form.group(2)), int(form.group(3)), base64.b64decode(envelope.group(1))
+
+
+def files(site):
+    for base, _, names in os.walk(site):
+        for name in names:
+            path = os.path.join(base, name)
+            yield os.path.relpath(path, site), path
+
+
+def check_opens(site):
+    """Every file of the group opens with the passphrase, and none with another; returns the
+    plaintexts by path."""
+    salt, key = group_key(PASSPHRASE, GROUP)
+    _, wrong = group_key(PASSPHRASE + "x", GROUP)
+    opened, pages = {}, 0
+    folder = os.path.join(site, "groups", GROUP)
+    for rel, path in files(folder):
+        rel = f"groups/{GROUP}/{rel}"
+        data = open(path, "rb").read()
+        if rel.endswith(".html"):
+            parsed = sealed_page(data.decode())
+            if not parsed:
+                fail(f"{rel}: a page of the members-only group that is not sealed")
+                continue
+            data_path, page_salt, iterations, envelope = parsed
+            if data_path != rel or page_salt != salt or iterations != 600_000:
+                fail(f"{rel}: data-path {data_path}, salt or iterations ({iterations}) are not the documented ones")
+            pages += 1
+        elif rel.endswith(".bin"):
+            envelope = data
+        else:
+            fail(f"{rel}: a file of the members-only group that is neither a sealed page nor a sealed file")
+            continue
+        plain = open_sealed(key, envelope, rel)
+        if plain is None:
+            fail(f"{rel}: does not open with the group's passphrase")
+            continue
+        if open_sealed(wrong, envelope, rel) is not None:
+            fail(f"{rel}: opens with another passphrase")
+        opened[rel] = plain
+    kinds = {"page": 0, "jpeg": 0, "webp": 0, "avif": 0, "mp4": 0}
+    for rel, plain in opened.items():
+        if rel.endswith(".html"):
+            kinds["page"] += 1
+            if not plain.startswith(b"<!DOCTYPE html>"):
+                fail(f"{rel}: its plaintext is not an HTML page")
+        elif plain[:3] == b"\xff\xd8\xff":
+            kinds["jpeg"] += 1
+        elif plain[:4] == b"RIFF" and plain[8:12] == b"WEBP":
+            kinds["webp"] += 1
+        elif plain[4:12] in (b"ftypavif", b"ftypavis"):
+            kinds["avif"] += 1
+        elif plain[4:8] == b"ftyp":
+            kinds["mp4"] += 1
+        else:
+            fail(f"{rel}: its plaintext is no image or video")
+    text = b"".join(p for r, p in opened.items() if r.endswith(".html")).decode()
+    for needed in ("Zeehond Bestuurskamer", "Materiaaldag in de Flessenkelder", "Voorjaarsvergadering in de Flessenkelder",
+                   "Vulcompressor laten keuren door Brandaris", "Tweeëntwintig flessen op rij", "<video"):
+        if needed not in text:
+            fail(f"the opened pages do not show {needed!r}")
+    # Every sealed file an opened page names is there, and opens.
+    for url in set(re.findall(r'/groups/' + GROUP + r'/sealed/[0-9a-f]{32}(?:\.bin|/)', text)):
+        rel = url.lstrip("/") + ("index.html" if url.endswith("/") else "")
+        if rel not in opened:
+            fail(f"an opened page links {url}, which is not a sealed file of the group")
+    if kinds["page"] < 7 or kinds["webp"] < 4 or kinds["mp4"] != 1 or kinds["jpeg"] < 1:
+        fail(f"expected the group's page, leaderboard, album, 4 photo pages and event, its photos and its video; opened {kinds}")
+    print(f"ok   {len(opened)} sealed files open with the passphrase and not without: {kinds}")
+    return opened
+
+
+def check_nothing_leaks(site, opened):
+    """Nothing of the group outside its sealed files: words, hashes, bytes."""
+    album = os.path.join(ROOT, "content", "groups", GROUP, "albums", "materiaaldag")
+    hashes_ = []
+    for name in sorted(os.listdir(album)):
+        if name != "index.md":
+            digest = hashlib.sha256(open(os.path.join(album, name), "rb").read()).hexdigest()
+            hashes_ += [digest, digest[:16]]
+    needles = [w.encode() for w in WORDS] + [h.encode() for h in hashes_]
+    # Runs of the bytes of every photo, poster and video made for the group, and of the originals.
+    samples = []
+    blobs = [p for r, p in opened.items() if not r.endswith(".html")]
+    blobs += [open(os.path.join(album, n), "rb").read() for n in os.listdir(album) if n != "index.md"]
+    for blob in blobs:
+        for at in (len(blob) // 3, len(blob) // 2, 2 * len(blob) // 3):
+            samples.append(blob[at:at + 48])
+    scanned = 0
+    for rel, path in files(site):
+        if rel.startswith(f"groups/{GROUP}/"):
+            continue
+        data = open(path, "rb").read()
+        if path.endswith((".pf_meta", ".pf_fragment", ".pf_index", ".pf_filter")) or data[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(data)
+            except OSError:
+                pass
+        scanned += 1
+        for needle in needles:
+            if needle in data or needle in rel.encode():
+                fail(f"{rel}: holds {needle.decode()!r}, of the members-only group")
+        for sample in samples:
+            if sample in data:
+                fail(f"{rel}: holds bytes of a photo or video of the members-only group")
+                break
+    # The group's own sealed files: nothing in the clear but the group's folder name.
+    for rel, path in files(os.path.join(site, "groups", GROUP)):
+        data = open(path, "rb").read()
+        for needle in needles:
+            if needle in data or needle in rel.encode():
+                fail(f"groups/{GROUP}/{rel}: holds {needle.decode()!r} in the clear")
+    print(f"ok   none of {len(needles)} words and hashes, nor any run of the group's media, in {scanned} other files")
+
+
+def check_deterministic(site, tmp):
+    again = os.path.join(tmp, "again")
+    build(os.path.join(ROOT, "content"), again, media.seed(os.path.join(tmp, "cache-again"), PLEIN))
+    first = dict((r, open(p, "rb").read()) for r, p in files(site))
+    second = dict((r, open(p, "rb").read()) for r, p in files(again))
+    differ = sorted(r for r in set(first) | set(second) if first.get(r) != second.get(r))
+    if differ:
+        fail(f"two builds differ in {len(differ)} files: {differ[:5]}")
+    else:
+        print(f"ok   two builds are byte-identical ({len(first)} files)")
+
+
+def check_edit(tmp):
+    """After an edit of the event's text, only the event's sealed page changes."""
+    content = os.path.join(tmp, "content")
+    shutil.copytree(os.path.join(ROOT, "content"), content, symlinks=True)
+    site, cache = os.path.join(tmp, "edited"), media.seed(os.path.join(tmp, "cache-edit"), PLEIN)
+    build(content, site, cache)
+    before = dict((r, open(p, "rb").read()) for r, p in files(site))
+    event = os.path.join(content, "groups", GROUP, "events", "ledenvergadering-maart.md")
+    with open(event, "a", encoding="utf-8") as f:
+        f.write("Koffie staat klaar vanaf half acht.\n")
+    build(content, site, cache)
+    after = dict((r, open(p, "rb").read()) for r, p in files(site))
+    changed = sorted(r for r in set(before) | set(after) if before.get(r) != after.get(r))
+    _, key = group_key(PASSPHRASE, GROUP)
+    sealed = [r for r in changed if r.startswith(f"groups/{GROUP}/")]
+    opened = [open_sealed(key, sealed_page(after[r].decode())[3], r) for r in sealed if r.endswith(".html")]
+    if len(sealed) != 1 or not opened or b"half acht" not in opened[0]:
+        fail(f"an edit of one event changed {changed} (expected its sealed page alone)")
+    else:
+        print(f"ok   an edit of the event sealed its page again and nothing else of the group ({len(changed)} files changed)")
+
+
+def check_browser(site, opened):
+    from playwright.sync_api import sync_playwright
+    from axe_playwright_python.sync_playwright import Axe
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    group = f"{origin}/groups/{GROUP}/"
+    album = next(re.search(r'href="(/groups/' + GROUP + r'/sealed/[0-9a-f]{32}/)"[^>]*>\s*(?:<[^>]+>\s*)*Materiaaldag', p.decode()).group(1)
+                 for r, p in opened.items() if r == f"groups/{GROUP}/index.html")
+    axe = Axe()
+
+    def serious(page, what):
+        results = axe.run(page)
+        for v in results.response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                fail(f"{what}: {v['impact']} {v['id']}: {v['help']}")
+
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"])
+            context = browser.new_context()
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(group, wait_until="load")
+            page.wait_for_selector(".sealed-form:not([hidden])")
+            serious(page, "the locked page")
+            page.fill("#sealed-passphrase", "not-the-passphrase-of-this-group")
+            page.click(".sealed-form button[type=submit]")
+            page.wait_for_function("document.querySelector('.sealed-status').textContent.length > 20", timeout=30000)
+            status = page.inner_text(".sealed-status")
+            if "passphrase" not in status.lower() and "wachtwoord" not in status.lower():
+                fail(f"a wrong passphrase gave the message {status!r}")
+            else:
+                print(f"ok   a wrong passphrase is refused: {status!r}")
+            page.fill("#sealed-passphrase", PASSPHRASE)
+            page.click(".sealed-form button[type=submit]")
+            page.wait_for_selector("h1:has-text('Zeehond Bestuurskamer')", timeout=30000)
+            serious(page, "the opened group page")
+            print("ok   the passphrase opens the group's page")
+            page.click(f"a[href='{album}']")
+            page.wait_for_selector("h1:has-text('Materiaaldag in de Flessenkelder')", timeout=30000)
+            page.wait_for_function("[...document.querySelectorAll('main img')].length >= 4 && "
+                                   "[...document.querySelectorAll('main img')].every(i => i.complete && i.naturalWidth > 0)", timeout=30000)
+            shown = page.evaluate("[...document.querySelectorAll('main img')].map(i => i.src.slice(0, 5))")
+            if any(s != "blob:" for s in shown):
+                fail(f"the album's images are not the opened ones: {shown}")
+            else:
+                print(f"ok   the album opens in place with its {len(shown)} photos")
+            video_page = next("/" + r[:-len("index.html")] for r, p in opened.items() if r.endswith(".html") and b"<video" in p)
+            page.click(f"main a[href='{video_page}']")
+            page.wait_for_selector("video", timeout=30000)
+            page.wait_for_function("document.querySelector('video source') && document.querySelector('video source').src.startsWith('blob:')",
+                                   timeout=30000)
+            duration = page.evaluate("""new Promise(done => { const v = document.querySelector('video');
+                if (v.readyState >= 1) done(v.duration); v.addEventListener('loadedmetadata', () => done(v.duration));
+                v.addEventListener('error', () => done(-1)); v.load(); })""")
+            if not duration or duration <= 0:
+                fail(f"the members-only video does not play (duration {duration})")
+            else:
+                print(f"ok   the video's page opens, and its video loads ({duration:.1f} s)")
+            page.reload(wait_until="load")
+            page.wait_for_selector(".sealed-form:not([hidden])")
+            print("ok   not remembered: a reload shows the locked page")
+            page.goto(group, wait_until="load")
+            page.fill("#sealed-passphrase", PASSPHRASE)
+            page.check("#sealed-remember")
+            page.click(".sealed-form button[type=submit]")
+            page.wait_for_selector("h1:has-text('Zeehond Bestuurskamer')", timeout=30000)
+            page.goto(group, wait_until="load")
+            page.wait_for_selector("h1:has-text('Zeehond Bestuurskamer')", timeout=30000)
+            stored = page.evaluate("""new Promise(done => { const r = indexedDB.open('plein-sealed');
+                r.onsuccess = () => { const q = r.result.transaction('keys').objectStore('keys').getAll();
+                  q.onsuccess = () => done(q.result.map(k => [k.constructor.name, k.extractable, k.algorithm.name])); }; })""")
+            local = page.evaluate("JSON.stringify(Object.assign({}, localStorage, sessionStorage))")
+            if stored != [["CryptoKey", False, "HKDF"]] or PASSPHRASE in local:
+                fail(f"remembering kept {stored} in IndexedDB and {local} in storage (expected one non-extractable key)")
+            else:
+                print("ok   remembered: a new visit opens by itself, with one non-extractable CryptoKey in IndexedDB")
+            page.click(".sealed-forget")
+            page.wait_for_selector(".sealed-form:not([hidden])", timeout=30000)
+            page.goto(group, wait_until="load")
+            page.wait_for_selector(".sealed-form:not([hidden])")
+            if page.query_selector("h1:has-text('Zeehond Bestuurskamer')"):
+                fail("after 'lock and forget' the group still opens by itself")
+            else:
+                print("ok   'lock and forget' locks the group again")
+            if errors:
+                fail(f"script errors: {errors}")
+            browser.close()
+    finally:
+        server.shutdown()
+
+
+def main():
+    global PLEIN
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plein", required=True)
+    args = parser.parse_args()
+    PLEIN = args.plein
+    tmp = tempfile.mkdtemp(prefix="plein-sealed-")
+    try:
+        site = os.path.join(tmp, "public")
+        build(os.path.join(ROOT, "content"), site, media.seed(os.path.join(tmp, "cache"), PLEIN))
+        opened = check_opens(site)
+        check_nothing_leaks(site, opened)
+        check_deterministic(site, tmp)
+        check_edit(tmp)
+        check_browser(site, opened)
+        # Without the passphrase, the group is not published, and the build says so.
+        bare = os.path.join(tmp, "bare")
+        said = build(os.path.join(ROOT, "content"), bare, media.seed(os.path.join(tmp, "cache-bare"), PLEIN), env={"NO_COLOR": "1"})
+        if os.path.exists(os.path.join(bare, "groups", GROUP)) or "PLEIN_PASSPHRASE_ZEEHOND_LEDEN" not in said:
+            fail("without its passphrase the group is published, or the build does not say how to give it:\n" + said[-800:])
+        else:
+            print("ok   without its passphrase the group is not published, and the build says which variable to set")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
