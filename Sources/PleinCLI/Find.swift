@@ -3,11 +3,12 @@ import PleinModel
 import Foundation
 import PleinBuild
 import PleinCore
+import PleinRender
 
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Searches the content from the terminal.",
-        subcommands: [Divers.self]
+        subcommands: [Divers.self, Threads.self]
     )
 
     struct Divers: ParsableCommand {
@@ -57,6 +58,31 @@ struct Find: ParsableCommand {
                         : cell + String(repeating: " ", count: widths[column] - cell.count)
                 }
                 print(String(format: "%3d  ", i + 1) + cells.joined(separator: "  "))
+            }
+        }
+    }
+
+    /// `plein find threads`: every thread's full link, for its participants.
+    struct Threads: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Prints the full link of every message thread, for its participants.",
+            discussion: """
+                A thread's page is encrypted under a key that its link carries after '#': give each link to the \
+                thread's participants only. Needs the build's secret (PLEIN_SECRET or --secret-file).
+                """
+        )
+
+        @OptionGroup var site: SiteOptions
+
+        func run() throws {
+            let checked = Pipeline.check(content: site.content)
+            guard let secret = try site.secret(), let keys = ThreadKeys(secret: secret) else {
+                throw UsageError(message: "threads are published only with the build's secret: set PLEIN_SECRET or pass --secret-file")
+            }
+            let routes = Routes(baseURL: site.baseURL ?? checked.content.site.baseURL)
+            for thread in checked.content.threads.sorted(by: { $0.id < $1.id }) {
+                print("\(thread.id)\t\(thread.participants.map(\.value).joined(separator: ", "))\t"
+                      + routes.absolute(routes.thread(keys.key(for: thread.id))) + "#" + keys.fragment(for: thread.id))
             }
         }
     }

@@ -135,28 +135,32 @@ struct SiteOptions: ParsableArguments {
         return Terminal.environment["PLEIN_SECRET"].flatMap { $0.isEmpty ? nil : Array($0.utf8) }
     }
 
-    /// The members-only groups' passphrases: the file's lines (`<group>: <passphrase>`; `#`
-    /// starts a comment line), then the `PLEIN_PASSPHRASE_<GROUP>` variables, kept under their
-    /// names (`SealingStage` looks a group up by both).
+    /// The members-only groups' passphrases: the `PLEIN_PASSPHRASE_<GROUP>` variables, kept under
+    /// their names (`SealingStage` looks a group up by both), then the lines of `PLEIN_PASSPHRASES`
+    /// (one secret for them all, as GitHub passes secrets one by one) and of the `--passphrases`
+    /// file: `<group>: <passphrase>`, `#` starting a comment line.
     func groupPassphrases() throws -> [String: String] {
         var found: [String: String] = [:]
         for (name, value) in Terminal.environment where name.hasPrefix("PLEIN_PASSPHRASE_") && !value.isEmpty { found[name] = value }
+        if let text = Terminal.environment["PLEIN_PASSPHRASES"] { try Self.passphrases(text, from: "PLEIN_PASSPHRASES", into: &found) }
         guard let passphrases else { return found }
         guard let data = FileManager.default.contents(atPath: passphrases), let text = String(data: data, encoding: .utf8) else {
             throw UsageError(message: "cannot read the passphrase file '\(passphrases)'")
         }
+        try Self.passphrases(text, from: passphrases, into: &found)
+        return found
+    }
+
+    static func passphrases(_ text: String, from source: String, into found: inout [String: String]) throws {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            guard let colon = trimmed.firstIndex(of: ":") else {
-                throw UsageError(message: "\(passphrases):\(number + 1): write '<group>: <passphrase>'")
+            let parts = trimmed.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw UsageError(message: "\(source):\(number + 1): write '<group>: <passphrase>'")
             }
-            let group = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-            let passphrase = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !group.isEmpty, !passphrase.isEmpty else { throw UsageError(message: "\(passphrases):\(number + 1): write '<group>: <passphrase>'") }
-            found[group] = passphrase
+            found[parts[0]] = parts[1]
         }
-        return found
     }
 
     func buildOptions() throws -> BuildOptions {

@@ -37,8 +37,6 @@ public enum OutputID: Hashable, Sendable {
     case diversIndex
     case leaderboardJSON(String)
     case thread(String)
-    case threadFeed(String)
-    case threadJSONFeed(String)
     /// `/search/`, with a search index (`RenderOptions.search`).
     case search
     /// A page of the site's own (`pages/<id>.md`).
@@ -50,7 +48,7 @@ public enum OutputID: Hashable, Sendable {
         case home, members, member, progress, divers, groups, group, leaderboard, album, photo, areas, area, report
         case locations, location, now, notFound = "not-found", sitemap, robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
         case calendar, events, groupEvent = "group-event", diversIndex = "divers-index", leaderboardJSON = "leaderboard-json"
-        case thread, threadFeed = "thread-feed", threadJSONFeed = "thread-json-feed", search, page
+        case thread, search, page
 
         /// The page template the kind is rendered with (nil for feeds, maps and other data).
         public var template: String? {
@@ -59,7 +57,7 @@ public enum OutputID: Hashable, Sendable {
                  .report, .locations, .location, .now, .notFound, .thread, .events, .search, .page:
                 return rawValue
             case .groupEvent: return "event"
-            case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .threadFeed, .threadJSONFeed:
+            case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON:
                 return nil
             }
         }
@@ -95,8 +93,6 @@ public enum OutputID: Hashable, Sendable {
         case .diversIndex: return .diversIndex
         case .leaderboardJSON: return .leaderboardJSON
         case .thread: return .thread
-        case .threadFeed: return .threadFeed
-        case .threadJSONFeed: return .threadJSONFeed
         case .search: return .search
         case .page: return .page
         }
@@ -110,8 +106,6 @@ public enum OutputID: Hashable, Sendable {
         switch self {
         case .atom(let feed): return feed.hasJSONTwin ? .jsonFeed(feed) : nil
         case .jsonFeed(let feed): return .atom(feed)
-        case .threadFeed(let thread): return .threadJSONFeed(thread)
-        case .threadJSONFeed(let thread): return .threadFeed(thread)
         default: return nil
         }
     }
@@ -238,8 +232,6 @@ extension OutputID {
         case .page: self = .page(argument)
         case .leaderboardJSON: self = .leaderboardJSON(argument)
         case .thread: self = .thread(argument)
-        case .threadFeed: self = .threadFeed(argument)
-        case .threadJSONFeed: self = .threadJSONFeed(argument)
         case .album:
             guard let (group, album) = pair(argument) else { return nil }
             self = .album(AlbumKey(group: group, album: album))
@@ -305,7 +297,7 @@ extension OutputID {
         case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search:
             return nil
         case .member(let id), .progress(let id), .group(let id), .leaderboard(let id), .area(let id), .report(let id), .location(let id),
-             .leaderboardJSON(let id), .thread(let id), .threadFeed(let id), .threadJSONFeed(let id), .page(let id):
+             .leaderboardJSON(let id), .thread(let id), .page(let id):
             return id
         case .album(let key): return key.group + "/" + key.album
         case .photo(let key, let index): return key.group + "/" + key.album + "/" + String(index)

@@ -24,7 +24,7 @@ public struct Renderer: Sendable {
         let albumMaps = model.groupOrder.flatMap { model.groups[$0]!.albums }.filter(features.albumHasMap).map { OutputID.geoJSON(.album($0.key)) }
         // Threads only with a secret; they are listed nowhere else.
         let threads = inputs.options.threadKeys == nil
-            ? [] : model.threads.flatMap { [OutputID.thread($0.id), .threadFeed($0.id), .threadJSONFeed($0.id)] }
+            ? [] : model.threads.map { OutputID.thread($0.id) }
         let all = OutputID.all(model) + albumMaps + threads + (inputs.options.search ? [.search] : [])
         // A members-only group's feeds, calendars and data are not published (its pages are, sealed).
         let sealing = inputs.options.sealing
@@ -76,12 +76,8 @@ private struct Batch: Rendering {
         return ids.map { id in
             render(id) { key in
                 if let feed = feeds[key] { return feed }
-                let feed: Feed
-                switch key {
-                case .threadFeed(let tid): feed = selection.thread(tid)
-                case .atom(let fid): feed = selection.feed(fid)
-                default: preconditionFailure("feeds are kept by their Atom output")
-                }
+                guard case .atom(let fid) = key else { preconditionFailure("feeds are kept by their Atom output") }
+                let feed = selection.feed(fid)
                 feeds[key] = feed
                 return feed
             }
@@ -92,6 +88,10 @@ private struct Batch: Rendering {
     /// of a members-only group is rendered, then sealed into the page that unlocks it.
     func render(_ id: OutputID, feed: (OutputID) -> Feed) -> OutputFile {
         let file = renderOpen(id, feed: feed)
+        // A thread's page, sealed under the key its link carries.
+        if case .thread(let tid) = id, let keys = inputs.options.threadKeys {
+            return SealedPage(inputs: inputs).render(file, kind: id.kind, group: keys.sealing(for: tid), byLink: true)
+        }
         guard let group = id.sealedGroup(in: inputs.options.sealing) else { return file }
         return SealedPage(inputs: inputs).render(file, kind: id.kind, group: group)
     }
@@ -117,8 +117,6 @@ private struct Batch: Rendering {
         case .now: return framed(NowPage(inputs: inputs))
         case .notFound: return framed(NotFoundPage(inputs: inputs))
         case .thread(let tid): return framed(ThreadPage(inputs: inputs, id: tid))
-        case .threadFeed(let tid): return writer.atom(feed(.threadFeed(tid)))
-        case .threadJSONFeed(let tid): return writer.json(feed(.threadFeed(tid)))
         case .atom(let fid): return writer.atom(feed(.atom(fid)))
         case .jsonFeed(let fid): return writer.json(feed(.atom(fid)))
         case .sitemap: return Sitemap(inputs: inputs).render()

@@ -98,7 +98,6 @@ public struct Routes: Sendable {
     public var siteFeed: String { "feed.xml" }
     public var threads: String { "messages/" }
     public func thread(_ key: String) -> String { threads + "\(key)/" }
-    public func threadFeed(_ key: String) -> String { thread(key) + "feed.xml" }
 
     // MARK: Data files
 

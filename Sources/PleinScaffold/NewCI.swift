@@ -96,6 +96,9 @@ extension Scaffold {
         # Message threads are published only with a secret: add a repository secret named
         # PLEIN_SECRET (Settings → Secrets and variables → Actions), a long random text. Without
         # it the build leaves threads out, and profiles offer no "Send a message" button.
+        # Members-only groups (visibility: members) are published only with their passphrases:
+        # add a secret named PLEIN_PASSPHRASES with a line "<group>: <passphrase>" for each
+        # (`plein new passphrase` makes one; docs/encryption.md).
         name: plein
 
         on:
@@ -155,6 +158,7 @@ extension Scaffold {
               - name: Build the site
                 env:
                   PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}
+                  PLEIN_PASSPHRASES: ${{ secrets.PLEIN_PASSPHRASES }}
                 run: plein build --base-url "${{ steps.pages.outputs.base_url }}/"
               - uses: actions/upload-pages-artifact@v3.0.1
                 with:
@@ -213,6 +217,9 @@ extension Scaffold {
         # Message threads are published only with a secret: add a CI/CD variable named
         # PLEIN_SECRET (Settings → CI/CD → Variables; masked, protected), a long random text.
         # Without it the build leaves threads out, and profiles offer no "Send a message" button.
+        # Members-only groups (visibility: members) are published only with their passphrases: a
+        # masked variable PLEIN_PASSPHRASE_<GROUP> for each, the group's folder name in capitals
+        # with "_" for other characters than letters and digits (docs/encryption.md).
         image: \(ciImage)
 
         variables:

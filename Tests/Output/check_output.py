@@ -255,6 +255,8 @@ class Injection(HTMLParser):
             a = dict(attrs)
             if a.get("type") == "application/ld+json":
                 self.in_script = "json"
+            elif a.get("type") == "application/octet-stream" and a.get("id") == "sealed-envelope":
+                self.in_script = "sealed"
             elif a.get("src", "") in self.allowed_scripts:
                 self.in_script = "theme"
             else:
@@ -266,6 +268,8 @@ class Injection(HTMLParser):
             self.in_script = None
 
     def handle_data(self, data):
+        if self.in_script == "sealed" and not re.fullmatch(r"[A-Za-z0-9+/=\s]*", data):
+            self.problems.append("a sealed page's envelope that is not base64")
         if self.in_script == "json":
             import json
             try:
@@ -274,7 +278,32 @@ class Injection(HTMLParser):
                 self.problems.append(f"JSON-LD does not parse: {error}")
 
 
-def check_injection(site):
+def opened_thread(site, content, page, text):
+    """A message thread's sealed page opened with the key its link carries (docs/encryption.md),
+    from the build's secret; None for any other page."""
+    import hashlib, hmac as std_hmac
+    import sealed_check
+    rel = os.path.relpath(page, site)
+    if not rel.startswith("messages/"):
+        return None
+    parsed = sealed_check.sealed_page(text)
+    if not parsed:
+        fail(f"{rel}: a thread's page that is not sealed")
+        return None
+    threads = os.path.join(content, "threads")
+    for thread in os.listdir(threads) if os.path.isdir(threads) else []:
+        if std_hmac.new(SECRET.encode(), thread.encode(), hashlib.sha256).hexdigest()[:32] == rel.split("/")[1]:
+            key = std_hmac.new(SECRET.encode(), b"plein thread key v1\0" + thread.encode(), hashlib.sha256).digest()
+            plain = sealed_check.open_sealed(key, parsed[3], rel)
+            if plain is None:
+                fail(f"{rel}: does not open with its thread's key")
+                return None
+            return plain.decode()
+    fail(f"{rel}: no thread of the content has this address")
+    return None
+
+
+def check_injection(site, content):
     """No page of the hostile fixture holds executable markup; every JSON file parses."""
     import json
     pages = sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
@@ -282,6 +311,10 @@ def check_injection(site):
     found = 0
     for page in pages:
         text = open(page, encoding="utf-8").read()
+        opened = opened_thread(site, content, page, text)
+        if opened is not None:
+            # A thread's page as its participants see it: the hostile messages are in there.
+            text += "\n" + opened
         allowed = {a for a in assets} | {urlparse(a).path for a in assets}
         base_path = re.search(r'<link rel="canonical" href="https?://[^/]+(/[^"]*)"', text)
         prefix = base_path.group(1) if base_path else "/"
@@ -718,20 +751,21 @@ def front_matter(path):
     return yaml.safe_load(text) or {}
 
 
-def private_groups(content):
-    """The folders of the content's private groups."""
+def private_groups(content, visibilities=("private",)):
+    """The folders of the content's private groups (and with `members`, its members-only ones)."""
     return [os.path.dirname(p) for p in sorted(glob.glob(os.path.join(content, "groups", "*", "index.md")))
-            if front_matter(p).get("visibility") == "private"]
+            if front_matter(p).get("visibility") in visibilities]
 
 
 def check_private_media(site, content):
-    """Not a picture of a private group: every published image, poster and video frame is
-    compared by its looks (a 16×16 grey thumbnail's average hash, `looks.py`) with every photo
-    and video frame of every private group. Every published image is a new encode, so comparing
+    """Not a picture of a private or members-only group in the open: every published image, poster
+    and video frame is compared by its looks (a 16×16 grey thumbnail's average hash, `looks.py`)
+    with every photo and video frame of every such group (a members-only group's are published
+    only sealed, which no image reader opens). Every published image is a new encode, so comparing
     bytes finds nothing."""
     import looks
     photos, videos = [], []
-    for folder in private_groups(content):
+    for folder in private_groups(content, ("private", "members")):
         for path in glob.glob(os.path.join(folder, "**", "*"), recursive=True):
             ext = os.path.splitext(path)[1].lower().lstrip(".")
             (photos if ext in PHOTO_EXTENSIONS else videos if ext in MEDIA_EXTENSIONS else []).append(path)
@@ -1121,7 +1155,7 @@ def main():
             check_links(hostile, "/sub/")
             check_xml(hostile)
             check_feeds(hostile, "https://hostile.example.org/sub/", 50)
-            check_injection(hostile)
+            check_injection(hostile, hostile_content)
             check_geojson(hostile, "https://hostile.example.org/sub/")
             check_geojson_homes(hostile, hostile_content)
             check_calendars(hostile, "https://hostile.example.org/sub/", True)

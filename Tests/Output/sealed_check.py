@@ -8,6 +8,8 @@
   name or EXIF field of it, no hash of its files and no run of their bytes, in any file (the
   search index's files decompressed) or file name.
 - Two builds are byte-identical; after an edit of one event only that event's page changes.
+- Message threads the same way: each thread's page opens with the key its link carries after
+  `#` (HMAC-SHA256 of the build's secret), and no word of any thread is anywhere in the clear.
 - Headless Chromium: a wrong passphrase is refused with a message; the right one opens the
   group's page, its album with its photos, and the video's page, whose video plays; "remember"
   keeps the group open after a reload, "lock and forget" locks it again. axe-core finds no
@@ -29,7 +31,8 @@ import media  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GROUP = "zeehond-leden"
 PASSPHRASE = "kelder-fles-ventiel-lamp-2027"
-ENV = {"PLEIN_PASSPHRASE_ZEEHOND_LEDEN": PASSPHRASE, "NO_COLOR": "1", "PLEIN_SECRET": "sealed-check"}
+SECRET = "sealed-check-secret"
+ENV = {"PLEIN_PASSPHRASE_ZEEHOND_LEDEN": PASSPHRASE, "NO_COLOR": "1", "PLEIN_SECRET": SECRET}
 BASE = "http://127.0.0.1:1/"
 MAGIC = b"plnseal1"
 # What the group's files say, which must be nowhere in the open: its name, titles, captions,
@@ -82,7 +85,7 @@ def open_sealed(key, envelope, path):
 
 
 def sealed_page(html):
-    form = re.search(r'<form class="sealed-form"[^>]*data-path="([^"]+)" data-salt="([^"]+)" data-iterations="(\d+)"', html)
+    form = re.search(r'<form class="sealed-form"[^>]*data-path="([^"]+)" data-salt="([^"]*)" data-iterations="(\d+)"', html)
     envelope = re.search(r'<script type="application/octet-stream" id="sealed-envelope">([^<]+)</script>', html)
     if not form or not envelope:
         return None
@@ -160,6 +163,50 @@ def check_opens(site):
     return opened
 
 
+def threads():
+    """Each thread of the demo: its page's path, the key its link carries, and words of it."""
+    import base64, yaml
+    found = []
+    folder = os.path.join(ROOT, "content", "threads")
+    for thread in sorted(os.listdir(folder)):
+        key_hex = hmac_sha256(SECRET.encode(), thread.encode()).hex()[:32]
+        link_key = hmac_sha256(SECRET.encode(), b"plein thread key v1\0" + thread.encode())
+        subject = yaml.safe_load(open(os.path.join(folder, thread, "thread.yaml"), encoding="utf-8"))["subject"]
+        words = [subject]
+        for name in sorted(os.listdir(os.path.join(folder, thread))):
+            if name.endswith(".md"):
+                body = open(os.path.join(folder, thread, name), encoding="utf-8").read().split("---", 2)[-1]
+                words += [line.strip()[:40] for line in body.splitlines() if len(line.strip()) > 30][:1]
+        found.append((f"messages/{key_hex}/index.html", link_key, base64.urlsafe_b64encode(link_key).rstrip(b"=").decode(), words))
+    return found
+
+
+def hmac_sha256(key, message):
+    mac = hmac.HMAC(key, hashes.SHA256())
+    mac.update(message)
+    return mac.finalize()
+
+
+def check_threads(site):
+    """Every thread's page opens with its link's key, and with nothing else."""
+    _, group = group_key(PASSPHRASE, GROUP)
+    before = len(failures)
+    for path, key, _, words in threads():
+        parsed = sealed_page(open(os.path.join(site, path), encoding="utf-8").read())
+        if not parsed:
+            fail(f"{path}: a thread's page that is not sealed")
+            continue
+        plain = open_sealed(key, parsed[3], path)
+        if plain is None or words[0].replace("'", "&#39;").encode() not in plain:
+            fail(f"{path}: does not open with the key its link carries, or does not hold its subject")
+        if open_sealed(group, parsed[3], path) is not None:
+            fail(f"{path}: opens with another key")
+        if os.path.exists(os.path.join(site, os.path.dirname(path), "feed.xml")):
+            fail(f"{path}: the thread has a feed, which its readers could not open")
+    if len(failures) == before:
+        print(f"ok   {len(threads())} threads open with the key in their links, with nothing else, and have no feed")
+
+
 def check_nothing_leaks(site, opened):
     """Nothing of the group outside its sealed files: words, hashes, bytes."""
     album = os.path.join(ROOT, "content", "groups", GROUP, "albums", "materiaaldag")
@@ -169,6 +216,7 @@ def check_nothing_leaks(site, opened):
             digest = hashlib.sha256(open(os.path.join(album, name), "rb").read()).hexdigest()
             hashes_ += [digest, digest[:16]]
     needles = [w.encode() for w in WORDS] + [h.encode() for h in hashes_]
+    needles += [w.encode() for _, _, _, words in threads() for w in words]
     # Runs of the bytes of every photo, poster and video made for the group, and of the originals.
     samples = []
     blobs = [p for r, p in opened.items() if not r.endswith(".html")]
@@ -328,6 +376,15 @@ def check_browser(site, opened):
                 fail("after 'lock and forget' the group still opens by itself")
             else:
                 print("ok   'lock and forget' locks the group again")
+            path, _, fragment, words = threads()[0]
+            page.goto(f"{origin}/{path[:-len('index.html')]}#{fragment}", wait_until="load")
+            page.wait_for_selector("h1:has-text('" + words[0][:20] + "')", timeout=30000)
+            serious(page, "an opened thread")
+            page.goto(f"{origin}/{path[:-len('index.html')]}", wait_until="load")
+            page.wait_for_function("document.querySelector('.sealed-status').textContent.length > 20", timeout=30000)
+            if page.query_selector(".sealed-form input"):
+                fail("a thread's locked page asks for a passphrase")
+            print("ok   a thread opens from its full link, and without the part after '#' says what is needed")
             if errors:
                 fail(f"script errors: {errors}")
             browser.close()
@@ -346,6 +403,7 @@ def main():
         site = os.path.join(tmp, "public")
         build(os.path.join(ROOT, "content"), site, media.seed(os.path.join(tmp, "cache"), PLEIN))
         opened = check_opens(site)
+        check_threads(site)
         check_nothing_leaks(site, opened)
         check_deterministic(site, tmp)
         check_edit(tmp)

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 @testable import PleinBuild
+import PleinCore
+import PleinModel
 import PleinRender
 import PleinTestSupport
 import Testing
@@ -21,7 +23,7 @@ import Testing
         "search/index.html", "lid-worden/index.html",
     ]
     /// Feeds with a JSON Feed twin, then those that are Atom only (one per record).
-    static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed", "messages/KEY/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
+    static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
         + ["users/anna-de-vries/feed.xml", "users/anna-de-vries/following.xml", report + "feed.xml"]
     static let data = [
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
@@ -50,7 +52,9 @@ import Testing
             try #require(key.count == 1)
             path = built + "/" + output.replacingOccurrences(of: "KEY", with: key[0])
         }
-        let actual = Self.normalized(try String(contentsOfFile: path, encoding: .utf8))
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        if output == "messages/KEY/index.html" { text = try Self.opened(thread: text, at: String(path.dropFirst(built.count + 1))) }
+        let actual = Self.normalized(text)
         let file = Self.folder.appendingPathComponent(output.replacingOccurrences(of: "/", with: "__"))
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
             try actual.write(to: file, atomically: true, encoding: .utf8)
@@ -58,6 +62,17 @@ import Testing
         }
         let expected = try String(contentsOf: file, encoding: .utf8)
         #expect(actual == expected, "\(output) differs from its snapshot; re-record with RECORD_SNAPSHOTS=1 if intended")
+    }
+
+    /// A thread's page as its participants see it: opened with the key its link carries.
+    static func opened(thread page: String, at path: String) throws -> String {
+        let options = try #require(Self.options)
+        let keys = try #require(options.secret.flatMap(ThreadKeys.init(secret:)))
+        let thread = try #require(Pipeline.check(content: options.content).content.threads.first)
+        let envelope = try #require(page.firstRange(of: "id=\"sealed-envelope\">").map { page[$0.upperBound...].prefix { $0 != "<" } })
+        let bytes = try #require(Data(base64Encoded: String(envelope)))
+        let plain = try #require(keys.sealing(for: thread.id).open(Array(bytes), at: path))
+        return String(decoding: plain, as: UTF8.self)
     }
 
     /// The outputs the fixture has come from the renderer, not from a list in this file: every

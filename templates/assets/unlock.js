@@ -17,7 +17,7 @@
   var state = window.pleinSealed || (window.pleinSealed = { keys: {} });
 
   function bytes(base64) {
-    var text = atob(base64.replace(/\s+/g, ""));
+    var text = atob(base64.replace(/\s+/g, "").replace(/-/g, "+").replace(/_/g, "/"));
     var out = new Uint8Array(text.length);
     for (var i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
     return out;
@@ -173,22 +173,26 @@
   function show(plain, key, settings, url, push) {
     var doc = new DOMParser().parseFromString(new TextDecoder().decode(plain), "text/html");
     holdMedia(doc);
-    var bar = doc.createElement("p");
-    bar.className = "sealed-bar notice";
-    bar.textContent = settings.unlocked + " ";
-    var lock = doc.createElement("button");
-    lock.type = "button";
-    lock.className = "sealed-forget";
-    lock.textContent = settings.forget;
-    bar.appendChild(lock);
+    // A group's page offers to lock it again; a thread's key is its link, kept by nobody.
     var main = doc.getElementById("main");
-    if (main) main.insertBefore(bar, main.firstChild);
+    if (main && !settings.byLink) {
+      var bar = doc.createElement("p");
+      bar.className = "sealed-bar notice";
+      bar.textContent = settings.unlocked + " ";
+      var lock = doc.createElement("button");
+      lock.type = "button";
+      lock.className = "sealed-forget";
+      lock.textContent = settings.forget;
+      bar.appendChild(lock);
+      main.insertBefore(bar, main.firstChild);
+    }
     if (push) history.pushState({ sealed: true }, "", url);
     var html = "<!DOCTYPE html>\n" + doc.documentElement.outerHTML;
     document.open();
     document.write(html);
     document.close();
-    document.querySelector(".sealed-forget").addEventListener("click", function () {
+    var forgetButton = document.querySelector(".sealed-forget");
+    if (forgetButton) forgetButton.addEventListener("click", function () {
       forget(settings.name).then(function () { location.reload(); });
     });
     follow(key, settings);
@@ -232,7 +236,9 @@
     var data = form.dataset;
     // The group's folder (`groups/<g>/`): its pages are opened in place.
     var groupRoot = data.root + data.path.split("/").slice(0, 2).join("/") + "/";
-    var settings = { name: data.salt, root: data.root, path: data.path, groupRoot: groupRoot, unlocked: data.unlocked, forget: data.forget };
+    var settings = {
+      name: data.salt, root: data.root, path: data.path, groupRoot: groupRoot, unlocked: data.unlocked, forget: data.forget, byLink: !!data.link,
+    };
     var status = form.querySelector(".sealed-status");
     form.hidden = false;
     if (!window.crypto || !crypto.subtle || !window.indexedDB) {
@@ -246,6 +252,18 @@
         state.keys[settings.name] = key;
         return show(plain, key, settings, location.href, false).catch(failed);
       });
+    }
+    // A thread: its key is the link's part after "#" (base64url, 32 bytes), which no server sees.
+    if (settings.byLink) {
+      var fragment = location.hash.slice(1);
+      if (!/^[A-Za-z0-9_-]{43}$/.test(fragment)) {
+        status.textContent = data.wrong;
+        return;
+      }
+      crypto.subtle.importKey("raw", bytes(fragment), "HKDF", false, ["deriveKey"])
+        .then(tryKey)
+        .catch(function () { status.textContent = data.wrong; });
+      return;
     }
     var known = state.keys[settings.name];
     (known ? Promise.resolve(known) : remembered(settings.name)).then(function (key) {

@@ -13,6 +13,11 @@ public enum Hashing {
         Array(SHA256.hash(data: bytes))
     }
 
+    /// HMAC-SHA256 of `message` under `key`: 32 bytes.
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+    }
+
     /// HMAC-SHA256 of `message` under `key`, as lowercase hex.
     public static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
         hex(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))

@@ -144,24 +144,4 @@ struct FeedSelection: Rendering {
         guard let joined = view.joined(member) else { return nil }
         return Candidate(published: joined, id: entries.tagURI(joined, routes.member(member).trimmingSlash)) { entries.joinedEntry(member)! }
     }
-
-    /// A message thread's own feed, for its participants.
-    func thread(_ id: String) -> Feed {
-        let keyed = KeyedThread(id, in: self)
-        let t = keyed.thread
-        let page = routes.thread(keyed.key)
-        let atom = routes.threadFeed(keyed.key)
-        let items = t.messages.map { m -> FeedEntry in
-            let name = view.member(m.author)?.name ?? m.author
-            return FeedEntry(
-                id: entries.tagURI(m.at, page + m.name), title: strings.format("feed_message_title", ["name": name, "subject": t.subject]),
-                published: m.at, updated: m.at, author: entries.person(m.author),
-                link: routes.absolute(page) + "#" + KeyedThread.anchor(m), content: entries.absoluteHTML(m.file),
-                summary: nil, categories: [], inReplyTo: nil)
-        }
-        return Feed(
-            id: routes.absolute(atom), title: strings.format("feed_thread", ["subject": t.subject]),
-            subtitle: strings["feed_thread_subtitle"], atomPath: atom, jsonPath: routes.jsonFeed(atom), pagePath: page,
-            entries: Array(items.sorted(by: FeedEntry.newestFirst).prefix(site.feedLimit)))
-    }
 }

@@ -35,7 +35,6 @@ struct ThreadPage: PageRenderer {
         let participants: [MemberChip]
         let messages: [Message]
         let count: String
-        let feedURL: String
     }
 
     func page() -> Page {
@@ -49,10 +48,9 @@ struct ThreadPage: PageRenderer {
             messages: t.messages.map { m in
                 Message(anchor: KeyedThread.anchor(m), author: chip(m.author), at: time(m.at), body: view.body(m.file)?.html)
             },
-            count: strings.count("message_count", t.messages.count), feedURL: routes.url(routes.threadFeed(keyed.key)))
+            count: strings.count("message_count", t.messages.count))
         page.noindex = true
         page.nofollow = true
-        page.feeds = [.atom(strings.format("feed_thread", ["subject": t.subject]), routes.threadFeed(keyed.key), jsonTwin: true)]
         return page
     }
 }

@@ -50,19 +50,28 @@ struct SealedPage: Rendering {
         /// PBKDF2's salt (base64) and iterations, for the group key.
         let salt: String
         let iterations: Int
+        /// A thread's page, opened by the key in its link rather than a passphrase.
+        let byLink: Bool
     }
 
-    func render(_ open: OutputFile, kind: OutputID.Kind, group: SealedGroup) -> OutputFile {
-        let envelope = group.seal(open.bytes, at: open.path)
+    func render(_ open: OutputFile, kind: OutputID.Kind, group: SealedGroup, byLink: Bool = false) -> OutputFile {
+        // The dev server's reload script is in the page around it, not sealed in it: what is
+        // sealed is what a build seals.
+        var plain = open.bytes
+        if let injection = inputs.options.pageFooterInjection, let range = plain.firstRange(of: Array(injection.utf8)) { plain.removeSubrange(range) }
+        let envelope = group.seal(plain, at: open.path)
         let path = open.path.hasSuffix("index.html") ? String(open.path.dropLast("index.html".count)) : open.path
-        var page = Page(kind: kind, path: path, title: strings["sealed_title"], description: strings["sealed_description"], section: .groups)
+        var page = Page(
+            kind: kind, path: path, title: strings[byLink ? "sealed_thread_title" : "sealed_title"],
+            description: strings[byLink ? "sealed_thread_description" : "sealed_description"], section: byLink ? .none : .groups)
         page.templateName = "sealed"
         page.noindex = true
         page.nofollow = true
         page.fileName = open.path
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         page.values = Values(
-            envelope: Data(envelope).base64EncodedString(), path: open.path, salt: Data(group.salt).base64EncodedString(), iterations: group.iterations)
+            envelope: Data(envelope).base64EncodedString(), path: open.path, salt: Data(group.salt).base64EncodedString(), iterations: group.iterations,
+            byLink: byLink)
         return PageFrame(inputs: inputs).render(page)
     }
 }

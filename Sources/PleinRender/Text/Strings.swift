@@ -115,7 +115,7 @@ extension Strings {
             "map_legend_area", "map_legend_location", "map_legend_photo", "divers_elsewhere", "chart_points_title",
             "chart_points_description", "chart_completion", "week_label", "week_short", "hours_unit", "chart_weeks_title",
             "chart_weeks_description", "open_now_until", "closed_now", "closed_now_opens", "thread_description",
-            "feed_thread", "feed_thread_subtitle", "feed_message_title", "video", "video_feed", "video_number",
+            "video", "video_feed", "video_number",
         ]
         for count in ["member_count", "diver_count", "group_count", "report_count", "location_count", "present_count",
                       "reply_count", "photo_count", "points_count", "years_count", "session_count", "album_count",
