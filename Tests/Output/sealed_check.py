@@ -17,7 +17,7 @@
 
     python3 Tests/Output/sealed_check.py --plein .build/release/plein
 """
-import argparse, functools, gzip, hashlib, http.server, os, re, shutil, subprocess, sys, tempfile, threading
+import argparse, gzip, hashlib, os, re, shutil, subprocess, sys, tempfile
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, hmac
@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import media  # noqa: E402
+import localsite, media  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GROUP = "zeehond-leden"
@@ -85,12 +85,15 @@ def open_sealed(key, envelope, path):
 
 
 def sealed_page(html):
-    form = re.search(r'<form class="sealed-form"[^>]*data-path="([^"]+)" data-salt="([^"]*)" data-iterations="(\d+)"', html)
+    """The path, salt, iterations and envelope of a sealed page (a thread's has no salt: 0 iterations)."""
+    import base64
+    form = re.search(r'<form class="sealed-form"[^>]*>', html)
     envelope = re.search(r'<script type="application/octet-stream" id="sealed-envelope">([^<]+)</script>', html)
     if not form or not envelope:
         return None
-    import base64
-    return form.group(1), base64.b64decode(form.group(2)), int(form.group(3)), base64.b64decode(envelope.group(1))
+    attributes = dict(re.findall(r'(data-[a-z]+)="([^"]*)"', form.group(0)))
+    return (attributes.get("data-path"), base64.b64decode(attributes.get("data-salt", "")), int(attributes.get("data-iterations", "0")),
+            base64.b64decode(envelope.group(1)))
 
 
 def files(site):
@@ -224,7 +227,7 @@ def check_nothing_leaks(site, opened):
     for blob in blobs:
         for at in (len(blob) // 3, len(blob) // 2, 2 * len(blob) // 3):
             samples.append(blob[at:at + 48])
-    scanned = 0
+    scanned = searched = 0
     for rel, path in files(site):
         if rel.startswith(f"groups/{GROUP}/"):
             continue
@@ -232,6 +235,7 @@ def check_nothing_leaks(site, opened):
         if path.endswith((".pf_meta", ".pf_fragment", ".pf_index", ".pf_filter")) or data[:2] == b"\x1f\x8b":
             try:
                 data = gzip.decompress(data)
+                searched += rel.startswith("pagefind/")
             except OSError:
                 pass
         scanned += 1
@@ -248,7 +252,10 @@ def check_nothing_leaks(site, opened):
         for needle in needles:
             if needle in data or needle in rel.encode():
                 fail(f"groups/{GROUP}/{rel}: holds {needle.decode()!r} in the clear")
-    print(f"ok   none of {len(needles)} words and hashes, nor any run of the group's media, in {scanned} other files")
+    if searched == 0:
+        fail("the site has no search index to look into (Pagefind is installed by make test)")
+    print(f"ok   none of {len(needles)} words and hashes, nor any run of the group's media, in {scanned} other files "
+          f"({searched} of the search index decompressed)")
 
 
 def check_deterministic(site, tmp):
@@ -289,11 +296,7 @@ def check_browser(site, opened):
     from playwright.sync_api import sync_playwright
     from axe_playwright_python.sync_playwright import Axe
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *a):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = localsite.serve(site)
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     group = f"{origin}/groups/{GROUP}/"
     album = next(re.search(r'href="(/groups/' + GROUP + r'/sealed/[0-9a-f]{32}/)"[^>]*>\s*(?:<[^>]+>\s*)*Materiaaldag', p.decode()).group(1)

@@ -7,10 +7,10 @@ offers a copy without its metadata as a download.
 
     python3 Tests/Output/video_check.py --plein .build/release/plein
 """
-import argparse, functools, glob, http.server, json, os, re, shutil, subprocess, sys, tempfile, threading
+import argparse, glob, json, os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import media  # noqa: E402  (the media made once per test run)
+import localsite, media  # noqa: E402  (the media made once per test run)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ALBUM = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland"
@@ -89,11 +89,7 @@ def check_published(site):
 def check_in_browser(site, path):
     from playwright.sync_api import sync_playwright
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = localsite.serve(site)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])

@@ -154,7 +154,8 @@ import Testing
             }
             // A thread's page is sealed into the page that opens it (`SealedPage`).
             let sealed = id.kind == .thread ? ["sealed"] : []
-            #expect(templates == (id.template.map { [$0] } ?? []) + sealed, "\(id.key) read the templates \(templates)")
+            #expect(Set(templates) == Set((id.template.map { [$0] } ?? []) + sealed) && templates.count == Set(templates).count,
+                    "\(id.key) read the templates \(templates)")
         }
         #expect(kinds == Set(OutputID.Kind.allCases), "the demo lacks \(Set(OutputID.Kind.allCases).subtracting(kinds))")
     }

@@ -237,7 +237,7 @@
     // The group's folder (`groups/<g>/`): its pages are opened in place.
     var groupRoot = data.root + data.path.split("/").slice(0, 2).join("/") + "/";
     var settings = {
-      name: data.salt, root: data.root, path: data.path, groupRoot: groupRoot, unlocked: data.unlocked, forget: data.forget, byLink: !!data.link,
+      name: data.salt || "", root: data.root, path: data.path, groupRoot: groupRoot, unlocked: data.unlocked, forget: data.forget, byLink: !!data.link,
     };
     var status = form.querySelector(".sealed-status");
     form.hidden = false;

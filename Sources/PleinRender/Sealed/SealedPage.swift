@@ -36,9 +36,10 @@ extension OutputID {
     }
 }
 
-/// The page that stands for a members-only group's page in the open: the site's frame, a form
-/// for the passphrase, and the page itself sealed (`SealedGroup.seal`), which `unlock.js`
-/// opens in the browser. It says nothing of the group but its address.
+/// The page that stands for a members-only group's page, or a thread's, in the open: the site's
+/// frame, a form for the group's passphrase (a thread's key is in its link), and the page itself
+/// sealed (`SealedGroup.seal`), which `unlock.js` opens in the browser. It says nothing of the
+/// group or thread but its address.
 struct SealedPage: Rendering {
     let inputs: RenderInputs
 
@@ -47,11 +48,14 @@ struct SealedPage: Rendering {
         let envelope: String
         /// Its path in the output folder, which its key is bound to.
         let path: String
-        /// PBKDF2's salt (base64) and iterations, for the group key.
+        /// How the group key comes from the passphrase; nil for a thread, whose link carries its key.
+        let derivation: Derivation?
+    }
+
+    /// PBKDF2's salt (base64) and iterations.
+    struct Derivation: TemplateValues, Encodable {
         let salt: String
         let iterations: Int
-        /// A thread's page, opened by the key in its link rather than a passphrase.
-        let byLink: Bool
     }
 
     func render(_ open: OutputFile, kind: OutputID.Kind, group: SealedGroup, byLink: Bool = false) -> OutputFile {
@@ -70,8 +74,8 @@ struct SealedPage: Rendering {
         page.fileName = open.path
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
         page.values = Values(
-            envelope: Data(envelope).base64EncodedString(), path: open.path, salt: Data(group.salt).base64EncodedString(), iterations: group.iterations,
-            byLink: byLink)
+            envelope: Data(envelope).base64EncodedString(), path: open.path,
+            derivation: byLink ? nil : Derivation(salt: Data(group.salt).base64EncodedString(), iterations: group.iterations))
         return PageFrame(inputs: inputs).render(page)
     }
 }
