@@ -52,7 +52,7 @@ struct SealedMedia {
         let made = parallelMap(jobs) { [folder] job -> (String, String)? in
             let (path, group, plain) = job
             guard let source = sources[plain] else { return nil }
-            let file = folder + "/" + group.id + "-" + (path as NSString).lastPathComponent
+            let file = folder + "/" + Self.prefix(group) + (path as NSString).lastPathComponent
             if !FileManager.default.fileExists(atPath: file) {
                 guard let bytes = FileManager.default.contents(atPath: source) else { return nil }
                 let temporary = file + ".tmp-\(getpid())"
@@ -66,9 +66,17 @@ struct SealedMedia {
         prune(keeping: Set(made.compactMap { $0?.0 }))
     }
 
-    /// Removes the sealed files no group publishes now (a photo removed, a passphrase changed).
+    /// A sealed file's name starts with its key's fingerprint: a build at another address (its
+    /// salt is another) or with another passphrase seals into other files, and leaves these alone.
+    static func prefix(_ group: SealedGroup) -> String { String(group.fingerprint.prefix(12)) + "-" }
+
+    /// Removes the files sealed with these keys that nothing publishes now (a photo removed or
+    /// changed). Files of other keys are another address's (`plein serve` beside a build), or of a
+    /// passphrase no longer used, and are left.
     private func prune(keeping keep: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !keep.contains(folder + "/" + name) {
+        let prefixes = sealing.values.map(Self.prefix)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where prefixes.contains(where: name.hasPrefix) && !keep.contains(folder + "/" + name) {
             unlink(folder + "/" + name)
         }
     }

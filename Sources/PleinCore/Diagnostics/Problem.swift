@@ -298,7 +298,7 @@ public enum Problem: Sendable, Hashable, Error {
         case .eventFieldWithoutEvent(let field):
             return "set 'category: event', or remove '\(field)'"
         case .weakPassphrase:
-            return "`plein new passphrase` makes a strong one; give it to the group's members, and to the build as before"
+            return "`plein new passphrase` makes a strong one: give it to the group's members, and to the build in place of this one"
         case .noPassphrase(_, let variable):
             return "give it in \(variable), or in the file that --passphrases names; `plein new passphrase` makes one"
         default:
