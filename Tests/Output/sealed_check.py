@@ -325,6 +325,8 @@ def check_browser(site, opened):
             status = page.inner_text(".sealed-status")
             if "passphrase" not in status.lower() and "wachtwoord" not in status.lower():
                 fail(f"a wrong passphrase gave the message {status!r}")
+            elif page.evaluate("location.search + location.hash"):
+                fail("the passphrase form was sent: the address holds " + page.evaluate("location.search"))
             else:
                 print(f"ok   a wrong passphrase is refused: {status!r}")
             page.fill("#sealed-passphrase", PASSPHRASE)
@@ -379,10 +381,30 @@ def check_browser(site, opened):
                 fail("after 'lock and forget' the group still opens by itself")
             else:
                 print("ok   'lock and forget' locks the group again")
+            # A sealed page served at another address than its own is not opened.
+            moved = os.path.join(site, "groups", GROUP, "moved")
+            os.makedirs(moved, exist_ok=True)
+            shutil.copy(os.path.join(site, "groups", GROUP, "index.html"), os.path.join(moved, "index.html"))
+            page.goto(f"{group}moved/", wait_until="load")
+            page.wait_for_function("document.querySelector('.sealed-status').textContent.length > 20", timeout=30000)
+            if page.is_enabled("#sealed-passphrase"):
+                page.fill("#sealed-passphrase", PASSPHRASE)
+                page.click(".sealed-form button[type=submit]")
+                page.wait_for_timeout(3000)
+            if page.query_selector("h1:has-text('Zeehond Bestuurskamer')") or page.evaluate("location.search"):
+                fail("a sealed page served at another address than its own opened, or sent its form")
+            else:
+                print("ok   a sealed page served at another address than its own is refused")
+            shutil.rmtree(moved)
             path, _, fragment, words = threads()[0]
             page.goto(f"{origin}/{path[:-len('index.html')]}#{fragment}", wait_until="load")
             page.wait_for_selector("h1:has-text('" + words[0][:20] + "')", timeout=30000)
             serious(page, "an opened thread")
+            page.focus(".skip-link")
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(500)
+            if page.evaluate("location.hash") != "#" + fragment or not page.query_selector("h1:has-text('" + words[0][:20] + "')"):
+                fail("following a link within an opened thread lost its key from the address, or closed it")
             page.goto(f"{origin}/{path[:-len('index.html')]}", wait_until="load")
             page.wait_for_function("document.querySelector('.sealed-status').textContent.length > 20", timeout=30000)
             if page.query_selector(".sealed-form input"):

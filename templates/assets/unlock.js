@@ -72,7 +72,7 @@
         var transaction = db.transaction(STORE, mode);
         var request = action(transaction.objectStore(STORE));
         transaction.oncomplete = function () { db.close(); resolve(request.result); };
-        transaction.onerror = function () { db.close(); reject(transaction.error); };
+        transaction.onerror = transaction.onabort = function () { db.close(); reject(transaction.error); };
       });
     });
   }
@@ -93,6 +93,13 @@
   function pathOf(url, root) {
     var pathname = decodeURIComponent(new URL(url, location.href).pathname);
     return pathname.indexOf(root) === 0 ? pathname.slice(root.length) : pathname.replace(/^\//, "");
+  }
+
+  // The path a page's envelope must be bound to: the page's own, from its URL. A page served at
+  // another address than its own is refused, as a moved photo is.
+  function pagePath(url, root) {
+    var path = pathOf(url, root);
+    return path === "" || path.slice(-1) === "/" ? path + "index.html" : path;
   }
 
   function isSealed(url) { return /\/sealed\/[0-9a-f]+\.bin$/.test(new URL(url, location.href).pathname); }
@@ -196,21 +203,42 @@
       forget(settings.name).then(function () { location.reload(); });
     });
     follow(key, settings);
-    return openMedia(key, settings.root);
+    // A photo or video that cannot be opened leaves the page open, and says so in it.
+    openMedia(key, settings.root).catch(function () {
+      var notice = document.createElement("p");
+      notice.className = "notice";
+      notice.setAttribute("role", "alert");
+      notice.textContent = settings.failed;
+      var main = document.getElementById("main");
+      if (main) main.insertBefore(notice, main.firstChild);
+    });
   }
 
   // Links to the group's other pages: fetched, opened with the key in memory, shown in place.
   function follow(key, settings) {
+    var shown = location.pathname;
     document.addEventListener("click", function (event) {
       var link = event.target.closest && event.target.closest("a[href]");
       if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || link.target) return;
       var url = new URL(link.getAttribute("href"), location.href);
-      if (url.origin !== location.origin || url.pathname === location.pathname) return;
+      if (url.origin !== location.origin) return;
+      if (url.pathname === location.pathname) {
+        // A place in the page (the skip link, a message): scrolled to, so that the address keeps
+        // what it holds (a thread's key) and no page is opened again.
+        var target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+        if (target) {
+          event.preventDefault();
+          target.scrollIntoView();
+          if (target.focus) target.focus({ preventScroll: true });
+        }
+        return;
+      }
       if (!url.pathname.startsWith(settings.groupRoot)) return;
       event.preventDefault();
       visit(url.href, key, settings, true).catch(function () { location.href = url.href; });
     });
     window.onpopstate = function () {
+      if (location.pathname === shown) return;
       visit(location.href, key, settings, false).catch(function () { location.reload(); });
     };
   }
@@ -221,10 +249,10 @@
       return response.text();
     }).then(function (text) {
       var parts = lockedParts(new DOMParser().parseFromString(text, "text/html"));
-      if (!parts) throw new Error("not a sealed page");
+      if (!parts || parts.form.dataset.path !== pagePath(url, settings.root)) throw new Error("not this address's sealed page");
       return open(key, parts.envelope, parts.form.dataset.path).then(function (plain) {
         settings.path = parts.form.dataset.path;
-        return show(plain, key, settings, url, push);
+        show(plain, key, settings, url, push);
       });
     });
   }
@@ -237,20 +265,24 @@
     // The group's folder (`groups/<g>/`): its pages are opened in place.
     var groupRoot = data.root + data.path.split("/").slice(0, 2).join("/") + "/";
     var settings = {
-      name: data.salt || "", root: data.root, path: data.path, groupRoot: groupRoot, unlocked: data.unlocked, forget: data.forget, byLink: !!data.link,
+      name: data.salt || "", root: data.root, path: data.path, groupRoot: groupRoot, unlocked: data.unlocked, forget: data.forget,
+      failed: data.failed, byLink: !!data.link,
     };
     var status = form.querySelector(".sealed-status");
+    // The form is never sent anywhere: what is typed in it stays in this page.
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
     form.hidden = false;
-    if (!window.crypto || !crypto.subtle || !window.indexedDB) {
-      status.textContent = data.unsupported;
-      form.querySelector("button").disabled = true;
-      return;
+    function refuse(message) {
+      status.textContent = message;
+      Array.prototype.forEach.call(form.elements, function (element) { element.disabled = true; });
     }
+    if (!window.crypto || !crypto.subtle || (!settings.byLink && !window.indexedDB)) return refuse(data.unsupported);
+    if (data.path !== pagePath(location.href, data.root)) return refuse(data.failed);
     function failed() { status.textContent = data.failed; }
     function tryKey(key) {
       return open(key, parts.envelope, data.path).then(function (plain) {
         state.keys[settings.name] = key;
-        return show(plain, key, settings, location.href, false).catch(failed);
+        show(plain, key, settings, location.href, false);
       });
     }
     // A thread: its key is the link's part after "#" (base64url, 32 bytes), which no server sees.
@@ -273,10 +305,12 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       status.textContent = data.opening;
-      var passphrase = form.elements.passphrase.value;
+      // As the build does: the passphrase's UTF-8 bytes in Unicode NFC, spaces around it dropped.
+      var passphrase = form.elements.passphrase.value.normalize("NFC").trim();
       groupKey(passphrase, bytes(data.salt), parseInt(data.iterations, 10)).then(function (key) {
         return open(key, parts.envelope, data.path).then(function () {
-          return form.elements.remember.checked ? remember(settings.name, key) : undefined;
+          // A key that cannot be kept (private browsing) still opens the page.
+          return form.elements.remember.checked ? remember(settings.name, key).catch(function () {}) : undefined;
         }, function () {
           status.textContent = data.wrong;
           form.elements.passphrase.select();

@@ -52,7 +52,9 @@ struct SealedMedia {
         let made = parallelMap(jobs) { [folder] job -> (String, String)? in
             let (path, group, plain) = job
             guard let source = sources[plain] else { return nil }
-            let file = folder + "/" + Self.prefix(group) + (path as NSString).lastPathComponent
+            // Named after its key, its name and the file it seals (whose name changes with the
+            // settings it was made with), so that a file made again is sealed again.
+            let file = folder + "/" + Self.prefix(group) + Hashing.sha256Hex(Array(source.utf8)).prefix(16) + "-" + (path as NSString).lastPathComponent
             if !FileManager.default.fileExists(atPath: file) {
                 guard let bytes = FileManager.default.contents(atPath: source) else { return nil }
                 let temporary = file + ".tmp-\(getpid())"

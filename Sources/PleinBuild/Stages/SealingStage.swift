@@ -1,5 +1,6 @@
 import _CryptoExtras
 import Crypto
+import Foundation
 import PleinCore
 
 /// The keys of the members-only groups (`visibility: members`): each group's passphrase, from
@@ -23,10 +24,11 @@ struct SealingStage: Sendable {
         var wanted: [(id: String, salt: [UInt8], passphrase: String)] = []
         for group in content.groups where group.visibility == .members {
             let span = group.spans["visibility"] ?? .fileStart
-            guard let passphrase = passphrases[group.id] ?? passphrases[Self.variable(group.id)] else {
+            guard let given = passphrases[group.id] ?? passphrases[Self.variable(group.id)] else {
                 diagnostics.append(Diagnostic(.noPassphrase(group: group.id, variable: Self.variable(group.id)), in: group.file, at: span))
                 continue
             }
+            let passphrase = Self.normalized(given)
             if let reason = Passphrase.weakness(passphrase, avoiding: [group.id, group.name, content.site.title]) {
                 diagnostics.append(Diagnostic(.weakPassphrase(group: group.id, reason: reason), in: group.file, at: span))
                 continue
@@ -40,6 +42,12 @@ struct SealingStage: Sendable {
         let ids = Set(wanted.map(\.id))
         derived = derived.filter { ids.contains($0.key) }
         return (derived.mapValues(\.group), diagnostics)
+    }
+
+    /// A passphrase as it is used: in Unicode NFC, without spaces around it (as `unlock.js` takes
+    /// what a member types).
+    static func normalized(_ passphrase: String) -> String {
+        passphrase.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The group's key: PBKDF2-HMAC-SHA256 of the passphrase's UTF-8 bytes, 32 bytes.
