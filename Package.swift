@@ -104,7 +104,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // `plein new`: new sites, themes, CI and records, written where plein reads them.
-        .target(name: "PleinScaffold", dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinTheme"], swiftSettings: strict),
+        .target(name: "PleinScaffold", dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinTheme", "Yams"], swiftSettings: strict),
         .target(
             name: "PleinServer",
             dependencies: [

@@ -85,7 +85,7 @@ struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Writes a new content file in the right place, with the right name.",
         discussion: "Missing required values are asked for on a terminal. Existing files are never overwritten.",
-        subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewEvent.self, NewReport.self,
+        subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewCMS.self, NewFromIssue.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewEvent.self, NewReport.self,
                       NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self, NewPage.self, NewPassphrase.self]
     )
 }
@@ -100,7 +100,10 @@ struct NewSite: ParsableCommand {
     var timezone: String?
     @Option(help: "The parts of the site, separated by commas: members, divers, groups, reports, study, now (default: all; asked on a terminal).")
     var sections: String?
-    @Option(help: "Also write CI for this forge: github or gitlab (see plein new ci).") var forge: ForgeOption?
+    @Option(help: "The forge of the site's repository: github, gitlab, gitea or forgejo. Also writes its CI (github, gitlab: see plein new ci) and a CMS at /admin/ (see plein new cms).")
+    var forge: ForgeOption?
+    @Option(help: "The content repository's address, e.g. https://gitlab.com/club/site (edit links, and the CMS).") var repository: String?
+    @Option(name: .customLong("app-id"), help: "The OAuth application members sign in to the CMS with (GitLab, Gitea, Forgejo).") var appID: String?
 
     /// The sections given, or (on a terminal) the kind of community chosen, with its report
     /// categories.
@@ -182,7 +185,14 @@ struct NewSite: ParsableCommand {
                 print(path)
             }
             if let forge {
-                for path in try Scaffold.ci(at: folder, forge: forge.forge) { print(path) }
+                if let ci = forge.ci {
+                    for path in try Scaffold.ci(at: folder, forge: ci) { print(path) }
+                }
+                let added = try Scaffold.cms(at: folder, .init(settings: CMSSettings(forge: forge.cms, appID: appID), repository: repository))
+                print(added.file)
+                for step in added.next { Terminal.note("CMS: " + step) }
+            } else if let repository {
+                _ = try Scaffold.cms(at: folder, .init(settings: CMSSettings(forge: nil), repository: repository))
             }
         } catch {
             throw UsageError(message: error.description)
@@ -190,10 +200,26 @@ struct NewSite: ParsableCommand {
     }
 }
 
-/// `--forge`: the forges plein writes CI for.
+/// `--forge`: the forges a site's repository may be on.
 enum ForgeOption: String, ExpressibleByArgument, CaseIterable {
-    case github, gitlab
-    var forge: Scaffold.Forge { self == .github ? .github : .gitlab }
+    case github, gitlab, gitea, forgejo
+    /// The forge's CI, when plein writes it (Gitea's and Forgejo's Actions are left to the owner).
+    var ci: Scaffold.Forge? {
+        switch self {
+        case .github: return .github
+        case .gitlab: return .gitlab
+        case .gitea, .forgejo: return nil
+        }
+    }
+    var cms: CMSSettings.Forge { CMSSettings.Forge(rawValue: rawValue)! }
+}
+
+/// Runs `body` on the site this folder is in; a scaffold's failure is a usage error.
+func inSite(_ body: (SiteLayout) throws(Scaffold.Failure) -> Void) throws {
+    guard let site = SiteLayout.find() else {
+        throw UsageError(message: "no plein site here (no content/site.yaml in this folder or above)")
+    }
+    do { try body(site) } catch { throw UsageError(message: error.description) }
 }
 
 struct NewCI: ParsableCommand {
@@ -209,16 +235,75 @@ struct NewCI: ParsableCommand {
     var packageSHA256: String?
 
     func run() throws {
-        guard let site = SiteLayout.find() else {
-            throw UsageError(message: "no plein site here (no content/site.yaml in this folder or above)")
-        }
-        do {
+        guard let ci = forge.ci else { throw UsageError(message: "plein new ci writes CI for github and gitlab; on \(forge.rawValue), see docs/members-without-git.md") }
+        try inSite { site throws(Scaffold.Failure) in
             let package = Scaffold.PackageSource(url: packageURL, sha256: packageSHA256)
-            for path in try Scaffold.ci(at: site.root, forge: forge.forge, package: package) { print(path) }
-        } catch {
-            throw UsageError(message: error.description)
+            for path in try Scaffold.ci(at: site.root, forge: ci, package: package) { print(path) }
         }
     }
+}
+
+struct NewCMS: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cms",
+        abstract: "Gives the site a CMS at /admin/ for members who do not use git: Sveltia CMS (or Decap CMS), configured from plein's schemas.",
+        discussion: """
+            Adds 'cms' to site.yaml; every build then publishes admin/index.html, which loads the CMS pinned to an exact version, and \
+            admin/config.yml, made from plein's schemas: reports, replies, album photos, events, goal completions and check-ins, \
+            in the folders and with the fields plein checks. See docs/members-without-git.md for signing in on each forge.
+            """
+    )
+    @Option(help: "github, gitlab, gitea or forgejo (default: from the repository's address).") var forge: ForgeOption?
+    @Option(help: "The content repository's address, when site.yaml has none yet, e.g. https://gitlab.com/club/site.") var repository: String?
+    @Option(help: "sveltia (the default: made for phones, and it edits check-ins) or decap.") var editor: EditorOption = .sveltia
+    @Option(help: "The exact version of the CMS to load (default: the one this plein is made for).") var version: String?
+    @Option(help: "The script's integrity hash, sha384-…, computed from the real file (docs/members-without-git.md).") var integrity: String?
+    @Option(name: .customLong("app-id"), help: "The OAuth application's id members sign in with (GitLab, Gitea, Forgejo).") var appID: String?
+    @Option(name: .customLong("auth-url"), help: "GitHub: the OAuth client members sign in through.") var authURL: String?
+    @Flag(name: .customLong("no-review"), help: "Members' posts go straight to the branch, not through pull or merge requests.") var noReview = false
+
+    func run() throws {
+        let settings = CMSSettings(editor: CMSSettings.Editor(rawValue: editor.rawValue)!, version: version, integrity: integrity, forge: forge?.cms, appID: appID,
+                                   authURL: authURL, review: !noReview)
+        try inSite { site throws(Scaffold.Failure) in
+            let added = try Scaffold.cms(at: site.root, .init(settings: settings, repository: repository))
+            print(added.file)
+            for step in added.next { Terminal.note(step) }
+        }
+    }
+}
+
+struct NewFromIssue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "from-issue",
+        abstract: "Writes the content file a GitHub issue form asks for: a report (with its photos), a reply or an event.",
+        discussion: """
+            Reads the issue as GitHub gives it in JSON (the workflow's $GITHUB_EVENT_PATH, or the REST API's issue). Each answer is \
+            checked as plein new checks its own; an answer plein cannot take is refused with which and why, and nothing is written. \
+            The workflow that plein new ci --forge github writes runs it when a maintainer labels the issue "approved".
+            """
+    )
+    @Argument(help: "The issue's JSON file.") var issue: String
+    @Option(help: "The folder the photos were downloaded into, named as --list-attachments lists them.") var attachments: String?
+    @Flag(name: .customLong("list-attachments"), help: "Only list the photos to download: a name and an address a line.") var listAttachments = false
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: issue) else { throw UsageError(message: "cannot read \(issue)") }
+        try inSite { site throws(Scaffold.Failure) in
+            let scaffold = Scaffold(contentRoot: site.content)
+            let post = try Scaffold.IssuePost.read(data, forms: site.root, site: scaffold.content.site)
+            if listAttachments {
+                for attachment in post.attachments { print("\(attachment.name) \(attachment.url)") }
+                return
+            }
+            for path in try scaffold.post(post, attachments: attachments) { print(path) }
+        }
+    }
+}
+
+/// `--editor`: the CMSs plein configures.
+enum EditorOption: String, ExpressibleByArgument, CaseIterable {
+    case sveltia, decap
 }
 
 struct NewTheme: ParsableCommand {

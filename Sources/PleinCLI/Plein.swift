@@ -192,4 +192,7 @@ enum Terminal {
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+
+    /// What to do next, on standard error (standard output lists the files written).
+    static func note(_ text: String) { error("next: " + text) }
 }

@@ -116,6 +116,36 @@ extension CheckRun {
         }
     }
 
+    /// What the CMS at `/admin/` needs to sign members in and find the repository.
+    mutating func checkCMS() {
+        guard let cms = content.site.cms else { return }
+        let span = spanOfField("cms", in: ContentLayout.site)
+        if let integrity = cms.integrity, !CMSSettings.isIntegrity(integrity) {
+            add(.invalidIntegrity(integrity), ContentLayout.site, span)
+        }
+        if !cms.version.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            add(.outOfRange(field: "version", value: cms.version, range: "an exact version such as \(cms.editor.pinnedVersion)"), ContentLayout.site, span)
+        }
+        guard let repository = content.site.repository, RepositoryAddress(repository) != nil else {
+            add(.cmsNeeds("'repository', the address of the content repository (https://<forge>/<owner>/<name>); until then no /admin/ is published"),
+                ContentLayout.site, span)
+            return
+        }
+        guard let forge = cms.forge else {
+            add(.cmsNeeds("'forge' (github, gitlab, gitea or forgejo): the repository's address does not say; until then no /admin/ is published"),
+                ContentLayout.site, span)
+            return
+        }
+        if forge != .github, cms.appID == nil {
+            add(.cmsNeeds("'app_id', the id of the OAuth application members sign in with (docs/members-without-git.md): without it nobody can sign in"),
+                ContentLayout.site, span)
+        }
+        if forge == .github, cms.authURL == nil, cms.editor == .decap {
+            add(.cmsNeeds("'auth_url', the OAuth client members sign in through: Decap CMS has no sign-in with a token (Sveltia CMS has)"),
+                ContentLayout.site, span)
+        }
+    }
+
     /// Every text that is published as written, with its file: the records' Markdown, and the
     /// text files of reports.
     var bodies: [(String, Body)] {

@@ -15,6 +15,7 @@ public enum Checker {
         run.checkThreads()
         run.checkTexts()
         run.checkSections()
+        run.checkCMS()
         run.foldKnockOns()
         return run.diagnostics
     }

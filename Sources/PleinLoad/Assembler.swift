@@ -160,6 +160,7 @@ struct Assembler {
 
             case .album(let group, let id):
                 diagnostics += checkID(id, kind: "album:\(group)", path: path)
+                diagnostics += Placement.problems(o, expected: ["group": group], folder: ContentLayout.groupFolder(group) + "/", in: path)
                 guard item.read != nil else { continue }
                 let entries = o.objects("photos").compactMap { entry -> Album.Entry? in
                     guard let file = located(entry, "file") else { return nil }
@@ -172,6 +173,7 @@ struct Assembler {
 
             case .goal(let group, let id):
                 diagnostics += checkID(id, kind: "goal:\(group)", path: path)
+                diagnostics += Placement.problems(o, expected: ["group": group], folder: ContentLayout.groupFolder(group) + "/", in: path)
                 guard item.read != nil else { continue }
                 var goal = Goal(
                     group: group, id: id, file: path, title: o.string("title") ?? id, points: o.int("points") ?? 0,
@@ -188,6 +190,7 @@ struct Assembler {
 
             case .event(let group, let id):
                 diagnostics += checkID(id, kind: "event:\(group)", path: path)
+                diagnostics += Placement.problems(o, expected: ["group": group], folder: ContentLayout.groupFolder(group) + "/", in: path)
                 guard item.read != nil, let starts = o.moment("starts") else { continue }
                 content.events.append(GroupEvent(
                     group: group, id: id, file: path, title: o.string("title") ?? id, starts: starts, ends: o.moment("ends"),
@@ -209,12 +212,13 @@ struct Assembler {
                 diagnostics += checkID(name, kind: "report:\(area)", path: path, slugChecked: true)
                 if let problem = ReportName.problem(name, bundle: bundle) { diagnostics.append(report(problem, path)) }
                 guard let read = item.read else { content.unreadable[.report, default: []].insert("\(area)/\(name)"); continue }
-                let (record, problem) = Self.reportRecord(read, path: path, area: area, name: name, clock: content.site.clock)
-                if let problem { diagnostics.append(problem) }
+                let (record, problems) = Self.reportRecord(read, path: path, area: area, name: name, clock: content.site.clock)
+                diagnostics += problems
                 content.reports.append(record)
 
             case .reply(let area, let reportName, let name):
-                guard let reply = Self.replyRecord(item.read, path: path, name: name) else { continue }
+                guard let (reply, problems) = Self.replyRecord(item.read, path: path, area: area, report: reportName, name: name) else { continue }
+                diagnostics += problems
                 replies["\(area)/\(reportName)", default: []].append(reply)
 
             case .location(let id):
@@ -276,16 +280,16 @@ struct Assembler {
     }
 
     /// A report's record as its own file gives it (its replies and other files are joined to it
-    /// later), and the problem of its date when the file's name says another day.
-    static func reportRecord(_ read: SourceReader.Read, path: String, area: String, name: String, clock: SiteClock) -> (Report, Diagnostic?) {
+    /// later), and the problems of its placement fields and of its date when the file's name says another day.
+    static func reportRecord(_ read: SourceReader.Read, path: String, area: String, name: String, clock: SiteClock) -> (Report, [Diagnostic]) {
         let o = read.object
         let spans = o.fields.mapValues(\.span)
         let at = o.moment("at") ?? Moment(seconds: 0)
-        var problem: Diagnostic?
+        var problems = Placement.problems(o, expected: ["area": area], folder: ContentLayout.areaFolder(area) + "/", in: path)
         if let fileDate = ReportName.date(name), o.moment("at") != nil {
             let atDate = clock.civil(at).isoDate
             if atDate != fileDate {
-                problem = Diagnostic(.dateMismatch(fileDate: fileDate, recordDate: atDate), in: path, at: spans["at"]!)
+                problems.append(Diagnostic(.dateMismatch(fileDate: fileDate, recordDate: atDate), in: path, at: spans["at"]!))
             }
         }
         var record = Report(
@@ -296,13 +300,16 @@ struct Assembler {
         record.starts = o.moment("starts")
         record.ends = o.moment("ends")
         record.place = o.string("place")
-        return (record, problem)
+        return (record, problems)
     }
 
     /// A reply's record, when its file was read and names its author and time.
-    static func replyRecord(_ read: SourceReader.Read?, path: String, name: String) -> Reply? {
+    /// A reply's record, with the problems of its placement fields (see `Placement`).
+    static func replyRecord(_ read: SourceReader.Read?, path: String, area: String, report: String, name: String) -> (Reply, [Diagnostic])? {
         guard let read, let author = located(read.object, "author"), let at = read.object.moment("at") else { return nil }
-        return Reply(name: name, file: path, author: author, at: at, body: read.body)
+        let problems = Placement.problems(read.object, expected: ["area": area, "report": report],
+                                          folder: ContentLayout.replies("\(area)/\(report)") + "/", in: path)
+        return (Reply(name: name, file: path, author: author, at: at, body: read.body), problems)
     }
 
     /// Replies in the order a report shows them: by time, then by name.

@@ -59,8 +59,10 @@ extension Assembler {
             kept.append(joined)
         }
         content.reports = kept
-        let bundles = Set(kept.filter { $0.file.hasSuffix("/index.md") }.map(\.id))
-        for id in Set(replies.keys).union(resources.keys).sorted() where !bundles.contains(id) {
+        // A report that is one file takes the replies and files of a folder of its name too (a
+        // folder without index.md): a reply, from the forge or a CMS, needs no report moved.
+        let known = Set(kept.map(\.id))
+        for id in Set(replies.keys).union(resources.keys).sorted() where !known.contains(id) {
             diagnostics.append(report(.missingFile("index.md"), ContentLayout.report(id, bundle: true)))
         }
     }

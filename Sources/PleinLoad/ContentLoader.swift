@@ -167,15 +167,16 @@ public enum ContentLoader {
             if let id = reports[item.path] {
                 guard let index = content.reportPosition(of: id), content.reports[index].file == item.path, case .report(let area, let name, _) = item.role
                 else { return nil }
-                let (record, problem) = Assembler.reportRecord(item.read!, path: item.path, area: area, name: name, clock: state.site.clock)
-                guard problem == nil else { return nil }
+                let (record, problems) = Assembler.reportRecord(item.read!, path: item.path, area: area, name: name, clock: state.site.clock)
+                guard problems.isEmpty else { return nil }
                 var joined = record
                 joined.replies = content.reports[index].replies
                 joined.resources = content.reports[index].resources
                 made[index] = joined
             } else if let id = replies[item.path] {
-                guard let index = content.reportPosition(of: id), case .reply(_, _, let name) = item.role,
-                      let reply = Assembler.replyRecord(item.read, path: item.path, name: name) else { return nil }
+                guard let index = content.reportPosition(of: id), case .reply(let area, let reportName, let name) = item.role,
+                      let (reply, problems) = Assembler.replyRecord(item.read, path: item.path, area: area, report: reportName, name: name),
+                      problems.isEmpty else { return nil }
                 var report = made[index] ?? content.reports[index]
                 guard let at = report.replies.firstIndex(where: { $0.file == item.path }) else { return nil }
                 report.replies[at] = reply
@@ -208,11 +209,12 @@ public enum ContentLoader {
         guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }) else { return nil }
         let byPath = Dictionary((reused + read).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         guard let own = byPath[file], case .report(let area, let name, _) = own.role else { return nil }
-        var (report, problem) = Assembler.reportRecord(own.read!, path: file, area: area, name: name, clock: clock)
-        guard problem == nil else { return nil }
+        var (report, problems) = Assembler.reportRecord(own.read!, path: file, area: area, name: name, clock: clock)
+        guard problems.isEmpty else { return nil }
         for path in replies {
-            guard let item = byPath[path], case .reply(_, _, let replyName) = item.role,
-                  let reply = Assembler.replyRecord(item.read, path: path, name: replyName) else { return nil }
+            guard let item = byPath[path], case .reply(let replyArea, let reportName, let replyName) = item.role,
+                  let (reply, problems) = Assembler.replyRecord(item.read, path: path, area: replyArea, report: reportName, name: replyName),
+                  problems.isEmpty else { return nil }
             report.replies.append(reply)
         }
         report.replies = Assembler.ordered(report.replies)

@@ -41,6 +41,9 @@ public enum OutputID: Hashable, Sendable {
     case search
     /// A page of the site's own (`pages/<id>.md`).
     case page(String)
+    /// The CMS at `/admin/` and its `config.yml` (`cms` in site.yaml).
+    case cmsPage
+    case cmsConfig
 
     /// The kinds of output: the one table of what a site can hold, with each kind's name (the
     /// start of its `key`) and its page template. The theme must have every template named here.
@@ -48,7 +51,7 @@ public enum OutputID: Hashable, Sendable {
         case home, members, member, progress, divers, groups, group, leaderboard, album, photo, areas, area, report
         case locations, location, now, notFound = "not-found", sitemap, robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
         case calendar, events, groupEvent = "group-event", diversIndex = "divers-index", leaderboardJSON = "leaderboard-json"
-        case thread, search, page
+        case thread, search, page, cmsPage = "cms-page", cmsConfig = "cms-config"
 
         /// The page template the kind is rendered with (nil for feeds, maps and other data).
         public var template: String? {
@@ -57,7 +60,7 @@ public enum OutputID: Hashable, Sendable {
                  .report, .locations, .location, .now, .notFound, .thread, .events, .search, .page:
                 return rawValue
             case .groupEvent: return "event"
-            case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON:
+            case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .cmsPage, .cmsConfig:
                 return nil
             }
         }
@@ -95,6 +98,8 @@ public enum OutputID: Hashable, Sendable {
         case .thread: return .thread
         case .search: return .search
         case .page: return .page
+        case .cmsPage: return .cmsPage
+        case .cmsConfig: return .cmsConfig
         }
     }
 
@@ -160,6 +165,7 @@ public enum OutputID: Hashable, Sendable {
         if has(.study) { ids.append(.locations) }
         if has(.now) { ids.append(.now) }
         ids += [.notFound, .sitemap, .robots]
+        if CMSConfig.isPublished(model.site) { ids += [.cmsPage, .cmsConfig] }
         let studying = Set(model.sessions.map(\.member))
         for id in model.memberOrder + model.formerMembers where has(.members) {
             ids.append(.member(id))
@@ -217,6 +223,8 @@ extension OutputID {
             case .events: self = .events
             case .diversIndex: self = .diversIndex
             case .search: self = .search
+            case .cmsPage: self = .cmsPage
+            case .cmsConfig: self = .cmsConfig
             default: return nil
             }
             return
@@ -294,7 +302,8 @@ extension OutputID {
     /// What tells this output from the others of its kind (nil for the site's single pages).
     private var argument: String? {
         switch self {
-        case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search:
+        case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search,
+             .cmsPage, .cmsConfig:
             return nil
         case .member(let id), .progress(let id), .group(let id), .leaderboard(let id), .area(let id), .report(let id), .location(let id),
              .leaderboardJSON(let id), .thread(let id), .page(let id):

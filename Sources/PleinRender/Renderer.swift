@@ -121,6 +121,8 @@ private struct Batch: Rendering {
         case .jsonFeed(let fid): return writer.json(feed(.atom(fid)))
         case .sitemap: return Sitemap(inputs: inputs).render()
         case .robots: return Robots(inputs: inputs).render()
+        case .cmsPage: return CMSPage(inputs: inputs).render()
+        case .cmsConfig: return CMSConfig(inputs: inputs).render()
         case .leaderboardJSON(let gid): return LeaderboardJSON(inputs: inputs, id: gid).render()
         case .diversIndex: return DiversIndex(inputs: inputs).render()
         case .geoJSON(let map): return GeoJSONFile(inputs: inputs, id: map).render()

@@ -112,6 +112,9 @@ public struct Routes: Sendable {
     public var search: String { "search/" }
     public func searchIndex(_ shard: String) -> String { "pagefind/\(shard)/" }
     public var robots: String { "robots.txt" }
+    /// The CMS for members who do not use git, and its configuration.
+    public var cmsPage: String { "admin/" }
+    public var cmsConfig: String { "admin/config.yml" }
     public static let notFound = "404.html"
 
     /// A report's attachment, published under the report's page: `reports/<area>/<name>/<file>`

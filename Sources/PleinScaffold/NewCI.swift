@@ -1,4 +1,5 @@
 import Foundation
+import PleinLoad
 public import PleinCore
 
 extension Scaffold {
@@ -36,14 +37,19 @@ extension Scaffold {
     /// its repository): pull requests are checked with annotations on the changed lines, the
     /// default branch is built and published to the forge's Pages every day and on every push,
     /// with search and web video as a local build has them and plein's cache kept between runs.
-    /// Returns the files written; existing files are never overwritten.
+    /// On GitHub also the issue forms of `IssueForm` and their workflow. Returns the files
+    /// written; existing files are never overwritten.
     public static func ci(at folder: String, forge: Forge, package: PackageSource = PackageSource(),
                           version: String = PleinVersion.number) throws(Failure) -> [String] {
         if let sha256 = package.sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
             throw Failure("'\(sha256)' is not a SHA-256 (64 hexadecimal digits, as `sha256sum` prints)")
         }
         switch forge {
-        case .github: return [try writeNew(folder + "/.github/workflows/plein.yml", Array(githubWorkflow(version: version, package: package).utf8))]
+        case .github:
+            // And the issue forms members post with, which a workflow turns into pull requests.
+            let site = ContentLoader.load(.disk(folder + "/content")).content.site
+            return [try writeNew(folder + "/.github/workflows/plein.yml", Array(githubWorkflow(version: version, package: package).utf8))]
+                + (try issueForms(at: folder, site: site, version: version, package: package))
         case .gitlab: return [try writeNew(folder + "/.gitlab-ci.yml", Array(gitlabCI(version: version, package: package).utf8))]
         }
     }

@@ -250,7 +250,7 @@ public struct Scaffold: Sendable {
     /// A member of `group`.
     public func checkGroupMember(_ reference: String, group: String) throws(Failure) { _ = try requireGroupMember(reference, group: group) }
 
-    public func event(group: String, title: String, starts: String, ends: String?, place: String?, by: String?) throws(Failure) -> String {
+    public func event(group: String, title: String, starts: String, ends: String?, place: String?, by: String?, body: String? = nil) throws(Failure) -> String {
         try checkGroup(group)
         func written(_ text: String) throws(Failure) -> String {
             let m = try moment(text)
@@ -270,12 +270,15 @@ public struct Scaffold: Sendable {
             title: \(Self.quote(title))
             starts: \(try written(starts))
             \(FieldValue.lines(fields))---
-            \(Placeholders.event)
+            \(body ?? Placeholders.event)
 
             """)
     }
 
-    public func report(area: String, title: String, category: String, author: String, lat: Double, lon: Double, at: String?) throws(Failure) -> String {
+    /// A report; with `files` (photos, as a post from an issue form brings them) it is a folder
+    /// that holds them beside its index.md.
+    public func report(area: String, title: String, category: String, author: String, lat: Double, lon: Double, at: String?,
+                       body: String? = nil, files: [(name: String, bytes: [UInt8])] = []) throws(Failure) -> String {
         guard Slug.isValid(area) else { throw Failure("'\(area)' is not a valid area id") }
         let allowed = content.site.categories.map(\.rawValue)
         guard allowed.contains(category) else {
@@ -288,7 +291,10 @@ public struct Scaffold: Sendable {
         if FileManager.default.fileExists(atPath: contentRoot + "/" + ContentLayout.reportFolder(area + "/" + name)) {
             throw Failure("\(contentRoot)/\(ContentLayout.reportFolder(area + "/" + name))/ already exists")
         }
-        return try create(ContentLayout.report(area + "/" + name, bundle: false), """
+        if FileManager.default.fileExists(atPath: contentRoot + "/" + ContentLayout.report(area + "/" + name, bundle: false)) {
+            throw Failure("\(contentRoot)/\(ContentLayout.report(area + "/" + name, bundle: false)) already exists")
+        }
+        let written = try create(ContentLayout.report(area + "/" + name, bundle: !files.isEmpty), """
             ---
             title: \(Self.quote(title))
             category: \(category)
@@ -296,34 +302,30 @@ public struct Scaffold: Sendable {
             author: \(who.id)
             location: {lat: \(lat), lon: \(lon)}
             ---
-            \(Placeholders.report)
+            \(body ?? Placeholders.report)
 
             """)
+        for file in files {
+            _ = try Self.writeNew(contentRoot + "/" + ContentLayout.attachment(area + "/" + name, file: file.name), file.bytes)
+        }
+        return written
     }
 
-    /// A reply; a report that is a single file becomes a folder (`index.md` + `replies/`) first.
-    public func reply(report: String, author: String, at: String?) throws(Failure) -> String {
-        guard let r = content.reports.first(where: { $0.id == report }) else {
+    /// A reply, in the report's `replies/` folder (beside a report that is one file, a folder of
+    /// its name holds its replies).
+    public func reply(report: String, author: String, at: String?, body: String? = nil) throws(Failure) -> String {
+        guard content.reports.contains(where: { $0.id == report }) else {
             let hint = Suggestions.closest(to: report, in: content.reports.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
             throw Failure("unknown report '\(report)'\(hint)")
         }
         let who = try requireMember(author)
         let when = try moment(at)
-        if !r.file.hasSuffix("/index.md") {
-            let folder = contentRoot + "/" + ContentLayout.reportFolder(report)
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try FileManager.default.moveItem(atPath: contentRoot + "/" + r.file, toPath: contentRoot + "/" + ContentLayout.report(report, bundle: true))
-            } catch {
-                throw Failure("cannot turn \(r.file) into a folder: \(error.localizedDescription)")
-            }
-        }
         return try create(ContentLayout.reply(report, name: "\(stamp(when))-\(who.id)"), """
             ---
             author: \(who.id)
             at: \(timestamp(when))
             ---
-            \(Placeholders.reply)
+            \(body ?? Placeholders.reply)
 
             """)
     }

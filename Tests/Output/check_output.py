@@ -106,6 +106,11 @@ def check_links(site, base_path="/"):
             if not os.path.isfile(file):
                 broken += 1
                 fail(f"{os.path.relpath(page, site)}: broken link {target}")
+            elif rel == "admin/index.html" and url.fragment.startswith("/"):
+                # The CMS's own address of an entry or a new one (hash routing, read by its script).
+                if not re.fullmatch(r"/collections/(replies|reports|albums)/(new(\?.*)?|entries/.+)", url.fragment):
+                    broken += 1
+                    fail(f"{os.path.relpath(page, site)}: a link into the CMS to no collection of it: {target}")
             elif url.fragment and rel.endswith(".html") and url.fragment not in ids.get(os.path.normpath(rel), set()):
                 broken += 1
                 fail(f"{os.path.relpath(page, site)}: missing anchor {target}")

@@ -52,10 +52,11 @@ import Testing
         _ = try s().event(group: "duikclub", title: "Weekend Zeeland", starts: "2027-01-09", ends: "2027-01-10", place: nil, by: nil)
         let report = try s().report(area: "1094", title: "Fiets: gestolen!", category: "suspicious", author: "bram", lat: 52.36, lon: 4.94, at: nil)
         #expect(report == root + "/reports/1094/2026-11-21-fiets-gestolen.md")
-        // Replying to a single-file report turns it into a folder.
+        // A reply to a report that is one file goes in a folder of its name; the report stays.
         let reply = try s().reply(report: "1094/2026-11-21-fiets-gestolen", author: "zoe-de-wit", at: nil)
         #expect(reply == root + "/reports/1094/2026-11-21-fiets-gestolen/replies/20261121T1430-zoe-de-wit.md")
-        #expect(FileManager.default.fileExists(atPath: root + "/reports/1094/2026-11-21-fiets-gestolen/index.md"))
+        #expect(FileManager.default.fileExists(atPath: root + "/reports/1094/2026-11-21-fiets-gestolen.md"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/reports/1094/2026-11-21-fiets-gestolen/index.md"))
         _ = try s().location(name: "OBA Oost", address: "Linnaeusstraat 1", lat: 52.36, lon: 4.93, seats: 20)
         _ = try s().location(name: "UB", address: nil, lat: 52.37, lon: 4.89, seats: 300, studentIDRequired: true,
                              openingHours: [("mon-sat", "08:30-23:00"), ("sun", "closed")])

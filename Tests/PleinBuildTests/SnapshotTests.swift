@@ -30,6 +30,7 @@ import Testing
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",
         "events.ics", "reports/1094/events.ics", "users/bram/events.ics", "groups/duikclub/events.ics",
         "groups/duikclub/events/nachtduik/event.ics", "reports/1094/2026-10-04-buurtfeest/event.ics",
+        "admin/index.html", "admin/config.yml",
     ]
     static let outputs = pages + feeds + data
 
@@ -143,7 +144,14 @@ import Testing
     private static let built: Result<String, any Error> = Result {
         let dir = TempDir()
         try Txtar.fixture("clean").write(to: dir.path + "/content")
-        try dir.write([album + "index.md": """
+        // With a repository on GitLab and a CMS: edit links, and Reply, New report and Add photos into /admin/.
+        try dir.write(["site.yaml": Txtar.defaultSite + """
+            repository: https://gitlab.com/club/site
+            cms:
+              app_id: snapshot-app
+
+            """,
+            album + "index.md": """
             ---
             title: Zeeland
             date: 2026-09-20

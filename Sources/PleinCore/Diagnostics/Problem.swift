@@ -43,6 +43,12 @@ public enum Problem: Sendable, Hashable, Error {
     case tooFewPoints(field: String, count: Int, minimum: Int)
     case invalidFileName(String, expected: String)
     case dateMismatch(fileDate: String, recordDate: String)
+    /// A field that names where the file belongs (`area`, `report`, `group`: what a CMS writes to
+    /// place the file) and another place than the file's folder.
+    case misplaced(field: String, value: String, folder: String)
+    /// `cms` in site.yaml lacks what members need to sign in (a warning: the site is whole).
+    case cmsNeeds(String)
+    case invalidIntegrity(String)
 
     // MARK: Identity
     case idCollision(String, other: String)
@@ -115,7 +121,7 @@ public enum Problem: Sendable, Hashable, Error {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
              .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
-             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase:
+             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase, .cmsNeeds:
             return .warning
         default:
             return .error
@@ -181,6 +187,11 @@ public enum Problem: Sendable, Hashable, Error {
         case .invalidFileName(let name, let expected): return "'\(name)' is not a valid file name: expected \(expected)"
         case .dateMismatch(let fileDate, let recordDate):
             return "the file name says \(fileDate) but 'at' is on \(recordDate)"
+        case .cmsNeeds(let what): return "the CMS needs \(what)"
+        case .invalidIntegrity(let text):
+            return "'\(text)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384"
+        case .misplaced(let field, let value, let folder):
+            return "'\(field)' says '\(value)', but the file is in \(folder)"
 
         case .idCollision(let id, let other): return "id '\(id)' collides with '\(other)' (ids are compared ignoring case)"
         case .reservedPageName(let id): return "a page named '\(id)' would be published at /\(id)/, which is the site's own"
@@ -271,6 +282,8 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .misplaced(let field, _, _):
+            return "move the file to the folder '\(field)' names, or correct '\(field)' (it may also be left out)"
         case .tallyWithoutTarget:
             return "add 'target: <the total to reach>', or leave the tally out"
         case .categoryOff(let category, _):

@@ -77,7 +77,7 @@ public enum ContentLayout {
     /// the output (`Routes`), which a page at `/<id>/` would take the place of.
     public static let reservedPageNames: Set<String> = [
         "users", "divers", "groups", "events", "reports", "locations", "now", "messages", "search", "pagefind", "assets",
-        "media", "feed", "sitemap", "robots", "404", "index", "leaflet",
+        "media", "feed", "sitemap", "robots", "404", "index", "leaflet", "admin",
     ]
 
     /// Globs of each kind of file, for editors' schema settings (`plein new site`).

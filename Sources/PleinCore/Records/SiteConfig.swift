@@ -28,6 +28,8 @@ public struct SiteConfig: Sendable, Equatable, Codable {
     /// The parts of a member's page beyond their own records (default all of them): a diving
     /// club's profiles show no "Friends" or "Points per group".
     public var profile: Set<ProfilePart> = Set(ProfilePart.allCases)
+    /// The CMS at `/admin/` (`cms`), for members who do not use git.
+    public var cms: CMSSettings?
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
@@ -97,6 +99,7 @@ public struct SiteConfig: Sendable, Equatable, Codable {
             categories = Category.allCases.filter(chosen.contains)
         }
         if o.fields["profile"] != nil { profile = Set(o.strings("profile").compactMap { ProfilePart(rawValue: $0.value) }) }
+        if let cms = o.object("cms") { self.cms = CMSSettings(cms, repository: repository) }
     }
 }
 

@@ -35,6 +35,15 @@ public enum Schemas {
             Field("max_pixels", .integer(min: 1), "Images with more pixels than this are refused (default 100 million)."),
             Field("avif", .boolean, "Whether photos get AVIF copies beside WebP: smaller files for browsers that show AVIF (default true)."),
         ]), "Image settings."),
+        Field("cms", .object([
+            Field("editor", .choice(CMSSettings.Editor.allCases.map(\.rawValue)), "The CMS: sveltia (the default: made for phones) or decap."),
+            Field("version", .string, "The CMS version the page loads, exactly (default: the one plein is made for)."),
+            Field("integrity", .string, "The script's Subresource Integrity hash, sha384-… (see docs/members-without-git.md for how to compute it)."),
+            Field("forge", .choice(CMSSettings.Forge.allCases.map(\.rawValue)), "Where the repository is: github, gitlab, gitea or forgejo (default: from the repository's address)."),
+            Field("app_id", .string, "The id of the OAuth application members sign in with (GitLab, Gitea, Forgejo)."),
+            Field("auth_url", .url, "GitHub: the address of the OAuth client that signs members in; without it, members sign in with a token."),
+            Field("review", .boolean, "Whether each post becomes a pull or merge request a maintainer merges (default true; GitHub and GitLab)."),
+        ]), "A CMS at /admin/ for members who do not use git; needs 'repository'."),
     ]), summary: "Site settings: content/site.yaml")
 
     public static let places = RecordSchema(kind: "places", format: .yaml, root: .list(.object([
@@ -83,6 +92,7 @@ public enum Schemas {
             Field("caption", .string, "What the photo shows; also its alt text."),
             Field("by", .memberRef, "The member who took it."),
         ])), "Order and captions of the photos; photos left out follow in capture-time order."),
+        Field("group", .slug, Placement.summary("group")),
     ]), summary: "An album: content/groups/<group>/albums/<album>/index.md")
 
     public static let goal = RecordSchema(kind: "goal", format: .frontMatter, root: .object([
@@ -99,6 +109,7 @@ public enum Schemas {
             Field("count", .integer(min: 1), required: true, "How many they added."),
             Field("at", .moment, "When."),
         ])), "The contributions towards 'target', each member's, adding up."),
+        Field("group", .slug, Placement.summary("group")),
     ]), summary: "A goal: content/groups/<group>/goals/<goal>.md")
 
     public static let event = RecordSchema(kind: "event", format: .frontMatter, root: .object([
@@ -107,6 +118,7 @@ public enum Schemas {
         Field("ends", .moment, "When it ends (a date alone: the last day)."),
         Field("place", .string, "Where it is: a name of places.yaml or any text."),
         Field("by", .memberRef, "The member of the group who organises it."),
+        Field("group", .slug, Placement.summary("group")),
     ]), summary: "A group's event: content/groups/<group>/events/<event>.md")
 
     public static let area = RecordSchema(kind: "area", format: .yaml, root: .object([
@@ -126,11 +138,14 @@ public enum Schemas {
         Field("starts", .moment, "For an event: when it starts (a date alone for an all-day event); 'at' stays when it was posted."),
         Field("ends", .moment, "For an event: when it ends (a date alone: the last day)."),
         Field("place", .string, "For an event: where it is, a name of places.yaml or any text."),
+        Field("area", .slug, Placement.summary("area")),
     ]), summary: "A report: content/reports/<area>/<date>-<slug>.md")
 
     public static let reply = RecordSchema(kind: "reply", format: .frontMatter, root: .object([
         Field("author", .memberRef, required: true, "The member who replies."),
         Field("at", .moment, required: true, "When, with a UTC offset."),
+        Field("area", .slug, Placement.summary("area")),
+        Field("report", .slug, Placement.summary("report")),
     ]), summary: "A reply: content/reports/<area>/<date>-<slug>/replies/<stamp>-<member>.md")
 
     public static let location = RecordSchema(kind: "location", format: .frontMatter, root: .object([

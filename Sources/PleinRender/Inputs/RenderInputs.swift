@@ -137,6 +137,7 @@ extension Rendering {
 
     var cards: Cards { Cards(inputs: inputs) }
     var forge: ForgeLinks { ForgeLinks(inputs: inputs) }
+    var cms: CMSLinks { CMSLinks(inputs: inputs) }
     var maps: MapBlocks { MapBlocks(inputs: inputs) }
     var names: Names { Names(inputs: inputs) }
 }

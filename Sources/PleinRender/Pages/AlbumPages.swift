@@ -30,6 +30,8 @@ struct AlbumPage: PageRenderer {
         let photos: [Tile]
         let body: TrustedHTML?
         let map: MapBlock?
+        /// The album in the CMS, where members add photos.
+        let addPhotosURL: String?
     }
 
     func page() -> Page {
@@ -53,7 +55,8 @@ struct AlbumPage: PageRenderer {
             description: summary(of: album.file, limit: 200, otherwise: album.title), section: .groups)
         page.values = Values(album: Album(
             title: album.title, group: g.name, groupURL: routes.url(routes.group(g.id)), date: time(album.date),
-            count: names.itemCount(album), photos: photos, body: view.body(album.file)?.html, map: map))
+            count: names.itemCount(album), photos: photos, body: view.body(album.file)?.html, map: map,
+            addPhotosURL: cms.album(group: key.group, album: key.album)))
         page.hasMap = map != nil
         if let cover = album.cover, let image = view.image(cover.path) { page.image = (image.preview ?? image.display).path }
         page.noindex = !g.isListed

@@ -18,13 +18,6 @@ struct ReportPage: PageRenderer {
         let editURL: String?
     }
 
-    /// How a reader adds a reply: a prefilled new file in the report's `replies/` folder, or
-    /// (for a report that is one file, not a folder) a hint that it must become a folder first.
-    enum Replying {
-        case url(String)
-        case bundleHint
-    }
-
     /// When and where an event is: its start, its end and its place, when given.
     struct EventValue: TemplateValues, Encodable {
         let starts: TimeValue
@@ -51,7 +44,9 @@ struct ReportPage: PageRenderer {
         let body: TrustedHTML?
         let location: PositionValue?
         let map: MapBlock?
-        let replying: Replying?
+        /// How a reader adds a reply: the CMS's new reply for this report, or a prefilled new file
+        /// in the report's `replies/` folder on the forge.
+        let replyURL: String?
         let event: EventValue?
         /// schema.org `Event` for an event report.
         let jsonLD: TrustedHTML?
@@ -61,17 +56,12 @@ struct ReportPage: PageRenderer {
                 "title": .text(title), "category": .of(category), "author": .of(author), "at": .of(at), "edited": .of(edited),
                 "area": .text(area), "area_url": .text(areaURL), "replies": .list(replies), "reply_count": .text(replyCount),
                 "followers": .text(followers), "feed_url": .text(feedURL),
-                "area_feed_url": .text(areaFeedURL),
+                "area_feed_url": .text(areaFeedURL), "reply_url": .text(replyURL),
             ]
             if let body { c["body"] = .html(body) }
             if let location { c["location"] = .of(location) }
             if let event { c["event"] = .of(event) }
             c["map"] = .of(map)
-            switch replying {
-            case .url(let url): c["reply_url"] = .text(url)
-            case .bundleHint: c["bundle_hint"] = .flag(true)
-            case nil: break
-            }
             var values: TemplateContext = ["report": .object(c)]
             if let jsonLD { values["jsonld"] = .html(jsonLD) }
             return values
@@ -100,7 +90,7 @@ struct ReportPage: PageRenderer {
             replyCount: strings.count("reply_count", r.replies.count),
             followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
             feedURL: r.replies.isEmpty ? nil : routes.url(routes.reportFeed(id)), areaFeedURL: routes.url(routes.areaFeed(r.area)), body: view.body(r.file)?.html,
-            location: r.location.map { PositionValue($0, names: names) }, map: map, replying: replying(r),
+            location: r.location.map { PositionValue($0, names: names) }, map: map, replyURL: replyURL(r),
             event: r.starts.map {
                 EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place,
                            calendarURL: routes.url(routes.calendar(.report(id))))
@@ -119,10 +109,11 @@ struct ReportPage: PageRenderer {
         return page
     }
 
-    func replying(_ r: ReportModel) -> Replying? {
-        guard r.file == ContentLayout.report(id, bundle: true) else { return site.repository != nil ? .bundleHint : nil }
+    /// A report that is one file takes replies too: they go in a folder of its name.
+    func replyURL(_ r: ReportModel) -> String? {
+        if let cms = cms.newReply(area: r.area, report: r.slug) { return cms }
         return forge.newFile(
             folder: ContentLayout.replies(id), name: strings["prefill_reply_name"],
-            text: forge.prefill(report: false, around: r.replies.last?.at ?? r.at)).map(Replying.url)
+            text: forge.prefill(report: false, around: r.replies.last?.at ?? r.at))
     }
 }

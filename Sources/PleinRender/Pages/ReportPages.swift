@@ -26,6 +26,8 @@ struct AreaListPage: PageRenderer {
         let areas: [Row]
         let recent: [ReportCard]
         let map: MapBlock?
+        /// The CMS's new report, when the site has a CMS.
+        let newReportURL: String?
     }
 
     func page() -> Page {
@@ -42,7 +44,8 @@ struct AreaListPage: PageRenderer {
             kind: .areas, path: routes.areas, title: strings["areas_title"],
             description: strings.format("areas_description", ["site": site.title]), section: .reports)
         let map = maps.block(id: "map-reports", title: strings["areas_title"], features: maps.features.features(.reports), geoJSON: routes.reportsMap)
-        page.values = Values(areas: rows, recent: view.reportOrder.prefix(6).compactMap(cards.report), map: map)
+        page.values = Values(areas: rows, recent: view.reportOrder.prefix(6).compactMap(cards.report), map: map,
+                             newReportURL: cms.newReport(area: nil))
         page.hasMap = map != nil
         page.feeds = [siteFeed] + areas.map(areaFeed) + calendarLinks(.site)
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
@@ -85,7 +88,7 @@ struct AreaPage: PageRenderer {
             id: area.id, name: area.name, title: title, reports: area.reports.compactMap(cards.report),
             categories: cards.categoryCounts(area.reports), count: strings.count("report_count", area.reports.count),
             feedURL: routes.url(routes.areaFeed(id)), map: map,
-            newReportURL: forge.newFile(
+            newReportURL: cms.newReport(area: id) ?? forge.newFile(
                 folder: ContentLayout.areaFolder(id), name: strings.format("prefill_report_name", ["date": today]),
                 text: forge.prefill(report: true, around: newest)),
             // Past events are among the reports below.

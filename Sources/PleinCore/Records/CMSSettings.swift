@@ -1,0 +1,112 @@
+/// `cms` in `site.yaml`: a git-based CMS at `/admin/` for members who do not use git (Sveltia CMS
+/// or Decap CMS, loaded from their published builds), configured by the build from plein's own
+/// schemas. See docs/members-without-git.md.
+public struct CMSSettings: Sendable, Equatable, Codable {
+    public enum Editor: String, Sendable, Codable, CaseIterable {
+        case sveltia, decap
+
+        /// The version plein writes configuration for, pinned: the page loads exactly this one.
+        public var pinnedVersion: String {
+            switch self {
+            case .sveltia: return "0.196.0"
+            case .decap: return "3.14.1"
+            }
+        }
+
+        /// The published build of `version`, from the CDN both projects' documentation names.
+        public func scriptURL(version: String) -> String {
+            switch self {
+            case .sveltia: return "https://unpkg.com/@sveltia/cms@\(version)/dist/sveltia-cms.js"
+            case .decap: return "https://unpkg.com/decap-cms@\(version)/dist/decap-cms.js"
+            }
+        }
+
+        /// Whether a collection may hold a file whose top level is a list (check-ins): Sveltia
+        /// CMS's `root` lists; Decap CMS has none.
+        public var editsTopLevelLists: Bool { self == .sveltia }
+
+        /// Whether the editor has the editorial workflow (each entry a branch and a pull or merge
+        /// request) on `forge`: both have it on GitHub and GitLab, neither on Gitea or Forgejo.
+        public func reviews(on forge: Forge) -> Bool { forge == .github || forge == .gitlab }
+    }
+
+    public enum Forge: String, Sendable, Codable, CaseIterable {
+        case github, gitlab, gitea, forgejo
+
+        /// The forge a repository's address is on, when its host says so.
+        public static func of(repository: String) -> Forge? {
+            guard let host = RepositoryAddress(repository)?.host.lowercased() else { return nil }
+            if host == "github.com" { return .github }
+            if host == "gitlab.com" || host.hasPrefix("gitlab.") { return .gitlab }
+            if host == "codeberg.org" || host.hasPrefix("forgejo.") { return .forgejo }
+            if host == "gitea.com" || host.hasPrefix("gitea.") { return .gitea }
+            return nil
+        }
+    }
+
+    public var editor: Editor
+    public var version: String
+    /// The script's Subresource Integrity hash (`sha384-…`), computed by the site's owner from the
+    /// real file; without it the page loads the pinned version unchecked.
+    public var integrity: String?
+    /// Nil when neither `forge` nor the repository's host says which.
+    public var forge: Forge?
+    /// The OAuth application's id (client id): GitLab, Gitea and Forgejo sign in with it (PKCE).
+    public var appID: String?
+    /// GitHub: the address of the OAuth client that signs members in (such as Sveltia CMS
+    /// Authenticator); without it members sign in with a token of their own (Sveltia CMS).
+    public var authURL: String?
+    /// Whether members' posts become pull or merge requests that a maintainer merges.
+    public var review: Bool
+
+    public init(editor: Editor = .sveltia, version: String? = nil, integrity: String? = nil, forge: Forge?, appID: String? = nil,
+                authURL: String? = nil, review: Bool = true) {
+        self.editor = editor
+        self.version = version ?? editor.pinnedVersion
+        self.integrity = integrity
+        self.forge = forge
+        self.appID = appID
+        self.authURL = authURL
+        self.review = review
+    }
+
+    init(_ o: ObjectValue, repository: String?) {
+        let editor = o.string("editor").flatMap(Editor.init(rawValue:)) ?? .sveltia
+        self.init(editor: editor, version: o.string("version"), integrity: o.string("integrity"),
+                  forge: o.string("forge").flatMap(Forge.init(rawValue:)) ?? repository.flatMap(Forge.of(repository:)),
+                  appID: o.string("app_id"), authURL: o.string("auth_url"), review: o.bool("review") ?? true)
+    }
+
+    /// Whether entries become pull or merge requests: asked for, and the editor has it there.
+    public var editorialWorkflow: Bool { review && forge.map(editor.reviews(on:)) == true }
+
+    /// `sha256-`, `sha384-` or `sha512-` and base64, as `integrity` attributes take it.
+    public static func isIntegrity(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", maxSplits: 1)
+        guard parts.count == 2, ["sha256", "sha384", "sha512"].contains(String(parts[0])), !parts[1].isEmpty else { return false }
+        return parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" || $0 == "=") }
+    }
+}
+
+/// A repository's web address taken apart: `https://gitlab.com/club/site` is the host
+/// `gitlab.com` and the path `club/site` (a GitLab group may nest: `club/sub/site`).
+public struct RepositoryAddress: Sendable, Equatable {
+    public let scheme: String
+    public let host: String
+    public let path: String
+
+    public init?(_ address: String) {
+        guard let colon = address.firstIndex(of: ":"), address[colon...].hasPrefix("://") else { return nil }
+        scheme = String(address[..<colon]).lowercased()
+        let rest = address[address.index(colon, offsetBy: 3)...]
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        host = String(rest[..<slash])
+        var path = String(rest[slash...]).split(separator: "/").joined(separator: "/")
+        if path.hasSuffix(".git") { path.removeLast(4) }
+        self.path = path
+        guard scheme == "https" || scheme == "http", !host.isEmpty, path.contains("/") else { return nil }
+    }
+
+    /// `https://host`, where the forge signs in and serves its API.
+    public var origin: String { "\(scheme)://\(host)" }
+}

@@ -1,0 +1,199 @@
+public import Foundation
+public import PleinCore
+import Yams
+
+extension Scaffold {
+    /// An issue made with one of plein's issue forms, read from the JSON GitHub gives: the
+    /// `issues` event a workflow gets (`$GITHUB_EVENT_PATH`), or the issue itself as the REST API
+    /// returns it. GitHub writes a form's answers into the issue's body, each under its field's
+    /// label (`### Area`, a blank line, the answer; `_No response_` for none).
+    public struct IssuePost: Sendable {
+        public let number: Int
+        public let kind: IssueForm.Kind
+        /// The answers by the form's field ids; empty answers are left out.
+        public let answers: [String: String]
+        /// When the issue was opened (the time of a reply, and of a report that does not say).
+        public let opened: String
+        /// The photos' addresses, in the order of the body, with the names
+        /// `--list-attachments` gives them (`attachment-1`, …).
+        public let attachments: [(name: String, url: String)]
+
+        /// Reads `json`, with the forms as `folder` (the repository's root) holds them, or as
+        /// plein writes them for `site` where it holds none.
+        public static func read(_ json: Data, forms folder: String, site: SiteConfig) throws(Failure) -> IssuePost {
+            guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+                throw Failure("this is not a GitHub issue's JSON: expected an object with the issue, as $GITHUB_EVENT_PATH or the REST API gives it")
+            }
+            let issue = (root["issue"] as? [String: Any]) ?? root
+            let body = issue["body"] as? String ?? ""
+            guard let number = issue["number"] as? Int, let opened = issue["created_at"] as? String else {
+                throw Failure("this is not a GitHub issue's JSON: it has no number, body or created_at")
+            }
+            let labels = Set((issue["labels"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+            let sections = Self.sections(of: body)
+            let headings = Set(sections.map(\.label))
+            let forms = IssueForm.forms(for: site).map { Self.asWritten($0, in: folder) }
+            // The form's label says which it is; without it (a label the repository lacks is not
+            // put on), the form all of whose required fields the issue answers.
+            guard let form = forms.first(where: { labels.contains($0.kind.label) })
+                ?? forms.first(where: { form in form.items.filter(\.required).allSatisfy { headings.contains($0.label) } }) else {
+                throw Failure("issue #\(number) was not made with one of plein's forms (\(forms.map { "'\($0.name)'" }.joined(separator: ", "))): "
+                              + "its text has none of their fields")
+            }
+            var answers: [String: String] = [:]
+            for item in form.items {
+                guard let answer = sections.first(where: { $0.label == item.label })?.value, !answer.isEmpty else {
+                    if item.required { throw Failure("issue #\(number) does not answer '\(item.label)', which a \(form.kind.rawValue) needs") }
+                    continue
+                }
+                answers[item.id] = answer
+            }
+            let attachments = try Self.attachments(in: answers["photos"] ?? "", number: number)
+            return IssuePost(number: number, kind: form.kind, answers: answers, opened: opened, attachments: attachments)
+        }
+
+        /// The body's answers: the text under each `### ` heading, trimmed.
+        static func sections(of body: String) -> [(label: String, value: String)] {
+            var out: [(label: String, value: String)] = []
+            for line in body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("### ") {
+                    out.append((String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces), ""))
+                } else if !out.isEmpty {
+                    out[out.count - 1].value += (out[out.count - 1].value.isEmpty ? "" : "\n") + line
+                }
+            }
+            return out.map { section in
+                let value = section.value.trimmingCharacters(in: .whitespacesAndNewlines)
+                return (section.label, value == "_No response_" ? "" : value)
+            }
+        }
+
+        /// The form with the labels its file in the repository gives its fields (an owner may have
+        /// translated them); plein's own where the file is missing or unreadable.
+        static func asWritten(_ form: IssueForm, in folder: String) -> IssueForm {
+            guard let text = try? String(contentsOfFile: folder + "/" + form.kind.file, encoding: .utf8),
+                  let yaml = try? Yams.load(yaml: text) as? [String: Any], let body = yaml["body"] as? [[String: Any]] else { return form }
+            var labels: [String: String] = [:]
+            for entry in body {
+                if let id = entry["id"] as? String, let label = (entry["attributes"] as? [String: Any])?["label"] as? String { labels[id] = label }
+            }
+            let items = form.items.map { item in
+                IssueForm.Item(id: item.id, control: item.control, label: labels[item.id] ?? item.label, description: item.description,
+                     required: item.required, options: item.options)
+            }
+            return IssueForm(kind: form.kind, name: (yaml["name"] as? String) ?? form.name, about: form.about, items: items)
+        }
+
+        /// Where GitHub keeps what members attach to an issue: nothing is fetched from elsewhere.
+        static let attachmentPrefixes = [
+            "https://github.com/user-attachments/assets/", "https://github.com/user-attachments/files/",
+            "https://user-images.githubusercontent.com/", "https://private-user-images.githubusercontent.com/",
+        ]
+
+        /// The images in the answer about photos (`![…](…)` or `<img src="…">`), at most 10.
+        static func attachments(in text: String, number: Int) throws(Failure) -> [(name: String, url: String)] {
+            var urls: [String] = []
+            let patterns = [#"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)"#, #"<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']"#]
+            var found: [(Int, String)] = []
+            for pattern in patterns {
+                let regex = try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+                for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    guard let range = Range(match.range(at: 1), in: text) else { continue }
+                    found.append((match.range.location, String(text[range])))
+                }
+            }
+            for (_, url) in found.sorted(by: { $0.0 < $1.0 }) where !urls.contains(url) {
+                guard attachmentPrefixes.contains(where: url.hasPrefix),
+                      url.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 && !"\"'`\\$<>".unicodeScalars.contains($0) }) else {
+                    throw Failure("issue #\(number): the photo \(url) is not an attachment of GitHub; drag the photo itself into the issue")
+                }
+                urls.append(url)
+            }
+            guard urls.count <= 10 else { throw Failure("issue #\(number) has \(urls.count) photos; a report takes at most 10 (an album takes more)") }
+            return urls.enumerated().map { ("attachment-\($0.offset + 1)", $0.element) }
+        }
+    }
+
+    /// Writes the content file an issue asks for (a report with its photos, a reply, an event),
+    /// checked as `plein new` checks its own: an answer plein cannot take is refused, with which
+    /// and why, before anything is written. The photos are read from `attachments`, the folder
+    /// the workflow downloaded them into. Returns the files written.
+    public func post(_ issue: IssuePost, attachments folder: String?) throws(Failure) -> [String] {
+        let a = issue.answers
+        let member = (a["member"] ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "@ "))
+        switch issue.kind {
+        case .report:
+            let location = a["location"] ?? ""
+            guard let (lat, lon) = Self.coordinate(location) else {
+                throw Failure("the answer to 'Where' is not a latitude and longitude such as 52.3631, 4.9402: '\(location)'")
+            }
+            var files: [(name: String, bytes: [UInt8])] = []
+            for (index, attachment) in issue.attachments.enumerated() {
+                guard let folder, let data = FileManager.default.contents(atPath: folder + "/" + attachment.name) else {
+                    throw Failure("photo \(index + 1) (\(attachment.url)) was not downloaded: give the folder it is in with --attachments")
+                }
+                guard let ext = Self.imageType(Array(data.prefix(16))) else {
+                    throw Failure("photo \(index + 1) (\(attachment.url)) is not a JPEG, PNG or WebP image; a report publishes only those")
+                }
+                files.append(("photo-\(index + 1).\(ext)", Array(data)))
+            }
+            let title = a["title"] ?? ""
+            var body = a["text"] ?? ""
+            if !files.isEmpty {
+                body += "\n\n" + files.map { "![\(Self.altText(title))](\($0.name))" }.joined(separator: "\n\n")
+            }
+            let at = a["at"].map(Self.isoTime) ?? issue.opened
+            let path = try report(area: Self.trimmedID(a["area"] ?? ""), title: title, category: (a["category"] ?? "").lowercased(),
+                                  author: member, lat: lat, lon: lon, at: at, body: body, files: files)
+            return [path] + files.map { (path as NSString).deletingLastPathComponent + "/" + $0.name }
+        case .reply:
+            return [try reply(report: Self.reportID(a["report"] ?? ""), author: member, at: issue.opened, body: a["text"] ?? "")]
+        case .event:
+            return [try event(group: Self.trimmedID(a["group"] ?? ""), title: a["title"] ?? "", starts: Self.isoTime(a["starts"] ?? ""),
+                              ends: a["ends"].map(Self.isoTime), place: a["place"], by: member, body: a["text"] ?? "")]
+        }
+    }
+
+    /// `52.3631, 4.9402`, `52.3631 4.9402` or `geo:52.3631,4.9402`.
+    static func coordinate(_ text: String) -> (Double, Double)? {
+        var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if t.lowercased().hasPrefix("geo:") { t = String(t.dropFirst(4)) }
+        let parts = t.split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" }).compactMap { Double($0) }
+        guard parts.count == 2, (-90...90).contains(parts[0]), (-180...180).contains(parts[1]) else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    /// `2026-11-21 14:30` as plein reads times (`2026-11-21T14:30`).
+    static func isoTime(_ text: String) -> String {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.count > 10, let space = t.firstIndex(of: " "), t.distance(from: t.startIndex, to: space) == 10 else { return t }
+        return t.replacingCharacters(in: space...space, with: "T")
+    }
+
+    /// An id as a member may give it: `/groups/zeehond/` or `zeehond`.
+    static func trimmedID(_ text: String) -> String {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/")
+        return parts.last.map(String.init) ?? ""
+    }
+
+    /// A report's id from its address on the site or the id itself.
+    static func reportID(_ text: String) -> String {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let path = t.range(of: "/reports/").map { String(t[$0.upperBound...]) } ?? t
+        let parts = path.split(separator: "/").prefix(2)
+        return parts.joined(separator: "/")
+    }
+
+    /// The photo's description for blind readers: the report's title (the form asks for none).
+    static func altText(_ title: String) -> String {
+        title.filter { !"[]\\".contains($0) }
+    }
+
+    /// The extension of a JPEG, PNG or WebP image, by its first bytes.
+    static func imageType(_ head: [UInt8]) -> String? {
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return "webp" }
+        return nil
+    }
+}

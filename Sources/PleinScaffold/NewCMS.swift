@@ -1,0 +1,104 @@
+import Foundation
+public import PleinCore
+
+extension Scaffold {
+    /// What `plein new cms` sets: the forge, the repository (when site.yaml has none yet) and how
+    /// members sign in; the rest has plein's defaults.
+    public struct CMSChoice: Sendable {
+        public var settings: CMSSettings
+        public var repository: String?
+
+        public init(settings: CMSSettings, repository: String? = nil) {
+            self.settings = settings
+            self.repository = repository
+        }
+    }
+
+    /// Adds `cms` (and `repository`, when given and missing) to the end of `site.yaml` in
+    /// `folder` (the site's folder), so that every build publishes `/admin/`: the CMS's page
+    /// and its configuration, made from plein's schemas. Nothing in site.yaml is changed; a
+    /// site.yaml that has `cms` already is refused. Returns the file written and what the
+    /// owner does next, forge by forge.
+    public static func cms(at folder: String, _ choice: CMSChoice) throws(Failure) -> (file: String, next: [String]) {
+        let path = folder + "/content/" + ContentLayout.site
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("no site here: \(path) cannot be read") }
+        let keys = Set(text.split(separator: "\n").compactMap { line -> String? in
+            guard let first = line.first, first.isLetter, let colon = line.firstIndex(of: ":") else { return nil }
+            return String(line[..<colon])
+        })
+        if keys.contains("cms") { throw Failure("\(path) already has 'cms'; change it there (docs/members-without-git.md)") }
+        let settings = choice.settings
+        if let integrity = settings.integrity, !CMSSettings.isIntegrity(integrity) {
+            throw Failure("'\(integrity)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384 (docs/members-without-git.md)")
+        }
+        var added = ""
+        var repository = keys.contains("repository") ? existingRepository(text) : nil
+        if let given = choice.repository {
+            guard RepositoryAddress(given) != nil else {
+                throw Failure("'\(given)' is not a repository's address: expected https://<forge>/<owner>/<name>")
+            }
+            if let repository, repository != given {
+                throw Failure("site.yaml names the repository \(repository) already; leave out --repository or change it there")
+            }
+            if repository == nil { added += "repository: \(given)\n" }
+            repository = given
+        }
+        guard settings.forge != nil || repository.flatMap(CMSSettings.Forge.of(repository:)) != nil else {
+            throw Failure("say which forge the repository is on: --forge github, gitlab, gitea or forgejo")
+        }
+        added += "# A CMS at /admin/ for members who do not use git (docs/members-without-git.md).\ncms:\n"
+        if settings.editor != .sveltia { added += "  editor: \(settings.editor.rawValue)\n" }
+        added += "  version: \(settings.version)\n"
+        if let integrity = settings.integrity { added += "  integrity: \(integrity)\n" }
+        if let forge = settings.forge { added += "  forge: \(forge.rawValue)\n" }
+        if let app = settings.appID { added += "  app_id: \(quote(app))\n" }
+        if let auth = settings.authURL { added += "  auth_url: \(auth)\n" }
+        if !settings.review { added += "  review: false\n" }
+        do {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(((text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + added).utf8))
+        } catch {
+            throw Failure("cannot write \(path): \(error.localizedDescription)")
+        }
+        return (path, nextSteps(settings, repository: repository))
+    }
+
+    /// The `repository:` line's value.
+    static func existingRepository(_ text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix("repository:") {
+            var value = line.dropFirst("repository:".count).trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.first == "\"" || value.first == "'", value.last == value.first { value = String(value.dropFirst().dropLast()) }
+            return value
+        }
+        return nil
+    }
+
+    /// What the owner still does for members to sign in, in the order they do it.
+    static func nextSteps(_ settings: CMSSettings, repository: String?) -> [String] {
+        guard let repository, let address = RepositoryAddress(repository) else {
+            return ["add 'repository: https://<forge>/<owner>/<name>' to site.yaml: /admin/ is published once it is there"]
+        }
+        let forge = settings.forge ?? CMSSettings.Forge.of(repository: repository) ?? .github
+        var steps: [String] = []
+        switch forge {
+        case .gitlab:
+            steps.append("on \(address.host): User settings → Applications → Add new application, with the redirect URI <your site's address>admin/, "
+                         + "'Confidential' unticked and the scope api; put its Application ID in site.yaml as cms.app_id")
+        case .gitea, .forgejo:
+            steps.append("on \(address.host): Settings → Applications → Create a new OAuth2 application, with the redirect URI <your site's address>admin/ "
+                         + "and 'Confidential client' unticked; put its Client ID in site.yaml as cms.app_id")
+        case .github:
+            steps.append(settings.editor == .sveltia
+                ? "members sign in with a GitHub token of their own (fine-grained, Contents and Pull requests: read and write on \(address.path)), or set cms.auth_url to an OAuth client such as Sveltia CMS Authenticator"
+                : "Decap CMS signs in to GitHub through an OAuth client: set cms.auth_url to one you run (such as Sveltia CMS Authenticator)")
+        }
+        if settings.integrity == nil {
+            steps.append("pin the script by its hash: curl -sL \(settings.editor.scriptURL(version: settings.version)) | openssl dgst -sha384 -binary | openssl base64 -A, "
+                         + "then cms.integrity: sha384-<that>")
+        }
+        steps.append("build and publish: members post at <your site's address>admin/; docs/members-without-git.md has the whole way")
+        return steps
+    }
+}
