@@ -177,22 +177,23 @@ struct NewSite: ParsableCommand {
         let name = title != nil || isatty(STDIN_FILENO) == 1
             ? try ask(title, "Site title", option: "--title") : URL(fileURLWithPath: folder).lastPathComponent
         let (sections, categories, profile) = try chosenKind()
+        // With a forge, its repository is asked for on a terminal: edit links and the CMS need it.
+        let given = repository
+        let repository = forge.map { askOptional(given, "The repository's address on \($0.rawValue), e.g. https://\($0.exampleHost)/club/site") } ?? given
         let language = try chosenLanguage()
         let timezone = try chosenTimeZone()
         do {
             for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections,
-                                                categories: categories, profile: profile) {
+                                                categories: categories, profile: profile, repository: repository) {
                 print(path)
             }
             if let forge {
                 if let ci = forge.ci {
                     for path in try Scaffold.ci(at: folder, forge: ci) { print(path) }
                 }
-                let added = try Scaffold.cms(at: folder, .init(settings: CMSSettings(forge: forge.cms, appID: appID), repository: repository))
+                let added = try Scaffold.cms(at: folder, .init(settings: CMSSettings(forge: forge.cms, appID: appID)))
                 print(added.file)
                 for step in added.next { Terminal.note("CMS: " + step) }
-            } else if let repository {
-                _ = try Scaffold.cms(at: folder, .init(settings: CMSSettings(forge: nil), repository: repository))
             }
         } catch {
             throw UsageError(message: error.description)
@@ -212,6 +213,14 @@ enum ForgeOption: String, ExpressibleByArgument, CaseIterable {
         }
     }
     var cms: CMSSettings.Forge { CMSSettings.Forge(rawValue: rawValue)! }
+    var exampleHost: String {
+        switch self {
+        case .github: return "github.com"
+        case .gitlab: return "gitlab.com"
+        case .gitea: return "gitea.com"
+        case .forgejo: return "codeberg.org"
+        }
+    }
 }
 
 /// Runs `body` on the site this folder is in; a scaffold's failure is a usage error.
@@ -226,7 +235,11 @@ struct NewCI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ci",
         abstract: "Writes CI for the site's forge: pull requests checked with annotations, the default branch published to Pages.",
-        discussion: "github writes .github/workflows/plein.yml (GitHub Pages); gitlab writes .gitlab-ci.yml (GitLab Pages). Run it in the site's folder, the root of its repository."
+        discussion: """
+            github writes .github/workflows/plein.yml (GitHub Pages), and issue forms for members who do not use git with the workflow \
+            that turns an approved issue into a pull request (.github/ISSUE_TEMPLATE/, .github/workflows/plein-issues.yml); gitlab writes \
+            .gitlab-ci.yml (GitLab Pages). Run it in the site's folder, the root of its repository.
+            """
     )
     @Option(help: "github or gitlab.") var forge: ForgeOption
     @Option(name: .customLong("package-url"), help: "Where the CI downloads plein's Debian package (default: this version's release).")

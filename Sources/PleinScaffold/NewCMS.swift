@@ -85,10 +85,10 @@ extension Scaffold {
         switch forge {
         case .gitlab:
             steps.append("on \(address.host): User settings → Applications → Add new application, with the redirect URI <your site's address>admin/, "
-                         + "'Confidential' unticked and the scope api; put its Application ID in site.yaml as cms.app_id")
+                         + "'Confidential' unticked and the scope api" + (settings.appID == nil ? "; put its Application ID in site.yaml as cms.app_id" : ""))
         case .gitea, .forgejo:
             steps.append("on \(address.host): Settings → Applications → Create a new OAuth2 application, with the redirect URI <your site's address>admin/ "
-                         + "and 'Confidential client' unticked; put its Client ID in site.yaml as cms.app_id")
+                         + "and 'Confidential client' unticked" + (settings.appID == nil ? "; put its Client ID in site.yaml as cms.app_id" : ""))
         case .github:
             steps.append(settings.editor == .sveltia
                 ? "members sign in with a GitHub token of their own (fine-grained, Contents and Pull requests: read and write on \(address.path)), or set cms.auth_url to an OAuth client such as Sveltia CMS Authenticator"

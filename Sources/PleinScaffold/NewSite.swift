@@ -10,10 +10,13 @@ extension Scaffold {
     public static func site(at folder: String, title: String, baseURL: String, language: Language, timezone: String,
                             sections: Set<SiteSection> = Set(SiteSection.allCases),
                             categories: [Category] = Category.allCases,
-                            profile: [ProfilePart] = ProfilePart.allCases) throws(Failure) -> [String] {
+                            profile: [ProfilePart] = ProfilePart.allCases, repository: String? = nil) throws(Failure) -> [String] {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder + "/content/site.yaml") || fm.fileExists(atPath: folder + "/site.yaml") {
             throw Failure("\(folder) already holds a site")
+        }
+        if let repository, RepositoryAddress(repository) == nil {
+            throw Failure("'\(repository)' is not a repository's address: expected https://<forge>/<owner>/<name>")
         }
         var written: [String] = []
         func write(_ relative: String, _ text: String) throws(Failure) {
@@ -32,7 +35,7 @@ extension Scaffold {
             base_url: \(baseURL)
             language: \(language.rawValue)
             timezone: \(timezone)
-            \(kindSettings)privacy:
+            \(repository.map { "repository: \($0)\n" } ?? "")\(kindSettings)privacy:
               location_precision_km: 1
             feeds:
               limit: 50

@@ -468,6 +468,27 @@ def main():
         found = errors(decap)
         check(any(p.get("code") == "invalid-integrity" for p in found), f"an integrity that is not one is an error: {found}")
 
+        print("plein new cms in a site made without one")
+        plain = make_site(work, "plainclub")
+        site_yaml = os.path.join(plain, "content", "site.yaml")
+        before = open(site_yaml, encoding="utf-8").read()
+        code, out = run("new", "cms", "--forge", "gitlab", "--repository", "https://gitlab.com/duikclub/site", "--integrity", "md5-abc", cwd=plain)
+        check(code == 2 and "not an integrity hash" in out and open(site_yaml, encoding="utf-8").read() == before,
+              f"a hash that is not one is refused, and site.yaml is left as it was: {out.strip()[-100:]}")
+        code, out = run("new", "cms", "--repository", "https://git.example.org/duikclub/site", cwd=plain)
+        check(code == 2 and "--forge" in out, f"a repository whose forge its address does not say needs --forge: {out.strip()[-100:]}")
+        code, out = run("new", "cms", "--forge", "gitlab", "--repository", "https://gitlab.com/duikclub/site", "--app-id", "77",
+                        "--integrity", integrity, cwd=plain)
+        added = yaml.safe_load(open(site_yaml, encoding="utf-8"))
+        check(code == 0 and open(site_yaml, encoding="utf-8").read().startswith(before) and added.get("repository") == "https://gitlab.com/duikclub/site"
+              and added.get("cms", {}).get("integrity") == integrity and "redirect URI" in out,
+              f"plein new cms adds the repository and cms to the end of site.yaml, and says how members will sign in: {out.strip()[-160:]}")
+        code, out = run("build", cwd=plain)
+        check(code == 0, f"it builds: {out[-200:]}")
+        check_page(plain, "sveltia", version, integrity)
+        config = check_config(plain)
+        check(config["backend"].get("app_id") == "77", "the application id is the backend's")
+
         print("GitHub: plein new ci writes issue forms and the workflow that posts them")
         github = make_site(work, "githubclub", "--forge", "github", "--repository", "https://github.com/duikclub/site")
         check_forms(github)
