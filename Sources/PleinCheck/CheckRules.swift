@@ -140,6 +140,13 @@ extension CheckRun {
             add(.cmsNeeds("'app_id', the id of the OAuth application members sign in with (docs/members-without-git.md): without it nobody can sign in"),
                 ContentLayout.site, span)
         }
+        // Members pick a new report's area from the areas that have an area.yaml.
+        if content.site.has(.reports) {
+            for area in content.areas where area.file == nil {
+                add(.cmsNeeds("an area.yaml in \(ContentLayout.areaFolder(area.id))/ (a name is enough): the CMS offers only areas that have one"),
+                    ContentLayout.site, span)
+            }
+        }
         if forge == .github, cms.authURL == nil, cms.editor == .decap {
             add(.cmsNeeds("'auth_url', the OAuth client members sign in through: Decap CMS has no sign-in with a token (Sveltia CMS has)"),
                 ContentLayout.site, span)

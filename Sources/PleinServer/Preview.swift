@@ -188,6 +188,7 @@ public enum Preview {
         case "json": return name == "feed.json" || name == "following.json" ? "application/feed+json; charset=utf-8" : "application/json; charset=utf-8"
         case "geojson": return "application/geo+json"
         case "ics": return "text/calendar; charset=utf-8"
+        case "yml", "yaml": return "application/yaml; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
         case "js": return "text/javascript; charset=utf-8"
         case "svg": return "image/svg+xml"

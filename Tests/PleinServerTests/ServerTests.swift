@@ -32,6 +32,8 @@ import Testing
         #expect(get("/reports/map.geojson").headers["Content-Type"] == "application/geo+json")
         #expect(get("/assets/style.abc.css").headers["Content-Type"] == "text/css; charset=utf-8")
         #expect(Preview.contentType(for: "a/b.webp") == "image/webp")
+        // The CMS's configuration (a report never publishes a YAML file).
+        #expect(Preview.contentType(for: "admin/config.yml") == "application/yaml; charset=utf-8")
     }
 
     /// Attachments get their exact type, and anything unknown one no browser sniffs into a page.
