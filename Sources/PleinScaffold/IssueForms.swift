@@ -1,5 +1,7 @@
 import Foundation
 public import PleinCore
+import PleinTheme
+import Yams
 
 extension Scaffold {
     /// A GitHub issue form members post with from a phone (`.github/ISSUE_TEMPLATE/`), and what
@@ -41,7 +43,7 @@ extension Scaffold {
                     Item(id: "area", control: .input, label: "Area", description: "The area's id, as in its address on the site: /reports/<area>/ (often the postcode).", required: true),
                     Item(id: "title", control: .input, label: "Title", description: "A short title.", required: true),
                     Item(id: "category", control: .dropdown, label: "Category", description: "What kind of report it is.", required: true,
-                         options: site.categories.map(\.rawValue)),
+                         options: site.categories.map { categoryLabel($0, site: site) }),
                     Item(id: "at", control: .input, label: "When", description: "When it happened: YYYY-MM-DD HH:MM. Leave it empty for when you post this.", required: false),
                     Item(id: "location", control: .input, label: "Where",
                          description: "Latitude, longitude, e.g. 52.3631, 4.9402 (a map app shows them when you press the place).", required: true),
@@ -68,6 +70,24 @@ extension Scaffold {
                 ]))
             }
             return forms
+        }
+
+        /// A category as the site's pages name it (its own `labels`, else the theme's words in its
+        /// language), so members choose from the words they know.
+        public static func categoryLabel(_ category: Category, site: SiteConfig) -> String {
+            let key = "category_" + category.rawValue
+            if let own = site.labels[key] { return own }
+            guard let bytes = BuiltInTheme.files["i18n/\(site.language.rawValue).yaml"],
+                  let texts = try? Yams.load(yaml: String(decoding: bytes, as: UTF8.self)) as? [String: Any],
+                  let text = texts[key] as? String else { return category.rawValue }
+            return text
+        }
+
+        /// The category an answer names: its id, or its label on the site.
+        public static func category(_ answer: String, site: SiteConfig) -> String {
+            let given = answer.trimmingCharacters(in: .whitespaces)
+            return site.categories.first { $0.rawValue == given.lowercased() || categoryLabel($0, site: site).lowercased() == given.lowercased() }?
+                .rawValue ?? given.lowercased()
         }
 
         /// The form as GitHub reads it (`.github/ISSUE_TEMPLATE/*.yml`).

@@ -143,7 +143,7 @@ extension Scaffold {
                 body += "\n\n" + files.map { "![\(Self.altText(title))](\($0.name))" }.joined(separator: "\n\n")
             }
             let at = a["at"].map(Self.isoTime) ?? issue.opened
-            let path = try report(area: Self.trimmedID(a["area"] ?? ""), title: title, category: (a["category"] ?? "").lowercased(),
+            let path = try report(area: Self.trimmedID(a["area"] ?? ""), title: title, category: IssueForm.category(a["category"] ?? "", site: content.site),
                                   author: member, lat: lat, lon: lon, at: at, body: body, files: files)
             return [path] + files.map { (path as NSString).deletingLastPathComponent + "/" + $0.name }
         case .reply:

@@ -311,6 +311,9 @@ def jsonschema(schema, path):
 
 def check_forms(site):
     forms = sorted(glob.glob(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-*.yml")))
+    report = yaml.safe_load(open(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-report.yml"), encoding="utf-8"))
+    options = next(item["attributes"]["options"] for item in report["body"] if item.get("id") == "category")
+    check(options == ["Verdacht", "Aandachtspunt", "Evenement", "Klacht", "Bericht"], f"a Dutch site's form names the categories in Dutch: {options}")
     check([os.path.basename(f) for f in forms] == ["plein-event.yml", "plein-reply.yml", "plein-report.yml"], f"forms for a report, a reply and an event: {forms}")
     for form in forms:
         jsonschema("vendor.github-issue-forms", form)
