@@ -116,8 +116,10 @@ struct CMSConfig: Rendering {
         }
         // The lists members pick from: read from the repository, never shown as collections.
         entries.append(lookup(.members, folder: ContentLayout.members, path: nil, format: nil))
-        if has(.groups) { entries.append(lookup(.groups, folder: ContentLayout.groups, path: "{{slug}}/index", format: nil)) }
-        if has(.reports) { entries.append(lookup(.areas, folder: ContentLayout.reports, path: "{{slug}}/area", format: "yaml")) }
+        if cms.editor == .sveltia {
+            if has(.groups) { entries.append(lookup(.groups, folder: ContentLayout.groups, path: "{{slug}}/index", format: nil)) }
+            if has(.reports) { entries.append(lookup(.areas, folder: ContentLayout.reports, path: "{{slug}}/area", format: "yaml")) }
+        }
         if has(.study) { entries.append(lookup(.locations, folder: ContentLayout.locations, path: nil, format: nil)) }
         return entries
     }
@@ -187,10 +189,14 @@ struct CMSConfig: Rendering {
     }
 
     func widget(_ f: Field, kind: String) -> [(String, JSON)] {
-        // Fields whose choices are records of the repository.
+        // Fields whose choices are records of the repository. A group or an area is a folder
+        // (groups/<id>/index.md, reports/<id>/area.yaml): Sveltia CMS gives such an entry's id
+        // as its slug; Decap CMS gives "<id>/index" or the file's whole folder, so there the id
+        // is typed, and checked as plein checks ids.
+        let folders = site.cms?.editor != .decap
         switch (kind, f.name) {
-        case ("report", "area"): return relation(.areas)
-        case (_, "group"): return relation(.groups)
+        case ("report", "area") where folders: return relation(.areas)
+        case (_, "group") where folders: return relation(.groups)
         case ("checkins", "location"): return relation(.locations)
         case ("report", "category"):
             return [("widget", .string("select")), ("options", .array(site.categories.map { category in
