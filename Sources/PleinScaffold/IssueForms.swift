@@ -38,12 +38,13 @@ extension Scaffold {
                               description: "As in the address of your page on the site: /users/<id>/.", required: true)
             var forms: [IssueForm] = []
             if site.has(.reports) {
+                let words = categoryLabels(site: site)
                 forms.append(IssueForm(kind: .report, name: "New report", about: "Report something in the neighbourhood, with photos if you like.", items: [
                     member,
                     Item(id: "area", control: .input, label: "Area", description: "The area's id, as in its address on the site: /reports/<area>/ (often the postcode).", required: true),
                     Item(id: "title", control: .input, label: "Title", description: "A short title.", required: true),
                     Item(id: "category", control: .dropdown, label: "Category", description: "What kind of report it is.", required: true,
-                         options: site.categories.map { categoryLabel($0, site: site) }),
+                         options: site.categories.map { words[$0]! }),
                     Item(id: "at", control: .input, label: "When", description: "When it happened: YYYY-MM-DD HH:MM. Leave it empty for when you post this.", required: false),
                     Item(id: "location", control: .input, label: "Where",
                          description: "Latitude, longitude, e.g. 52.3631, 4.9402 (a map app shows them when you press the place).", required: true),
@@ -72,22 +73,24 @@ extension Scaffold {
             return forms
         }
 
-        /// A category as the site's pages name it (its own `labels`, else the theme's words in its
-        /// language), so members choose from the words they know.
-        public static func categoryLabel(_ category: Category, site: SiteConfig) -> String {
-            let key = "category_" + category.rawValue
-            if let own = site.labels[key] { return own }
-            guard let bytes = BuiltInTheme.files["i18n/\(site.language.rawValue).yaml"],
-                  let texts = try? Yams.load(yaml: String(decoding: bytes, as: UTF8.self)) as? [String: Any],
-                  let text = texts[key] as? String else { return category.rawValue }
-            return text
+        /// The site's categories as its pages name them (its own `labels`, else the theme's words in
+        /// its language), so members choose from the words they know.
+        public static func categoryLabels(site: SiteConfig) -> [Category: String] {
+            let theme = BuiltInTheme.files["i18n/\(site.language.rawValue).yaml"]
+                .flatMap { try? Yams.load(yaml: String(decoding: $0, as: UTF8.self)) as? [String: Any] } ?? [:]
+            var labels: [Category: String] = [:]
+            for category in site.categories {
+                let key = "category_" + category.rawValue
+                labels[category] = site.labels[key] ?? theme[key] as? String ?? category.rawValue
+            }
+            return labels
         }
 
         /// The category an answer names: its id, or its label on the site.
         public static func category(_ answer: String, site: SiteConfig) -> String {
-            let given = answer.trimmingCharacters(in: .whitespaces)
-            return site.categories.first { $0.rawValue == given.lowercased() || categoryLabel($0, site: site).lowercased() == given.lowercased() }?
-                .rawValue ?? given.lowercased()
+            let given = answer.trimmingCharacters(in: .whitespaces).lowercased()
+            let labels = categoryLabels(site: site)
+            return site.categories.first { $0.rawValue == given || labels[$0]?.lowercased() == given }?.rawValue ?? given
         }
 
         /// The form as GitHub reads it (`.github/ISSUE_TEMPLATE/*.yml`).

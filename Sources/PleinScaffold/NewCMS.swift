@@ -1,4 +1,5 @@
 import Foundation
+import PleinLoad
 public import PleinCore
 
 extension Scaffold {
@@ -22,6 +23,8 @@ extension Scaffold {
     public static func cms(at folder: String, _ choice: CMSChoice) throws(Failure) -> (file: String, next: [String]) {
         let path = folder + "/content/" + ContentLayout.site
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("no site here: \(path) cannot be read") }
+        // The top-level keys as written (an empty `cms:` has no settings, but a second one would
+        // be a key given twice).
         let keys = Set(text.split(separator: "\n").compactMap { line -> String? in
             guard let first = line.first, first.isLetter, let colon = line.firstIndex(of: ":") else { return nil }
             return String(line[..<colon])
@@ -32,12 +35,12 @@ extension Scaffold {
             throw Failure("'\(integrity)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384 (docs/members-without-git.md)")
         }
         var added = ""
-        var repository = keys.contains("repository") ? existingRepository(text) : nil
+        var repository = ContentLoader.load(.disk(folder + "/content")).content.site.repository
         if let given = choice.repository {
-            guard RepositoryAddress(given) != nil else {
+            guard let address = RepositoryAddress(given) else {
                 throw Failure("'\(given)' is not a repository's address: expected https://<forge>/<owner>/<name>")
             }
-            if let repository, repository != given {
+            if let repository, RepositoryAddress(repository) != address {
                 throw Failure("site.yaml names the repository \(repository) already; leave out --repository or change it there")
             }
             if repository == nil { added += "repository: \(given)\n" }
@@ -48,11 +51,11 @@ extension Scaffold {
         }
         added += "# A CMS at /admin/ for members who do not use git (docs/members-without-git.md).\ncms:\n"
         if settings.editor != .sveltia { added += "  editor: \(settings.editor.rawValue)\n" }
-        added += "  version: \(settings.version)\n"
+        added += "  version: \(quote(settings.version))\n"
         if let integrity = settings.integrity { added += "  integrity: \(integrity)\n" }
         if let forge = settings.forge { added += "  forge: \(forge.rawValue)\n" }
         if let app = settings.appID { added += "  app_id: \(quote(app))\n" }
-        if let auth = settings.authURL { added += "  auth_url: \(auth)\n" }
+        if let auth = settings.authURL { added += "  auth_url: \(quote(auth))\n" }
         if !settings.review { added += "  review: false\n" }
         do {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -63,16 +66,6 @@ extension Scaffold {
             throw Failure("cannot write \(path): \(error.localizedDescription)")
         }
         return (path, nextSteps(settings, repository: repository))
-    }
-
-    /// The `repository:` line's value.
-    static func existingRepository(_ text: String) -> String? {
-        for line in text.split(separator: "\n") where line.hasPrefix("repository:") {
-            var value = line.dropFirst("repository:".count).trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.first == "\"" || value.first == "'", value.last == value.first { value = String(value.dropFirst().dropLast()) }
-            return value
-        }
-        return nil
     }
 
     /// What the owner still does for members to sign in, in the order they do it.

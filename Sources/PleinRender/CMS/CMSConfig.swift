@@ -16,6 +16,19 @@ struct CMSConfig: Rendering {
         case reports, replies, albums, events, goals, checkins
         // What they pick from: hidden, read only for the lists.
         case members, groups, areas, locations
+
+        /// The interface text naming one entry (none for the hidden lists, which show none).
+        var singularKey: String? {
+            switch self {
+            case .reports: return "cms_report"
+            case .replies: return "cms_reply"
+            case .albums: return "cms_album"
+            case .events: return "cms_event"
+            case .goals: return "cms_goal"
+            case .checkins: return "cms_checkin"
+            case .members, .groups, .areas, .locations: return nil
+            }
+        }
     }
 
     /// Whether the site publishes a CMS: `cms` is set, with a repository and its forge known.
@@ -74,8 +87,8 @@ struct CMSConfig: Rendering {
     /// One collection: where its files are, how they are named, and the fields of its schema.
     struct Entry {
         let collection: Collection
-        var head: [(String, JSON)]
-        var fields: [JSON]
+        let head: [(String, JSON)]
+        let fields: [JSON]
 
         var json: JSON { .object([("name", .string(collection.rawValue))] + head + [("fields", .array(fields))]) }
     }
@@ -124,10 +137,10 @@ struct CMSConfig: Rendering {
         return entries
     }
 
+    /// The collection's name in the site's language, and one entry's.
     func labels(_ collection: Collection) -> [(String, JSON)] {
-        let singular = collection.rawValue.hasSuffix("s") ? String(collection.rawValue.dropLast()) : collection.rawValue
-        let key = collection == .replies ? "cms_reply" : "cms_" + singular
-        return [("label", .string(strings["cms_" + collection.rawValue])), ("label_singular", .string(strings[key]))]
+        [("label", .string(strings["cms_" + collection.rawValue]))]
+            + (collection.singularKey.map { [("label_singular", .string(strings[$0]))] } ?? [])
     }
 
     /// A collection of Markdown records members write, in `folder` at `path`, named by `slug`,
@@ -290,7 +303,7 @@ struct CMSPage: Rendering {
             <title>\(Escaping.html(title))</title>
             </head>
             <body>
-            <noscript>\(Escaping.html(title)): JavaScript is needed.</noscript>
+            <noscript>\(Escaping.html(strings["cms_needs_script"]))</noscript>
             <script src="\(Escaping.html(cms.editor.scriptURL(version: cms.version)))"\(integrity)></script>
             </body>
             </html>
