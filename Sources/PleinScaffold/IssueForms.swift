@@ -127,112 +127,23 @@ extension Scaffold {
         }
     }
 
-    /// Writes the issue forms and the workflow that turns an approved issue into a checked pull
-    /// request, into `folder` (the root of the site's repository). Existing files are kept.
-    static func issueForms(at folder: String, site: SiteConfig, version: String, package: PackageSource) throws(Failure) -> [String] {
+    /// Writes the issue forms into `folder` (the root of the site's repository). Existing files
+    /// are kept.
+    static func issueForms(at folder: String, site: SiteConfig) throws(Failure) -> [String] {
         let forms = IssueForm.forms(for: site)
         guard !forms.isEmpty else { return [] }
         var written: [String] = []
-        for form in forms {
+        for form in forms where !FileManager.default.fileExists(atPath: folder + "/" + form.kind.file) {
             written.append(try writeNew(folder + "/" + form.kind.file, Array(form.yaml.utf8)))
         }
-        written.append(try writeNew(folder + "/.github/ISSUE_TEMPLATE/config.yml", Array("""
-            # Written by `plein new ci`: members choose one of the forms (blank issues stay possible).
-            blank_issues_enabled: true
+        let config = folder + "/.github/ISSUE_TEMPLATE/config.yml"
+        if !FileManager.default.fileExists(atPath: config) {
+            written.append(try writeNew(config, Array("""
+                # Written by `plein new ci`: members choose one of the forms (blank issues stay possible).
+                blank_issues_enabled: true
 
-            """.utf8)))
-        written.append(try writeNew(folder + "/.github/workflows/plein-issues.yml", Array(issueWorkflow(version: version, package: package).utf8)))
+                """.utf8)))
+        }
         return written
-    }
-
-    static func issueWorkflow(version: String, package: PackageSource) -> String {
-        """
-        # Turns an approved issue form (a report, a reply or an event) into a pull request. Written by
-        # `plein new ci`; see docs/members-without-git.md.
-        #
-        # A member fills in a form (Issues → New issue). A maintainer reads it and adds the label
-        # "approved": this workflow then writes the content file (with the photos), checks it with
-        # `plein check --format github` and opens a pull request that closes the issue. When the
-        # answers cannot be posted, it says why in a comment on the issue; edit the issue, then take
-        # the label off and add it again.
-        #
-        # Settings → Actions → General → "Allow GitHub Actions to create and approve pull requests"
-        # must be on. A pull request opened with the workflow's own token starts no other workflow:
-        # the check runs here, before the pull request is opened.
-        #
-        # The issue's text is never run: it reaches plein only as the event's JSON file.
-        name: plein issues
-
-        on:
-          issues:
-            types: [labeled]
-
-        permissions:
-          contents: write
-          pull-requests: write
-          issues: write
-
-        concurrency:
-          group: plein-issue-${{ github.event.issue.number }}
-
-        env:
-          PLEIN_VERSION: "\(version)"
-          PLEIN_PACKAGE_URL: "\(package.url)"
-
-        jobs:
-          post:
-            if: github.event.label.name == 'approved' && github.event.issue.state == 'open'
-            runs-on: ubuntu-24.04
-            container: \(ciImage)
-            steps:
-        \(installStep(tools: "ca-certificates curl git gh", package: package))
-              - uses: actions/checkout@v4.2.2
-              - run: git config --global --add safe.directory "$GITHUB_WORKSPACE"
-              - name: Download the photos
-                env:
-                  GH_TOKEN: ${{ github.token }}
-                run: |
-                  mkdir -p "$RUNNER_TEMP/attachments"
-                  plein new from-issue "$GITHUB_EVENT_PATH" --list-attachments 2> "$RUNNER_TEMP/problem" > "$RUNNER_TEMP/list"
-                  while read -r name url; do
-                    curl -fsSL --max-filesize 67108864 -H "Authorization: Bearer $GH_TOKEN" -o "$RUNNER_TEMP/attachments/$name" "$url"
-                  done < "$RUNNER_TEMP/list"
-              - name: Write the content files
-                run: plein new from-issue "$GITHUB_EVENT_PATH" --attachments "$RUNNER_TEMP/attachments" 2> "$RUNNER_TEMP/problem"
-              - name: Check the content
-                run: plein check --format github || { plein check > "$RUNNER_TEMP/problem" 2>&1; exit 1; }
-              - name: Open a pull request
-                env:
-                  GH_TOKEN: ${{ github.token }}
-                  NUMBER: ${{ github.event.issue.number }}
-                  AUTHOR: ${{ github.event.issue.user.login }}
-                run: |
-                  branch="plein/issue-$NUMBER"
-                  git config user.name "github-actions[bot]"
-                  git config user.email "41898282+github-actions[bot]@users.noreply.github.com"
-                  git checkout -b "$branch"
-                  git add -- content
-                  git commit -q -m "Post from issue #$NUMBER by @$AUTHOR"
-                  git push --force origin "$branch"
-                  gh pr create --head "$branch" --title "Post from issue #$NUMBER" \\
-                    --body "From #$NUMBER by @$AUTHOR, approved by a maintainer; checked by plein check. Closes #$NUMBER."
-              - name: Say on the issue what was wrong
-                if: failure()
-                env:
-                  GH_TOKEN: ${{ github.token }}
-                  NUMBER: ${{ github.event.issue.number }}
-                run: |
-                  {
-                    echo "plein could not post this issue:"
-                    echo
-                    echo '```'
-                    cat "$RUNNER_TEMP/problem" 2>/dev/null || echo "see the workflow run"
-                    echo '```'
-                    echo
-                    echo "Edit the issue, then take the label approved off and add it again."
-                  } > "$RUNNER_TEMP/comment"
-                  gh issue comment "$NUMBER" --body-file "$RUNNER_TEMP/comment"
-
-        """
     }
 }

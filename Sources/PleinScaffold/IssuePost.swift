@@ -84,13 +84,8 @@ extension Scaffold {
             return IssueForm(kind: form.kind, name: (yaml["name"] as? String) ?? form.name, about: form.about, items: items)
         }
 
-        /// Where GitHub keeps what members attach to an issue: nothing is fetched from elsewhere.
-        static let attachmentPrefixes = [
-            "https://github.com/user-attachments/assets/", "https://github.com/user-attachments/files/",
-            "https://user-images.githubusercontent.com/", "https://private-user-images.githubusercontent.com/",
-        ]
-
-        /// The images in the answer about photos (`![…](…)` or `<img src="…">`), at most 10.
+        /// The images in the answer about photos (`![…](…)` or `<img src="…">`), at most 10, each
+        /// at its normalised address (`Attachment.normalised`).
         static func attachments(in text: String, number: Int) throws(Failure) -> [(name: String, url: String)] {
             var urls: [String] = []
             let patterns = [#"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)"#, #"<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']"#]
@@ -102,12 +97,11 @@ extension Scaffold {
                     found.append((match.range.location, String(text[range])))
                 }
             }
-            for (_, url) in found.sorted(by: { $0.0 < $1.0 }) where !urls.contains(url) {
-                guard attachmentPrefixes.contains(where: url.hasPrefix),
-                      url.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 && !"\"'`\\$<>".unicodeScalars.contains($0) }) else {
-                    throw Failure("issue #\(number): the photo \(url) is not an attachment of GitHub; drag the photo itself into the issue")
+            for (_, given) in found.sorted(by: { $0.0 < $1.0 }) {
+                guard let url = Attachment.normalised(given) else {
+                    throw Failure("issue #\(number): the photo \(given) is not an attachment of GitHub; drag the photo itself into the issue")
                 }
-                urls.append(url)
+                if !urls.contains(url) { urls.append(url) }
             }
             guard urls.count <= 10 else { throw Failure("issue #\(number) has \(urls.count) photos; a report takes at most 10 (an album takes more)") }
             return urls.enumerated().map { ("attachment-\($0.offset + 1)", $0.element) }

@@ -1,6 +1,6 @@
 import Foundation
 import PleinLoad
-public import PleinCore
+import PleinCore
 
 extension Scaffold {
     /// The forges `plein new ci` writes continuous integration for.
@@ -8,28 +8,70 @@ extension Scaffold {
         case github, gitlab
     }
 
-    /// The Debian image the CI jobs run in: the one plein's package is built for, pinned.
+    /// The Debian image the CI jobs run in: the one plein's package is built for. Pinned to an
+    /// exact dated tag: its digest could not be read from the registry here, so it is not pinned
+    /// by digest.
     static let ciImage = "debian:bookworm-20250520-slim"
 
-    /// Where plein's releases publish its Debian package, by version.
-    public static func releasePackageURL(version: String) -> String {
-        "https://github.com/plein-ssg/plein/releases/download/v\(version)/plein_\(version)_amd64.deb"
-    }
+    /// Where plein's releases are published.
+    public static let releasesURL = "https://github.com/plein-ssg/plein/releases"
 
     /// The Pagefind the CI installs for the site's search: the version plein is tested with
     /// (the Makefile's `pagefind-bin`).
     public static let pagefindVersion = "1.5.2"
 
-    /// Where the CI jobs get plein: the Debian package at `url` (the release's by default, or
-    /// one the site's owner hosts, such as the `make dist` of their own build), checked against
-    /// `sha256` when given.
-    public struct PackageSource: Sendable {
-        public let url: String
-        public let sha256: String?
+    /// Where the CI jobs get plein. There is no default: `plein new ci` writes the way it was
+    /// given or (without one) carries its own package, and never an address nobody chose.
+    public enum PackageSource: Sendable {
+        /// plein's own package, carried in the site's repository under `.plein/` and checked
+        /// against its SHA-256 before it is installed: the CI needs no host of plein's.
+        case vendored(OwnPackage)
+        /// A package its owner hosts (the `make dist` of their own build), checked against its
+        /// SHA-256 when one is given.
+        case url(String, sha256: String?)
+        /// plein's published release of this version, checked against the release's SHA256SUMS.
+        case release
 
-        public init(url: String? = nil, sha256: String? = nil, version: String = PleinVersion.number) {
-            self.url = url ?? Scaffold.releasePackageURL(version: version)
-            self.sha256 = sha256?.lowercased()
+        /// In words, for what `plein new ci` prints.
+        var said: String {
+            switch self {
+            case .vendored(let package): return "the CI installs plein from .plein/\(package.fileName) in the repository, checked against its SHA-256; the package is \(package.origin)"
+            case .url(let url, let sha256): return "the CI downloads plein from \(url)" + (sha256 == nil ? ", unchecked (give --package-sha256 to check it)" : ", checked against its SHA-256")
+            case .release: return "the CI downloads plein \(PleinVersion.number) from its release (\(releasesURL)), checked against the release's SHA256SUMS"
+            }
+        }
+    }
+
+    /// What `plein new ci` did: the files written or changed, and what the site's owner does next
+    /// in the forge's settings.
+    public struct CIWritten: Sendable {
+        public var files: [String] = []
+        public var next: [String] = []
+    }
+
+    /// The actions the GitHub workflows use, each pinned to the full commit of a release tag, as
+    /// read from the action's own repository (a tag can be moved; a commit cannot).
+    static let actions: [String: (commit: String, tag: String)] = [
+        "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+        "actions/cache": ("27d5ce7f107fe9357f9df03efb73ab90386fccae", "v5.0.5"),
+        "actions/configure-pages": ("983d7736d9b0ae728b81ab479565c72886d7745b", "v5.0.0"),
+        "actions/upload-pages-artifact": ("fc324d3547104276b827a68afc52ff2a11cc49c9", "v5.0.0"),
+        "actions/deploy-pages": ("cd2ce8fcbc39b97be8ca5fce6e763baed58fa128", "v5.0.0"),
+        "actions/upload-artifact": ("bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"),
+        "actions/download-artifact": ("3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c", "v8.0.1"),
+    ]
+
+    /// `uses:` for an action of `actions`, pinned.
+    static func uses(_ action: String) -> String {
+        let pin = actions[action]!
+        return "\(action)@\(pin.commit) # \(pin.tag)"
+    }
+
+    /// The files `plein new ci` writes for a forge, relative to the site's folder.
+    static func ciFiles(_ forge: Forge) -> [String] {
+        switch forge {
+        case .github: return [".github/workflows/plein.yml", ".github/workflows/plein-issues.yml"]
+        case .gitlab: return [".gitlab-ci.yml"]
         }
     }
 
@@ -37,50 +79,47 @@ extension Scaffold {
     /// its repository): pull requests are checked with annotations on the changed lines, the
     /// default branch is built and published to the forge's Pages every day and on every push,
     /// with search and web video as a local build has them and plein's cache kept between runs.
-    /// On GitHub also the issue forms of `IssueForm` and their workflow. Returns the files
-    /// written; existing files are never overwritten.
-    public static func ci(at folder: String, forge: Forge, package: PackageSource = PackageSource(),
-                          version: String = PleinVersion.number) throws(Failure) -> [String] {
-        if let sha256 = package.sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
-            throw Failure("'\(sha256)' is not a SHA-256 (64 hexadecimal digits, as `sha256sum` prints)")
+    /// On GitHub also the issue forms of `IssueForm` and their workflow.
+    ///
+    /// A vendored package is copied to `.plein/` (replacing an older one), and CI files written
+    /// before by `plein new ci` are pointed at it; other existing files are kept as they are.
+    public static func ci(at folder: String, forge: Forge, package: PackageSource) throws(Failure) -> CIWritten {
+        if case .url(let url, let sha256) = package {
+            if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+                throw Failure("'\(sha256)' is not a SHA-256 (64 hexadecimal digits, as `sha256sum` prints)")
+            }
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw Failure("'\(url)' is not a web address (https://…)") }
         }
+        let content = ContentLoader.load(.disk(folder + "/content")).content
+        let pin = try PackagePin(package, folder: folder)
+        var written = CIWritten()
+        if let vendored = pin.vendoredFile { written.files.append(vendored) }
+        let files: [(String, String)]
         switch forge {
         case .github:
-            // And the issue forms members post with, which a workflow turns into pull requests.
-            let site = ContentLoader.load(.disk(folder + "/content")).content.site
-            return [try writeNew(folder + "/.github/workflows/plein.yml", Array(githubWorkflow(version: version, package: package).utf8))]
-                + (try issueForms(at: folder, site: site, version: version, package: package))
-        case .gitlab: return [try writeNew(folder + "/.gitlab-ci.yml", Array(gitlabCI(version: version, package: package).utf8))]
+            files = [(ciFiles(.github)[0], githubWorkflow(pin: pin, site: content.site))]
+                + (content.site.has(.reports) || content.site.has(.groups) ? [(ciFiles(.github)[1], issueWorkflow(pin: pin, site: content.site))] : [])
+        case .gitlab:
+            files = [(ciFiles(.gitlab)[0], gitlabCI(pin: pin, site: content.site))]
         }
-    }
-
-    /// The shell lines that install plein's package (and the Debian packages `tools`).
-    static func installLines(tools: String, package: PackageSource) -> [String] {
-        var lines = [
-            "apt-get update -qq",
-            "apt-get install -y -qq --no-install-recommends \(tools)",
-            "curl -fsSLo /tmp/plein.deb \"$PLEIN_PACKAGE_URL\"",
-        ]
-        if let sha256 = package.sha256 { lines.append("echo \"\(sha256)  /tmp/plein.deb\" | sha256sum -c -") }
-        lines.append("apt-get install -y -qq --no-install-recommends /tmp/plein.deb")
-        return lines
-    }
-
-    /// The shell lines that install what a build uses besides plein: ffmpeg for the web copies of
-    /// album videos, Pagefind (from PyPI, pinned) for the search.
-    static let buildToolLines = [
-        "apt-get install -y -qq --no-install-recommends ffmpeg python3-pip",
-        "pip3 install --quiet --no-cache-dir --break-system-packages \"pagefind-bin==$PAGEFIND_VERSION\"",
-    ]
-
-    /// What the header of every CI file says about where plein comes from.
-    static func packageComment(version: String, package: PackageSource) -> String {
-        let checked = package.sha256 == nil ? "" : ", checked\n# against its SHA-256"
-        return """
-        # plein \(version) is installed from its Debian package, PLEIN_PACKAGE_URL below\(checked). Releases publish it at
-        # https://github.com/plein-ssg/plein/releases; to use your own build, host the .deb that
-        # `make dist` writes and run `plein new ci --package-url URL --package-sha256 HASH`.
-        """
+        for (relative, text) in files {
+            let path = folder + "/" + relative
+            if FileManager.default.fileExists(atPath: path) {
+                switch try pin.repoint(path) {
+                case .changed: written.files.append(path)
+                case .same: break
+                case .otherWay:
+                    written.next.append("\(relative) is kept as it is (it gets plein another way, or was not written by plein new ci): delete it and run this again to write it anew")
+                }
+            } else {
+                written.files.append(try writeNew(path, Array(text.utf8)))
+            }
+        }
+        if forge == .github {
+            written.files += try issueForms(at: folder, site: content.site)
+        }
+        written.next = ["\(pin.source.said)."] + written.next + nextSteps(forge: forge, content: content, pin: pin)
+        return written
     }
 
     /// Why the site is built every day, said where the schedule is.
@@ -89,13 +128,28 @@ extension Scaffold {
         # relative dates follow the day, even when nothing was edited.
         """
 
-    static func githubWorkflow(version: String, package: PackageSource) -> String {
+    /// What a public content repository gives away, said at the top of every CI file.
+    static let exposure = """
+        # The site hides what the content repository does not: in a PUBLIC repository anyone can
+        # read every member's e-mail address and home, private and members-only groups, message
+        # threads and the photos' positions. Keep the content repository private (GitHub Pages
+        # from a private repository needs a paid plan; GitLab Pages publishes from a private
+        # project on any plan), or leave e-mail addresses out (members are named by id) and keep
+        # private and members-only groups and threads out of it.
+        """
+
+    /// The lines of a step, indented for a GitHub `run: |` block.
+    static func block(_ lines: [String], indent: Int = 10) -> String {
+        lines.map { String(repeating: " ", count: indent) + $0 }.joined(separator: "\n")
+    }
+
+    static func githubWorkflow(pin: PackagePin, site: SiteConfig) -> String {
         """
         # Checks pull requests (problems appear on the changed lines) and publishes the site to
-        # GitHub Pages from the default branch. Written by `plein new ci`. In the repository's
-        # settings, set Pages' source to "GitHub Actions".
+        # GitHub Pages from the default branch. Written by `plein new ci`; `plein help publishing`
+        # says more. In the repository's settings, set Pages' source to "GitHub Actions".
         #
-        \(packageComment(version: version, package: package))
+        \(pin.comment)
         #
         \(exposure)
         #
@@ -104,69 +158,71 @@ extension Scaffold {
         # it the build leaves threads out, and profiles offer no "Send a message" button.
         # Members-only groups (visibility: members) are published only with their passphrases:
         # add a secret named PLEIN_PASSPHRASES with a line "<group>: <passphrase>" for each
-        # (`plein new passphrase` makes one; docs/encryption.md).
+        # (`plein new passphrase` makes one; `plein help encryption`).
+        #
+        # Every action is pinned to the commit of its release (the tag is in the comment beside it).
         name: plein
 
         on:
           pull_request:
           push:
-            branches: [main]
+            branches: [\(site.repositoryBranch)]
         \(dailyReason.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
           schedule:
             - cron: "17 3 * * *"
           workflow_dispatch:
 
-        permissions:
-          contents: read
+        # Each job says what its token may do; the rest may do nothing.
+        permissions: {}
 
         concurrency:
           group: plein-${{ github.ref }}
           cancel-in-progress: true
 
         env:
-          PLEIN_VERSION: "\(version)"
-          PLEIN_PACKAGE_URL: "\(package.url)"
+        \(pin.environment)
           PAGEFIND_VERSION: "\(pagefindVersion)"
 
         jobs:
           check:
             if: github.event_name == 'pull_request'
-            runs-on: ubuntu-24.04
+            runs-on: \(pin.runner)
             container: \(ciImage)
+            permissions:
+              contents: read
             steps:
-        \(installStep(tools: "ca-certificates curl git", package: package))
-              - uses: actions/checkout@v4.2.2
+        \(setUpSteps(pin: pin, name: "Install git", tools: "ca-certificates curl git"))
               - name: Check the content
                 run: plein check --format github
 
           build:
             if: github.event_name != 'pull_request'
-            runs-on: ubuntu-24.04
+            runs-on: \(pin.runner)
             container: \(ciImage)
+            permissions:
+              contents: read
+              # configure-pages reads the repository's Pages settings (a private repository needs it).
+              pages: read
             steps:
-        \(installStep(tools: "ca-certificates curl git zstd", package: package))
-              - name: Install ffmpeg and Pagefind (web video and search)
-                run: |
-        \(buildToolLines.map { "          " + $0 }.joined(separator: "\n"))
-              - uses: actions/checkout@v4.2.2
-                with:
-                  # The whole history: "edited" dates and feed updates come from commits.
-                  fetch-depth: 0
-              - run: git config --global --add safe.directory "$GITHUB_WORKSPACE"
+        \(setUpSteps(pin: pin, name: "Install git, ffmpeg, Leaflet and pip (web video, maps, and Pagefind for the search)", tools: buildTools,
+                     wholeHistory: true))
+              - name: Install Pagefind
+                run: pip3 install --quiet --no-cache-dir --break-system-packages "pagefind-bin==$PAGEFIND_VERSION"
               # Derived images from earlier runs: only new and changed photos are processed.
-              - uses: actions/cache@v4.2.3
+              - uses: \(uses("actions/cache"))
                 with:
                   path: .plein-cache
                   key: plein-${{ env.PLEIN_VERSION }}-${{ github.sha }}
                   restore-keys: plein-${{ env.PLEIN_VERSION }}-
               - id: pages
-                uses: actions/configure-pages@v5.0.0
+                uses: \(uses("actions/configure-pages"))
               - name: Build the site
                 env:
+                  BASE_URL: ${{ steps.pages.outputs.base_url }}
                   PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}
                   PLEIN_PASSPHRASES: ${{ secrets.PLEIN_PASSPHRASES }}
-                run: plein build --base-url "${{ steps.pages.outputs.base_url }}/"
-              - uses: actions/upload-pages-artifact@v3.0.1
+                run: plein build --base-url "$BASE_URL/"
+              - uses: \(uses("actions/upload-pages-artifact"))
                 with:
                   path: public
 
@@ -181,36 +237,43 @@ extension Scaffold {
               url: ${{ steps.deployment.outputs.page_url }}
             steps:
               - id: deployment
-                uses: actions/deploy-pages@v4.0.5
+                uses: \(uses("actions/deploy-pages"))
 
         """
     }
 
-    /// What a public content repository gives away, said at the top of every CI file.
-    static let exposure = """
-        # The site hides what the content repository does not: in a PUBLIC repository anyone can
-        # read every member's e-mail address and home, private groups, message threads and the
-        # photos' positions. Keep the content repository private (GitHub Pages from a private
-        # repository needs a paid plan; GitLab Pages publishes from a private project on any plan),
-        # or leave e-mail addresses out (members are named by id) and keep private groups and
-        # threads out of it.
-        """
+    /// What a build uses besides plein, as a local build has it: ffmpeg for the web copies of
+    /// album videos, Leaflet for the interactive maps, pip for Pagefind (and zstd for the cache).
+    static let buildTools = "ca-certificates curl git zstd ffmpeg libjs-leaflet python3-pip"
 
-    /// The step that installs plein's package (and `tools`) in a GitHub job's Debian container.
-    static func installStep(tools: String, package: PackageSource) -> String {
+    /// The first steps of a job that runs plein: the Debian packages `tools` (git among them, so
+    /// that the checkout is a repository), the checkout (which keeps no token), plein.
+    static func setUpSteps(pin: PackagePin, name: String, tools: String, wholeHistory: Bool = false) -> String {
         """
-              - name: Install plein
+              - name: \(name)
                 run: |
-        \(installLines(tools: tools, package: package).map { "          " + $0 }.joined(separator: "\n"))
+        \(block(toolLines(tools)))
+              - uses: \(uses("actions/checkout"))
+                with:
+        \(wholeHistory ? "          # The whole history: \"edited\" dates and feed updates come from commits.\n          fetch-depth: 0\n" : "")\
+                  persist-credentials: false
+              - run: git config --global --add safe.directory "$GITHUB_WORKSPACE"
+        \(pin.installStep)
         """
     }
 
-    static func gitlabCI(version: String, package: PackageSource) -> String {
+    /// The shell lines that install Debian packages a job needs before it has the repository.
+    static func toolLines(_ tools: String) -> [String] {
+        ["apt-get update -qq", "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \(tools)"]
+    }
+
+    static func gitlabCI(pin: PackagePin, site: SiteConfig) -> String {
         """
         # Checks merge requests (problems appear in the merge request's Code Quality widget) and
-        # publishes the site to GitLab Pages from the default branch. Written by `plein new ci`.
+        # publishes the site to GitLab Pages from the default branch. Written by `plein new ci`;
+        # `plein help publishing` says more.
         #
-        \(packageComment(version: version, package: package))
+        \(pin.comment)
         #
         \(dailyReason)
         # GitLab keeps schedules outside this file: add one under Build → Pipeline schedules, for
@@ -225,19 +288,18 @@ extension Scaffold {
         # Without it the build leaves threads out, and profiles offer no "Send a message" button.
         # Members-only groups (visibility: members) are published only with their passphrases: a
         # masked variable PLEIN_PASSPHRASE_<GROUP> for each, the group's folder name in capitals
-        # with "_" for other characters than letters and digits (docs/encryption.md).
+        # with "_" for other characters than letters and digits (`plein help encryption`).
         image: \(ciImage)
 
         variables:
-          PLEIN_VERSION: "\(version)"
-          PLEIN_PACKAGE_URL: "\(package.url)"
+        \(pin.environment)
           PAGEFIND_VERSION: "\(pagefindVersion)"
           # The whole history: "edited" dates and feed updates come from commits.
           GIT_DEPTH: "0"
 
         default:
-          before_script:
-        \(installLines(tools: "ca-certificates curl git", package: package).map { "    - " + $0 }.joined(separator: "\n"))
+        \(pin.gitlabTags)  before_script:
+        \((toolLines("ca-certificates curl git") + pin.installLines).map { "    - " + $0 }.joined(separator: "\n"))
 
         stages:
           - test
@@ -264,7 +326,8 @@ extension Scaffold {
             paths:
               - .plein-cache/
           script:
-        \(buildToolLines.map { "    - " + $0 }.joined(separator: "\n"))
+            - DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \(buildTools)
+            - pip3 install --quiet --no-cache-dir --break-system-packages "pagefind-bin==$PAGEFIND_VERSION"
             - plein build --base-url "$CI_PAGES_URL/"
           artifacts:
             paths:

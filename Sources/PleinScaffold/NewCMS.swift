@@ -29,10 +29,10 @@ extension Scaffold {
             guard let first = line.first, first.isLetter, let colon = line.firstIndex(of: ":") else { return nil }
             return String(line[..<colon])
         })
-        if keys.contains("cms") { throw Failure("\(path) already has 'cms'; change it there (docs/members-without-git.md)") }
+        if keys.contains("cms") { throw Failure("\(path) already has 'cms'; change it there (plein help members-without-git)") }
         let settings = choice.settings
         if let integrity = settings.integrity, !CMSSettings.isIntegrity(integrity) {
-            throw Failure("'\(integrity)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384 (docs/members-without-git.md)")
+            throw Failure("'\(integrity)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384 (plein help members-without-git)")
         }
         var added = ""
         var repository = ContentLoader.load(.disk(folder + "/content")).content.site.repository
@@ -49,7 +49,7 @@ extension Scaffold {
         guard settings.forge != nil || repository.flatMap(CMSSettings.Forge.of(repository:)) != nil else {
             throw Failure("say which forge the repository is on: --forge github, gitlab, gitea or forgejo")
         }
-        added += "# A CMS at /admin/ for members who do not use git (docs/members-without-git.md).\ncms:\n"
+        added += "# A CMS at /admin/ for members who do not use git (plein help members-without-git).\ncms:\n"
         if settings.editor != .sveltia { added += "  editor: \(settings.editor.rawValue)\n" }
         added += "  version: \(quote(settings.version))\n"
         if let integrity = settings.integrity { added += "  integrity: \(integrity)\n" }
@@ -91,7 +91,7 @@ extension Scaffold {
             steps.append("pin the script by its hash: curl -sL \(settings.editor.scriptURL(version: settings.version)) | openssl dgst -sha384 -binary | openssl base64 -A, "
                          + "then cms.integrity: sha384-<that>")
         }
-        steps.append("build and publish: members post at <your site's address>admin/; docs/members-without-git.md has the whole way")
+        steps.append("build and publish: members post at <your site's address>admin/; plein help members-without-git has the whole way")
         return steps
     }
 }

@@ -103,6 +103,11 @@ extension Scaffold {
             folder's automatic tasks) shows the site and marks every problem in every file,
             Markdown included, each time you save; "plein check" does it once.
 
+            plein's documentation comes with it: `plein help content` (every file and field),
+            `plein help publishing` (CI, Pages, what a public repository shows),
+            `plein help members-without-git` (the CMS and issue forms) and `plein help encryption`
+            (members-only groups and message threads).
+
             """)
         return written
     }

@@ -321,11 +321,25 @@ def main():
                   f"plein new event asks again after a wrong answer and keeps the others: {event_text!r}")
 
         print("CI for the forge: written by plein new ci, valid against the forges' schemas")
+        # Without a way chosen and without a package of its own to carry (this plein was built
+        # from source; whether `make dist` ran there is not the test's to know), plein new ci
+        # either carries that package or refuses, and never writes an address nobody chose.
         code, out = run("new", "ci", "--forge", "github", cwd=users)
         workflow = os.path.join(site, ".github/workflows/plein.yml")
-        check(code == 0 and os.path.exists(workflow), f"new ci --forge github: {out.strip()}")
+        if code == 0:
+            text = open(workflow).read()
+            check("PLEIN_PACKAGE_SHA256" in text and "plein-ssg" not in text and os.listdir(os.path.join(site, ".plein")),
+                  "without a way chosen, plein new ci carries its own package")
+            shutil.rmtree(os.path.join(site, ".github"))
+        else:
+            check(code == 2 and "make dist" in out and "--package-url" in out and "--release" in out and not os.path.exists(workflow),
+                  f"without a way chosen or a package of its own, plein new ci says what to do and writes nothing: {out.strip()[-200:]}")
+        code, out = run("new", "ci", "--forge", "github", "--release", cwd=users)
+        check(code == 0 and os.path.exists(workflow) and "SHA256SUMS" in out, f"new ci --forge github --release, and says which way: {out.strip()[-300:]}")
+        check("Source: GitHub Actions" in out and "/settings/pages" in out and "plein help publishing" in out,
+              "and ends with the steps left in the forge's settings, with their addresses")
         code, out = run("new", "site", "gitlabclub", "--title", "Club", "--language", "en", "--sections", "members,groups",
-                        "--forge", "gitlab", cwd=work)
+                        "--forge", "gitlab", "--package-url", "https://example.org/plein.deb", cwd=work)
         gitlab = os.path.join(work, "gitlabclub/.gitlab-ci.yml")
         check(code == 0 and os.path.exists(gitlab), f"new site --forge gitlab: {out.strip()[-60:]}")
         for path, schema in ((workflow, "vendor.github-workflows"), (gitlab, "vendor.gitlab-ci")):
@@ -334,10 +348,11 @@ def main():
         with open(workflow) as f:
             text = f.read()
         check("plein check --format github" in text and "fetch-depth: 0" in text and "actions/cache@" in text
-              and "plein_${PLEIN_VERSION}_amd64.deb" not in text and f"releases/download/v" in text and '"$PLEIN_PACKAGE_URL"' in text,
-              "the workflow checks with annotations, keeps history and the cache, installs the package")
+              and "releases/download/v" in text and '"$PLEIN_RELEASE_URL/SHA256SUMS"' in text and "sha256sum -c -" in text,
+              "the workflow checks with annotations, keeps history and the cache, installs the release's package after checking it")
         with open(gitlab) as f:
             gitlab_text = f.read()
+        check("plein-ssg" not in gitlab_text, "a package URL of one's own: no address of plein's")
         # The deployed site has what a local build has: search (Pagefind, the version plein is
         # tested with) and web video (ffmpeg); and it is built every day, so events move on.
         with open(os.path.join(ROOT, "Makefile")) as f:
@@ -345,13 +360,18 @@ def main():
         for name, ci_text in (("github", text), ("gitlab", gitlab_text)):
             check(f'PAGEFIND_VERSION: "{pinned}"' in ci_text and '"pagefind-bin==$PAGEFIND_VERSION"' in ci_text and " ffmpeg " in ci_text,
                   f"{name}: the build installs Pagefind {pinned} and ffmpeg")
+        with open(os.path.join(ROOT, "Containerfile")) as f:
+            check(f"pagefind-bin=={pinned}" in f.read(), f"the container image has Pagefind {pinned} too")
         check('schedule:\n    - cron: "17 3 * * *"' in text and "Pipeline schedules" in gitlab_text, "the site is built every day (GitHub: a schedule; GitLab: how to add one)")
         code, out = run("new", "ci", "--forge", "gitlab", "--package-url", "https://example.org/plein.deb", "--package-sha256", "x" * 64, cwd=site)
         check(code == 2 and "is not a SHA-256" in out, f"a package hash that is not one is refused: {out.strip()[-80:]}")
         code, out = run("new", "ci", "--forge", "gitlab", "--package-url", "https://example.org/plein.deb", "--package-sha256", "AB" * 32, cwd=site)
         own = open(os.path.join(site, ".gitlab-ci.yml")).read() if code == 0 else ""
-        check('PLEIN_PACKAGE_URL: "https://example.org/plein.deb"' in own and f'echo "{"ab" * 32}  /tmp/plein.deb" | sha256sum -c -' in own,
+        check('PLEIN_PACKAGE_URL: "https://example.org/plein.deb"' in own and 'echo "$PLEIN_PACKAGE_SHA256  /tmp/plein.deb" | sha256sum -c -' in own
+              and f'PLEIN_PACKAGE_SHA256: "{"ab" * 32}"' in own,
               f"a package of one's own, checked by its SHA-256 before it is installed: {out.strip()[-80:]}")
+        code, out = run("new", "ci", "--forge", "gitlab", "--release", "--package-url", "https://example.org/plein.deb", cwd=site)
+        check(code == 2 and "choose one way" in out, f"two ways at once are refused: {out.strip()[-80:]}")
         check("PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}" in text and "PUBLIC repository" in text and "paid plan" in text
               and "PLEIN_SECRET" in gitlab_text and "private project" in gitlab_text,
               "both say what a public repository shows, and pass the thread secret to the build")

@@ -60,6 +60,28 @@ import Testing
         #expect(Scaffold.isoTime("2026-11-21 14:30") == "2026-11-21T14:30" && Scaffold.isoTime("2026-11-21") == "2026-11-21")
     }
 
+    /// The workflow sends its token with each download: only GitHub's attachment addresses, as
+    /// they are, pass; anything that would lead it elsewhere on github.com is refused.
+    @Test func attachmentAddressesAreNormalisedBeforeTheTokenGoesWithThem() {
+        let normalised = Scaffold.Attachment.normalised
+        #expect(normalised("https://github.com/user-attachments/assets/3f1e2c44-6a1b") == "https://github.com/user-attachments/assets/3f1e2c44-6a1b")
+        #expect(normalised("HTTPS://GitHub.com/user-attachments/assets/abc") == "https://github.com/user-attachments/assets/abc")
+        #expect(normalised("https://github.com/user-attachments/files/17/notes.pdf") == "https://github.com/user-attachments/files/17/notes.pdf")
+        #expect(normalised("https://private-user-images.githubusercontent.com/1/2-a.png?jwt=eyJ.a-b_c") != nil)
+        for hostile in [
+            "https://github.com/user-attachments/assets/../../club/site/settings",
+            "https://github.com/user-attachments/assets/%2e%2e/%2e%2e/club/site",
+            "https://github.com/user-attachments/assets/./x", "https://github.com/user-attachments/assets/a/b",
+            "https://github.com/user-attachments/assets/a?redirect=https://evil.example",
+            "https://github.com/user-attachments/assets/a#x", "https://token@github.com/user-attachments/assets/a",
+            "https://github.com:8443/user-attachments/assets/a", "https://github.com.evil.example/user-attachments/assets/a",
+            "http://github.com/user-attachments/assets/a", "https://github.com/club/site/settings",
+            "https://github.com/user-attachments\\assets/a", "https://user-images.githubusercontent.com/1/a.png?x=1",
+        ] {
+            #expect(normalised(hostile) == nil, "\(hostile)")
+        }
+    }
+
     @Test func placementFieldsMustNameTheFilesFolder() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

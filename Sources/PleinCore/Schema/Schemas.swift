@@ -38,7 +38,7 @@ public enum Schemas {
         Field("cms", .object([
             Field("editor", .choice(CMSSettings.Editor.allCases.map(\.rawValue)), "The CMS: sveltia (the default: made for phones) or decap."),
             Field("version", .string, "The CMS version the page loads, exactly (default: the one plein is made for)."),
-            Field("integrity", .string, "The script's Subresource Integrity hash, sha384-… (see docs/members-without-git.md for how to compute it)."),
+            Field("integrity", .string, "The script's Subresource Integrity hash, sha384-… (`plein help members-without-git` says how to compute it)."),
             Field("forge", .choice(CMSSettings.Forge.allCases.map(\.rawValue)), "Where the repository is: github, gitlab, gitea or forgejo (default: from the repository's address)."),
             Field("app_id", .string, "The id of the OAuth application members sign in with (GitLab, Gitea, Forgejo)."),
             Field("auth_url", .url, "GitHub: the address of the OAuth client that signs members in; without it, members sign in with a token."),
