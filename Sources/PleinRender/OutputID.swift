@@ -225,7 +225,10 @@ extension OutputID {
             case .search: self = .search
             case .cmsPage: self = .cmsPage
             case .cmsConfig: self = .cmsConfig
-            default: return nil
+            // Kinds that name one record or file: a key without its argument names nothing.
+            case .member, .progress, .group, .leaderboard, .album, .photo, .area, .report, .location, .atom, .jsonFeed, .geoJSON,
+                 .calendar, .groupEvent, .leaderboardJSON, .thread, .page:
+                return nil
             }
             return
         }
@@ -295,7 +298,10 @@ extension OutputID {
                 default: return nil
                 }
             }
-        default: return nil
+        // Kinds that are one file of the site: a key with an argument names nothing.
+        case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search,
+             .cmsPage, .cmsConfig:
+            return nil
         }
     }
 

@@ -11,27 +11,54 @@ extension OutputID {
         case .group(let g), .leaderboard(let g): return sealing[g]
         case .album(let key), .photo(let key, _): return sealing[key.group]
         case .groupEvent(let key): return sealing[key.group]
-        default: return nil
+        // Every other output is no page of one group: its feeds, calendars and maps are left out
+        // instead (`isLeftOut`); the rest never holds a members-only group's content.
+        case .home, .members, .member, .progress, .divers, .groups, .areas, .area, .report, .locations, .location, .now, .notFound,
+             .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
+             .cmsPage, .cmsConfig:
+            return nil
         }
     }
 
     /// Whether this is a page of a group (which a members-only group publishes sealed).
     public var isGroupPage: Bool {
-        switch self {
+        switch kind {
         case .group, .leaderboard, .album, .photo, .groupEvent: true
-        default: false
+        case .home, .members, .member, .progress, .divers, .groups, .areas, .area, .report, .locations, .location, .now, .notFound,
+             .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
+             .cmsPage, .cmsConfig:
+            false
         }
     }
 
     /// Whether this output of a members-only group is left out: what cannot be sealed for its
-    /// readers (feeds, calendars, GeoJSON, leaderboard JSON) is not published at all.
+    /// readers (feeds, calendars, GeoJSON, leaderboard JSON) is not published at all. Every kind
+    /// is named, so that a new one is decided here rather than published in the open by omission.
     func isLeftOut(sealing: Sealing) -> Bool {
         guard !sealing.isEmpty else { return false }
         switch self {
-        case .leaderboardJSON(let g), .atom(.group(let g)), .jsonFeed(.group(let g)), .calendar(.group(let g)): return sealing[g] != nil
-        case .calendar(.groupEvent(let key)): return sealing[key.group] != nil
-        case .geoJSON(.album(let key)): return sealing[key.group] != nil
-        default: return false
+        case .leaderboardJSON(let g): return sealing[g] != nil
+        case .atom(let feed), .jsonFeed(let feed):
+            switch feed {
+            case .group(let g): return sealing[g] != nil
+            case .site, .area, .report, .member, .following: return false
+            }
+        case .calendar(let calendar):
+            switch calendar {
+            case .group(let g): return sealing[g] != nil
+            case .groupEvent(let key): return sealing[key.group] != nil
+            case .site, .area, .member, .report: return false
+            }
+        case .geoJSON(let map):
+            switch map {
+            case .album(let key): return sealing[key.group] != nil
+            case .reports, .area, .locations: return false
+            }
+        // Pages: a group's are sealed (`sealedGroup`), the others hold nothing of the group.
+        case .home, .members, .member, .progress, .divers, .groups, .group, .leaderboard, .album, .photo, .areas, .area, .report,
+             .locations, .location, .now, .notFound, .sitemap, .robots, .events, .groupEvent, .diversIndex, .thread, .search, .page,
+             .cmsPage, .cmsConfig:
+            return false
         }
     }
 }
