@@ -249,6 +249,10 @@ struct NewCI: ParsableCommand {
             github writes .github/workflows/plein.yml (GitHub Pages), and issue forms for members who do not use git with the workflow \
             that turns an approved issue into a pull request (.github/ISSUE_TEMPLATE/, .github/workflows/plein-issues.yml); gitlab writes \
             .gitlab-ci.yml (GitLab Pages). Run it in the site's folder, the root of its repository.
+
+            The CI gets plein the way chosen below, by default from plein's own package carried in the repository (--vendor); it \
+            never downloads plein from an address nobody gave. Files written before are kept, except that --vendor points them at \
+            the new package. It ends with what is left to do in the forge's settings; plein help publishing says more.
             """
     )
     @Option(help: "github or gitlab.") var forge: ForgeOption

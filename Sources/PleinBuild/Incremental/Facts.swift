@@ -39,41 +39,15 @@ struct Facts: Sendable, Equatable {
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + images.videos.count + 16)
         var kept: [String: [UInt8]] = [:]
         let known = before == nil ? nil : previous
-        func add<Value: Encodable & Sendable & Equatable>(_ dependency: Dependency, _ value: Value, was: Value? = nil) {
-            let key = dependency.key
-            if let was, was == value, let fingerprint = known?.values[key] {
-                kept[key] = fingerprint
-            } else {
-                pieces.append((key, value))
+        for kind in ModelPieces.all {
+            for (key, value, unchanged) in kind.entries(model, images, before) {
+                if unchanged, let fingerprint = known?.values[key] {
+                    kept[key] = fingerprint
+                } else {
+                    pieces.append((key, value))
+                }
             }
         }
-        let old = before?.model
-        for (id, member) in model.members { add(.member(id), member, was: old?.members[id]) }
-        for (id, group) in model.groups { add(.group(id), group, was: old?.groups[id]) }
-        for (id, report) in model.reports { add(.report(id), report, was: old?.reports[id]) }
-        let oldAreas = old.map { Dictionary($0.areas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        for area in model.areas { add(.area(area.id), area, was: oldAreas?[area.id]) }
-        let oldLocations = old.map { Dictionary($0.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        for location in model.locations { add(.location(location.id), location, was: oldLocations?[location.id]) }
-        let oldThreads = old.map { Dictionary($0.threads.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        for thread in model.threads { add(.thread(thread.id), thread, was: oldThreads?[thread.id]) }
-        let oldSessions = old.map { Dictionary(grouping: $0.sessions, by: \.member) }
-        for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { add(.sessions(member), sessions, was: oldSessions?[member]) }
-        let oldPages = old.map { Dictionary($0.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        for page in model.pages { add(.page(page.id), page, was: oldPages?[page.id]) }
-        add(.pageOrder, model.pages.map(\.id), was: old?.pages.map(\.id))
-        add(.menu, model.menu, was: old?.menu)
-        add(.formerMembers, model.formerMembers, was: old?.formerMembers)
-        add(.memberOrder, model.memberOrder, was: old?.memberOrder)
-        add(.groupOrder, model.groupOrder, was: old?.groupOrder)
-        add(.reportOrder, model.reportOrder, was: old?.reportOrder)
-        add(.areaOrder, model.areas.map(\.id), was: old?.areas.map(\.id))
-        add(.locationOrder, model.locations.map(\.id), was: old?.locations.map(\.id))
-        add(.places, model.places, was: old?.places)
-        add(.asOf, model.asOf, was: old?.asOf)
-        add(.today, model.today, was: old?.today)
-        let oldItems = before?.images.items
-        for (path, item) in images.items { add(.image(path), item, was: oldItems?[path]) }
         let hashed = parallelMap(pieces) { key, value in (key, FingerprintEncoder.fingerprint(value)) }
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
         values.reserveCapacity((hashed.count + kept.count) * 2 + bodies.count * 2 + 1)

@@ -21,26 +21,9 @@ enum ModelValues {
     static func pieces(of model: SiteModel, images: ImageCatalog) -> [String: any Encodable & Sendable] {
         var pieces: [String: any Encodable & Sendable] = [:]
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + 16)
-        for (id, member) in model.members { pieces[Dependency.member(id).key] = member }
-        for (id, group) in model.groups { pieces[Dependency.group(id).key] = group }
-        for (id, report) in model.reports { pieces[Dependency.report(id).key] = report }
-        for area in model.areas { pieces[Dependency.area(area.id).key] = area }
-        for location in model.locations { pieces[Dependency.location(location.id).key] = location }
-        for thread in model.threads { pieces[Dependency.thread(thread.id).key] = thread }
-        for (member, sessions) in Dictionary(grouping: model.sessions, by: \.member) { pieces[Dependency.sessions(member).key] = sessions }
-        for page in model.pages { pieces[Dependency.page(page.id).key] = page }
-        pieces[Dependency.pageOrder.key] = model.pages.map(\.id)
-        pieces[Dependency.menu.key] = model.menu
-        pieces[Dependency.formerMembers.key] = model.formerMembers
-        pieces[Dependency.memberOrder.key] = model.memberOrder
-        pieces[Dependency.groupOrder.key] = model.groupOrder
-        pieces[Dependency.reportOrder.key] = model.reportOrder
-        pieces[Dependency.areaOrder.key] = model.areas.map(\.id)
-        pieces[Dependency.locationOrder.key] = model.locations.map(\.id)
-        pieces[Dependency.places.key] = model.places
-        pieces[Dependency.asOf.key] = model.asOf
-        pieces[Dependency.today.key] = model.today
-        for (path, item) in images.items { pieces[Dependency.image(path).key] = item }
+        for kind in ModelPieces.all {
+            for (key, value, _) in kind.entries(model, images, nil) { pieces[key] = value }
+        }
         return pieces
     }
 
@@ -80,25 +63,28 @@ final class StoredModel: ModelSource {
         return decoded
     }
 
-    func member(_ id: String) -> MemberModel? { value(Dependency.member(id).key, as: MemberModel.self) }
-    func group(_ id: String) -> GroupModel? { value(Dependency.group(id).key, as: GroupModel.self) }
-    func report(_ id: String) -> ReportModel? { reports[id] ?? value(Dependency.report(id).key, as: ReportModel.self) }
-    func area(_ id: String) -> AreaModel? { value(Dependency.area(id).key, as: AreaModel.self) }
-    func location(_ id: String) -> LocationModel? { value(Dependency.location(id).key, as: LocationModel.self) }
-    func thread(_ id: String) -> ThreadModel? { value(Dependency.thread(id).key, as: ThreadModel.self) }
-    func sessions(of member: String) -> [Session] { value(Dependency.sessions(member).key, as: [Session].self) ?? [] }
-    func page(_ id: String) -> PageModel? { value(Dependency.page(id).key, as: PageModel.self) }
-    var pageOrder: [String] { value(Dependency.pageOrder.key, as: [String].self) ?? [] }
-    var menu: [MenuLink] { value(Dependency.menu.key, as: [MenuLink].self) ?? [] }
-    var formerMembers: [String] { value(Dependency.formerMembers.key, as: [String].self) ?? [] }
-    var memberOrder: [String] { value(Dependency.memberOrder.key, as: [String].self) ?? [] }
-    var groupOrder: [String] { value(Dependency.groupOrder.key, as: [String].self) ?? [] }
-    var reportOrder: [String] { value(Dependency.reportOrder.key, as: [String].self) ?? [] }
-    var areaOrder: [String] { value(Dependency.areaOrder.key, as: [String].self) ?? [] }
-    var locationOrder: [String] { value(Dependency.locationOrder.key, as: [String].self) ?? [] }
-    var places: [Place] { value(Dependency.places.key, as: [Place].self) ?? [] }
-    var asOf: Moment? { value(Dependency.asOf.key, as: Moment?.self) ?? nil }
-    var today: String? { value(Dependency.today.key, as: String?.self) ?? nil }
+    /// The stored piece of `kind` with `id`.
+    private func value<Value>(_ kind: PieceKind<Value>, _ id: String = "") -> Value? { value(kind.key(id), as: Value.self) }
+
+    func member(_ id: String) -> MemberModel? { value(ModelPieces.member, id) }
+    func group(_ id: String) -> GroupModel? { value(ModelPieces.group, id) }
+    func report(_ id: String) -> ReportModel? { reports[id] ?? value(ModelPieces.report, id) }
+    func area(_ id: String) -> AreaModel? { value(ModelPieces.area, id) }
+    func location(_ id: String) -> LocationModel? { value(ModelPieces.location, id) }
+    func thread(_ id: String) -> ThreadModel? { value(ModelPieces.thread, id) }
+    func sessions(of member: String) -> [Session] { value(ModelPieces.sessions, member) ?? [] }
+    func page(_ id: String) -> PageModel? { value(ModelPieces.page, id) }
+    var pageOrder: [String] { value(ModelPieces.pageOrder) ?? [] }
+    var menu: [MenuLink] { value(ModelPieces.menu) ?? [] }
+    var formerMembers: [String] { value(ModelPieces.formerMembers) ?? [] }
+    var memberOrder: [String] { value(ModelPieces.memberOrder) ?? [] }
+    var groupOrder: [String] { value(ModelPieces.groupOrder) ?? [] }
+    var reportOrder: [String] { value(ModelPieces.reportOrder) ?? [] }
+    var areaOrder: [String] { value(ModelPieces.areaOrder) ?? [] }
+    var locationOrder: [String] { value(ModelPieces.locationOrder) ?? [] }
+    var places: [Place] { value(ModelPieces.places) ?? [] }
+    var asOf: Moment? { value(ModelPieces.asOf) ?? nil }
+    var today: String? { value(ModelPieces.today) ?? nil }
 
     func body(_ file: String) -> RenderedMarkdown? {
         if let made = bodies[file] { return made }
@@ -110,6 +96,6 @@ final class StoredModel: ModelSource {
         return body
     }
 
-    func image(_ path: String) -> PublishedImage? { value(Dependency.image(path).key, as: PublishedItem.self)?.image }
-    func video(_ path: String) -> PublishedVideo? { value(Dependency.image(path).key, as: PublishedItem.self)?.video }
+    func image(_ path: String) -> PublishedImage? { value(ModelPieces.image, path)?.image }
+    func video(_ path: String) -> PublishedVideo? { value(ModelPieces.image, path)?.video }
 }
