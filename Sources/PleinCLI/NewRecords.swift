@@ -58,8 +58,23 @@ struct NewGroup: ParsableCommand {
         let name = try ask(name, "Group name", option: "--name")
         let members = items(try ask(members, "Members (ids, separated by commas)", option: "--members"))
         let visibility = askOptional(visibility, "Visibility: public, unlisted, members or private")
-        try scaffold(site.folder) { s throws(Scaffold.Failure) in
+        let made = Scaffold(contentRoot: site.folder)
+        try scaffold(made) { s throws(Scaffold.Failure) in
             try s.group(name: name, members: members, createdBy: createdBy, visibility: visibility)
+        }
+        guard visibility == "members" || visibility == "private" else { return }
+        if visibility == "members" {
+            Terminal.note("the group is published only encrypted, for those who have its passphrase: `plein new passphrase` makes one; give it to the build (plein help encryption)")
+        }
+        // The site hides the group; the repository does not.
+        let config = made.content.site
+        if let repository = config.repository, !config.repositoryPrivate {
+            Terminal.note("""
+                its files are plain text in the content repository (\(repository)): if that is public, anyone can read them there. \
+                Make it private, then add 'repository_private: true' to site.yaml (plein help publishing)
+                """)
+        } else if config.repository == nil {
+            Terminal.note("its files are plain text in the site's folder: keep any repository you put it in private (plein help publishing)")
         }
     }
 }

@@ -116,6 +116,27 @@ extension CheckRun {
         }
     }
 
+    /// What the site hides and the content repository does not: members-only and private groups,
+    /// and message threads, are plain text in a repository that may be public. Said at each,
+    /// until site.yaml says the repository is private.
+    mutating func checkRepositoryExposure() {
+        guard let repository = content.site.repository, !content.site.repositoryPrivate else { return }
+        let forge = content.site.cms?.forge ?? CMSSettings.Forge.of(repository: repository)
+        for group in content.groups {
+            let what: String
+            switch group.visibility {
+            case .members: what = "publishes members-only group '\(group.id)' only encrypted"
+            case .private: what = "publishes nothing of private group '\(group.id)'"
+            case .public, .unlisted: continue
+            }
+            add(.plainInRepository(what: what, repository: repository, forge: forge), group.file, spanOfField("visibility", in: group.file))
+        }
+        for thread in content.threads {
+            add(.plainInRepository(what: "publishes thread '\(thread.id)' only under its secret link", repository: repository, forge: forge),
+                thread.file, spanOfField("participants", in: thread.file))
+        }
+    }
+
     /// What the CMS at `/admin/` needs to sign members in and find the repository.
     mutating func checkCMS() {
         guard let cms = content.site.cms else { return }

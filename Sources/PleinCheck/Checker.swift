@@ -16,6 +16,7 @@ public enum Checker {
         run.checkTexts()
         run.checkSections()
         run.checkCMS()
+        run.checkRepositoryExposure()
         run.foldKnockOns()
         return run.diagnostics
     }

@@ -14,12 +14,15 @@ extension Scaffold {
             let size = ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? Int).map { " (\($0 / 1_000_000) MB)" } ?? ""
             steps.append("commit plein's package\(size) with the CI files: git add .plein \(forge == .github ? ".github" : ".gitlab-ci.yml") && git commit")
         }
-        if hidden || secret {
-            let what = [hidden ? "members-only or private groups" : nil, secret ? "message threads" : nil].compactMap { $0 }.joined(separator: " and ")
-            steps.append("this site keeps \(what): in a public repository they are plain text for anyone. "
-                         + (forge == .github
-                            ? "Make the repository private (\(repository)/settings, Danger Zone → Change visibility); GitHub Pages publishes from a private repository on a paid plan (Pro, Team, Enterprise), GitLab Pages on every plan"
-                            : "Keep the project private (\(repository)/edit, Visibility → Project visibility: Private) and let Pages be seen by everyone (same page → Pages: Everyone)"))
+        if !content.site.repositoryPrivate {
+            let what = [hidden ? "members-only or private groups" : nil, secret ? "message threads" : nil].compactMap { $0 }
+            let kept = what.isEmpty
+                ? "members-only and private groups and message threads are plain text in the repository: if the site will have any"
+                : "this site keeps \(what.joined(separator: " and ")): in a public repository they are plain text for anyone"
+            let how = forge == .github
+                ? "make the repository private (\(repository)/settings, Danger Zone → Change visibility; GitHub Pages publishes from a private repository on a paid plan: Pro, Team, Enterprise; GitLab Pages on every plan)"
+                : "keep the project private (\(repository)/edit, Visibility → Project visibility: Private) and let Pages be seen by everyone (same page → Pages: Everyone)"
+            steps.append("\(kept), \(how), then add 'repository_private: true' to site.yaml")
         }
         switch forge {
         case .github:

@@ -175,6 +175,12 @@ def main():
         with open(os.path.join(public, "users/zoe-celik-odegard/index.html"), encoding="utf-8") as f:
             check("Zoë Çelik-Ødegård" in f.read(), "the profile shows the name")
 
+        print("a members-only group: plein new says how it is published, and that the repository holds it as it is")
+        code, out = run("new", "group", "--name", "Kascommissie", "--members", "daan-smit", "--visibility", "members", cwd=site)
+        check(code == 0 and "plein new passphrase" in out and "plain text" in out and "private" in out,
+              f"new group --visibility members: {out.strip()[-300:]}")
+        shutil.rmtree(os.path.join(site, "content/groups/kascommissie"), ignore_errors=True)
+
         print("a private group's photos and video: nothing made from them is written, listed or served")
         code, out = run("new", "group", "--name", "Bestuur", "--members", "daan-smit", "--visibility", "public", cwd=site)
         code2, out2 = run("new", "album", "--group", "bestuur", "--title", "Vergadering", "--date", "2026-11-20", cwd=site)

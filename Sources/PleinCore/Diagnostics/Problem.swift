@@ -48,6 +48,9 @@ public enum Problem: Sendable, Hashable, Error {
     case misplaced(field: String, value: String, folder: String)
     /// `cms` in site.yaml lacks what members need to sign in (a warning: the site is whole).
     case cmsNeeds(String)
+    /// What the site hides (a members-only or private group, a thread) is plain text in the
+    /// content repository, which may be public.
+    case plainInRepository(what: String, repository: String, forge: CMSSettings.Forge?)
     case invalidIntegrity(String)
 
     // MARK: Identity
@@ -121,7 +124,7 @@ public enum Problem: Sendable, Hashable, Error {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
              .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
-             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase, .cmsNeeds:
+             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase, .cmsNeeds, .plainInRepository:
             return .warning
         default:
             return .error
@@ -188,6 +191,8 @@ public enum Problem: Sendable, Hashable, Error {
         case .dateMismatch(let fileDate, let recordDate):
             return "the file name says \(fileDate) but 'at' is on \(recordDate)"
         case .cmsNeeds(let what): return "the CMS needs \(what)"
+        case .plainInRepository(let what, let repository, _):
+            return "the site \(what), but the repository \(repository) holds its files as plain text: if it is public, anyone can read them there"
         case .invalidIntegrity(let text):
             return "'\(text)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384"
         case .misplaced(let field, let value, let folder):
@@ -282,6 +287,16 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .plainInRepository(_, _, let forge):
+            let done = "then add 'repository_private: true' to site.yaml; or keep these files out of the repository"
+            switch forge {
+            case .github?:
+                return "make the repository private (Settings → General → Danger Zone; GitHub Pages publishes from a private repository on a paid plan), \(done)"
+            case .gitlab?:
+                return "make the project private (Settings → General → Visibility; GitLab Pages publishes from a private project on every plan, with Pages visible to everyone), \(done)"
+            case .gitea?, .forgejo?, nil:
+                return "make the repository private, \(done)"
+            }
         case .misplaced(let field, _, _):
             return "move the file to the folder '\(field)' names, or correct '\(field)' (it may also be left out)"
         case .tallyWithoutTarget:

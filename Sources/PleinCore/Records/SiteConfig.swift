@@ -30,6 +30,10 @@ public struct SiteConfig: Sendable, Equatable, Codable {
     public var profile: Set<ProfilePart> = Set(ProfilePart.allCases)
     /// The CMS at `/admin/` (`cms`), for members who do not use git.
     public var cms: CMSSettings?
+    /// Whether the owner says the content repository is private (`repository_private: true`):
+    /// then `plein check` no longer warns that members-only groups, private groups and threads
+    /// are plain text in it.
+    public var repositoryPrivate = false
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
@@ -100,6 +104,7 @@ public struct SiteConfig: Sendable, Equatable, Codable {
         }
         if o.fields["profile"] != nil { profile = Set(o.strings("profile").compactMap { ProfilePart(rawValue: $0.value) }) }
         if let cms = o.object("cms") { self.cms = CMSSettings(cms, repository: repository) }
+        repositoryPrivate = o.bool("repository_private") ?? false
     }
 }
 

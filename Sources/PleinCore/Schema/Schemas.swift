@@ -13,6 +13,7 @@ public enum Schemas {
         Field("description", .string, "One sentence about the site, for search engines and feeds."),
         Field("repository", .url, "URL of the content repository on GitHub or GitLab: enables edit links."),
         Field("repository_branch", .string, "The repository's branch that edit and new-file links open (default main)."),
+        Field("repository_private", .boolean, "true when the content repository is private: plein check then no longer warns that members-only and private groups and message threads are plain text in it."),
         Field("sections", .list(.choice(SiteSection.allCases.map(\.rawValue))),
               "The parts of the site: members, divers, groups, reports, study, now (default all of them)."),
         Field("categories", .list(.choice(categories)),
