@@ -42,6 +42,9 @@ struct Check: ParsableCommand {
         case .text:
             let formatter = DiagnosticFormatter(sources: result.sources, color: Terminal.colorErrors)
             Terminal.error(formatter.report(result.diagnostics))
+            // What becomes of members' posts, said where the owner looks.
+            let site = result.content.site
+            if let cms = site.cms { Terminal.error("note: " + cms.reviewSaid(branch: site.repositoryBranch, repository: site.repository)) }
         }
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }

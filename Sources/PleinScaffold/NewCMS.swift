@@ -35,7 +35,8 @@ extension Scaffold {
             throw Failure("'\(integrity)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384 (plein help members-without-git)")
         }
         var added = ""
-        var repository = ContentLoader.load(.disk(folder + "/content")).content.site.repository
+        let site = ContentLoader.load(.disk(folder + "/content")).content.site
+        var repository = site.repository
         if let given = choice.repository {
             guard let address = RepositoryAddress(given) else {
                 throw Failure("'\(given)' is not a repository's address: expected https://<forge>/<owner>/<name>")
@@ -65,11 +66,11 @@ extension Scaffold {
         } catch {
             throw Failure("cannot write \(path): \(error.localizedDescription)")
         }
-        return (path, nextSteps(settings, repository: repository))
+        return (path, nextSteps(settings, repository: repository, branch: site.repositoryBranch))
     }
 
     /// What the owner still does for members to sign in, in the order they do it.
-    static func nextSteps(_ settings: CMSSettings, repository: String?) -> [String] {
+    static func nextSteps(_ settings: CMSSettings, repository: String?, branch: String = "main") -> [String] {
         guard let repository, let address = RepositoryAddress(repository) else {
             return ["add 'repository: https://<forge>/<owner>/<name>' to site.yaml: /admin/ is published once it is there"]
         }
@@ -91,6 +92,11 @@ extension Scaffold {
             steps.append("pin the script by its hash: curl -sL \(settings.editor.scriptURL(version: settings.version)) | openssl dgst -sha384 -binary | openssl base64 -A, "
                          + "then cms.integrity: sha384-<that>")
         }
+        // As site.yaml will read it: the forge known, posts on a branch of their own where needed.
+        var reviewed = settings
+        reviewed.forge = forge
+        if reviewed.review, !reviewed.editorialWorkflow { reviewed.postsBranch = CMSSettings.defaultPostsBranch }
+        steps.append("review: " + reviewed.reviewSaid(branch: branch, repository: repository))
         steps.append("build and publish: members post at <your site's address>admin/; plein help members-without-git has the whole way")
         return steps
     }

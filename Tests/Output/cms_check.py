@@ -431,6 +431,11 @@ def main():
         check(config["backend"]["name"] == "gitea" and config["backend"]["api_root"] == "https://codeberg.org/api/v1"
               and "publish_mode" not in config and "output" not in config,
               f"Forgejo is Gitea's backend, without editorial workflow; no Sveltia-only settings: {config['backend']}")
+        # Neither CMS makes pull requests on Forgejo: posts wait on a branch of their own.
+        check(config["backend"]["branch"] == "cms-posts", f"posts are committed to the review branch, not the site's: {config['backend']}")
+        proc = subprocess.run([PLEIN, "check"], cwd=decap, capture_output=True, text=True, env=ENV)
+        check("note: Decap CMS makes no pull requests on forgejo" in proc.stderr and "https://codeberg.org/duikclub/site/compare/main...cms-posts" in proc.stderr,
+              f"plein check says what review there is: {proc.stderr.strip()[-300:]}")
         check_page(decap, "decap", "3.14.1", integrity)
         code, out = run("new", "cms", "--forge", "gitlab", cwd=decap)
         check(code == 2 and "already has 'cms'" in out, f"plein new cms never overwrites: {out.strip()[-80:]}")
@@ -453,6 +458,8 @@ def main():
         check(code == 0 and open(site_yaml, encoding="utf-8").read().startswith(before) and added.get("repository") == "https://gitlab.com/duikclub/site"
               and added.get("cms", {}).get("integrity") == integrity and "redirect URI" in out,
               f"plein new cms adds the repository and cms to the end of site.yaml, and says how members will sign in: {out.strip()[-160:]}")
+        check("review: each post from the CMS is a merge request into main" in out and "Protected branches" in out,
+              f"and what review members' posts get: {out.strip()[-300:]}")
         code, out = run("build", cwd=plain)
         check(code == 0, f"it builds: {out[-200:]}")
         check_page(plain, "sveltia", version, integrity)

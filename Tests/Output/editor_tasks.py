@@ -6,7 +6,7 @@ ends at `endsPattern`, and each line between that matches `pattern.regexp` is a 
 line and column. The checks: the first build's problems and each rebuild's are found, in Markdown
 front matter too, at the right place, and a fixed file's problem goes away in the next cycle.
 """
-import json, os, pty, re, select, subprocess, time
+import json, os, pty, re, select, socket, subprocess, time
 
 
 def matcher_regex(pattern):
@@ -40,6 +40,11 @@ class Terminal:
                     chunk = os.read(self.master, 65536).decode("utf-8", errors="replace")
                 except OSError:
                     chunk = ""
+                if not chunk and self.process.poll() is not None:
+                    # The command ended and said all it had to say (a pseudo-terminal then reads as ended).
+                    self.lines += [self.buffer] if self.buffer else []
+                    self.buffer = ""
+                    return None
                 self.buffer += chunk.replace("\r\n", "\n")
                 *complete, self.buffer = self.buffer.split("\n")
                 self.lines += complete
@@ -92,13 +97,16 @@ def check_tasks(plein_folder, site, check):
     serve = tasks["plein serve"]
     matcher = serve["problemMatcher"]
     begins, ends = matcher_regex(matcher["background"]["beginsPattern"]), matcher_regex(matcher["background"]["endsPattern"])
-    port = str(20000 + os.getpid() % 20000)
+    # A port no one listens on now (a fixed guess may be taken by another process of the machine).
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
     terminal = Terminal(serve["command"] + " --port " + port, site, dict(env, **serve["options"]["env"]))
     try:
         first = terminal.read_until(ends)
         found = problems(first or [], matcher, site)
         check(first is not None and [p[:4] for p in found] == [("content/users/tasks-test.md", 4, 9, "error")],
-              f"the first build's problems are marked, and only they: {found} {(first or [])[-3:]}")
+              f"the first build's problems are marked, and only they: {found} {(first or [])[-3:]} {terminal.lines[-5:]} exit {terminal.process.poll()}")
         # Fix the date, break a field name: the next cycle has the new problem and not the old.
         time.sleep(1.1)
         with open(member, "w") as f:

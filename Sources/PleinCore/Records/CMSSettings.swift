@@ -26,7 +26,10 @@ public struct CMSSettings: Sendable, Equatable, Codable {
         public var editsTopLevelLists: Bool { self == .sveltia }
 
         /// Whether the editor has the editorial workflow (each entry a branch and a pull or merge
-        /// request) on `forge`: both have it on GitHub and GitLab, neither on Gitea or Forgejo.
+        /// request) on `forge`: both have it on GitHub and GitLab, neither on Gitea or Forgejo
+        /// (read in their sources: Sveltia CMS 0.196.0's `WORKFLOW_BACKENDS` is github and gitlab,
+        /// and on gitea it only warns in the console and commits to the branch; Decap CMS 3.14.1's
+        /// gitea backend refuses to start with it).
         public func reviews(on forge: Forge) -> Bool { forge == .github || forge == .gitlab }
     }
 
@@ -56,8 +59,12 @@ public struct CMSSettings: Sendable, Equatable, Codable {
     /// GitHub: the address of the OAuth client that signs members in (such as Sveltia CMS
     /// Authenticator); without it members sign in with a token of their own (Sveltia CMS).
     public var authURL: String?
-    /// Whether members' posts become pull or merge requests that a maintainer merges.
+    /// Whether members' posts wait for a maintainer: as pull or merge requests (the editorial
+    /// workflow), or on a branch of their own where the editor has no workflow (`postsBranch`).
     public var review: Bool
+    /// The branch the CMS commits members' posts to when it cannot make each a pull request
+    /// (Gitea, Forgejo) and they are to be reviewed: a maintainer merges it into the site's branch.
+    public var postsBranch: String?
 
     public init(editor: Editor = .sveltia, version: String? = nil, integrity: String? = nil, forge: Forge?, appID: String? = nil,
                 authURL: String? = nil, review: Bool = true) {
@@ -75,6 +82,27 @@ public struct CMSSettings: Sendable, Equatable, Codable {
         self.init(editor: editor, version: o.string("version"), integrity: o.string("integrity"),
                   forge: o.string("forge").flatMap(Forge.init(rawValue:)) ?? repository.flatMap(Forge.of(repository:)),
                   appID: o.string("app_id"), authURL: o.string("auth_url"), review: o.bool("review") ?? true)
+        if review, !editorialWorkflow, forge != nil { postsBranch = o.string("posts_branch") ?? Self.defaultPostsBranch }
+    }
+
+    /// The branch members' posts wait on where the CMS makes no pull requests.
+    public static let defaultPostsBranch = "cms-posts"
+
+    /// What review members' posts get, in words for `plein new cms` and `plein check`: where
+    /// they go and who publishes them. `branch` is the site's branch.
+    public func reviewSaid(branch: String, repository: String?) -> String {
+        let address = repository.flatMap(RepositoryAddress.init).map { $0.origin + "/" + $0.path }
+        if editorialWorkflow {
+            let request = forge == .gitlab ? "a merge request" : "a pull request"
+            return "each post from the CMS is \(request) into \(branch), published when a maintainer merges it; protect \(branch) so that only maintainers merge"
+                + (address.map { forge == .gitlab ? " (\($0)/-/settings/repository, Protected branches)" : " (\($0)/settings/branches)" } ?? "")
+        }
+        if let postsBranch {
+            return "\(editor == .sveltia ? "Sveltia CMS" : "Decap CMS") makes no pull requests on \(forge?.rawValue ?? "this forge"), so posts from the CMS are committed to the branch \(postsBranch): "
+                + "review them in a pull request from \(postsBranch) into \(branch)" + (address.map { " (\($0)/compare/\(branch)...\(postsBranch))" } ?? "")
+                + ", and protect \(branch) so that only maintainers merge"
+        }
+        return "posts from the CMS go straight to \(branch), unreviewed (review: false): only members you trust should be able to sign in"
     }
 
     /// Whether entries become pull or merge requests: asked for, and the editor has it there.

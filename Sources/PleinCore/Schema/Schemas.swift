@@ -43,7 +43,8 @@ public enum Schemas {
             Field("forge", .choice(CMSSettings.Forge.allCases.map(\.rawValue)), "Where the repository is: github, gitlab, gitea or forgejo (default: from the repository's address)."),
             Field("app_id", .string, "The id of the OAuth application members sign in with (GitLab, Gitea, Forgejo)."),
             Field("auth_url", .url, "GitHub: the address of the OAuth client that signs members in; without it, members sign in with a token."),
-            Field("review", .boolean, "Whether each post becomes a pull or merge request a maintainer merges (default true; GitHub and GitLab)."),
+            Field("review", .boolean, "Whether members' posts wait for a maintainer (default true): each a pull or merge request on GitHub and GitLab, or on the branch posts_branch on Gitea and Forgejo, whose CMS makes no pull requests."),
+            Field("posts_branch", .string, "Gitea and Forgejo, with review: the branch the CMS commits members' posts to, merged by a maintainer (default cms-posts)."),
         ]), "A CMS at /admin/ for members who do not use git; needs 'repository'."),
     ]), summary: "Site settings: content/site.yaml")
 

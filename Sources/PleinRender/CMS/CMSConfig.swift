@@ -63,7 +63,8 @@ struct CMSConfig: Rendering {
 
     func backend(_ cms: CMSSettings, _ address: RepositoryAddress) -> JSON {
         var fields: [(String, JSON)] = []
-        let common: [(String, JSON)] = [("repo", .string(address.path)), ("branch", .string(site.repositoryBranch))]
+        // Where the editor makes no pull requests, posts wait on a branch of their own.
+        let common: [(String, JSON)] = [("repo", .string(address.path)), ("branch", .string(cms.postsBranch ?? site.repositoryBranch))]
         switch cms.forge! {
         case .github:
             fields = [("name", .string("github"))] + common
