@@ -208,6 +208,12 @@ extension CheckRun {
             if let (text, line) = Placeholders.find(in: body) {
                 add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
             }
+            if body.markdown.contains("](") {
+                for link in Self.spacedLinks(in: body) {
+                    add(.spaceInAddress(written: link.written, address: link.address, title: link.title, image: link.image), file,
+                        Span(line: link.line, column: link.column, length: link.written.count))
+                }
+            }
             guard !members.byEmail.isEmpty, body.markdown.containsByte(UInt8(ascii: "@")) else { continue }
             for (address, line, column) in Self.addresses(in: body) {
                 guard let member = members.byEmail[Email.key(address)] else { continue }

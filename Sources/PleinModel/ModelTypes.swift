@@ -86,6 +86,10 @@ public struct GroupModel: Sendable, Equatable, Codable {
 
     /// Unlisted groups are rendered but appear in no list, feed or sitemap.
     public var isListed: Bool { visibility == .public }
+
+    /// Whether the group has goals, and so a leaderboard: without goals nobody has points to
+    /// rank.
+    public var hasGoals: Bool { !openGoals.isEmpty || !completedGoals.isEmpty }
 }
 
 public struct AlbumModel: Sendable, Equatable, Codable {

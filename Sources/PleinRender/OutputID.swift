@@ -173,7 +173,8 @@ public enum OutputID: Hashable, Sendable {
         }
         for gid in model.groupOrder {
             let group = model.groups[gid]!
-            ids += [.group(gid), .leaderboard(gid), .leaderboardJSON(gid)]
+            ids.append(.group(gid))
+            if group.hasGoals { ids += [.leaderboard(gid), .leaderboardJSON(gid)] }
             if has(.groups) { ids += group.events.map { .groupEvent($0.key) } }
             for album in group.albums {
                 ids.append(.album(album.key))

@@ -108,6 +108,8 @@ public enum Problem: Sendable, Hashable, Error {
     case tallyWithoutTarget(field: String)
     case divingCardsOff(count: Int)
     case placeholderLeft(String)
+    /// A Markdown link or image whose address has a space, which Markdown shows as text.
+    case spaceInAddress(written: String, address: String, title: String, image: Bool)
     /// A member's registered e-mail address written into a text that is published.
     case registeredAddressInText(member: String)
     case checkInWhileClosed(location: String, day: String)
@@ -123,7 +125,7 @@ public enum Problem: Sendable, Hashable, Error {
     public var severity: Severity {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
-             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
+             .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .spaceInAddress, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
              .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase, .cmsNeeds, .plainInRepository:
             return .warning
         default:
@@ -258,6 +260,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "\(count) member\(count == 1 ? " has a diving card" : "s have diving cards"), which \(count == 1 ? "is" : "are") not published: "
                 + "site.yaml's 'sections' leaves out 'divers'"
         case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
+        case .spaceInAddress(_, let address, _, let image):
+            return "this \(image ? "image" : "link") is shown as text, as written: its address '\(address)' has a space, which Markdown does not take"
         case .registeredAddressInText(let member):
             return "this text holds the e-mail address of member '\(member)', and is published as written (plein publishes no address from a member's file): leave it out, or link to the member's page"
         case .checkInWhileClosed(let location, let day): return "'\(location)' is closed on \(day), but this check-in is on that day"
@@ -287,6 +291,10 @@ public enum Problem: Sendable, Hashable, Error {
             return suggestion.map { "did you mean '\($0)'? " + listed } ?? listed
         case .reservedPageName(let id):
             return "rename the file, e.g. pages/about-\(id).md"
+        case .spaceInAddress(let written, let address, let title, _):
+            let open = written.firstIndex(of: "(").map { written[...$0] } ?? "["
+            let fixed = open + "<" + address + ">" + title + ")"
+            return "write \(fixed), with the address in angle brackets, or rename the file without spaces"
         case .plainInRepository(_, _, let forge):
             let done = "then add 'repository_private: true' to site.yaml; or keep these files out of the repository"
             switch forge {

@@ -60,7 +60,8 @@ struct GroupPage: PageRenderer {
         let openGoals: [GoalItem]
         let completedGoals: [GoalItem]
         let leaderboard: [StandingRow]
-        let leaderboardURL: String
+        /// Nil for a group without goals, which has no leaderboard.
+        let leaderboardURL: String?
         let feedURL: String?
         let unlisted: Bool
         /// Published sealed, for those with the group's passphrase.
@@ -78,7 +79,8 @@ struct GroupPage: PageRenderer {
         page.values = Values(group: Group(
             name: g.name, members: g.members.map(chip), memberCount: strings.count("member_count", g.members.count),
             albums: g.albums.map(cards.album), openGoals: g.openGoals.map(cards.goal), completedGoals: g.completedGoals.map(cards.goal),
-            leaderboard: g.leaderboard.prefix(5).map(standing), leaderboardURL: routes.url(routes.leaderboard(id)),
+            leaderboard: g.hasGoals ? g.leaderboard.prefix(5).map(standing) : [],
+            leaderboardURL: g.hasGoals ? routes.url(routes.leaderboard(id)) : nil,
             feedURL: sealed(id) ? nil : routes.url(routes.groupFeed(id)), unlisted: g.visibility == .unlisted,
             membersOnly: g.visibility == .members, body: view.body(g.file)?.html, createdBy: g.createdBy.map(chip),
             events: site.has(.groups) ? eventsBlock(.group(id), past: true, showContext: false) : nil))

@@ -58,7 +58,7 @@ struct Sitemap: Rendering {
         }
         for g in view.groupOrder.compactMap(view.group) where g.isListed {
             pages.append((routes.group(g.id), g.revision?.changed))
-            pages.append((routes.leaderboard(g.id), nil))
+            if g.hasGoals { pages.append((routes.leaderboard(g.id), nil)) }
             if site.has(.groups) { pages += g.events.map { (routes.groupEvent($0.key), $0.revision?.changed) } }
             for album in g.albums {
                 pages.append((routes.album(album.key), album.revision?.changed))
