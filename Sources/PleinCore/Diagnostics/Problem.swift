@@ -276,6 +276,9 @@ public enum Problem: Sendable, Hashable, Error {
     /// A hint that follows the message, such as "did you mean 'anna-de-vries'?".
     public var suggestion: String? {
         switch self {
+        // No member of a name like it: most often one whose file was deleted when they left.
+        case .unknownReference(.member, let id, nil) where !id.contains("@"):
+            return "there is no \(ContentLayout.member(id)): if they left, keep their file with 'left: <date>' (a former member's posts stay, and they leave the lists)"
         case .unknownField(_, let s?), .notAChoice(_, _, _, let s?), .unknownReference(_, _, let s?),
              .notGroupMember(_, _, let s?), .notParticipant(_, let s?), .unknownTimeZone(_, let s?),
              .invalidDays(_, let s?), .unknownLabel(_, let s?):
