@@ -115,6 +115,7 @@ def main():
                     print(f"ok   {kind} /{path}: no serious or critical violation" + (f" (minor: {', '.join(minor)})" if minor else ""))
             check_marker_colours(page, port, site)
             check_menu_fits(page, port)
+            check_phone_width(page, port, kinds, args.keep)
             browser.close()
     finally:
         server.shutdown()
@@ -125,6 +126,33 @@ def main():
     if failures:
         print(f"{failures} accessibility check(s) failed")
         sys.exit(1)
+
+
+def check_phone_width(page, port, kinds, keep):
+    """At a phone's width (390 px), no page kind is wider than the screen, with the site's title
+    as long as a residents' association's: the title wraps rather than pushing the page sideways.
+    A screenshot of each is kept beside --keep's folder, to look at."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    shots = (keep.rstrip("/") + "-phone") if keep else None
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+    wide = []
+    for kind, path in kinds:
+        page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="load")
+        over = page.evaluate("""() => {
+            document.querySelector('.brand').textContent = "Elm Street and Cotham Hill Residents' Association";
+            const brand = document.querySelector('.brand').getBoundingClientRect();
+            return {page: document.documentElement.scrollWidth - innerWidth, brand: brand.right - innerWidth};
+        }""")
+        if over["page"] > 0 or over["brand"] > 0:
+            wide.append(f"{kind} /{path} (page {over['page']} px, title {over['brand']:.0f} px too wide)")
+        if shots:
+            page.screenshot(path=os.path.join(shots, kind.replace(" ", "-") + ".png"))
+    if wide:
+        fail(f"at 390 px wider than the screen: {wide}")
+    else:
+        print(f"ok   at 390 px none of {len(kinds)} page kinds is wider than the screen, with a long site title")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
 
 def check_menu_fits(page, port):

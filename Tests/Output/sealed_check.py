@@ -206,6 +206,12 @@ def check_threads(site):
             fail(f"{path}: opens with another key")
         if os.path.exists(os.path.join(site, os.path.dirname(path), "feed.xml")):
             fail(f"{path}: the thread has a feed, which its readers could not open")
+        # The sealed shell keeps the site's frame, as every page has it: navigation, a
+        # description and the site's feed.
+        shell = open(os.path.join(site, path), encoding="utf-8").read()
+        if not ('<nav' in shell and '<meta name="description" content="' in shell
+                and re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]*href="[^"]*/feed\.xml"', shell)):
+            fail(f"{path}: the sealed page lacks the site's navigation, description or feed link")
     if len(failures) == before:
         print(f"ok   {len(threads())} threads open with the key in their links, with nothing else, and have no feed")
 

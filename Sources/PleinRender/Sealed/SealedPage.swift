@@ -100,6 +100,8 @@ struct SealedPage: Rendering {
         page.nofollow = true
         page.fileName = open.path
         page.breadcrumbs = [(strings["nav_home"], routes.home)]
+        // The site's frame as every page has it: its feed too (the group's or thread's own is not published).
+        page.feeds = [siteFeed]
         page.values = Values(
             envelope: Data(envelope).base64EncodedString(), path: open.path,
             derivation: byLink ? nil : Derivation(salt: Data(group.salt).base64EncodedString(), iterations: group.iterations))
