@@ -396,6 +396,15 @@ def main():
         check(code == 0, f"new site for the editor: {out.strip()[-80:]}")
         editor_tasks.check_tasks(os.path.dirname(plein), os.path.join(work, "editorclub"), check)
 
+        print("make install, as the README says (the build it depends on is the one under test)")
+        prefix = os.path.join(work, "prefix")
+        if os.path.realpath(plein) == os.path.realpath(os.path.join(ROOT, ".build/release/plein")):
+            result = subprocess.run(["make", "-o", "release", "install", f"PREFIX={prefix}"], cwd=ROOT, capture_output=True, text=True)
+            installed = os.path.join(prefix, "bin", "plein")
+            help_text = subprocess.run([installed, "help", "publishing"], capture_output=True, text=True).stdout if os.path.exists(installed) else ""
+            check(result.returncode == 0 and "Installing plein and publishing a site" in help_text,
+                  f"make install PREFIX=… installs plein, which carries its documentation: {result.stderr[-200:]}")
+
         print("the version, and a clear word outside a site")
         code, out = run("--version", cwd=work)
         check(code == 0 and out.startswith("plein ") and "libvips" in out and "cmark-gfm" in out, f"--version: {out.strip()}")

@@ -98,8 +98,8 @@ public struct CMSSettings: Sendable, Equatable, Codable {
                 + (address.map { forge == .gitlab ? " (\($0)/-/settings/repository, Protected branches)" : " (\($0)/settings/branches)" } ?? "")
         }
         if let postsBranch {
-            return "\(editor == .sveltia ? "Sveltia CMS" : "Decap CMS") makes no pull requests on \(forge?.rawValue ?? "this forge"), so posts from the CMS are committed to the branch \(postsBranch): "
-                + "review them in a pull request from \(postsBranch) into \(branch)" + (address.map { " (\($0)/compare/\(branch)...\(postsBranch))" } ?? "")
+            return "\(editor == .sveltia ? "Sveltia CMS" : "Decap CMS") makes no pull requests on \(forge?.rawValue ?? "this forge"), so posts from the CMS are committed to the branch \(postsBranch) "
+                + "(make it once: git push origin \(branch):\(postsBranch)); review them in a pull request from \(postsBranch) into \(branch)" + (address.map { " (\($0)/compare/\(branch)...\(postsBranch))" } ?? "")
                 + ", and protect \(branch) so that only maintainers merge"
         }
         return "posts from the CMS go straight to \(branch), unreviewed (review: false): only members you trust should be able to sign in"
