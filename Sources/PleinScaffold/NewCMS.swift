@@ -92,10 +92,9 @@ extension Scaffold {
             steps.append("pin the script by its hash: curl -sL \(settings.editor.scriptURL(version: settings.version)) | openssl dgst -sha384 -binary | openssl base64 -A, "
                          + "then cms.integrity: sha384-<that>")
         }
-        // As site.yaml will read it: the forge known, posts on a branch of their own where needed.
+        // As site.yaml will read it: with the forge known.
         var reviewed = settings
         reviewed.forge = forge
-        if reviewed.review, !reviewed.editorialWorkflow { reviewed.postsBranch = CMSSettings.defaultPostsBranch }
         steps.append("review: " + reviewed.reviewSaid(branch: branch, repository: repository))
         steps.append("build and publish: members post at <your site's address>admin/; plein help members-without-git has the whole way")
         return steps

@@ -62,9 +62,13 @@ public struct CMSSettings: Sendable, Equatable, Codable {
     /// Whether members' posts wait for a maintainer: as pull or merge requests (the editorial
     /// workflow), or on a branch of their own where the editor has no workflow (`postsBranch`).
     public var review: Bool
+    /// `posts_branch` as site.yaml gives it.
+    public var givenPostsBranch: String?
     /// The branch the CMS commits members' posts to when it cannot make each a pull request
     /// (Gitea, Forgejo) and they are to be reviewed: a maintainer merges it into the site's branch.
-    public var postsBranch: String?
+    public var postsBranch: String? {
+        review && !editorialWorkflow && forge != nil ? givenPostsBranch ?? Self.defaultPostsBranch : nil
+    }
 
     public init(editor: Editor = .sveltia, version: String? = nil, integrity: String? = nil, forge: Forge?, appID: String? = nil,
                 authURL: String? = nil, review: Bool = true) {
@@ -82,7 +86,7 @@ public struct CMSSettings: Sendable, Equatable, Codable {
         self.init(editor: editor, version: o.string("version"), integrity: o.string("integrity"),
                   forge: o.string("forge").flatMap(Forge.init(rawValue:)) ?? repository.flatMap(Forge.of(repository:)),
                   appID: o.string("app_id"), authURL: o.string("auth_url"), review: o.bool("review") ?? true)
-        if review, !editorialWorkflow, forge != nil { postsBranch = o.string("posts_branch") ?? Self.defaultPostsBranch }
+        givenPostsBranch = o.string("posts_branch")
     }
 
     /// The branch members' posts wait on where the CMS makes no pull requests.
