@@ -16,61 +16,87 @@ extension CheckRun {
 
     static func spacedLinks(in body: Body) -> [SpacedLink] {
         var found: [SpacedLink] = []
-        var fence: Substring?
-        for (offset, text) in body.markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = text.drop { $0 == " " }
-            if let open = fence {
-                if trimmed.hasPrefix(open) { fence = nil }
-                continue
-            }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = trimmed.prefix(3)
-                continue
-            }
-            guard text.contains("](") else { continue }
-            let characters = Array(text)
-            var index = 0
-            while index < characters.count {
-                guard characters[index] == "[", let close = Self.closing(characters, from: index),
-                      close + 1 < characters.count, characters[close + 1] == "(",
-                      let end = characters[(close + 2)...].firstIndex(where: { $0 == ")" || $0 == "(" || $0 == "<" }), characters[end] == ")"
-                else {
-                    index += 1
+        var fence: [UInt8]?
+        var markdown = body.markdown
+        markdown.withUTF8 { bytes in
+            // Line by line as bytes (every text of the community passes here on each check): only a
+            // line with `](` becomes characters.
+            var start = 0, offset = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                defer { start = end + 1; offset += 1 }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                var first = 0
+                while first < line.count, line[first] == 0x20 { first += 1 }
+                let trimmed = line[first...]
+                if let open = fence {
+                    if trimmed.starts(with: open) { fence = nil }
                     continue
                 }
-                var address = String(characters[(close + 2)..<end]).trimmingCharacters(in: .whitespaces)
-                // A title after the address ("…" or '…') is Markdown as it should be: set it aside.
-                var title = ""
-                if let last = address.last, last == "\"" || last == "'",
-                   let open = address.dropLast().lastIndex(of: last), open > address.startIndex,
-                   address[address.index(before: open)] == " " {
-                    title = String(address[address.index(before: open)...])
-                    address = String(address[..<address.index(before: open)]).trimmingCharacters(in: .whitespaces)
+                if trimmed.starts(with: Array("```".utf8)) || trimmed.starts(with: Array("~~~".utf8)) {
+                    fence = Array(trimmed.prefix(3))
+                    continue
                 }
-                if address.contains(where: { $0 == " " || $0 == "\t" }) {
-                    let image = index > 0 && characters[index - 1] == "!"
-                    let start = image ? index - 1 : index
-                    found.append(SpacedLink(written: String(characters[start...end]), address: address, title: title, image: image,
-                                            line: body.line + offset, column: start + 1))
-                }
-                index = end + 1
+                guard Self.hasLinkOpening(line) else { continue }
+                found += Self.spacedLinks(inLine: String(decoding: line, as: UTF8.self), line: body.line + offset)
             }
         }
         return found
     }
 
-    /// The `]` that closes the `[` at `open`, on the same line (brackets may nest).
-    private static func closing(_ characters: [Character], from open: Int) -> Int? {
-        var depth = 0
-        for index in open..<characters.count {
-            switch characters[index] {
-            case "[": depth += 1
-            case "]":
-                depth -= 1
-                if depth == 0 { return index }
-            default: break
+    /// Whether a line has `](`.
+    private static func hasLinkOpening(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count >= 2 else { return false }
+        for index in 0..<(line.count - 1) where line[index] == 0x5D && line[index + 1] == 0x28 { return true }
+        return false
+    }
+
+    private static func spacedLinks(inLine text: String, line: Int) -> [SpacedLink] {
+        var found: [SpacedLink] = []
+        let characters = Array(text)
+        let closing = Self.closingBrackets(characters)
+        var index = 0
+        while index < characters.count {
+            guard characters[index] == "[", let close = closing[index],
+                  close + 1 < characters.count, characters[close + 1] == "(",
+                  let end = characters[(close + 2)...].firstIndex(where: { $0 == ")" || $0 == "(" || $0 == "<" }), characters[end] == ")"
+            else {
+                index += 1
+                continue
+            }
+            var address = String(characters[(close + 2)..<end]).trimmingCharacters(in: .whitespaces)
+            // A title after the address ("…" or '…') is Markdown as it should be: set it aside.
+            var title = ""
+            if let last = address.last, last == "\"" || last == "'",
+               let open = address.dropLast().lastIndex(of: last), open > address.startIndex,
+               address[address.index(before: open)] == " " {
+                title = String(address[address.index(before: open)...])
+                address = String(address[..<address.index(before: open)]).trimmingCharacters(in: .whitespaces)
+            }
+            if address.contains(where: { $0 == " " || $0 == "\t" }) {
+                let image = index > 0 && characters[index - 1] == "!"
+                let start = image ? index - 1 : index
+                found.append(SpacedLink(written: String(characters[start...end]), address: address, title: title, image: image,
+                                        line: line, column: start + 1))
+            }
+            index = end + 1
+        }
+        return found
+    }
+
+    /// For each `[` of a line, the `]` that closes it (brackets may nest), found in one pass: a
+    /// line of many unclosed brackets costs what its length does.
+    private static func closingBrackets(_ characters: [Character]) -> [Int: Int] {
+        var closing: [Int: Int] = [:]
+        var open: [Int] = []
+        for (index, character) in characters.enumerated() {
+            if character == "[" {
+                open.append(index)
+            } else if character == "]", let opened = open.popLast() {
+                closing[opened] = index
             }
         }
-        return nil
+        return closing
     }
 }

@@ -152,6 +152,17 @@ import Testing
         #expect(inCopy.count == 1 && inCopy.first?.span.line == 3, "\(inCopy)")
     }
 
+    @Test func aLinkWithASpaceIsFoundOnItsLineWhateverTheLineEndsWith() throws {
+        // A line of 100,000 unclosed brackets before it: each bracket's closing one is found in
+        // one pass over the line (looking for it from each bracket took minutes).
+        let brackets = String(repeating: "[", count: 100_000) + "](x)\r\n"
+        let text = Self.base[Self.report + "/index.md"]! + brackets + "Zie ![De lamp](lamp post.jpg) hier.\r\n"
+        let result = load([Self.report + "/index.md": Array(text.utf8)])
+        let found = Checker.check(result.content).filter { $0.file == Self.report + "/index.md" }
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.span.line == 9 && found.first?.span.column == 5, "\(found)")
+    }
+
     @Test func textIsCleanedTheSameForEveryOutput() throws {
         let result = load([
             "users/anna.md": Array("---\nname: \"Anna\\u202E evil\"\nemail: anna@example.org\n---\nIk \u{202E}duik\u{202C} graag.\n".utf8),
