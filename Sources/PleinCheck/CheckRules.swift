@@ -39,10 +39,12 @@ extension CheckRun {
 
     /// A group's events: organised by a member of the group, never ending before they start.
     mutating func checkGroupEvents() {
-        for event in content.events {
-            if let by = event.by { requireGroupMember(by, group: event.group, file: event.file) }
-            if let ends = event.ends { checkEventTimes(starts: event.starts, ends: ends, file: event.file, span: event.spans["ends"]) }
-        }
+        for event in content.events { checkGroupEvent(event) }
+    }
+
+    mutating func checkGroupEvent(_ event: GroupEvent) {
+        if let by = event.by { requireGroupMember(by, group: event.group, file: event.file) }
+        if let ends = event.ends { checkEventTimes(starts: event.starts, ends: ends, file: event.file, span: event.spans["ends"]) }
     }
 
     /// `ends` before `starts` is an error at `ends` (a date alone for `ends` is the whole of that day).
@@ -120,21 +122,34 @@ extension CheckRun {
     /// and message threads, are plain text in a repository that may be public. Said at each,
     /// until site.yaml says the repository is private.
     mutating func checkRepositoryExposure() {
-        guard let repository = content.site.repository, !content.site.repositoryPrivate else { return }
-        let forge = content.site.cms?.forge ?? CMSSettings.Forge.of(repository: repository)
-        for group in content.groups {
-            let what: String
-            switch group.visibility {
-            case .members: what = "publishes members-only group '\(group.id)' only encrypted"
-            case .private: what = "publishes nothing of private group '\(group.id)'"
-            case .public, .unlisted: continue
-            }
-            add(.plainInRepository(what: what, repository: repository, forge: forge), group.file, spanOfField("visibility", in: group.file))
+        guard let repository = exposedRepository else { return }
+        for group in content.groups { checkExposure(of: group, repository: repository) }
+        for thread in content.threads { checkExposure(of: thread, repository: repository) }
+    }
+
+    mutating func checkExposure(of group: Group, repository: String) {
+        let what: String
+        switch group.visibility {
+        case .members: what = "publishes members-only group '\(group.id)' only encrypted"
+        case .private: what = "publishes nothing of private group '\(group.id)'"
+        case .public, .unlisted: return
         }
-        for thread in content.threads {
-            add(.plainInRepository(what: "publishes thread '\(thread.id)' only under its secret link", repository: repository, forge: forge),
-                thread.file, spanOfField("participants", in: thread.file))
-        }
+        add(.plainInRepository(what: what, repository: repository, forge: forge(of: repository)), group.file, spanOfField("visibility", in: group.file))
+    }
+
+    mutating func checkExposure(of thread: Thread, repository: String) {
+        add(.plainInRepository(what: "publishes thread '\(thread.id)' only under its secret link", repository: repository, forge: forge(of: repository)),
+            thread.file, spanOfField("participants", in: thread.file))
+    }
+
+    /// The repository whose exposure is to be told of: none when site.yaml says it is private.
+    var exposedRepository: String? {
+        guard let repository = content.site.repository, !content.site.repositoryPrivate else { return nil }
+        return repository
+    }
+
+    private func forge(of repository: String) -> CMSSettings.Forge? {
+        content.site.cms?.forge ?? CMSSettings.Forge.of(repository: repository)
     }
 
     /// What the CMS at `/admin/` needs to sign members in and find the repository.
@@ -208,11 +223,9 @@ extension CheckRun {
             if let (text, line) = Placeholders.find(in: body) {
                 add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
             }
-            if body.markdown.contains("](") {
-                for link in Self.spacedLinks(in: body) {
-                    add(.spaceInAddress(written: link.written, address: link.address, title: link.title, image: link.image), file,
-                        Span(line: link.line, column: link.column, length: link.written.count))
-                }
+            for link in Self.spacedLinks(in: body) {
+                add(.spaceInAddress(written: link.written, address: link.address, title: link.title, image: link.image), file,
+                    Span(line: link.line, column: link.column, length: link.written.count))
             }
             guard !members.byEmail.isEmpty, body.markdown.containsByte(UInt8(ascii: "@")) else { continue }
             for (address, line, column) in Self.addresses(in: body) {
@@ -250,22 +263,24 @@ extension CheckRun {
     }
 
     mutating func checkThreads() {
-        for thread in content.threads {
-            var ids: [String] = []
-            for participant in thread.participants {
-                if let resolved = member(participant, in: thread.file), !ids.contains(resolved) { ids.append(resolved) }
-            }
-            checkUnique(thread.participants, key: { [members] in members.resolve($0) }, field: "participants", file: thread.file)
-            let distinct = Set(thread.participants.map { members.resolve($0.value) ?? $0.value }).count
-            if distinct < 2 {
-                add(.tooFewParticipants(distinct), thread.file, thread.spans["participants"] ?? .fileStart)
-            }
-            for message in thread.messages {
-                guard let author = member(message.author, in: message.file) else { continue }
-                if !ids.contains(author) {
-                    add(.notParticipant(message.author.value, suggestion: Suggestions.closest(to: message.author.value, in: ids)),
-                        message.file, message.author.span)
-                }
+        for thread in content.threads { checkThread(thread) }
+    }
+
+    mutating func checkThread(_ thread: Thread) {
+        var ids: [String] = []
+        for participant in thread.participants {
+            if let resolved = member(participant, in: thread.file), !ids.contains(resolved) { ids.append(resolved) }
+        }
+        checkUnique(thread.participants, key: { [members] in members.resolve($0) }, field: "participants", file: thread.file)
+        let distinct = Set(thread.participants.map { members.resolve($0.value) ?? $0.value }).count
+        if distinct < 2 {
+            add(.tooFewParticipants(distinct), thread.file, thread.spans["participants"] ?? .fileStart)
+        }
+        for message in thread.messages {
+            guard let author = member(message.author, in: message.file) else { continue }
+            if !ids.contains(author) {
+                add(.notParticipant(message.author.value, suggestion: Suggestions.closest(to: message.author.value, in: ids)),
+                    message.file, message.author.span)
             }
         }
     }

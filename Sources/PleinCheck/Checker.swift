@@ -33,6 +33,92 @@ public enum Checker {
         return run.diagnostics
     }
 
+    /// After the records of `changed` files changed in place (`ContentChange.records`): the
+    /// problems the rules find in every file whose problems may have changed with them, and
+    /// those files. The problems of other files are as the last check found them.
+    ///
+    /// What each rule reads decides how far a record's change reaches: a member's, a report's, a
+    /// page's or a thread's rules read that record and indexes the change left as they were
+    /// (members by id and address, reports by id); an album, a goal or an event is checked with
+    /// its whole group (membership, and mistyped members of the group's list told with what
+    /// they cause); check-ins and study locations are checked together (capacity, overlaps);
+    /// `site.yaml`'s and `places.yaml`'s rules are run again each time.
+    public static func check(_ content: Content, records changed: Set<String>) -> (files: Set<String>, problems: [Diagnostic]) {
+        var run = CheckRun(content: content)
+        var files: Set<String> = [ContentLayout.site, ContentLayout.places]
+        run.checkPlaces()
+        run.checkSections()
+        run.checkCMS()
+        var reports: Set<String> = [], members: Set<String> = [], groups: Set<String> = [], pages: Set<String> = [], threads: Set<String> = []
+        var study = false
+        for path in changed {
+            switch FileRole.of(path) {
+            case .report(let area, let name, _): reports.insert(area + "/" + name)
+            case .reply(let area, let report, _): reports.insert(area + "/" + report)
+            case .member(let id): members.insert(id)
+            case .group(let id): groups.insert(id)
+            case .album(let group, _), .goal(let group, _), .event(let group, _): groups.insert(group)
+            case .page(let id): pages.insert(id)
+            case .thread(let id), .message(let id, _): threads.insert(id)
+            case .location, .checkins: study = true
+            default: break
+            }
+        }
+        var texts: [(String, Body)] = []
+        for report in content.reports(reports) {
+            run.checkReport(report)
+            texts += CheckRun.texts(of: report, in: content)
+            files.formUnion(Self.files(of: report))
+        }
+        if !members.isEmpty {
+            let context = run.memberContext()
+            for member in content.members where members.contains(member.id) {
+                run.checkMember(member, context)
+                texts.append((member.file, member.body))
+            }
+        }
+        if !groups.isEmpty {
+            let names = run.firstGroupByName()
+            let repository = run.exposedRepository
+            for group in content.groups where groups.contains(group.id) {
+                run.checkGroup(group, names)
+                if let repository { run.checkExposure(of: group, repository: repository) }
+                texts.append((group.file, group.body))
+            }
+            for album in content.albums where groups.contains(album.group) {
+                run.checkAlbum(album)
+                texts.append((album.file, album.body))
+                files.formUnion(album.imageFiles.map { "\(album.folder)/\($0)" })
+            }
+            for goal in content.goals where groups.contains(goal.group) {
+                run.checkGoal(goal)
+                texts.append((goal.file, goal.body))
+            }
+            for event in content.events where groups.contains(event.group) {
+                run.checkGroupEvent(event)
+                texts.append((event.file, event.body))
+            }
+            // (A group that is not read has no record: the rules of its albums ran without it.)
+            files.formUnion(content.groups.filter { groups.contains($0.id) }.map(\.file))
+        }
+        for page in content.pages where pages.contains(page.id) { texts.append((page.file, page.body)) }
+        for thread in content.threads where threads.contains(thread.id) {
+            run.checkThread(thread)
+            if let repository = run.exposedRepository { run.checkExposure(of: thread, repository: repository) }
+            texts += thread.messages.map { ($0.file, $0.body) }
+            files.insert(thread.file)
+        }
+        if study {
+            run.checkCheckIns()
+            files.formUnion(content.checkInFiles.values)
+            for location in content.locations { texts.append((location.file, location.body)) }
+        }
+        files.formUnion(texts.map(\.0))
+        run.checkTexts(texts)
+        run.foldKnockOns()
+        return (files, run.diagnostics)
+    }
+
     /// The files whose problems `check(_:reports:)` finds.
     public static func files(of report: Report) -> Set<String> {
         Set([report.file] + report.replies.map(\.file) + textAttachments(of: report))
@@ -97,57 +183,79 @@ struct CheckRun {
         }
     }
 
-    mutating func checkMembers() {
+    /// What the rules of members read of the other records, made once for all of them.
+    struct MemberContext {
+        /// The first member of each address (`Email.key`), in the members' order.
+        let firstByEmail: [String: Member]
+        let placeNames: [String]
+        let reportIDs: Set<String>
+        let avatars: [String]
+    }
+
+    func memberContext() -> MemberContext {
         var emails: [String: Member] = [:]
-        let placeNames = content.places.map(\.name)
-        let reportIDs = Set(content.reports.map(\.id))
-        let avatars = content.images.keys.filter { $0.hasPrefix(ContentLayout.members + "/") }.map { String($0.dropFirst(ContentLayout.members.count + 1)) }
         for member in content.members {
             let key = Email.key(member.email)
-            if !key.isEmpty {
-                if let first = emails[key] {
-                    add(.duplicateEmail(member.email, firstIn: first.id), member.file, member.spans["email"] ?? .fileStart)
-                } else {
-                    emails[key] = member
-                }
-            }
-            if case .place(let name)? = member.home,
-               !content.places.contains(where: { $0.name == name }) {
-                let suggestion = content.places.first { $0.name.lowercased() == name.lowercased() }?.name
-                    ?? Suggestions.closest(to: name, in: placeNames)
-                add(.unknownReference(.place, name, suggestion: suggestion), member.file, member.spans["home"] ?? .fileStart)
-            }
-            if let avatar = member.avatar, member.spans["avatar"] != nil, content.images[ContentLayout.avatar(avatar.value)] == nil {
-                add(.unknownReference(.avatar, avatar.value, suggestion: Suggestions.closest(to: avatar.value, in: avatars)),
-                    member.file, avatar.span)
-            }
-            // Followed reports exist only where the site has reports.
-            for follow in member.follows where content.site.has(.reports) && !reportIDs.contains(follow.value) && !known(.report, follow.value) {
-                add(.unknownReference(.report, follow.value, suggestion: Suggestions.closest(to: follow.value, in: reportIDs)),
-                    member.file, follow.span)
-            }
-            checkUnique(member.follows, key: { $0 }, field: "follows", file: member.file)
-            for friend in member.friends { self.member(friend, in: member.file) }
-            checkUnique(member.friends, key: { [members] in members.resolve($0) }, field: "friends", file: member.file)
+            if !key.isEmpty, emails[key] == nil { emails[key] = member }
         }
+        return MemberContext(
+            firstByEmail: emails, placeNames: content.places.map(\.name), reportIDs: Set(content.reports.map(\.id)),
+            avatars: content.images.keys.filter { $0.hasPrefix(ContentLayout.members + "/") }.map { String($0.dropFirst(ContentLayout.members.count + 1)) })
+    }
+
+    mutating func checkMembers() {
+        let context = memberContext()
+        for member in content.members { checkMember(member, context) }
+    }
+
+    mutating func checkMember(_ member: Member, _ context: MemberContext) {
+        let (placeNames, reportIDs, avatars) = (context.placeNames, context.reportIDs, context.avatars)
+        let key = Email.key(member.email)
+        if !key.isEmpty, let first = context.firstByEmail[key], first.id != member.id {
+            add(.duplicateEmail(member.email, firstIn: first.id), member.file, member.spans["email"] ?? .fileStart)
+        }
+        if case .place(let name)? = member.home,
+           !content.places.contains(where: { $0.name == name }) {
+            let suggestion = content.places.first { $0.name.lowercased() == name.lowercased() }?.name
+                ?? Suggestions.closest(to: name, in: placeNames)
+            add(.unknownReference(.place, name, suggestion: suggestion), member.file, member.spans["home"] ?? .fileStart)
+        }
+        if let avatar = member.avatar, member.spans["avatar"] != nil, content.images[ContentLayout.avatar(avatar.value)] == nil {
+            add(.unknownReference(.avatar, avatar.value, suggestion: Suggestions.closest(to: avatar.value, in: avatars)),
+                member.file, avatar.span)
+        }
+        // Followed reports exist only where the site has reports.
+        for follow in member.follows where content.site.has(.reports) && !reportIDs.contains(follow.value) && !known(.report, follow.value) {
+            add(.unknownReference(.report, follow.value, suggestion: Suggestions.closest(to: follow.value, in: reportIDs)),
+                member.file, follow.span)
+        }
+        checkUnique(member.follows, key: { $0 }, field: "follows", file: member.file)
+        for friend in member.friends { self.member(friend, in: member.file) }
+        checkUnique(member.friends, key: { [members] in members.resolve($0) }, field: "friends", file: member.file)
+    }
+
+    /// The first group of each name (lowercased), in the groups' order.
+    func firstGroupByName() -> [String: Group] {
+        var names: [String: Group] = [:]
+        for group in content.groups where names[group.name.lowercased()] == nil { names[group.name.lowercased()] = group }
+        return names
     }
 
     mutating func checkGroups() {
-        var names: [String: Group] = [:]
-        for group in content.groups {
-            let key = group.name.lowercased()
-            if let other = names[key] {
-                add(.duplicateGroupName(group.name, other: other.id), group.file, group.spans["name"] ?? .fileStart)
-            } else {
-                names[key] = group
-            }
-            for ref in group.members { member(ref, in: group.file) }
-            checkUnique(group.members, key: { [members] in members.resolve($0) }, field: "members", file: group.file)
-            if group.members.isEmpty, group.spans["members"] != nil {
-                add(.groupWithoutMembers, group.file, group.spans["members"]!)
-            }
-            if let creator = group.createdBy { member(creator, in: group.file) }
+        let names = firstGroupByName()
+        for group in content.groups { checkGroup(group, names) }
+    }
+
+    mutating func checkGroup(_ group: Group, _ names: [String: Group]) {
+        if let other = names[group.name.lowercased()], other.id != group.id {
+            add(.duplicateGroupName(group.name, other: other.id), group.file, group.spans["name"] ?? .fileStart)
         }
+        for ref in group.members { member(ref, in: group.file) }
+        checkUnique(group.members, key: { [members] in members.resolve($0) }, field: "members", file: group.file)
+        if group.members.isEmpty, group.spans["members"] != nil {
+            add(.groupWithoutMembers, group.file, group.spans["members"]!)
+        }
+        if let creator = group.createdBy { member(creator, in: group.file) }
     }
 
     /// The ids of a group's members, for membership rules.
@@ -188,66 +296,70 @@ struct CheckRun {
     }
 
     mutating func checkAlbums() {
-        for album in content.albums {
-            let files = album.imageFiles
-            func unknown(_ name: String) -> Problem {
-                let suggestion = Suggestions.closest(to: name, in: files)
-                // The closest name first, then the others in the folder's order.
-                let present = (suggestion.map { [$0] } ?? []) + files.sorted().filter { $0 != suggestion }
-                return .unknownPhoto(name, suggestion: suggestion, present: Array(present.prefix(12)))
+        for album in content.albums { checkAlbum(album) }
+    }
+
+    mutating func checkAlbum(_ album: Album) {
+        let files = album.imageFiles
+        func unknown(_ name: String) -> Problem {
+            let suggestion = Suggestions.closest(to: name, in: files)
+            // The closest name first, then the others in the folder's order.
+            let present = (suggestion.map { [$0] } ?? []) + files.sorted().filter { $0 != suggestion }
+            return .unknownPhoto(name, suggestion: suggestion, present: Array(present.prefix(12)))
+        }
+        if let cover = album.cover, !files.contains(cover.value) {
+            add(unknown(cover.value), album.file, cover.span)
+        }
+        for entry in album.entries {
+            if !files.contains(entry.file.value) {
+                add(unknown(entry.file.value), album.file, entry.file.span)
+            } else if entry.caption == nil, isShown("\(album.folder)/\(entry.file.value)") {
+                add(.photoWithoutCaption(entry.file.value), album.file, entry.file.span)
             }
-            if let cover = album.cover, !files.contains(cover.value) {
-                add(unknown(cover.value), album.file, cover.span)
-            }
-            for entry in album.entries {
-                if !files.contains(entry.file.value) {
-                    add(unknown(entry.file.value), album.file, entry.file.span)
-                } else if entry.caption == nil, isShown("\(album.folder)/\(entry.file.value)") {
-                    add(.photoWithoutCaption(entry.file.value), album.file, entry.file.span)
-                }
-                if let by = entry.by { requireGroupMember(by, group: album.group, file: album.file) }
-            }
-            if let by = album.by { requireGroupMember(by, group: album.group, file: album.file) }
-            checkUnique(album.entries.map(\.file), key: { $0 }, field: "photos", file: album.file)
-            let listed = Set(album.entries.map(\.file.value))
-            for file in files where !listed.contains(file) && isShown("\(album.folder)/\(file)") {
-                // On the album's index.md, where the caption goes (a warning on the photo would
-                // land on a binary file in a pull request).
-                add(.photoWithoutCaption(file), album.file, album.spans["photos"] ?? .fileStart)
-            }
-            var slugs: [String: String] = [:]
-            let named = PhotoName.slugs(files)
-            for file in files {
-                let slug = named[file] ?? PhotoName.slug(file)
-                if let other = slugs[slug] {
-                    add(.idCollision(file, other: other), "\(album.folder)/\(file)")
-                } else {
-                    slugs[slug] = file
-                }
+            if let by = entry.by { requireGroupMember(by, group: album.group, file: album.file) }
+        }
+        if let by = album.by { requireGroupMember(by, group: album.group, file: album.file) }
+        checkUnique(album.entries.map(\.file), key: { $0 }, field: "photos", file: album.file)
+        let listed = Set(album.entries.map(\.file.value))
+        for file in files where !listed.contains(file) && isShown("\(album.folder)/\(file)") {
+            // On the album's index.md, where the caption goes (a warning on the photo would
+            // land on a binary file in a pull request).
+            add(.photoWithoutCaption(file), album.file, album.spans["photos"] ?? .fileStart)
+        }
+        var slugs: [String: String] = [:]
+        let named = PhotoName.slugs(files)
+        for file in files {
+            let slug = named[file] ?? PhotoName.slug(file)
+            if let other = slugs[slug] {
+                add(.idCollision(file, other: other), "\(album.folder)/\(file)")
+            } else {
+                slugs[slug] = file
             }
         }
     }
 
     mutating func checkGoals() {
-        for goal in content.goals {
-            if let adder = goal.addedBy { requireGroupMember(adder, group: goal.group, file: goal.file) }
-            for entry in goal.tally { requireGroupMember(entry.by, group: goal.group, file: goal.file) }
-            if goal.target == nil, let field = ["tally", "unit"].first(where: { goal.spans[$0] != nil }) {
-                add(.tallyWithoutTarget(field: field), goal.file, goal.spans[field]!)
-            }
-            switch (goal.completedBy, goal.completedAt) {
-            case (let by?, _?):
-                requireGroupMember(by, group: goal.group, file: goal.file)
-            case (_?, nil):
-                add(.completionHalf(present: "completed_by", missing: "completed_at"), goal.file, goal.spans["completed_by"]!)
-            case (nil, _?):
-                add(.completionHalf(present: "completed_at", missing: "completed_by"), goal.file, goal.spans["completed_at"]!)
-            case (nil, nil):
-                break
-            }
-            if let added = goal.added, let done = goal.completedAt, done < added, !(added.isDateOnly && done.seconds >= added.seconds - 86_400) {
-                add(.completedBeforeAdded, goal.file, goal.spans["completed_at"] ?? .fileStart)
-            }
+        for goal in content.goals { checkGoal(goal) }
+    }
+
+    mutating func checkGoal(_ goal: Goal) {
+        if let adder = goal.addedBy { requireGroupMember(adder, group: goal.group, file: goal.file) }
+        for entry in goal.tally { requireGroupMember(entry.by, group: goal.group, file: goal.file) }
+        if goal.target == nil, let field = ["tally", "unit"].first(where: { goal.spans[$0] != nil }) {
+            add(.tallyWithoutTarget(field: field), goal.file, goal.spans[field]!)
+        }
+        switch (goal.completedBy, goal.completedAt) {
+        case (let by?, _?):
+            requireGroupMember(by, group: goal.group, file: goal.file)
+        case (_?, nil):
+            add(.completionHalf(present: "completed_by", missing: "completed_at"), goal.file, goal.spans["completed_by"]!)
+        case (nil, _?):
+            add(.completionHalf(present: "completed_at", missing: "completed_by"), goal.file, goal.spans["completed_at"]!)
+        case (nil, nil):
+            break
+        }
+        if let added = goal.added, let done = goal.completedAt, done < added, !(added.isDateOnly && done.seconds >= added.seconds - 86_400) {
+            add(.completedBeforeAdded, goal.file, goal.spans["completed_at"] ?? .fileStart)
         }
     }
 }

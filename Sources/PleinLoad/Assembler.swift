@@ -55,7 +55,18 @@ struct Assembler {
 
     // MARK: Records
 
-    mutating func assemble(_ parsed: [Parsed], directories: [String]) {
+    /// One file's record as `assemble` makes it, not joined to any other file (a report
+    /// without its replies, an album without its photos, a thread without its messages), with
+    /// the problems of that file alone. For a reply or a message, see `replyRecord` and
+    /// `messageRecord`.
+    static func record(of item: Parsed, site: SiteConfig, displayRoot: String) -> (content: Content, problems: [Diagnostic]) {
+        var assembler = Assembler(site: site, displayRoot: displayRoot)
+        assembler.diagnostics = item.diagnostics
+        assembler.assemble([item], directories: [], joining: false)
+        return (assembler.content, assembler.diagnostics)
+    }
+
+    mutating func assemble(_ parsed: [Parsed], directories: [String], joining: Bool = true) {
         var replies: [String: [Reply]] = [:]
         var resources: [String: [String]] = [:]
         var messages: [String: [Message]] = [:]
@@ -256,11 +267,14 @@ struct Assembler {
                     messages: [], spans: spans))
 
             case .message(let thread, let name):
-                guard item.read != nil, let author = located(o, "author"), let at = o.moment("at") else { continue }
-                messages[thread, default: []].append(Message(name: name, file: path, author: author, at: at, body: body))
+                guard let message = Self.messageRecord(item.read, path: path, name: name) else { continue }
+                messages[thread, default: []].append(message)
             }
         }
-
+        guard joining else {
+            content.members = members
+            return
+        }
         attachAvatars(avatars)
         attachPhotos(photos)
         attachReplies(replies, resources: resources)
@@ -310,6 +324,17 @@ struct Assembler {
         let problems = Placement.problems(read.object, expected: ["area": area, "report": report],
                                           folder: ContentLayout.replies("\(area)/\(report)") + "/", in: path)
         return (Reply(name: name, file: path, author: author, at: at, body: read.body), problems)
+    }
+
+    /// A message's record, when its file was read and names its author and time.
+    static func messageRecord(_ read: SourceReader.Read?, path: String, name: String) -> Message? {
+        guard let read, let author = located(read.object, "author"), let at = read.object.moment("at") else { return nil }
+        return Message(name: name, file: path, author: author, at: at, body: read.body)
+    }
+
+    /// Messages in the order a thread shows them: by time, then by name.
+    static func ordered(messages: [Message]) -> [Message] {
+        messages.sorted { ($0.at, $0.name) < ($1.at, $1.name) }
     }
 
     /// Replies in the order a report shows them: by time, then by name.

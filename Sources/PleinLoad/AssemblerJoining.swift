@@ -12,11 +12,7 @@ extension Assembler {
             }
             for ext in ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"] where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
                 unclaimed.remove(ContentLayout.avatar("\(member.id).\(ext)"))
-                return Member(
-                    id: member.id, file: member.file, name: member.name, email: member.email,
-                    avatar: Located("\(member.id).\(ext)", .fileStart), joined: member.joined, home: member.home,
-                    postcode: member.postcode, diving: member.diving, follows: member.follows,
-                    friends: member.friends, body: member.body, spans: member.spans)
+                return Self.member(member, avatar: Located("\(member.id).\(ext)", .fileStart))
             }
             return member
         }
@@ -32,14 +28,32 @@ extension Assembler {
             claimed.insert(key)
             let files = (photos[key] ?? []).sorted()
             if files.isEmpty { diagnostics.append(report(.emptyAlbum, album.file)) }
-            return Album(
-                group: album.group, id: album.id, file: album.file, title: album.title, date: album.date,
-                cover: album.cover, by: album.by, entries: album.entries, map: album.map, imageFiles: files, body: album.body, spans: album.spans)
+            return Self.album(album, imageFiles: files)
         }
         for key in photos.keys.sorted() where !claimed.contains(key) {
             let parts = key.split(separator: "/")
             diagnostics.append(report(.missingFile("index.md"), ContentLayout.album(group: String(parts[0]), id: String(parts[1]))))
         }
+    }
+
+    /// A member with its avatar (the one its file does not name, found beside it).
+    static func member(_ member: Member, avatar: Located<String>?) -> Member {
+        var joined = Member(
+            id: member.id, file: member.file, name: member.name, email: member.email, avatar: avatar, joined: member.joined, home: member.home,
+            postcode: member.postcode, diving: member.diving, follows: member.follows, friends: member.friends, body: member.body, spans: member.spans)
+        joined.left = member.left
+        return joined
+    }
+
+    /// An album with the photos and videos of its folder.
+    static func album(_ album: Album, imageFiles: [String]) -> Album {
+        Album(group: album.group, id: album.id, file: album.file, title: album.title, date: album.date, cover: album.cover, by: album.by,
+              entries: album.entries, map: album.map, imageFiles: imageFiles, body: album.body, spans: album.spans)
+    }
+
+    /// A thread with its messages.
+    static func thread(_ thread: Thread, messages: [Message]) -> Thread {
+        Thread(id: thread.id, file: thread.file, participants: thread.participants, subject: thread.subject, messages: messages, spans: thread.spans)
     }
 
     mutating func attachReplies(_ replies: [String: [Reply]], resources: [String: [String]]) {
@@ -70,10 +84,9 @@ extension Assembler {
     mutating func attachMessages(_ messages: [String: [Message]]) {
         let known = Set(content.threads.map(\.id))
         content.threads = content.threads.map { thread in
-            let own = (messages[thread.id] ?? []).sorted { ($0.at, $0.name) < ($1.at, $1.name) }
+            let own = Self.ordered(messages: messages[thread.id] ?? [])
             if own.isEmpty { diagnostics.append(report(.threadWithoutMessages, thread.file)) }
-            return Thread(id: thread.id, file: thread.file, participants: thread.participants, subject: thread.subject,
-                          messages: own, spans: thread.spans)
+            return Self.thread(thread, messages: own)
         }
         for id in messages.keys.sorted() where !known.contains(id) {
             diagnostics.append(report(.missingFile("thread.yaml"), ContentLayout.thread(id)))

@@ -119,13 +119,13 @@ public enum ContentLoader {
 
     /// Loads again after `changed` paths were created, modified or removed, as `reload` does,
     /// into `state` and the `content` and `diagnostics` of the load `state` is from; and tells
-    /// what changed. When only the files of reports and replies were edited, each still read
-    /// without a problem, only those reports are made again, in place (nothing else of the
-    /// content is copied), and the change names them.
+    /// what changed. When only files of records were edited, each still read without a problem,
+    /// only those records are made again, in place (nothing else of the content is copied), and
+    /// the change names their files (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
-        if let reports = reloadReports(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
-            return .reports(reports)
+        if let files = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
+            return .records(files)
         }
         let loaded: LoadResult
         (loaded, state) = reload(state, fs: fs, changed: changed, timings: timings)
@@ -133,64 +133,49 @@ public enum ContentLoader {
         return .everything
     }
 
-    /// The reload of edited reports and replies, report by report; nil when the edit is of
-    /// another kind: a file of anything else, a file that appeared or vanished, a file with a
-    /// problem before or after. `content` is then as it was, and `state` at most holds the
-    /// changed files' new sizes (which the full reload lists again).
-    private static func reloadReports(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
+    /// The reload of edited records, file by file; nil when the edit is of another kind: a file
+    /// that is no record's (`site.yaml`, `places.yaml`, an area, a photo, an attachment), a file
+    /// that appeared or vanished, a file with a problem before or after, a record whose change
+    /// reaches what the rules that span records read (a member's address, an avatar it names, a
+    /// group's name). `content` is then as it was, and `state` at most holds the changed files'
+    /// new sizes (which the full reload lists again).
+    private static func reloadRecords(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
                                       changed: Set<String>) -> Set<String>? {
-        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site), state.site.has(.reports) else { return nil }
-        var reports: [String: String] = [:]
-        var replies: [String: String] = [:]
+        guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
         for path in changed {
-            guard let before = state.parsed[path], before.read != nil, before.diagnostics.isEmpty else { return nil }
+            guard let before = state.parsed[path], before.read != nil, before.diagnostics.isEmpty,
+                  FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
             switch FileRole.of(path) {
-            case .report(let area, let name, _): reports[path] = "\(area)/\(name)"
-            case .reply(let area, let report, _): replies[path] = "\(area)/\(report)"
+            case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: break
             default: return nil
             }
         }
         // A file with a problem of the whole content (an id taken twice, a date its name contradicts)
-        // is joined with others: it goes the whole way.
-        guard !diagnostics.contains(where: { changed.contains($0.file) }) else { return nil }
+        // goes the whole way; but for what the files joined to it say, which its own edit leaves
+        // as it was (an album without photos, a thread without messages).
+        guard !diagnostics.contains(where: { changed.contains($0.file) && !Self.isOfJoinedFiles($0.problem) }) else { return nil }
         // Sizes are taken in only when nothing else changed; the rest of the state is changed
         // once every file has been read and made into its record.
         guard state.tree.resize(fs, changed) else { return nil }
         let touched = changed.sorted().map { ($0, state.tree.files[$0]!) }
         let read = parse(touched, fs: fs, clock: state.site.clock)
-        guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }) else { return nil }
-
-        // Reports first, then replies (a report's record is made with none): each made from the
-        // report as it is so far, and put in place only when all of them could be made.
-        var made: [Int: Report] = [:]
-        for item in read.filter({ reports[$0.path] != nil }) + read.filter({ replies[$0.path] != nil }) {
-            if let id = reports[item.path] {
-                guard let index = content.reportPosition(of: id), content.reports[index].file == item.path, case .report(let area, let name, _) = item.role
-                else { return nil }
-                let (record, problems) = Assembler.reportRecord(item.read!, path: item.path, area: area, name: name, clock: state.site.clock)
-                guard problems.isEmpty else { return nil }
-                var joined = record
-                joined.replies = content.reports[index].replies
-                joined.resources = content.reports[index].resources
-                made[index] = joined
-            } else if let id = replies[item.path] {
-                guard let index = content.reportPosition(of: id), case .reply(let area, let reportName, let name) = item.role,
-                      let (reply, problems) = Assembler.replyRecord(item.read, path: item.path, area: area, report: reportName, name: name),
-                      problems.isEmpty else { return nil }
-                var report = made[index] ?? content.reports[index]
-                guard let at = report.replies.firstIndex(where: { $0.file == item.path }) else { return nil }
-                report.replies[at] = reply
-                report.replies = Assembler.ordered(report.replies)
-                made[index] = report
-            }
-        }
-        for (index, report) in made { content.reports[index] = report }
+        guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }),
+              var made = RecordEdits(read: read, content: content, displayRoot: fs.displayRoot) else { return nil }
+        made.apply(to: &content)
         for item in read {
             if let text = item.text { content.sources[item.path] = text }
             state.parsed[item.path] = item
         }
         state.fresh = changed
-        return Set(reports.values).union(replies.values)
+        return changed
+    }
+
+    /// Whether a problem of a record's file comes of the files joined to it, not of its own text.
+    private static func isOfJoinedFiles(_ problem: Problem) -> Bool {
+        switch problem {
+        case .emptyAlbum, .threadWithoutMessages: return true
+        default: return false
+        }
     }
 
     /// A report's record made again after edits of its texts, for a build that keeps the rest of

@@ -15,23 +15,7 @@ public enum ModelBuilder {
         // Members, without e-mail and with a coarse home.
         var members: [String: MemberModel] = [:]
         let places = Dictionary(content.places.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        for m in content.members {
-            var exact: Coordinate?
-            switch m.home {
-            case .place(let name)?: exact = places[name]?.coordinate
-            case .coordinate(let c)?: exact = c
-            case nil: break
-            }
-            let coarse = exact.map { Privacy.coarsen($0, km: site.locationPrecisionKm) }
-            var model = MemberModel(
-                id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { ContentLayout.avatar($0.value) }, joined: m.joined,
-                home: coarse, nearPlace: coarse.flatMap { nearestPlace(to: $0, in: content.places) },
-                postcode: m.postcode, diving: content.site.has(.divers) ? m.diving : nil, bio: m.body)
-            model.friends = unique(m.friends.compactMap { id($0) }.filter { $0 != m.id })
-            model.follows = unique(m.follows.map(\.value))
-            model.left = m.left
-            members[m.id] = model
-        }
+        for m in content.members { members[m.id] = member(m, content: content, places: places) }
         let names = members.mapValues { $0.name.lowercased() }
         let byName: (String, String) -> Bool = { a, b in
             let (na, nb) = (names[a] ?? a, names[b] ?? b)
@@ -59,19 +43,7 @@ public enum ModelBuilder {
             groups[a.group]!.albums.append(album(a, captureTimes: captureTimes, resolve: { index.resolve($0) }))
         }
         for goal in content.goals where groups[goal.group] != nil {
-            var model = GoalModel(
-                group: goal.group, id: goal.id, file: goal.file, title: goal.title, points: goal.points,
-                addedBy: id(goal.addedBy), added: goal.added,
-                completedBy: goal.completedAt == nil ? nil : id(goal.completedBy),
-                completedAt: goal.completedBy == nil ? nil : goal.completedAt, body: goal.body)
-            if let target = goal.target {
-                model.target = target
-                model.unit = goal.unit
-                var counts: [String: Int] = [:]
-                for entry in goal.tally { if let by = id(entry.by) { counts[by, default: 0] += entry.count } }
-                model.contributions = counts.map { GoalModel.Contribution(member: $0.key, count: $0.value) }
-                    .sorted { a, b in a.count != b.count ? a.count > b.count : a.member < b.member }
-            }
+            let model = self.goal(goal, index: index)
             if model.completedBy != nil {
                 groups[goal.group]!.completedGoals.append(model)
             } else {
@@ -79,9 +51,7 @@ public enum ModelBuilder {
             }
         }
         for e in content.events where groups[e.group] != nil {
-            groups[e.group]!.events.append(GroupEventModel(
-                group: e.group, id: e.id, file: e.file, title: e.title, starts: e.starts, ends: e.ends, place: e.place,
-                location: e.place.flatMap { places[$0]?.coordinate }, by: id(e.by), body: e.body))
+            groups[e.group]!.events.append(event(e, places: places, index: index))
         }
         for gid in groups.keys {
             groups[gid]!.events.sort(by: GroupEventModel.byStart)
@@ -153,17 +123,11 @@ public enum ModelBuilder {
         }
 
         // Study places.
-        let sessions = content.checkIns.filter { members[$0.member] != nil }.map {
-            Session(member: $0.member, location: $0.location.value, start: $0.checkIn, end: $0.checkOut)
-        }
-        let asOf = content.checkIns.flatMap { [$0.checkIn, $0.checkOut].compactMap { $0 } }.max()
+        let (sessions, asOf) = Self.sessions(content, members: members)
         var locations = content.locations.map {
             LocationModel(id: $0.id, file: $0.file, place: $0.place, body: $0.body)
         }
-        for i in locations.indices {
-            let id = locations[i].id
-            locations[i].present = unique(sessions.filter { $0.location == id && $0.end == nil }.map(\.member)).sorted(by: byName)
-        }
+        for i in locations.indices { locations[i].present = present(at: locations[i].id, sessions, byName: byName) }
 
         // Each record's history, from its file.
         if !history.files.isEmpty {
@@ -183,20 +147,8 @@ public enum ModelBuilder {
             }
             for i in locations.indices { locations[i].revision = history.revision(of: locations[i].file) }
         }
-        var pages = content.pages.map {
-            PageModel(id: $0.id, file: $0.file, title: $0.title, description: $0.description,
-                      menuTitle: $0.menu ? ($0.menuTitle ?? $0.title) : nil, order: $0.order, body: $0.body)
-        }.sorted(by: PageModel.inOrder)
-        if !history.files.isEmpty { for i in pages.indices { pages[i].revision = history.revision(of: pages[i].file) } }
-
-        let threads = content.threads.map { t in
-            ThreadModel(
-                id: t.id, file: t.file, subject: t.subject,
-                participants: unique(t.participants.compactMap { id($0) }),
-                messages: t.messages.map {
-                    MessageModel(name: $0.name, file: $0.file, author: id($0.author) ?? $0.author.value, at: $0.at, body: $0.body)
-                })
-        }
+        let pages = self.pages(content, history: history)
+        let threads = content.threads.map { thread($0, index: index) }
 
         var model = SiteModel(
             site: site, members: members, memberOrder: memberOrder, groups: groups, groupOrder: groupOrder,
@@ -206,6 +158,86 @@ public enum ModelBuilder {
         model.pages = pages
         model.formerMembers = formerMembers
         return model
+    }
+
+    /// A member as pages show it, without what they did (their reports, replies, groups, albums
+    /// and goals, which `build` adds) and with their friends in the order of their file.
+    static func member(_ m: Member, content: Content, places: [String: Place]) -> MemberModel {
+        let site = content.site
+        var exact: Coordinate?
+        switch m.home {
+        case .place(let name)?: exact = places[name]?.coordinate
+        case .coordinate(let c)?: exact = c
+        case nil: break
+        }
+        let coarse = exact.map { Privacy.coarsen($0, km: site.locationPrecisionKm) }
+        var model = MemberModel(
+            id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { ContentLayout.avatar($0.value) }, joined: m.joined,
+            home: coarse, nearPlace: coarse.flatMap { nearestPlace(to: $0, in: content.places) },
+            postcode: m.postcode, diving: site.has(.divers) ? m.diving : nil, bio: m.body)
+        model.friends = unique(m.friends.compactMap { content.memberIndex.resolve($0.value) }.filter { $0 != m.id })
+        model.follows = unique(m.follows.map(\.value))
+        model.left = m.left
+        return model
+    }
+
+    /// A goal as pages show it.
+    static func goal(_ goal: Goal, index: MemberIndex) -> GoalModel {
+        func id(_ ref: Located<String>?) -> String? { ref.flatMap { index.resolve($0.value) } }
+        var model = GoalModel(
+            group: goal.group, id: goal.id, file: goal.file, title: goal.title, points: goal.points,
+            addedBy: id(goal.addedBy), added: goal.added,
+            completedBy: goal.completedAt == nil ? nil : id(goal.completedBy),
+            completedAt: goal.completedBy == nil ? nil : goal.completedAt, body: goal.body)
+        if let target = goal.target {
+            model.target = target
+            model.unit = goal.unit
+            var counts: [String: Int] = [:]
+            for entry in goal.tally { if let by = id(entry.by) { counts[by, default: 0] += entry.count } }
+            model.contributions = counts.map { GoalModel.Contribution(member: $0.key, count: $0.value) }
+                .sorted { a, b in a.count != b.count ? a.count > b.count : a.member < b.member }
+        }
+        return model
+    }
+
+    /// A group's event as pages show it.
+    static func event(_ e: GroupEvent, places: [String: Place], index: MemberIndex) -> GroupEventModel {
+        GroupEventModel(
+            group: e.group, id: e.id, file: e.file, title: e.title, starts: e.starts, ends: e.ends, place: e.place,
+            location: e.place.flatMap { places[$0]?.coordinate }, by: e.by.flatMap { index.resolve($0.value) }, body: e.body)
+    }
+
+    /// Every session of a member the model has, and the latest check-in or check-out.
+    static func sessions(_ content: Content, members: [String: MemberModel]) -> (sessions: [Session], asOf: Moment?) {
+        let sessions = content.checkIns.filter { members[$0.member] != nil }.map {
+            Session(member: $0.member, location: $0.location.value, start: $0.checkIn, end: $0.checkOut)
+        }
+        return (sessions, content.checkIns.flatMap { [$0.checkIn, $0.checkOut].compactMap { $0 } }.max())
+    }
+
+    /// The members checked in at a location, by name.
+    static func present(at location: String, _ sessions: [Session], byName: (String, String) -> Bool) -> [String] {
+        unique(sessions.filter { $0.location == location && $0.end == nil }.map(\.member)).sorted(by: byName)
+    }
+
+    /// The site's own pages in menu order, each with its history.
+    static func pages(_ content: Content, history: History) -> [PageModel] {
+        var pages = content.pages.map {
+            PageModel(id: $0.id, file: $0.file, title: $0.title, description: $0.description,
+                      menuTitle: $0.menu ? ($0.menuTitle ?? $0.title) : nil, order: $0.order, body: $0.body)
+        }.sorted(by: PageModel.inOrder)
+        if !history.files.isEmpty { for i in pages.indices { pages[i].revision = history.revision(of: pages[i].file) } }
+        return pages
+    }
+
+    /// A thread as its page shows it.
+    static func thread(_ t: Thread, index: MemberIndex) -> ThreadModel {
+        ThreadModel(
+            id: t.id, file: t.file, subject: t.subject,
+            participants: unique(t.participants.compactMap { index.resolve($0.value) }),
+            messages: t.messages.map {
+                MessageModel(name: $0.name, file: $0.file, author: index.resolve($0.author.value) ?? $0.author.value, at: $0.at, body: $0.body)
+            })
     }
 
     /// A report as pages show it (its followers and history are added by `build`).
@@ -221,24 +253,9 @@ public enum ModelBuilder {
         return report
     }
 
-    /// Makes `model` (the model of the content before, built with `history`) that of `content`
-    /// after an edit of these reports only, by making those reports again in place; the rest of
-    /// the model is kept as it is. False, with `model` as it was, when the edit changed what other
-    /// parts of the model read of a report: its time, its author, its replies' authors and times,
-    /// whether it is an event (orders, members' lists, calendars). The whole model is then built
-    /// again.
-    public static func replace(reports ids: Set<String>, in model: inout SiteModel, from content: Content, history: History) -> Bool {
-        var made: [ReportModel] = []
-        for r in content.reports(ids) {
-            guard let old = model.reports[r.id], let new = remade(r, old: old, index: content.memberIndex, revision: history.revision(of:)) else { return false }
-            made.append(new)
-        }
-        for report in made { model.reports[report.id] = report }
-        return true
-    }
-
     /// A report's model made again from its record after an edit, in a model where it was `old`:
-    /// nil when the edit changed what other parts of the model read of it (see `replace`).
+    /// nil when the edit changed what other parts of the model read of it: its time, its author,
+    /// its replies' authors and times, whether it is an event (orders, members' lists, calendars).
     public static func remade(_ r: Report, old: ReportModel, index: MemberIndex, revision: (String) -> Revision?) -> ReportModel? {
         var new = report(r, index: index)
         guard new.at == old.at, new.author == old.author, (new.starts == nil) == (old.starts == nil),

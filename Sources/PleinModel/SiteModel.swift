@@ -6,22 +6,22 @@ public import PleinCore
 public struct SiteModel: Sendable {
     public let site: SiteConfig
     /// Members by id; `memberOrder` lists them by name.
-    public let members: [String: MemberModel]
+    public internal(set) var members: [String: MemberModel]
     /// Members by name; those who left (`left`) are in `formerMembers` instead.
     public let memberOrder: [String]
     /// Published groups (public and unlisted) by id; `groupOrder` by name.
-    public let groups: [String: GroupModel]
+    public internal(set) var groups: [String: GroupModel]
     public let groupOrder: [String]
     public let areas: [AreaModel]
     /// Reports by id; `reportOrder` newest first.
     public internal(set) var reports: [String: ReportModel]
     public let reportOrder: [String]
-    public let locations: [LocationModel]
+    public internal(set) var locations: [LocationModel]
     /// Every session, by member then start.
-    public let sessions: [Session]
+    public internal(set) var sessions: [Session]
     /// The latest check-in or check-out in the content: "now" for occupancy (never the clock).
-    public let asOf: Moment?
-    public let threads: [ThreadModel]
+    public internal(set) var asOf: Moment?
+    public internal(set) var threads: [ThreadModel]
     public let places: [Place]
     /// The day of the build in the site's time zone (`2026-11-23`): what is upcoming and what
     /// is past for events. Nil when the model was built without a clock.

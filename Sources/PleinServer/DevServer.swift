@@ -113,9 +113,20 @@ public final class DevServer: Sendable {
     }
 
     /// Replaces what is served; with `reload`, tells open pages to reload.
-    public func publish(_ next: SiteSnapshot, reload: Bool = true) async {
+    /// Serves `next`, and reloads the open pages (but those at `reloaded`, reloaded already by
+    /// `publishFirst`).
+    public func publish(_ next: SiteSnapshot, reload: Bool = true, except reloaded: [String] = []) async {
         store.current = next
-        if reload { await reloads.reload() }
+        if reload { await reloads.reload(reloaded.isEmpty ? "reload" : (["reload-except"] + reloaded).joined(separator: " ")) }
+    }
+
+    /// Serves `next` at once, from within an update (the pages of the records edited, before
+    /// the rest of what the edit changes), and reloads the open pages at `paths` (URL paths).
+    public func publishFirst(_ next: SiteSnapshot, reloading paths: [String]) {
+        store.current = next
+        guard !paths.isEmpty else { return }
+        let reloads = self.reloads
+        Task { await reloads.reload((["reload-only"] + paths).joined(separator: " ")) }
     }
 
     public var connectedPages: Int {
@@ -254,7 +265,9 @@ actor ReloadBroadcaster {
         clients.removeValue(forKey: id)?.finish()
     }
 
-    func reload() {
-        for continuation in clients.values { continuation.yield("reload") }
+    /// Sends `message` to every open page: "reload", or "reload-only" or "reload-except"
+    /// followed by URL paths (`Preview.reloadScript`).
+    func reload(_ message: String = "reload") {
+        for continuation in clients.values { continuation.yield(message) }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 public import PleinBuild
 import PleinCore
 import Synchronization
@@ -52,18 +53,24 @@ public enum ServeSession {
         await server.publish(served)
         report(.listening(url: options.baseURL!))
 
+        // The pages of an edited record are served, and reloaded where open, as soon as they are
+        // rendered; the rest of what the edit changed follows.
+        let prefix = URLComponents(string: options.baseURL!)?.path ?? "/"
+        let first: SiteState.FirstPages = { files, paths in
+            server.publishFirst(SiteSnapshot(files: files, problems: nil), reloading: paths.map { urlPath($0, under: prefix) })
+        }
         for await batch in watcher.batches() {
             let start = DispatchTime.now()
             let update = await offThePool {
                 site.update {
-                    batch.overflowed ? $0.rescan() : $0.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [])
+                    batch.overflowed ? $0.rescan() : $0.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [], first: first)
                 }
             }
             let files = (batch["content"] ?? []).map { options.content + "/" + $0 } + (batch["templates"] ?? []).map { options.templates + "/" + $0 }
             let snapshot = site.read(snapshot)
             // A save that changed nothing (a `touch`, the same bytes) reloads no page.
             let changed = !update.changed.isEmpty || !update.removed.isEmpty || snapshot.problems != served.problems
-            await server.publish(snapshot, reload: changed)
+            await server.publish(snapshot, reload: changed, except: update.first.map { urlPath($0, under: prefix) })
             served = snapshot
             site.read { report(.rebuilt($0, update, files: files.sorted(), lostEvents: batch.overflowed, seconds: seconds(since: start))) }
         }
@@ -93,6 +100,14 @@ public enum ServeSession {
 
     static func snapshot(_ state: SiteState) -> SiteSnapshot {
         SiteSnapshot(files: state.files, problems: state.diagnostics.hasErrors ? Preview.problemsPage(state.diagnostics, sources: state.sources) : nil)
+    }
+
+    /// The URL path a browser shows for an output path, under the site's path (`/` or `/site/`).
+    static func urlPath(_ output: String, under prefix: String) -> String {
+        let base = prefix.hasSuffix("/") ? prefix : prefix + "/"
+        if output == "index.html" { return base }
+        if output.hasSuffix("/index.html") { return base + output.dropLast("index.html".count) }
+        return base + output
     }
 
     static func seconds(since start: DispatchTime) -> Double {

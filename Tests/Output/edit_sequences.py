@@ -188,6 +188,70 @@ class Community:
         self.write(path, text)
         return f"{os.path.relpath(os.path.dirname(path), self.content)} turned {turned}"
 
+    # Edits of records other than reports, each in place: the dev server and the build make
+    # only that record's pieces again when nothing else reads what changed.
+    def append_to(self, pattern, rng, what):
+        files = self.files(pattern)
+        if not files:
+            return None
+        path = rng.choice(files)
+        self.write(path, self.read(path).rstrip("\n") + f"\n\nEen regel erbij ({self.counter}).\n")
+        return f"{what} {os.path.relpath(path, self.content)}"
+
+    def bio(self, rng):
+        return self.append_to("users/*.md", rng, "the bio of")
+
+    def group_text(self, rng):
+        return self.append_to("groups/*/index.md", rng, "the text of")
+
+    def album_text(self, rng):
+        return self.append_to("groups/*/albums/*/index.md", rng, "the story of")
+
+    def page_text(self, rng):
+        return self.append_to("pages/*.md", rng, "the page")
+
+    def location_text(self, rng):
+        return self.append_to("locations/*.md", rng, "the study place")
+
+    def message_text(self, rng):
+        return self.append_to("threads/*/2*.md", rng, "the message")
+
+    def replace_in(self, pattern, rng, field, value, what):
+        files = [p for p in self.files(pattern) if re.search(rf"(?m)^{field}: .*$", self.read(p))]
+        if not files:
+            return None
+        path = rng.choice(files)
+        self.write(path, re.sub(rf"(?m)^{field}: .*$", f"{field}: {value(self.read(path))}", self.read(path), count=1))
+        return f"{what} of {os.path.relpath(path, self.content)}"
+
+    def goal_title(self, rng):
+        return self.replace_in("groups/*/goals/*.md", rng, "title", lambda _: f"Een ander doel {self.counter}", "the title")
+
+    def goal_points(self, rng):
+        return self.replace_in("groups/*/goals/*.md", rng, "points",
+                               lambda text: str(int(re.search(r"(?m)^points: (\d+)", text).group(1)) + 7), "the points")
+
+    def event_title(self, rng):
+        return self.replace_in("groups/*/events/*.md", rng, "title", lambda _: f"Bijeenkomst {self.counter}", "the title")
+
+    def checkout(self, rng):
+        """A member's last check-in loses its end or gets one: who is where changes."""
+        files = self.files("checkins/*.yaml")
+        rng.shuffle(files)
+        for path in files:
+            entries = self.read(path).rstrip("\n").split("\n- ")
+            last = entries[-1]
+            if "\n  out: " in last:
+                entries[-1] = re.sub(r"\n  out: .*", "", last)
+            else:
+                at = re.search(r"in: (\S+)", last)
+                if not at:
+                    continue
+                entries[-1] = last + "\n  out: " + at.group(1)[:11] + "23:59:00" + at.group(1)[19:]
+            self.write(path, "\n- ".join(entries) + "\n")
+            return f"the last check-in of {os.path.relpath(path, self.content)}"
+        return None
+
     def template(self, rng):
         path = os.path.join(self.templates, "partials", "report-card.mustache")
         self.write(path, self.read(path).replace("</article>", f"<!-- {self.counter} --></article>", 1))
@@ -220,7 +284,8 @@ class Community:
         return "files touched and copied back"
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
-             "settings", "breaks", "same_bytes"]
+             "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
+             "goal_title", "goal_points", "event_title", "checkout"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's

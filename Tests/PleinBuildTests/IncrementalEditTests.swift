@@ -1,16 +1,18 @@
 import Foundation
 import PleinCore
 import PleinLoad
+import PleinModel
 import PleinRender
 @testable import PleinBuild
 import Testing
 
 extension IncrementalTests {
-    /// An edit of reports' and replies' files that leaves the rest of the site as it was is
-    /// loaded, checked and modelled report by report (`ContentChange.reports`); an edit that
-    /// reaches further in the model (a report's time or author) is modelled whole. Either way,
-    /// the site and its problems are those of a full build, through errors and their fixes.
-    @Test func reportEditsAreRedoneReportByReport() throws {
+    /// An edit of records' files that leaves the rest of the site as it was is loaded, checked
+    /// and modelled record by record (`ContentChange.records`, `ModelChange`); an edit that
+    /// reaches further in the model (a report's time or author, a member's name) is modelled
+    /// whole. Either way, the site and its problems are those of a full build, through errors
+    /// and their fixes.
+    @Test func recordEditsAreRedoneRecordByRecord() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
         var state = SiteState(site.options, tracking: true)
@@ -18,29 +20,42 @@ extension IncrementalTests {
         let bundle = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
         let single = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
         let reply = bundle + "/replies/20261010T1210-marieke-hendriks.md"
-        func update(_ paths: Set<String>, _ label: String, loaded: ContentChange, modelled: ContentChange) {
+        func update(_ paths: Set<String>, _ label: String, loaded: ContentChange, modelled: ModelChange?) {
             let update = state.update(content: paths, templates: [])
             #expect(state.lastChange.loaded == loaded, "\(label): loaded \(state.lastChange.loaded)")
-            #expect(state.lastChange.modelled == modelled, "\(label): modelled \(state.lastChange.modelled)")
-            #expect(update.rendered < state.outputCount / 4 || modelled == .everything, "\(label): \(update.rendered) outputs rendered")
+            #expect(state.lastChange.modelled == modelled, "\(label): modelled \(String(describing: state.lastChange.modelled))")
+            #expect(update.rendered < state.outputCount / 4 || modelled == nil, "\(label): \(update.rendered) outputs rendered")
             expectSameAsFullBuild(state, site, label)
+            // The facts changed in place are those made of the whole model.
+            if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
+                let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
+                                  images: state.last.catalog, theme: state.theme)
+                #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
+            }
+        }
+        func pieces(reports: Set<String> = [], members: Set<String> = [], groups: Set<String> = [], threads: Set<String> = [],
+                    pages: Bool = false) -> ModelChange {
+            var change = ModelChange()
+            (change.reports, change.members, change.groups, change.threads, change.pages) = (reports, members, groups, threads, pages)
+            return change
         }
         let ids: Set = ["1094/2026-10-10-auto-inbraken-celebesstraat"]
 
         try site.edit(bundle + "/index.md") { $0 + "\nEen nieuwe alinea aan het eind.\n" }
-        update([bundle + "/index.md"], "a report's body", loaded: .reports(ids), modelled: .reports(ids))
+        update([bundle + "/index.md"], "a report's body", loaded: .records([bundle + "/index.md"]), modelled: pieces(reports: ids))
         try site.edit(reply) { $0.replacingOccurrences(of: "inloopuur", with: "spreekuur") }
-        update([reply], "a reply's body", loaded: .reports(ids), modelled: .reports(ids))
+        update([reply], "a reply's body", loaded: .records([reply]), modelled: pieces(reports: ids))
         try site.edit(reply) { $0.replacingOccurrences(of: "at: 2026-10-10T12:10", with: "at: 2026-10-12T12:10") }
-        update([reply], "a reply's time, now the last of three", loaded: .reports(ids), modelled: .everything)
+        update([reply], "a reply's time, now the last of three", loaded: .records([reply]), modelled: nil)
         try site.edit(single) { $0.replacingOccurrences(of: "title: ", with: "title: Weer over ") }
         try site.edit(bundle + "/index.md") { $0.replacingOccurrences(of: "category: suspicious", with: "category: attention") }
-        update([single, bundle + "/index.md"], "two reports at once", loaded: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])),
-               modelled: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
+        update([single, bundle + "/index.md"], "two reports at once", loaded: .records([single, bundle + "/index.md"]),
+               modelled: pieces(reports: ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
         try site.edit(bundle + "/index.md") { $0.replacingOccurrences(of: "author: noah-el-amrani", with: "author: anna-de-vries") }
-        update([bundle + "/index.md"], "a report's author", loaded: .reports(ids), modelled: .everything)
+        update([bundle + "/index.md"], "a report's author", loaded: .records([bundle + "/index.md"]), modelled: nil)
         try site.edit(bundle + "/index.md") { $0 + "\nMail bram.vandijk@example.com als je iets weet.\n" }
-        update([bundle + "/index.md"], "a member's address in a report (a warning of its own)", loaded: .reports(ids), modelled: .reports(ids))
+        update([bundle + "/index.md"], "a member's address in a report (a warning of its own)", loaded: .records([bundle + "/index.md"]),
+               modelled: pieces(reports: ids))
         #expect(state.diagnostics.contains { $0.file.hasSuffix(bundle + "/index.md") })
 
         // An unknown author is an error: the last good site stays. A body edit of another report
@@ -50,24 +65,42 @@ extension IncrementalTests {
         #expect(!state.succeeded)
         try site.edit(reply) { $0 + "\nNog een regel.\n" }
         _ = state.update(content: [reply], templates: [])
-        #expect(state.lastChange.loaded == .reports(ids))
+        #expect(state.lastChange.loaded == .records([reply]))
         try site.edit(single) { $0.replacingOccurrences(of: "author: niemand-", with: "author: ") }
-        update([single], "an error, an edit elsewhere, the fix", loaded: .reports(["1094/2026-09-03-scooters-op-de-stoep-javastraat"]),
-               modelled: .reports(ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
+        update([single], "an error, an edit elsewhere, the fix", loaded: .records([single]),
+               modelled: pieces(reports: ids.union(["1094/2026-09-03-scooters-op-de-stoep-javastraat"])))
 
-        // Beyond reports: a member's file, a new reply, a file with a problem.
+        // Other records: a member's bio and a report at once, a group's text, a goal's points
+        // (the group's leaderboard), a page, a message.
         let member = "users/bram-van-dijk.md"
-        try site.edit(member) { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }
+        try site.edit(member) { $0 + "\nDuikt ook in de winter.\n" }
         try site.edit(single) { $0 + "\nEn nog iets.\n" }
-        update([member, single], "a member and a report", loaded: .everything, modelled: .everything)
+        update([member, single], "a member's bio and a report", loaded: .records([member, single]),
+               modelled: pieces(reports: ["1094/2026-09-03-scooters-op-de-stoep-javastraat"], members: ["bram-van-dijk"]))
+        let group = "groups/duikclub-de-zeehond"
+        try site.edit(group + "/index.md") { $0 + "\nNieuwe leden welkom.\n" }
+        update([group + "/index.md"], "a group's text", loaded: .records([group + "/index.md"]), modelled: pieces(groups: ["duikclub-de-zeehond"]))
+        let goal = group + "/goals/duik-bij-de-zeelandbrug.md"
+        try site.edit(goal) { $0.replacingOccurrences(of: "points: 20", with: "points: 45") }
+        update([goal], "a completed goal's points", loaded: .records([goal]), modelled: pieces(groups: ["duikclub-de-zeehond"]))
+        let page = "pages/over-buurtboek.md"
+        try site.edit(page) { $0 + "\nEen alinea erbij.\n" }
+        update([page], "a page", loaded: .records([page]), modelled: pieces(pages: true))
+        let message = "threads/buddyduik-vinkeveen/20260921T0812-zoe-jansen.md"
+        try site.edit(message) { $0 + "\nTot zaterdag!\n" }
+        update([message], "a message", loaded: .records([message]), modelled: pieces(threads: ["buddyduik-vinkeveen"]))
+
+        // Further: a member's name (every list of members), a new reply, a file with a problem.
+        try site.edit(member) { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }
+        update([member], "a member's name", loaded: .records([member]), modelled: nil)
         let added = bundle + "/replies/20261012T0800-bram-van-dijk.md"
         try site.write(added, "---\nauthor: bram-van-dijk\nat: 2026-10-12T08:00:00+02:00\n---\nNieuw.\n")
-        update([added], "a new reply", loaded: .everything, modelled: .everything)
+        update([added], "a new reply", loaded: .everything, modelled: nil)
         try site.edit(single) { $0.replacingOccurrences(of: "at: ", with: "at: x") }
         _ = state.update(content: [single], templates: [])
         #expect(state.lastChange.loaded == .everything && !state.succeeded)
         try site.edit(single) { $0.replacingOccurrences(of: "at: x", with: "at: ") }
-        update([single], "a broken date mended", loaded: .everything, modelled: .everything)
+        update([single], "a broken date mended", loaded: .everything, modelled: nil)
     }
 
     @Test func aBrokenEditKeepsTheSiteAndTheFixRestoresIt() throws {

@@ -90,19 +90,35 @@ struct Facts: Sendable, Equatable {
         self.values = values
     }
 
-    /// Takes in a change that names reports (`ContentChange.reports`: the rest of the model, the
+    /// Takes in a model made again piece by piece (`ModelChange`: the rest of the model, the
     /// images, the settings and the theme are as they were when these facts were made): the
-    /// facts of those reports and their bodies are made again, in place, and the keys whose
-    /// fingerprint changed are returned. The same facts as `init` makes of the whole model
-    /// (`FactsTests`).
-    mutating func update(reports ids: Set<String>, model: SiteModel, bodies: [String: [UInt8]], texts: Bodies) -> Set<String> {
+    /// facts of those pieces, their narrower views and the bodies that changed (`changedBodies`)
+    /// are made again, in place, and the keys whose fingerprint changed are returned. The same
+    /// facts as `init` makes of the whole model (`FactsTests`).
+    mutating func update(_ change: ModelChange, model: SiteModel, images: ImageCatalog, bodies: [String: [UInt8]], texts: Bodies,
+                         changedBodies: Set<String>) -> Set<String> {
         var changed: Set<String> = []
-        func set(_ key: String, _ value: [UInt8]) {
-            if values.updateValue(value, forKey: key) != value { changed.insert(key) }
+        func set(_ key: String, _ value: [UInt8]?) {
+            if let value {
+                if values.updateValue(value, forKey: key) != value { changed.insert(key) }
+            } else if values.removeValue(forKey: key) != nil {
+                changed.insert(key)
+            }
         }
-        for id in ids.sorted() {
+        for id in change.reports.sorted() {
             guard let report = model.reports[id] else { continue }
             for (key, value) in Self.report(report, bodies: bodies, texts: { texts[$0] }) { set(key, value) }
+        }
+        for (kind, ids) in ModelPieces.pieces(of: change, in: model) {
+            for (key, value) in kind.fingerprints(model, images, ids) { set(key, value) }
+        }
+        for id in change.members.sorted() {
+            guard let member = model.members[id] else { continue }
+            set(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined)))
+        }
+        for file in changedBodies.sorted() {
+            set(Dependency.body(file).key, bodies[file])
+            set(Dependency.summary(file).key, texts[file].map { Self.summary(of: file, $0.text).1 })
         }
         return changed
     }

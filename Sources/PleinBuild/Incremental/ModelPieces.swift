@@ -34,10 +34,17 @@ struct AnyPieceKind: Sendable {
     let entries: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ before: (model: SiteModel, images: ImageCatalog)?)
         -> [(key: String, value: any Encodable & Sendable, unchanged: Bool)]
 
+    /// The fingerprints of the pieces of these ids (nil for one the model has not).
+    let fingerprints: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ ids: [String]) -> [(key: String, value: [UInt8]?)]
+
     init<Value>(_ kind: PieceKind<Value>) {
         entries = { model, images, before in
             let old = before.map { kind.pieces($0.model, $0.images) }
             return kind.pieces(model, images).map { id, value in (kind.key(id), value, old?[id] == value) }
+        }
+        fingerprints = { model, images, ids in
+            let pieces = kind.pieces(model, images)
+            return ids.map { id in (kind.key(id), pieces[id].map { FingerprintEncoder.fingerprint($0) }) }
         }
     }
 }
@@ -73,6 +80,22 @@ enum ModelPieces {
         AnyPieceKind(areaOrder), AnyPieceKind(locationOrder), AnyPieceKind(places), AnyPieceKind(asOf), AnyPieceKind(today),
         AnyPieceKind(image),
     ]
+
+    /// The pieces a model made again piece by piece (`ModelChange`) may have changed, by kind
+    /// and id. (A report's are `Facts.report`'s, with its narrower views and bodies.)
+    static func pieces(of change: ModelChange, in model: SiteModel) -> [(kind: AnyPieceKind, ids: [String])] {
+        var pieces: [(kind: AnyPieceKind, ids: [String])] = [
+            (AnyPieceKind(member), change.members.sorted()), (AnyPieceKind(group), change.groups.sorted()),
+            (AnyPieceKind(location), change.locations.sorted()), (AnyPieceKind(thread), change.threads.sorted()),
+        ]
+        if change.pages {
+            pieces += [(AnyPieceKind(page), model.pages.map(\.id)), (AnyPieceKind(pageOrder), [""]), (AnyPieceKind(menu), [""])]
+        }
+        if let members = change.sessions {
+            pieces += [(AnyPieceKind(sessions), members.sorted()), (AnyPieceKind(asOf), [""])]
+        }
+        return pieces.filter { !$0.ids.isEmpty }
+    }
 
     /// Records by id, the first of an id kept (ids are unique once checked).
     private static func byID<Record>(_ records: [Record], _ id: KeyPath<Record, String>) -> [String: Record] {

@@ -9,7 +9,7 @@ import PleinModel
 import PleinRender
 
 /// `plein build` after edits of reports' and replies' texts only (`StoreSession.editedReportFiles`):
-/// the dev server's report-by-report update (`ContentChange.reports`), made from the build store
+/// the dev server's record-by-record update (`ContentChange.records`) for reports, made from the build store
 /// instead of a site in memory. Only those reports are read, checked, modelled and turned into
 /// facts; the outputs that read a fact that changed are found in the store's record of what each
 /// output read, and rendered from the pieces of the model they read (`StoredModel`); the spare

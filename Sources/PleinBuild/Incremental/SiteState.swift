@@ -21,10 +21,11 @@ public struct SiteState: Sendable {
     /// What the rules that span records found in `content` (`CheckStage.rules`).
     private var checked: [Diagnostic]?
     /// What changed in the content since the last model was made (`last.model`): everything
-    /// until a first model is made, and after an edit that reached beyond single reports.
+    /// until a first model is made, and after an edit that reached beyond records edited in place.
     private var unrendered = ContentChange.everything
-    /// How far the last update's reload reached, and how far its model did (for tests and timings).
-    private(set) var lastChange = (loaded: ContentChange.everything, modelled: ContentChange.everything)
+    /// How far the last update's reload reached, and the pieces its model made again (nil: the
+    /// whole model; for tests and timings).
+    private(set) var lastChange: (loaded: ContentChange, modelled: ModelChange?) = (.everything, nil)
     var images: ImageStage
     var videos: VideoStage
     var theme: Theme?
@@ -143,7 +144,14 @@ public struct SiteState: Sendable {
         public var removed: [String] = []
         /// Outputs rendered (for measuring how incremental an update was).
         public var rendered = 0
+        /// Of `changed`, the pages of the edited records, which were rendered and handed to
+        /// `first` before the others.
+        public var first: [String] = []
     }
+
+    /// Told the site's files as soon as the pages of the edited records are rendered, with the
+    /// output paths of those that changed (the other outputs the edit changes follow).
+    public typealias FirstPages = @Sendable (ServedFiles, [String]) -> Void
 
     /// Looks at everything again after events were lost (the watcher's queue overflowed):
     /// every content file is read, and the theme too; the facts tell what really changed.
@@ -152,11 +160,12 @@ public struct SiteState: Sendable {
     }
 
     /// Applies edits: `content` and `templates` are paths relative to their folders.
-    public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>) -> Update {
-        update(content: changedContent, rereadTheme: !changedTemplates.isEmpty)
+    /// With `first`, the pages of records edited in place are rendered first and handed to it.
+    public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>, first: FirstPages? = nil) -> Update {
+        update(content: changedContent, rereadTheme: !changedTemplates.isEmpty, first: first)
     }
 
-    private mutating func update(content changedContent: Set<String>, rereadTheme: Bool) -> Update {
+    private mutating func update(content changedContent: Set<String>, rereadTheme: Bool, first: FirstPages? = nil) -> Update {
         notes = []
         var timer = PhaseTimer(enabled: options.timings)
         let languageBefore = content.site.language
@@ -179,23 +188,25 @@ public struct SiteState: Sendable {
             loadTheme()
             change = .everything
         }
-        lastChange = (change, .everything)
+        lastChange = (change, nil)
         check(change)
-        timer.lap(change == .everything ? "check" : "check (reports only)")
+        timer.lap(change == .everything ? "check" : "check (\(change.files?.count ?? 0) records' files)")
         unrendered = unrendered.then(change)
-        return renderIfPossible()
+        return renderIfPossible(first: first)
     }
 
     /// Renders what changed since the last build (everything when there is none): the outputs
     /// that read a fact that changed (`QueryGraph`). Keeps the last good outputs when there are errors.
-    private mutating func renderIfPossible() -> Update {
+    private mutating func renderIfPossible(first: FirstPages? = nil) -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
         var timer = PhaseTimer(enabled: options.timings)
-        // After edits of reports' texts only (no file appeared, vanished or changed but theirs),
-        // the media, attachments and their copies are what the last render made of them.
+        // After edits of records in place (no file appeared, vanished or changed but theirs), the
+        // media, attachments and their copies are what the last render made of them; but for an
+        // album's file (its photos' order, captions and map) or a member's (their home, near
+        // which no photo's position is published).
         let media: Media
         let mediaAsBefore: Bool
-        if tracking, remembered == nil, case .reports = unrendered, let kept = last.media {
+        if tracking, remembered == nil, let files = unrendered.files, let kept = last.media, files.allSatisfy(Self.keepsMedia) {
             (media, mediaAsBefore) = (kept, true)
             (videosMade, imagesMade, imagesReused) = (0, 0, 0)
             diagnostics += videos.diagnostics.map { $0.under(content.displayRoot) }
@@ -204,26 +215,25 @@ public struct SiteState: Sendable {
             (media, mediaAsBefore) = (made, false)
         }
         let catalog = media.catalog
-        // A model made from the last one by an edit of reports only is that in the stages after,
-        // which then look at those reports only; else they look at everything.
-        let (model, modelNotes, change) = modelStage.run(content, change: tracking && remembered == nil ? unrendered : .everything, last: &last.model,
-                                                         captureTimes: media.captureTimes, threadKeys: threadKeys, now: options.buildTime,
-                                                         sealed: Set(sealing.keys))
-        var reportsOnly: Set<String>?
-        if case .reports(let ids) = change { reportsOnly = ids }
-        lastChange.modelled = change
-        timer.lap(reportsOnly == nil ? "model" : "model (\(reportsOnly!.count) reports made again)")
+        // A model made from the last one piece by piece is that in the stages after, which then
+        // look at those pieces only; else they look at everything.
+        let (model, modelNotes, piecesOnly) = modelStage.run(content, change: tracking && remembered == nil ? unrendered : .everything,
+                                                             last: &last.model, captureTimes: media.captureTimes, threadKeys: threadKeys,
+                                                             now: options.buildTime, sealed: Set(sealing.keys))
+        lastChange.modelled = piecesOnly
+        timer.lap(piecesOnly == nil ? "model" : "model (pieces made again)")
         notes = modelNotes
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
         }
-        // After an edit of reports, the last build's bodies and facts are taken and changed in
-        // place (a copy would cost what the edit does many times over); `last` gets them back below.
+        // After a model made piece by piece, the last build's bodies and facts are taken and
+        // changed in place (a copy would cost what the edit does many times over); `last` gets
+        // them back below.
         var bodies = BodiesStage()
         let changedBodies: Set<String>
-        if let reportsOnly {
+        if let piecesOnly {
             swap(&bodies, &last.bodies)
-            changedBodies = bodies.update(model, reports: reportsOnly)
+            changedBodies = bodies.update(model, change: piecesOnly, threadKeys: threadKeys)
         } else {
             (bodies, changedBodies) = last.bodies.run(model, threadKeys: threadKeys)
         }
@@ -237,15 +247,18 @@ public struct SiteState: Sendable {
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
                                    search: searching, sealing: sealing))
-        // The outputs: after an edit of reports only, the same as last time.
-        let sameOutputs = reportsOnly != nil && !last.ids.isEmpty
-        let ids = sameOutputs ? last.ids : renderer.outputs()
+        // The outputs: after an edit of reports only, the same as last time (after others, the
+        // same unless a record's edit changed which there are).
+        var ids = piecesOnly?.onlyReports == true && !last.ids.isEmpty ? last.ids : renderer.outputs()
+        let sameOutputs = piecesOnly != nil && !last.ids.isEmpty && (ids.count == last.ids.count && ids == last.ids)
+        if sameOutputs { ids = last.ids }
         // The facts: what outputs read, each with a fingerprint (for a build without the store or
         // the dev server, there is nothing to compare them with).
         var changedFacts: Set<String>?
         let facts: Facts?
-        if let reportsOnly, var updated = last.facts.take() {
-            changedFacts = updated.update(reports: reportsOnly, model: model, bodies: bodies.digests, texts: bodies.bodies)
+        if let piecesOnly, var updated = last.facts.take() {
+            changedFacts = updated.update(piecesOnly, model: model, images: catalog, bodies: bodies.digests, texts: bodies.bodies,
+                                          changedBodies: changedBodies)
             facts = updated
         } else {
             facts = tracking
@@ -261,6 +274,8 @@ public struct SiteState: Sendable {
             remembered = memory
         } else if sameOutputs, let changedFacts {
             todo = last.outputs(keys: last.graph.outputs(reading: changedFacts, keepingReaders: true))
+        } else if let changedFacts {
+            todo = last.graph.outputsToRender(ids, changed: changedFacts, keepingReaders: true)
         } else if let facts, let before = last.facts {
             todo = last.graph.outputsToRender(ids, changed: before.changes(to: facts), keepingReaders: true)
         } else {
@@ -269,7 +284,22 @@ public struct SiteState: Sendable {
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil
-        let (rendered, failure) = stage.run(todo)
+        // The pages of the edited records first (those that show their texts), served at once;
+        // then the rest of what the edit changed.
+        var early = Update()
+        var rest = todo
+        if let first, sameOutputs, remembered == nil, stream == nil, let files = unrendered.files {
+            let own = last.graph.outputs(reading: Set(files.map { Dependency.body($0).key }), keepingReaders: true)
+            if !own.isEmpty, todo.contains(where: { !own.contains($0.key) }) {
+                let (made, _) = stage.run(todo.filter { own.contains($0.key) })
+                early = last.take(rendered: made, of: nil)
+                early.first = early.changed
+                first(last.served, early.changed)
+                rest = todo.filter { !own.contains($0.key) }
+                timer.lap("render the edited records' pages first (\(made.count) outputs)")
+            }
+        }
+        let (rendered, failure) = stage.run(rest)
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
         var publishedLinks = media.links
@@ -288,6 +318,7 @@ public struct SiteState: Sendable {
 
         // A build with the store keeps its outputs' account there (and streamed pages no bytes).
         var update = remembered == nil ? last.take(rendered: rendered, of: sameOutputs ? nil : ids) : Update(rendered: rendered.count)
+        (update.changed, update.rendered, update.first) = (early.changed + update.changed, early.rendered + update.rendered, early.first)
         if remembered == nil { last.facts = facts }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
@@ -310,6 +341,14 @@ public struct SiteState: Sendable {
         last.media = media
         timer.lap("collect")
         return update
+    }
+
+    /// Whether an edit of this file in place leaves the media as they were.
+    private static func keepsMedia(_ path: String) -> Bool {
+        switch FileRole.of(path) {
+        case .album, .member: return false
+        default: return true
+        }
     }
 
     /// What the media stages made of the content: published images and videos, attachments and

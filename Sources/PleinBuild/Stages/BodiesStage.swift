@@ -30,14 +30,22 @@ struct BodiesStage {
         return (BodiesStage(bodies: next, digests: index, jobs: Dictionary(all.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })), changed)
     }
 
-    /// After a change that names reports (`ContentChange.reports`, the rest of the model as it
-    /// was): the bodies of those reports only are looked at again, in place. Returns the files
-    /// whose body changed.
-    mutating func update(_ model: SiteModel, reports ids: Set<String>) -> Set<String> {
+    /// After a model made again piece by piece (`ModelChange`, the rest of the model as it was):
+    /// the bodies of those pieces only are looked at again, in place. Returns the files whose
+    /// body changed.
+    mutating func update(_ model: SiteModel, change: ModelChange, threadKeys: ThreadKeys?) -> Set<String> {
         let routes = Routes(baseURL: model.site.baseURL)
-        let all = ids.sorted().compactMap { model.reports[$0] }.flatMap { Bodies.jobs(report: $0, routes: routes) }
+        var all = change.reports.sorted().compactMap { model.reports[$0] }.flatMap { Bodies.jobs(report: $0, routes: routes) }
+        all += change.members.sorted().compactMap { model.members[$0] }.flatMap { Bodies.jobs(member: $0, routes: routes) }
+        all += change.groups.sorted().compactMap { model.groups[$0] }.flatMap { Bodies.jobs(group: $0, routes: routes) }
+        all += model.locations.filter { change.locations.contains($0.id) }.flatMap { Bodies.jobs(location: $0, routes: routes) }
+        if change.pages { all += model.pages.flatMap { Bodies.jobs(page: $0, routes: routes) } }
+        if let threadKeys {
+            all += model.threads.filter { change.threads.contains($0.id) }.flatMap { Bodies.jobs(thread: $0, routes: routes, keys: threadKeys) }
+        }
         var stale: [Bodies.Job] = []
         for job in all {
+            if let old = jobs[job.file], old.markdown == job.markdown, old.page == job.page, digests[job.file] != nil { continue }
             let digest = Self.digest(job)
             if digests[job.file] != digest { stale.append(job) }
             digests[job.file] = digest

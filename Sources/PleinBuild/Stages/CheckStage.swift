@@ -16,9 +16,9 @@ enum CheckStage {
     /// The rules that span records, run over the whole content, or again over the reports a
     /// change names only (their files' problems replace those in `last`).
     static func rules(_ content: Content, change: ContentChange, last: [Diagnostic]?) -> [Diagnostic] {
-        guard case .reports(let ids) = change, let last else { return Checker.check(content) }
-        let files = content.reports(ids).reduce(into: Set<String>()) { $0.formUnion(Checker.files(of: $1)) }
-        return last.filter { !files.contains($0.file) } + Checker.check(content, reports: ids)
+        guard let changed = change.files, let last else { return Checker.check(content) }
+        let (files, found) = Checker.check(content, records: changed)
+        return last.filter { !files.contains($0.file) } + found
     }
 
     /// `checked`: what `rules` found.

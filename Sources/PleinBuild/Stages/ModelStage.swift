@@ -19,17 +19,18 @@ struct ModelStage {
 
     /// The model of the whole content, and notes worth telling (as below).
     mutating func run(_ loaded: Content, captureTimes: [String: Moment], threadKeys: ThreadKeys?, now: Moment,
-                      sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ContentChange) {
+                      sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ModelChange?) {
         var none: SiteModel?
         return run(loaded, change: .everything, last: &none, captureTimes: captureTimes, threadKeys: threadKeys, now: now, sealed: sealed)
     }
 
     /// The model, and notes worth telling (history unavailable, threads without a secret).
-    /// After a change that names reports, the model is `last` with those reports made again in
-    /// place (`ModelBuilder.replace`), unless the history moved or the edit reached further; the
-    /// change returned says which it was. `last` is taken when the model is made from it.
+    /// After a change that names records, the model is `last` with those records' pieces made
+    /// again in place (`ModelBuilder.replace`), unless the history moved or the edit reached
+    /// further; the change returned says which pieces were made again (nil: the whole model was
+    /// built). `last` is taken when the model is made from it.
     mutating func run(_ loaded: Content, change: ContentChange, last: inout SiteModel?, captureTimes: [String: Moment],
-                      threadKeys: ThreadKeys?, now: Moment, sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ContentChange) {
+                      threadKeys: ThreadKeys?, now: Moment, sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ModelChange?) {
         let head = history.head
         if let reading = firstReading {
             history = reading.finish()
@@ -39,19 +40,19 @@ struct ModelStage {
         }
         var notes: [String] = []
         if let why = history.unavailable { notes.append(why) }
-        var replaced: SiteModel?
-        if case .reports(let ids) = change, history.head == head, var previous = last.take() {
-            if ModelBuilder.replace(reports: ids, in: &previous, from: loaded, history: history.history) {
-                replaced = previous
+        var replaced: (SiteModel, ModelChange)?
+        if let files = change.files, history.head == head, var previous = last.take() {
+            if let made = ModelBuilder.replace(records: files, in: &previous, from: loaded, history: history.history, captureTimes: captureTimes,
+                                               sealed: sealed) {
+                replaced = (previous, made)
             } else {
                 last = previous
             }
         }
-        let model = replaced ?? ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now, sealed: sealed)
-        let made = replaced == nil ? ContentChange.everything : change
+        let model = replaced?.0 ?? ModelBuilder.build(loaded, captureTimes: captureTimes, history: history.history, now: now, sealed: sealed)
         if threadKeys == nil, !model.threads.isEmpty {
             notes.append("\(model.threads.count) message thread\(model.threads.count == 1 ? " was" : "s were") not rendered: set PLEIN_SECRET or pass --secret-file")
         }
-        return (model, notes, made)
+        return (model, notes, replaced?.1)
     }
 }

@@ -78,16 +78,49 @@ public struct LoadResult: Sendable {
 public enum ContentChange: Sendable, Equatable {
     /// Anything may have changed, the set of files or the site's settings included.
     case everything
-    /// Only these reports changed (by id): the records of their own files and of their replies.
-    /// No file appeared or vanished, and the files read, before and after, had no problem.
-    case reports(Set<String>)
+    /// Only the records of these content files changed, each in place: a report's or a reply's,
+    /// a member's, a group's, an album's, a goal's, an event's, a page's, a study location's, a
+    /// thread's or a message's, a member's check-ins. No file appeared or vanished, the files
+    /// read had no problem before or after, and no record changed what the rules that span
+    /// records read of it (a member's address, a group's name).
+    case records(Set<String>)
 
     /// Nothing changed.
-    public static let nothing = ContentChange.reports([])
+    public static let nothing = ContentChange.records([])
 
     /// This change followed by `next`: what changed since before this one.
     public func then(_ next: ContentChange) -> ContentChange {
-        guard case .reports(let these) = self, case .reports(let those) = next else { return .everything }
-        return .reports(these.union(those))
+        guard case .records(let these) = self, case .records(let those) = next else { return .everything }
+        return .records(these.union(those))
+    }
+
+    /// The files of a change of records; nil for `everything`.
+    public var files: Set<String>? {
+        guard case .records(let files) = self else { return nil }
+        return files
+    }
+
+    /// The reports (by id) whose own file or a reply's file changed.
+    public var reports: Set<String> {
+        var ids: Set<String> = []
+        for path in files ?? [] {
+            switch FileRole.of(path) {
+            case .report(let area, let name, _): ids.insert(area + "/" + name)
+            case .reply(let area, let report, _): ids.insert(area + "/" + report)
+            default: break
+            }
+        }
+        return ids
+    }
+
+    /// Whether every changed file is a report's or a reply's.
+    public var onlyReports: Bool {
+        guard let files else { return false }
+        return files.allSatisfy { path in
+            switch FileRole.of(path) {
+            case .report, .reply: return true
+            default: return false
+            }
+        }
     }
 }

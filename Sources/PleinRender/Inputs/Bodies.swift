@@ -24,31 +24,45 @@ public struct Bodies: Sendable {
     /// The bodies of every published record; messages only when their threads are rendered.
     public static func jobs(_ model: SiteModel, routes: Routes, threadKeys: ThreadKeys? = nil) -> [Job] {
         var jobs: [Job] = []
-        for id in model.memberOrder {
-            let m = model.members[id]!
-            jobs.append(Job(file: m.file, markdown: m.bio.markdown, page: routes.member(id)))
-        }
-        for gid in model.groupOrder {
-            let g = model.groups[gid]!
-            jobs.append(Job(file: g.file, markdown: g.body.markdown, page: routes.group(gid)))
-            for a in g.albums { jobs.append(Job(file: a.file, markdown: a.body.markdown, page: routes.album(a.key))) }
-            for e in g.events { jobs.append(Job(file: e.file, markdown: e.body.markdown, page: routes.groupEvent(e.key))) }
-            for goal in g.openGoals + g.completedGoals {
-                jobs.append(Job(file: goal.file, markdown: goal.body.markdown, page: routes.group(gid)))
-            }
-        }
+        for id in model.memberOrder { jobs += self.jobs(member: model.members[id]!, routes: routes) }
+        for gid in model.groupOrder { jobs += self.jobs(group: model.groups[gid]!, routes: routes) }
         for rid in model.reportOrder { jobs += self.jobs(report: model.reports[rid]!, routes: routes) }
-        for l in model.locations {
-            jobs.append(Job(file: l.file, markdown: l.body.markdown, page: routes.location(l.id)))
-        }
-        jobs += model.pages.map { Job(file: $0.file, markdown: $0.body.markdown, page: routes.page($0.id)) }
+        for l in model.locations { jobs += self.jobs(location: l, routes: routes) }
+        jobs += model.pages.flatMap { self.jobs(page: $0, routes: routes) }
         if let threadKeys {
-            for thread in model.threads {
-                let page = routes.thread(threadKeys.key(for: thread.id))
-                jobs += thread.messages.map { Job(file: $0.file, markdown: $0.body.markdown, page: page) }
-            }
+            for thread in model.threads { jobs += self.jobs(thread: thread, routes: routes, keys: threadKeys) }
         }
         return jobs
+    }
+
+    /// The body of a member's page (none for a member who left: their page has no bio).
+    public static func jobs(member m: MemberModel, routes: Routes) -> [Job] {
+        m.left == nil ? [Job(file: m.file, markdown: m.bio.markdown, page: routes.member(m.id))] : []
+    }
+
+    /// The bodies of a group: its own, and its albums', events' and goals'.
+    public static func jobs(group g: GroupModel, routes: Routes) -> [Job] {
+        var jobs = [Job(file: g.file, markdown: g.body.markdown, page: routes.group(g.id))]
+        for a in g.albums { jobs.append(Job(file: a.file, markdown: a.body.markdown, page: routes.album(a.key))) }
+        for e in g.events { jobs.append(Job(file: e.file, markdown: e.body.markdown, page: routes.groupEvent(e.key))) }
+        for goal in g.openGoals + g.completedGoals {
+            jobs.append(Job(file: goal.file, markdown: goal.body.markdown, page: routes.group(g.id)))
+        }
+        return jobs
+    }
+
+    public static func jobs(page p: PageModel, routes: Routes) -> [Job] {
+        [Job(file: p.file, markdown: p.body.markdown, page: routes.page(p.id))]
+    }
+
+    public static func jobs(location l: LocationModel, routes: Routes) -> [Job] {
+        [Job(file: l.file, markdown: l.body.markdown, page: routes.location(l.id))]
+    }
+
+    /// The bodies of a thread's messages, on its page (whose address its key makes).
+    public static func jobs(thread: ThreadModel, routes: Routes, keys: ThreadKeys) -> [Job] {
+        let page = routes.thread(keys.key(for: thread.id))
+        return thread.messages.map { Job(file: $0.file, markdown: $0.body.markdown, page: page) }
     }
 
     /// The bodies of a report: its own and its replies'.

@@ -1,0 +1,139 @@
+import PleinCore
+
+/// The records of edited files made again, each joined to what the last load joined it to (a
+/// report's replies and files, an album's photos, a thread's messages, a member's avatar found
+/// beside it), and put in place in the content only when every one of them could be made
+/// (`apply`). Nil when one cannot be made without the whole content: a problem in its file, or a
+/// change of what the rules that span records read of it (a member's address, the avatar a
+/// member's file names, a group's name), or of what is published of a group's photos (its
+/// visibility, whether anyone is in it).
+struct RecordEdits {
+    private var reports: [Int: Report] = [:]
+    private var members: [Int: Member] = [:]
+    private var groups: [Int: Group] = [:]
+    private var albums: [Int: Album] = [:]
+    private var goals: [Int: Goal] = [:]
+    private var events: [Int: GroupEvent] = [:]
+    private var pages: [Int: ContentPage] = [:]
+    private var locations: [Int: StudyLocation] = [:]
+    private var threads: [Int: Thread] = [:]
+    private var checkIns: [String: [CheckIn]] = [:]
+
+    init?(read: [Parsed], content: Content, displayRoot: String) {
+        let clock = content.site.clock
+        // Records first, then the replies and messages joined to them (each made from its report or
+        // thread as it is so far).
+        let joined = { (item: Parsed) -> Bool in
+            switch item.role {
+            case .reply, .message: return true
+            default: return false
+            }
+        }
+        for item in read.filter({ !joined($0) }) + read.filter(joined) {
+            guard let record = item.read else { return nil }
+            switch item.role {
+            case .report(let area, let name, _):
+                guard let index = content.reportPosition(of: area + "/" + name), content.reports[index].file == item.path else { return nil }
+                let (made, problems) = Assembler.reportRecord(record, path: item.path, area: area, name: name, clock: clock)
+                guard problems.isEmpty else { return nil }
+                var report = made
+                report.replies = content.reports[index].replies
+                report.resources = content.reports[index].resources
+                reports[index] = report
+            case .reply(let area, let reportName, let name):
+                guard let index = content.reportPosition(of: area + "/" + reportName),
+                      let (reply, problems) = Assembler.replyRecord(record, path: item.path, area: area, report: reportName, name: name),
+                      problems.isEmpty else { return nil }
+                var report = reports[index] ?? content.reports[index]
+                guard let at = report.replies.firstIndex(where: { $0.file == item.path }) else { return nil }
+                report.replies[at] = reply
+                report.replies = Assembler.ordered(report.replies)
+                reports[index] = report
+            case .message(let threadID, let name):
+                guard let index = content.threads.firstIndex(where: { $0.id == threadID }),
+                      let message = Assembler.messageRecord(record, path: item.path, name: name) else { return nil }
+                let thread = threads[index] ?? content.threads[index]
+                guard let at = thread.messages.firstIndex(where: { $0.file == item.path }) else { return nil }
+                var messages = thread.messages
+                messages[at] = message
+                threads[index] = Assembler.thread(thread, messages: Assembler.ordered(messages: messages))
+            default:
+                // A file that is a record on its own, made as the whole load makes it.
+                let (made, problems) = Assembler.record(of: item, site: content.site, displayRoot: displayRoot)
+                guard problems.isEmpty, take(made, item: item, content: content) else { return nil }
+            }
+        }
+    }
+
+    /// Takes the record `made` of `item` in; false when it cannot be taken without the whole content.
+    private mutating func take(_ made: Content, item: Parsed, content: Content) -> Bool {
+        switch item.role {
+        case .member(let id):
+            guard let new = made.members.first, let index = content.members.firstIndex(where: { $0.id == id }) else { return false }
+            let old = content.members[index]
+            // Another member's reference by address, and the address taken twice, read it.
+            guard new.email == old.email else { return false }
+            switch (new.spans["avatar"], old.spans["avatar"]) {
+            case (nil, nil): members[index] = Assembler.member(new, avatar: old.avatar)
+            case (_?, _?) where new.avatar?.value == old.avatar?.value: members[index] = new
+            default: return false
+            }
+        case .group(let id):
+            guard let new = made.groups.first, let index = content.groups.firstIndex(where: { $0.id == id }) else { return false }
+            let old = content.groups[index]
+            // Groups of the same name are told apart by the rules; what is published of a group's
+            // photos and videos follows its visibility and whether anyone is in it.
+            func anyone(_ group: Group) -> Bool { group.members.contains { content.memberIndex.resolve($0.value) != nil } }
+            guard new.name.lowercased() == old.name.lowercased(), new.visibility == old.visibility, anyone(new) == anyone(old) else { return false }
+            groups[index] = new
+        case .album(let group, let id):
+            guard let new = made.albums.first, let index = content.albums.firstIndex(where: { $0.group == group && $0.id == id })
+            else { return false }
+            albums[index] = Assembler.album(new, imageFiles: content.albums[index].imageFiles)
+        case .goal(let group, let id):
+            guard let new = made.goals.first, let index = content.goals.firstIndex(where: { $0.group == group && $0.id == id })
+            else { return false }
+            goals[index] = new
+        case .event(let group, let id):
+            guard let new = made.events.first, let index = content.events.firstIndex(where: { $0.group == group && $0.id == id })
+            else { return false }
+            events[index] = new
+        case .page(let id):
+            guard let new = made.pages.first, let index = content.pages.firstIndex(where: { $0.id == id }) else { return false }
+            pages[index] = new
+        case .location(let id):
+            guard let new = made.locations.first, let index = content.locations.firstIndex(where: { $0.id == id }) else { return false }
+            locations[index] = new
+        case .thread(let id):
+            guard let new = made.threads.first, let index = content.threads.firstIndex(where: { $0.id == id }) else { return false }
+            threads[index] = Assembler.thread(new, messages: (threads[index] ?? content.threads[index]).messages)
+        case .checkins(let member):
+            guard content.checkInFiles[member] == item.path else { return false }
+            checkIns[member] = made.checkIns
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Puts the records made in place.
+    mutating func apply(to content: inout Content) {
+        for (index, report) in reports { content.reports[index] = report }
+        if !members.isEmpty {
+            var all = content.members
+            for (index, member) in members { all[index] = member }
+            content.members = all
+        }
+        for (index, group) in groups { content.groups[index] = group }
+        for (index, album) in albums { content.albums[index] = album }
+        for (index, goal) in goals { content.goals[index] = goal }
+        for (index, event) in events { content.events[index] = event }
+        for (index, page) in pages { content.pages[index] = page }
+        for (index, location) in locations { content.locations[index] = location }
+        for (index, thread) in threads { content.threads[index] = thread }
+        if !checkIns.isEmpty {
+            content.checkIns = content.checkIns.filter { checkIns[$0.member] == nil } + checkIns.values.flatMap { $0 }
+            content.checkIns.sort { ($0.member, $0.checkIn, $0.span) < ($1.member, $1.checkIn, $1.span) }
+        }
+    }
+}
