@@ -42,8 +42,9 @@ public enum Checker {
     /// (members by id and address, reports by id); an album, a goal or an event is checked with
     /// its whole group (membership, and mistyped members of the group's list told with what
     /// they cause); check-ins and study locations are checked together (capacity, overlaps);
-    /// `site.yaml`'s and `places.yaml`'s rules are run again each time.
-    public static func check(_ content: Content, records changed: Set<String>) -> (files: Set<String>, problems: [Diagnostic]) {
+    /// `site.yaml`'s and `places.yaml`'s rules are run again each time. A new report (one of
+    /// `added`) or a deleted one is checked with every member (who may follow it).
+    public static func check(_ content: Content, records changed: Set<String>, added: Set<String> = []) -> (files: Set<String>, problems: [Diagnostic]) {
         var run = CheckRun(content: content)
         var files: Set<String> = [ContentLayout.site, ContentLayout.places]
         run.checkPlaces()
@@ -64,6 +65,13 @@ public enum Checker {
             default: break
             }
         }
+        // A report new or deleted: members may follow it. (The problems of a deleted file go with it.)
+        let reportAppearedOrWent = changed.contains { path in
+            guard case .report(let area, let name, _) = FileRole.of(path) else { return false }
+            return added.contains(path) || content.reportPosition(of: area + "/" + name) == nil
+        }
+        if reportAppearedOrWent { members.formUnion(content.members.map(\.id)) }
+        files.formUnion(changed)
         var texts: [(String, Body)] = []
         for report in content.reports(reports) {
             run.checkReport(report)
@@ -71,9 +79,8 @@ public enum Checker {
             files.formUnion(Self.files(of: report))
         }
         if !members.isEmpty {
-            let context = run.memberContext()
             for member in content.members where members.contains(member.id) {
-                run.checkMember(member, context)
+                run.checkMember(member)
                 texts.append((member.file, member.body))
             }
         }
@@ -183,50 +190,32 @@ struct CheckRun {
         }
     }
 
-    /// What the rules of members read of the other records, made once for all of them.
-    struct MemberContext {
-        /// The first member of each address (`Email.key`), in the members' order.
-        let firstByEmail: [String: Member]
-        let placeNames: [String]
-        let reportIDs: Set<String>
-        let avatars: [String]
-    }
-
-    func memberContext() -> MemberContext {
-        var emails: [String: Member] = [:]
-        for member in content.members {
-            let key = Email.key(member.email)
-            if !key.isEmpty, emails[key] == nil { emails[key] = member }
-        }
-        return MemberContext(
-            firstByEmail: emails, placeNames: content.places.map(\.name), reportIDs: Set(content.reports.map(\.id)),
-            avatars: content.images.keys.filter { $0.hasPrefix(ContentLayout.members + "/") }.map { String($0.dropFirst(ContentLayout.members.count + 1)) })
-    }
-
     mutating func checkMembers() {
-        let context = memberContext()
-        for member in content.members { checkMember(member, context) }
+        for member in content.members { checkMember(member) }
     }
 
-    mutating func checkMember(_ member: Member, _ context: MemberContext) {
-        let (placeNames, reportIDs, avatars) = (context.placeNames, context.reportIDs, context.avatars)
+    /// A member's rules, which read the others through the index alone (the first member of an
+    /// address, `MemberIndex.byEmail`), and the places, avatars and reports only for what they
+    /// name (their lists only to suggest a name for one that is not there).
+    mutating func checkMember(_ member: Member) {
         let key = Email.key(member.email)
-        if !key.isEmpty, let first = context.firstByEmail[key], first.id != member.id {
+        if !key.isEmpty, let first = members.byEmail[key], first.id != member.id {
             add(.duplicateEmail(member.email, firstIn: first.id), member.file, member.spans["email"] ?? .fileStart)
         }
         if case .place(let name)? = member.home,
            !content.places.contains(where: { $0.name == name }) {
             let suggestion = content.places.first { $0.name.lowercased() == name.lowercased() }?.name
-                ?? Suggestions.closest(to: name, in: placeNames)
+                ?? Suggestions.closest(to: name, in: content.places.map(\.name))
             add(.unknownReference(.place, name, suggestion: suggestion), member.file, member.spans["home"] ?? .fileStart)
         }
         if let avatar = member.avatar, member.spans["avatar"] != nil, content.images[ContentLayout.avatar(avatar.value)] == nil {
+            let avatars = content.images.keys.filter { $0.hasPrefix(ContentLayout.members + "/") }.map { String($0.dropFirst(ContentLayout.members.count + 1)) }
             add(.unknownReference(.avatar, avatar.value, suggestion: Suggestions.closest(to: avatar.value, in: avatars)),
                 member.file, avatar.span)
         }
         // Followed reports exist only where the site has reports.
-        for follow in member.follows where content.site.has(.reports) && !reportIDs.contains(follow.value) && !known(.report, follow.value) {
-            add(.unknownReference(.report, follow.value, suggestion: Suggestions.closest(to: follow.value, in: reportIDs)),
+        for follow in member.follows where content.site.has(.reports) && content.reportPosition(of: follow.value) == nil && !known(.report, follow.value) {
+            add(.unknownReference(.report, follow.value, suggestion: Suggestions.closest(to: follow.value, in: content.reports.map(\.id))),
                 member.file, follow.span)
         }
         checkUnique(member.follows, key: { $0 }, field: "follows", file: member.file)

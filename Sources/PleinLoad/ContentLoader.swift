@@ -124,8 +124,8 @@ public enum ContentLoader {
     /// the change names their files (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
-        if let files = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
-            return .records(files)
+        if let added = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
+            return .records(changed, added: added)
         }
         let loaded: LoadResult
         (loaded, state) = reload(state, fs: fs, changed: changed, timings: timings)
@@ -133,18 +133,45 @@ public enum ContentLoader {
         return .everything
     }
 
-    /// The reload of edited records, file by file; nil when the edit is of another kind: a file
-    /// that is no record's (`site.yaml`, `places.yaml`, an area, a photo, an attachment), a file
-    /// that appeared or vanished, a file with a problem before or after, a record whose change
-    /// reaches what the rules that span records read (a member's address, an avatar it names, a
+    /// The reload of edited records, file by file, and of new and deleted reports and replies;
+    /// the new files (nil when the edit is of another kind: a file that is no record's,
+    /// `site.yaml`, `places.yaml`, an area, a photo, an attachment; a file that appeared or
+    /// vanished in a new folder, or of another kind, or a report's that has a folder; a file with a problem before or after; a record whose change
+    /// reaches what the rules that span records read, a member's address, an avatar it names, a
     /// group's name). `content` is then as it was, and `state` at most holds the changed files'
     /// new sizes (which the full reload lists again).
     private static func reloadRecords(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
                                       changed: Set<String>) -> Set<String>? {
         guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
+        func listed(_ path: String) -> Bool {
+            let folder = FileTree.parent(of: path)
+            let name = path.dropFirst(folder.isEmpty ? 0 : folder.count + 1)
+            return (try? fs.list(folder))?.contains { $0.name == name } ?? false
+        }
+        var added: Set<String> = [], removed: Set<String> = []
         for path in changed {
-            guard let before = state.parsed[path], before.read != nil, before.diagnostics.isEmpty,
-                  FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
+            guard FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
+            if let before = state.parsed[path], state.tree.files[path] != nil, !listed(path) {
+                // A report of one file (none of its name has a folder), or a reply, deleted.
+                switch (before.role, before.diagnostics.isEmpty) {
+                case (.report(let area, let name, bundle: false), true) where !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name): break
+                case (.reply, true): break
+                default: return nil
+                }
+                removed.insert(path)
+                continue
+            }
+            guard let before = state.parsed[path] else {
+                // A new report of one file (none of its name had a folder), or a new reply.
+                switch FileRole.of(path) {
+                case .report(let area, let name, bundle: false) where !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name): break
+                case .reply: break
+                default: return nil
+                }
+                added.insert(path)
+                continue
+            }
+            guard before.read != nil, before.diagnostics.isEmpty else { return nil }
             switch FileRole.of(path) {
             case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: break
             default: return nil
@@ -156,18 +183,22 @@ public enum ContentLoader {
         guard !diagnostics.contains(where: { changed.contains($0.file) && !Self.isOfJoinedFiles($0.problem) }) else { return nil }
         // Sizes are taken in only when nothing else changed; the rest of the state is changed
         // once every file has been read and made into its record.
-        guard state.tree.resize(fs, changed) else { return nil }
-        let touched = changed.sorted().map { ($0, state.tree.files[$0]!) }
+        guard state.tree.take(fs, edited: changed.subtracting(added).subtracting(removed), added: added, removed: removed) else { return nil }
+        let touched = changed.subtracting(removed).sorted().map { ($0, state.tree.files[$0]!) }
         let read = parse(touched, fs: fs, clock: state.site.clock)
         guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }),
-              var made = RecordEdits(read: read, content: content, displayRoot: fs.displayRoot) else { return nil }
+              var made = RecordEdits(read: read, added: added, removed: removed, content: content, displayRoot: fs.displayRoot) else { return nil }
         made.apply(to: &content)
         for item in read {
             if let text = item.text { content.sources[item.path] = text }
             state.parsed[item.path] = item
         }
+        for path in removed {
+            content.sources.removeValue(forKey: path)
+            state.parsed.removeValue(forKey: path)
+        }
         state.fresh = changed
-        return changed
+        return added
     }
 
     /// Whether a problem of a record's file comes of the files joined to it, not of its own text.

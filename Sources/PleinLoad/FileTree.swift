@@ -136,19 +136,35 @@ struct FileTree: Sendable {
     /// changes nothing, when that is not so (a file appeared, vanished or became a link: the
     /// folders are then listed again with `refresh`).
     mutating func resize(_ fs: ContentFS, _ paths: Set<String>) -> Bool {
+        take(fs, edited: paths, added: [])
+    }
+
+    /// `resize`, where the files `added` are new in folders the tree has, and those `removed`
+    /// are gone from them: each folder lists the entries it had, with and without those, the
+    /// others each a plain file with one name.
+    mutating func take(_ fs: ContentFS, edited: Set<String>, added: Set<String>, removed: Set<String> = []) -> Bool {
         var sizes: [String: Int] = [:]
-        for (directory, names) in Dictionary(grouping: paths, by: { Self.parent(of: $0) }) {
-            guard let entries = try? fs.list(directory) else { return false }
+        func name(_ path: String, in directory: String) -> String { String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1)) }
+        for (directory, names) in Dictionary(grouping: edited.union(added).union(removed), by: { Self.parent(of: $0) }) {
+            guard directory.isEmpty || directories.contains(directory), let entries = try? fs.list(directory) else { return false }
             let kept = entries.filter { !Self.isHidden($0.name) }
-            guard Set(kept.map(\.name)) == children[directory] ?? [] else { return false }
-            for path in names {
+            let new = Set(names.filter(added.contains).map { name($0, in: directory) })
+            let gone = Set(names.filter(removed.contains).map { name($0, in: directory) })
+            guard Set(kept.map(\.name)) == (children[directory] ?? []).union(new).subtracting(gone),
+                  names.filter(removed.contains).allSatisfy({ files[$0] != nil && linked[$0] == nil }) else { return false }
+            for path in names where !removed.contains(path) {
                 let name = String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1))
                 guard let entry = kept.first(where: { $0.name == name }), entry.kind == .file, entry.linkTarget == nil,
-                      (entry.identity?.links ?? 1) <= 1, files[path] != nil, linked[path] == nil else { return false }
+                      (entry.identity?.links ?? 1) <= 1, (files[path] == nil) == added.contains(path), linked[path] == nil else { return false }
                 sizes[path] = entry.size
             }
         }
         files.merge(sizes) { _, new in new }
+        for path in added { children[Self.parent(of: path), default: []].insert(String(path.split(separator: "/").last!)) }
+        for path in removed {
+            files.removeValue(forKey: path)
+            children[Self.parent(of: path)]?.remove(String(path.split(separator: "/").last!))
+        }
         return true
     }
 

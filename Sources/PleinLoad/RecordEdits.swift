@@ -18,9 +18,28 @@ struct RecordEdits {
     private var locations: [Int: StudyLocation] = [:]
     private var threads: [Int: Thread] = [:]
     private var checkIns: [String: [CheckIn]] = [:]
+    /// New reports, by id.
+    private var newReports: [String: Report] = [:]
+    /// The places of deleted reports.
+    private var goneReports: Set<Int> = []
 
-    init?(read: [Parsed], content: Content, displayRoot: String) {
+    init?(read: [Parsed], added: Set<String>, removed: Set<String> = [], content: Content, displayRoot: String) {
         let clock = content.site.clock
+        for path in removed.sorted() {
+            switch FileRole.of(path) {
+            case .report(let area, let name, _):
+                guard let index = content.reportPosition(of: area + "/" + name), content.reports[index].file == path else { return nil }
+                goneReports.insert(index)
+            case .reply(let area, let reportName, _):
+                guard let index = content.reportPosition(of: area + "/" + reportName) else { return nil }
+                var report = reports[index] ?? content.reports[index]
+                guard let at = report.replies.firstIndex(where: { $0.file == path }) else { return nil }
+                report.replies.remove(at: at)
+                reports[index] = report
+            default:
+                return nil
+            }
+        }
         // Records first, then the replies and messages joined to them (each made from its report or
         // thread as it is so far).
         let joined = { (item: Parsed) -> Bool in
@@ -32,6 +51,20 @@ struct RecordEdits {
         for item in read.filter({ !joined($0) }) + read.filter(joined) {
             guard let record = item.read else { return nil }
             switch item.role {
+            case .report(let area, let name, _) where added.contains(item.path):
+                // A new report: its id taken by no other, in any case (`Assembler.checkID`).
+                let id = area + "/" + name
+                let (made, problems) = Assembler.record(of: item, site: content.site, displayRoot: displayRoot)
+                guard problems.isEmpty, let report = made.reports.first, content.reportPosition(of: id) == nil, newReports[id] == nil,
+                      !content.reports.contains(where: { $0.area == area && $0.slug.lowercased() == name.lowercased() }) else { return nil }
+                newReports[id] = report
+            case .reply(let area, let reportName, let name) where added.contains(item.path):
+                guard let index = content.reportPosition(of: area + "/" + reportName),
+                      let (reply, problems) = Assembler.replyRecord(record, path: item.path, area: area, report: reportName, name: name),
+                      problems.isEmpty else { return nil }
+                var report = reports[index] ?? content.reports[index]
+                report.replies = Assembler.ordered(report.replies + [reply])
+                reports[index] = report
             case .report(let area, let name, _):
                 guard let index = content.reportPosition(of: area + "/" + name), content.reports[index].file == item.path else { return nil }
                 let (made, problems) = Assembler.reportRecord(record, path: item.path, area: area, name: name, clock: clock)
@@ -119,6 +152,11 @@ struct RecordEdits {
     /// Puts the records made in place.
     mutating func apply(to content: inout Content) {
         for (index, report) in reports { content.reports[index] = report }
+        // (After the others: they are placed by the positions they had.)
+        for index in goneReports.sorted(by: >) { content.reports.remove(at: index) }
+        for id in newReports.keys.sorted() {
+            content.reports.insert(newReports[id]!, at: content.reportInsertion(of: id))
+        }
         if !members.isEmpty {
             var all = content.members
             for (index, member) in members { all[index] = member }

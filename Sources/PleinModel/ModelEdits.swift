@@ -13,12 +13,24 @@ public struct ModelChange: Sendable, Equatable {
     /// The sessions of these members (before the edit or after), with every location's
     /// presence and the model's `asOf`.
     public var sessions: Set<String>?
+    /// Areas whose list of reports changed (a new report), and whether the order of reports did.
+    public var areas: Set<String> = []
+    public var reportOrder = false
+    /// The files whose records went (a deleted report's, its replies', a deleted reply's): their
+    /// bodies go with them.
+    public var removedFiles: Set<String> = []
 
     public init() {}
 
+    /// Whether the site's outputs may be others than before: a report new or deleted (its
+    /// pages), an album (its map), check-ins (members' progress pages). Other pieces made again
+    /// leave the outputs as they were (the same records, the same lists, the same calendars).
+    public var outputsMayChange = false
+
     /// Whether only reports' pieces were made again.
     public var onlyReports: Bool {
-        members.isEmpty && groups.isEmpty && locations.isEmpty && threads.isEmpty && !pages && sessions == nil
+        members.isEmpty && groups.isEmpty && locations.isEmpty && threads.isEmpty && !pages && sessions == nil && areas.isEmpty && !reportOrder
+            && removedFiles.isEmpty
     }
 }
 
@@ -31,22 +43,30 @@ extension ModelBuilder {
     /// group's name, visibility or members; an album's date or who took its photos; a goal's
     /// completion; a report's time, author or replies (see `remade`). The whole model is then
     /// built again.
-    public static func replace(records files: Set<String>, in model: inout SiteModel, from content: Content, history: History,
-                               captureTimes: [String: Moment], sealed: Set<String>) -> ModelChange? {
+    /// Of `files`, those `added` are new reports and replies: a new report takes its place in the
+    /// order of reports, its area's and its author's lists (unless a member already follows it);
+    /// a new reply its place in its author's list, and those of the report's other replies.
+    public static func replace(records files: Set<String>, added: Set<String> = [], in model: inout SiteModel, from content: Content,
+                               history: History, captureTimes: [String: Moment], sealed: Set<String>) -> ModelChange? {
         // The pieces are made first, each from the model as it was and those made before it, and
         // put in place once all could be made (the model is changed in place, not copied).
         var edit = ModelEdit(content: content, history: history, captureTimes: captureTimes, sealed: sealed)
-        for path in files.sorted() {
+        // New reports first: a reply or an edit in the same batch reads them.
+        for path in added.sorted() where edit.add(path, model) == false { return nil }
+        for path in files.sorted() where !added.contains(path) || !FileRole.of(path).isReport {
             guard edit.take(path, model) else { return nil }
         }
         let made = edit.made
         for (id, report) in made.reports { model.reports[id] = report }
+        for id in made.gone { model.reports.removeValue(forKey: id) }
         for (id, member) in made.members { model.members[id] = member }
         for (id, group) in made.groups { model.groups[id] = group }
         if let locations = made.locations { model.locations = locations }
         if let threads = made.threads { model.threads = threads }
         if let pages = made.pages { model.pages = pages }
         if let (sessions, asOf) = made.sessions { (model.sessions, model.asOf) = (sessions, asOf) }
+        if let order = made.reportOrder { model.reportOrder = order }
+        if let areas = made.areas { model.areas = areas }
         return edit.change
     }
 }
@@ -70,6 +90,10 @@ private struct ModelEdit {
         var threads: [ThreadModel]?
         var pages: [PageModel]?
         var sessions: (sessions: [Session], asOf: Moment?)?
+        var reportOrder: [String]?
+        var areas: [AreaModel]?
+        /// Reports deleted.
+        var gone: Set<String> = []
     }
 
     init(content: Content, history: History, captureTimes: [String: Moment], sealed: Set<String>) {
@@ -94,8 +118,15 @@ private struct ModelEdit {
     /// Makes the pieces of one file's record again; false when the whole model must be built.
     mutating func take(_ path: String, _ model: SiteModel) -> Bool {
         switch FileRole.of(path) {
-        case .report(let area, let name, _): return report(area + "/" + name, model)
-        case .reply(let area, let report, _): return self.report(area + "/" + report, model)
+        case .report(let area, let name, _):
+            let id = area + "/" + name
+            return content.reportPosition(of: id) == nil ? removeReport(id, model) : report(id, model)
+        case .reply(let area, let reportName, _):
+            // A reply edited is its report made again; one new or deleted changes its authors' lists too.
+            let id = area + "/" + reportName
+            let kept = content.reportPosition(of: id).map { content.reports[$0].replies.contains { $0.file == path } } ?? false
+            let known = report(id, in: model)?.replies.contains { $0.file == path } ?? false
+            return kept && known ? report(id, model) : repliesChanged(path, model)
         case .member(let id): return member(id, model)
         case .group(let id): return group(id, model)
         case .album(let group, let id): return album(group, id, model)
@@ -110,6 +141,122 @@ private struct ModelEdit {
         case .checkins: return sessions(model)
         default: return false
         }
+    }
+
+    /// A report's piece as made so far.
+    private func report(_ id: String, in model: SiteModel) -> ReportModel? {
+        made.reports[id] ?? model.reports[id]
+    }
+
+    /// A member's piece as made so far.
+    private func member(_ id: String, in model: SiteModel) -> MemberModel? {
+        made.members[id] ?? model.members[id]
+    }
+
+    /// Reports newest first, then by id: the order of every list of reports.
+    private func newestFirst(_ model: SiteModel) -> (String, String) -> Bool {
+        { [made] a, b in
+            let (ta, tb) = ((made.reports[a] ?? model.reports[a])!.at, (made.reports[b] ?? model.reports[b])!.at)
+            return ta != tb ? ta > tb : a < b
+        }
+    }
+
+    /// Puts `id` into a list sorted by `order`.
+    private func insert(_ id: String, into list: inout [String], by order: (String, String) -> Bool) {
+        var (low, high) = (0, list.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if order(list[middle], id) { low = middle + 1 } else { high = middle }
+        }
+        list.insert(id, at: low)
+    }
+
+    /// Takes in a new report (nil for another file).
+    mutating func add(_ path: String, _ model: SiteModel) -> Bool? {
+        guard case .report(let area, let name, _) = FileRole.of(path) else { return nil }
+        let id = area + "/" + name
+        guard let position = content.reportPosition(of: id), model.reports[id] == nil,
+              let areaIndex = (made.areas ?? model.areas).firstIndex(where: { $0.id == area }),
+              // A member who followed it before it was written follows it now (their list changes).
+              !content.members.contains(where: { $0.follows.contains { $0.value == id } }) else { return false }
+        var new = ModelBuilder.report(content.reports[position], index: content.memberIndex)
+        new.revision = revision(new.file)
+        for i in new.replies.indices { new.replies[i].revision = revision(new.replies[i].file) }
+        guard new.replies.isEmpty else { return false }
+        made.reports[id] = new
+        let order = newestFirst(model)
+        var reportOrder = made.reportOrder ?? model.reportOrder
+        insert(id, into: &reportOrder, by: order)
+        made.reportOrder = reportOrder
+        var areas = made.areas ?? model.areas
+        insert(id, into: &areas[areaIndex].reports, by: order)
+        made.areas = areas
+        if var author = member(new.author, in: model) {
+            insert(id, into: &author.reports, by: order)
+            made.members[new.author] = author
+            change.members.insert(new.author)
+        }
+        (change.reportOrder, change.reports, change.outputsMayChange) = (true, change.reports.union([id]), true)
+        change.areas.insert(area)
+        return true
+    }
+
+    /// Takes out a deleted report (unless a member follows it, whose list then changes).
+    private mutating func removeReport(_ id: String, _ model: SiteModel) -> Bool {
+        guard let old = report(id, in: model), old.followers.isEmpty,
+              !content.members.contains(where: { $0.follows.contains { $0.value == id } }) else { return false }
+        made.reports.removeValue(forKey: id)
+        made.gone.insert(id)
+        made.reportOrder = (made.reportOrder ?? model.reportOrder).filter { $0 != id }
+        var areas = made.areas ?? model.areas
+        if let index = areas.firstIndex(where: { $0.id == old.area }) {
+            areas[index].reports.removeAll { $0 == id }
+            change.areas.insert(old.area)
+        }
+        made.areas = areas
+        for author in Set([old.author] + old.replies.map(\.author)) {
+            guard var member = member(author, in: model) else { continue }
+            member.reports.removeAll { $0 == id }
+            member.replies.removeAll { $0.report == id }
+            made.members[author] = member
+            change.members.insert(author)
+        }
+        change.reports.insert(id)
+        (change.reportOrder, change.outputsMayChange) = (true, true)
+        change.removedFiles.formUnion([old.file] + old.replies.map(\.file))
+        return true
+    }
+
+    /// Takes in a new or deleted reply.
+    private mutating func repliesChanged(_ path: String, _ model: SiteModel) -> Bool {
+        guard case .reply(let area, let reportName, _) = FileRole.of(path) else { return false }
+        let id = area + "/" + reportName
+        guard let position = content.reportPosition(of: id), let old = report(id, in: model) else { return false }
+        var new = ModelBuilder.report(content.reports[position], index: content.memberIndex)
+        // What the orders read of a report is as it was.
+        guard new.at == old.at, new.author == old.author, (new.starts == nil) == (old.starts == nil) else { return false }
+        new.followers = old.followers
+        new.revision = revision(new.file)
+        for i in new.replies.indices { new.replies[i].revision = revision(new.replies[i].file) }
+        made.reports[id] = new
+        change.reports.insert(id)
+        if !new.replies.contains(where: { $0.file == path }) { change.removedFiles.insert(path) }
+        // Each author's replies point into the report's replies by place: those of every author
+        // of a reply to it are made again, newest first.
+        for author in Set(old.replies.map(\.author) + new.replies.map(\.author)) {
+            guard var member = member(author, in: model) else { continue }
+            member.replies = member.replies.filter { $0.report != id }
+                + new.replies.indices.filter { new.replies[$0].author == author }.map { ReplyRef(report: id, index: $0) }
+            let made = made
+            func at(_ ref: ReplyRef) -> Moment { (made.reports[ref.report] ?? model.reports[ref.report])!.replies[ref.index].at }
+            member.replies.sort { a, b in
+                let (ta, tb) = (at(a), at(b))
+                return ta != tb ? ta > tb : (a.report, a.index) < (b.report, b.index)
+            }
+            self.made.members[author] = member
+            change.members.insert(author)
+        }
+        return true
     }
 
     private mutating func report(_ id: String, _ model: SiteModel) -> Bool {
@@ -174,6 +321,8 @@ private struct ModelEdit {
         guard let record = content.albums.first(where: { $0.group == group && $0.id == id }) else { return false }
         var new = ModelBuilder.album(record, captureTimes: captureTimes, resolve: { [content] in content.memberIndex.resolve($0) })
         new.revision = revision(new.file)
+        // (Its map is among the outputs when its photos have positions.)
+        change.outputsMayChange = true
         return inGroup(group, model) { owner in
             guard let index = owner.albums.firstIndex(where: { $0.id == id }) else { return false }
             let old = owner.albums[index]
@@ -251,6 +400,7 @@ private struct ModelEdit {
         made.sessions = (sessions, asOf)
         made.locations = locations
         change.sessions = (change.sessions ?? []).union(before).union(sessions.map(\.member))
+        change.outputsMayChange = true
         change.locations.formUnion(locations.map(\.id))
         return true
     }

@@ -12,10 +12,10 @@ public struct SiteModel: Sendable {
     /// Published groups (public and unlisted) by id; `groupOrder` by name.
     public internal(set) var groups: [String: GroupModel]
     public let groupOrder: [String]
-    public let areas: [AreaModel]
+    public internal(set) var areas: [AreaModel]
     /// Reports by id; `reportOrder` newest first.
     public internal(set) var reports: [String: ReportModel]
-    public let reportOrder: [String]
+    public internal(set) var reportOrder: [String]
     public internal(set) var locations: [LocationModel]
     /// Every session, by member then start.
     public internal(set) var sessions: [Session]

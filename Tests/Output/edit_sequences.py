@@ -133,6 +133,18 @@ class Community:
                    f"---\nauthor: {member}\nat: 2026-11-30T{self.counter % 24:02d}:00:00+01:00\n---\nAntwoord nummer {self.counter}.\n")
         return f"a reply on {os.path.relpath(folder, self.content)}"
 
+    def new_report(self, rng):
+        areas = sorted({os.path.dirname(p) for p in self.files("reports/*/*.md")})
+        members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
+        if not areas or not members:
+            return None
+        area = rng.choice(areas)
+        day = 1 + self.counter % 28
+        path = os.path.join(area, f"2026-11-{day:02d}-nieuwe-melding-{self.counter}.md")
+        self.write(path, f"---\ntitle: Nieuwe melding {self.counter}\ncategory: attention\nat: 2026-11-{day:02d}T09:30:00+01:00\n"
+                         f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\nIets nieuws in de buurt.\n")
+        return f"a new report {os.path.relpath(path, self.content)}"
+
     def delete(self, rng):
         singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
         if not singles:
@@ -285,7 +297,7 @@ class Community:
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
              "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
-             "goal_title", "goal_points", "event_title", "checkout"]
+             "goal_title", "goal_points", "event_title", "checkout", "new_report"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -542,7 +554,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plein", default=os.path.join(ROOT, ".build/release/plein"))
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
-    parser.add_argument("--steps", type=int, default=16)
+    # Every kind of edit once in `plein build` (then any), half of them in `plein serve`.
+    parser.add_argument("--steps", type=int, default=len(Community.EDITS))
     args = parser.parse_args()
     plein = os.path.abspath(args.plein)
     print(f"edit sequences with --seed {args.seed}")

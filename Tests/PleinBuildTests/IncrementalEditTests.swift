@@ -20,18 +20,21 @@ extension IncrementalTests {
         let bundle = "reports/1094/2026-10-10-auto-inbraken-celebesstraat"
         let single = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
         let reply = bundle + "/replies/20261010T1210-marieke-hendriks.md"
+        // The facts changed in place are those made of the whole model.
+        func expectWholeFacts(_ label: String) {
+            if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
+                let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
+                                  images: state.last.catalog, theme: state.theme)
+                #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
+            }
+        }
         func update(_ paths: Set<String>, _ label: String, loaded: ContentChange, modelled: ModelChange?) {
             let update = state.update(content: paths, templates: [])
             #expect(state.lastChange.loaded == loaded, "\(label): loaded \(state.lastChange.loaded)")
             #expect(state.lastChange.modelled == modelled, "\(label): modelled \(String(describing: state.lastChange.modelled))")
             #expect(update.rendered < state.outputCount / 4 || modelled == nil, "\(label): \(update.rendered) outputs rendered")
             expectSameAsFullBuild(state, site, label)
-            // The facts changed in place are those made of the whole model.
-            if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
-                let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
-                                  images: state.last.catalog, theme: state.theme)
-                #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
-            }
+            expectWholeFacts(label)
         }
         func pieces(reports: Set<String> = [], members: Set<String> = [], groups: Set<String> = [], threads: Set<String> = [],
                     pages: Bool = false) -> ModelChange {
@@ -93,9 +96,29 @@ extension IncrementalTests {
         // Further: a member's name (every list of members), a new reply, a file with a problem.
         try site.edit(member) { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }
         update([member], "a member's name", loaded: .records([member]), modelled: nil)
+        // New reports and replies take their places in the lists in place.
         let added = bundle + "/replies/20261012T0800-bram-van-dijk.md"
         try site.write(added, "---\nauthor: bram-van-dijk\nat: 2026-10-12T08:00:00+02:00\n---\nNieuw.\n")
-        update([added], "a new reply", loaded: .everything, modelled: nil)
+        _ = state.update(content: [added], templates: [])
+        #expect(state.lastChange.loaded == .records([added], added: [added]) && state.lastChange.modelled?.reports == ids)
+        expectSameAsFullBuild(state, site, "a new reply")
+        expectWholeFacts("a new reply")
+        let newReport = "reports/1094/2026-11-02-losse-stoeptegel.md"
+        try site.write(newReport, "---\ntitle: Losse stoeptegel\ncategory: complaint\nat: 2026-11-02T09:00:00+01:00\nauthor: bram-van-dijk\n"
+                       + "location: {lat: 52.3630, lon: 4.9370}\n---\nStruikelgevaar.\n")
+        _ = state.update(content: [newReport], templates: [])
+        #expect(state.lastChange.loaded == .records([newReport], added: [newReport]))
+        #expect(state.lastChange.modelled?.reportOrder == true && state.lastChange.modelled?.areas == ["1094"])
+        expectSameAsFullBuild(state, site, "a new report")
+        expectWholeFacts("a new report")
+        // And deleted again, each on its own.
+        for (gone, label) in [(added, "a reply deleted"), (newReport, "a report deleted")] {
+            unlink(site.content + "/" + gone)
+            _ = state.update(content: [gone], templates: [])
+            #expect(state.lastChange.loaded == .records([gone]) && state.lastChange.modelled != nil, "\(label)")
+            expectSameAsFullBuild(state, site, label)
+            expectWholeFacts(label)
+        }
         try site.edit(single) { $0.replacingOccurrences(of: "at: ", with: "at: x") }
         _ = state.update(content: [single], templates: [])
         #expect(state.lastChange.loaded == .everything && !state.succeeded)

@@ -152,6 +152,13 @@ import Testing
         #expect(inCopy.count == 1 && inCopy.first?.span.line == 3, "\(inCopy)")
     }
 
+    @Test func aMemberWhoLeftKeepsLeavingWithAnAvatarBesideTheirFile() throws {
+        let result = load(["users/anna.md": Array("---\nname: Anna\nleft: 2026-10-01\n---\nHallo.\n".utf8), "users/anna.jpg": [0xFF, 0xD8, 0xFF]])
+        let anna = try #require(result.content.members.first)
+        #expect(anna.avatar?.value == "anna.jpg")
+        #expect(anna.left != nil, "the avatar found beside the file does not undo 'left'")
+    }
+
     @Test func aLinkWithASpaceIsFoundOnItsLineWhateverTheLineEndsWith() throws {
         // A line of 100,000 unclosed brackets before it: each bracket's closing one is found in
         // one pass over the line (looking for it from each bracket took minutes).

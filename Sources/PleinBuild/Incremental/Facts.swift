@@ -106,7 +106,10 @@ struct Facts: Sendable, Equatable {
             }
         }
         for id in change.reports.sorted() {
-            guard let report = model.reports[id] else { continue }
+            guard let report = model.reports[id] else {
+                for gone in [Dependency.report(id), .reportTimes(id), .reportHeadline(id)] { set(gone.key, nil) }
+                continue
+            }
             for (key, value) in Self.report(report, bodies: bodies, texts: { texts[$0] }) { set(key, value) }
         }
         for (kind, ids) in ModelPieces.pieces(of: change, in: model) {

@@ -91,6 +91,8 @@ enum ModelPieces {
         if change.pages {
             pieces += [(AnyPieceKind(page), model.pages.map(\.id)), (AnyPieceKind(pageOrder), [""]), (AnyPieceKind(menu), [""])]
         }
+        if !change.areas.isEmpty { pieces.append((AnyPieceKind(area), change.areas.sorted())) }
+        if change.reportOrder { pieces.append((AnyPieceKind(reportOrder), [""])) }
         if let members = change.sessions {
             pieces += [(AnyPieceKind(sessions), members.sorted()), (AnyPieceKind(asOf), [""])]
         }

@@ -65,6 +65,11 @@ struct QueryGraph: Sendable {
         for node in before { readers![node]?.remove(output) }
     }
 
+    /// Whether the output of this key was rendered before (what it read is known).
+    func knows(_ output: String) -> Bool {
+        reads[output] != nil
+    }
+
     /// The outputs that read one of the facts named in `changed`.
     ///
     /// The first call builds the readers of every node (one pass over the reads); a graph that

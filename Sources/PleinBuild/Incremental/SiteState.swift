@@ -247,9 +247,9 @@ public struct SiteState: Sendable {
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
                                    search: searching, sealing: sealing))
-        // The outputs: after an edit of reports only, the same as last time (after others, the
-        // same unless a record's edit changed which there are).
-        var ids = piecesOnly?.onlyReports == true && !last.ids.isEmpty ? last.ids : renderer.outputs()
+        // The outputs: after a model made piece by piece, the same as last time unless its
+        // pieces may change which there are (`ModelChange.outputsMayChange`).
+        var ids = piecesOnly?.outputsMayChange == false && !last.ids.isEmpty ? last.ids : renderer.outputs()
         let sameOutputs = piecesOnly != nil && !last.ids.isEmpty && (ids.count == last.ids.count && ids == last.ids)
         if sameOutputs { ids = last.ids }
         // The facts: what outputs read, each with a fingerprint (for a build without the store or
@@ -288,8 +288,17 @@ public struct SiteState: Sendable {
         // then the rest of what the edit changed.
         var early = Update()
         var rest = todo
-        if let first, sameOutputs, remembered == nil, stream == nil, let files = unrendered.files {
-            let own = last.graph.outputs(reading: Set(files.map { Dependency.body($0).key }), keepingReaders: true)
+        if let first, piecesOnly != nil, remembered == nil, stream == nil, let files = unrendered.files {
+            // (Those that read an edited text, or the text of the report a reply is to, and those
+            // of a new record, never rendered before.)
+            var texts = files
+            for path in files {
+                if case .reply(let area, let report, _) = FileRole.of(path), let position = content.reportPosition(of: area + "/" + report) {
+                    texts.insert(content.reports[position].file)
+                }
+            }
+            var own = last.graph.outputs(reading: Set(texts.map { Dependency.body($0).key }), keepingReaders: true)
+            own.formUnion(todo.map(\.key).filter { !last.graph.knows($0) })
             if !own.isEmpty, todo.contains(where: { !own.contains($0.key) }) {
                 let (made, _) = stage.run(todo.filter { own.contains($0.key) })
                 early = last.take(rendered: made, of: nil)

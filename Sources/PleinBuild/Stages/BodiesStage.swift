@@ -52,7 +52,12 @@ struct BodiesStage {
             jobs[job.file] = job
         }
         bodies.merge(Bodies.render(stale, routes: routes))
-        return Set(stale.map(\.file))
+        for file in change.removedFiles {
+            digests.removeValue(forKey: file)
+            jobs.removeValue(forKey: file)
+        }
+        bodies.remove(change.removedFiles)
+        return Set(stale.map(\.file)).union(change.removedFiles)
     }
 
     static func digest(_ job: Bodies.Job) -> [UInt8] {

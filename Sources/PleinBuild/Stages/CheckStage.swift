@@ -17,7 +17,7 @@ enum CheckStage {
     /// change names only (their files' problems replace those in `last`).
     static func rules(_ content: Content, change: ContentChange, last: [Diagnostic]?) -> [Diagnostic] {
         guard let changed = change.files, let last else { return Checker.check(content) }
-        let (files, found) = Checker.check(content, records: changed)
+        let (files, found) = Checker.check(content, records: changed, added: change.added)
         return last.filter { !files.contains($0.file) } + found
     }
 

@@ -42,8 +42,8 @@ struct ModelStage {
         if let why = history.unavailable { notes.append(why) }
         var replaced: (SiteModel, ModelChange)?
         if let files = change.files, history.head == head, var previous = last.take() {
-            if let made = ModelBuilder.replace(records: files, in: &previous, from: loaded, history: history.history, captureTimes: captureTimes,
-                                               sealed: sealed) {
+            if let made = ModelBuilder.replace(records: files, added: change.added, in: &previous, from: loaded, history: history.history,
+                                               captureTimes: captureTimes, sealed: sealed) {
                 replaced = (previous, made)
             } else {
                 last = previous

@@ -47,12 +47,18 @@ public struct Content: Sendable {
 
     /// Where the report `id` is in `reports` (sorted by id), found by halving.
     public func reportPosition(of id: String) -> Int? {
+        let low = reportInsertion(of: id)
+        return low < reports.count && reports[low].id == id ? low : nil
+    }
+
+    /// Where a report of this id is, or goes, in `reports` (found by halving).
+    public func reportInsertion(of id: String) -> Int {
         var (low, high) = (0, reports.count)
         while low < high {
             let middle = (low + high) / 2
             if reports[middle].id < id { low = middle + 1 } else { high = middle }
         }
-        return low < reports.count && reports[low].id == id ? low : nil
+        return low
     }
 
     /// The reports of these ids, in id order.
@@ -80,24 +86,31 @@ public enum ContentChange: Sendable, Equatable {
     case everything
     /// Only the records of these content files changed, each in place: a report's or a reply's,
     /// a member's, a group's, an album's, a goal's, an event's, a page's, a study location's, a
-    /// thread's or a message's, a member's check-ins. No file appeared or vanished, the files
+    /// thread's or a message's, a member's check-ins. Of them, those `added` are new reports and
+    /// replies, in folders that were there; no other file appeared, none vanished, the files
     /// read had no problem before or after, and no record changed what the rules that span
     /// records read of it (a member's address, a group's name).
-    case records(Set<String>)
+    case records(Set<String>, added: Set<String> = [])
 
     /// Nothing changed.
     public static let nothing = ContentChange.records([])
 
     /// This change followed by `next`: what changed since before this one.
     public func then(_ next: ContentChange) -> ContentChange {
-        guard case .records(let these) = self, case .records(let those) = next else { return .everything }
-        return .records(these.union(those))
+        guard case .records(let these, let added) = self, case .records(let those, let alsoAdded) = next else { return .everything }
+        return .records(these.union(those), added: added.union(alsoAdded))
     }
 
     /// The files of a change of records; nil for `everything`.
     public var files: Set<String>? {
-        guard case .records(let files) = self else { return nil }
+        guard case .records(let files, _) = self else { return nil }
         return files
+    }
+
+    /// The new files of a change of records.
+    public var added: Set<String> {
+        guard case .records(_, let added) = self else { return [] }
+        return added
     }
 
     /// The reports (by id) whose own file or a reply's file changed.

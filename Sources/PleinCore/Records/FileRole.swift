@@ -28,6 +28,12 @@ public enum FileRole: Equatable, Sendable {
     /// Videos an album accepts; published as web MP4 with a poster.
     public static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "webm"]
 
+    /// Whether the file is a report's own (one file, or a bundle's index.md).
+    public var isReport: Bool {
+        if case .report = self { return true }
+        return false
+    }
+
     /// The section of the site a file belongs to, when it belongs to one section only.
     public static func section(of path: String) -> SiteSection? {
         switch path.split(separator: "/", maxSplits: 1).first {

@@ -90,6 +90,11 @@ public struct Bodies: Sendable {
     public mutating func keep(_ files: Set<String>) {
         rendered = rendered.filter { files.contains($0.key) }
     }
+
+    /// Drops the bodies of these files.
+    public mutating func remove(_ files: Set<String>) {
+        for file in files { rendered.removeValue(forKey: file) }
+    }
 }
 
 /// Resolves a link target against an absolute page URL, as a browser would.
