@@ -13,7 +13,7 @@ incremental rebuild of `plein serve` after one edited report (plein-bench) and i
 second against vipsthumbnail doing the same work. With --readme it writes the table into that
 file between the `<!-- bench:start -->` and `<!-- bench:end -->` markers.
 """
-import argparse, datetime, hashlib, json, os, re, shutil, statistics, subprocess, sys, time
+import argparse, datetime, glob, hashlib, json, os, re, shutil, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLEIN = os.path.join(ROOT, ".build/release/plein")
@@ -433,6 +433,191 @@ def serve_latency(command, content, rels, env, ready, log, cwd=None):
     return latencies
 
 
+class KindEdit:
+    """One edit of one kind to one record of the generated community: `make` writes it and
+    returns the URL path of the record's own page and a marker the page shows after it (None
+    when the edit shows no text, a check-in's end); `undo` puts the files back."""
+
+    def __init__(self, content, number):
+        self.content, self.number, self.saved, self.added = content, number, {}, []
+        self.marker = f"meting{number}x{int(time.time() * 1000) % 10 ** 9}"
+
+    def path(self, rel):
+        return os.path.join(self.content, rel)
+
+    def change(self, rel, edit):
+        full = self.path(rel)
+        with open(full) as f:
+            text = f.read()
+        self.saved[full] = text
+        with open(full, "w") as f:
+            f.write(edit(text))
+
+    def add(self, rel, text):
+        full = self.path(rel)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+        self.added.append(full)
+
+    def undo(self):
+        for full, text in self.saved.items():
+            with open(full, "w") as f:
+                f.write(text)
+        for full in self.added:
+            os.remove(full)
+
+
+def kind_edits(content):
+    """The kinds of edit issue 56 names, each as a function of (edit, index) choosing a different
+    record for each index, spread over the community (old and recent, followed and not)."""
+    def listing(pattern):
+        return sorted(glob.glob(os.path.join(content, pattern)))
+    reports, bundles = report_files(content), listing("reports/*/*/index.md")
+    users, groups = listing("users/*.md"), listing("groups/*/index.md")
+    albums, goals, pages, checkins = listing("groups/*/albums/*/index.md"), listing("groups/*/goals/*.md"), listing("pages/*.md"), listing("checkins/*.yaml")
+
+    def pick(files, i):
+        return os.path.relpath(files[(i * 7919 + 13) % len(files)], content)
+
+    def page_of(rel):
+        folder = rel[:-len("/index.md")] if rel.endswith("/index.md") else rel[:-3]
+        # A page of the site's own is at its id, at the top.
+        return "/" + (folder[len("pages/"):] if folder.startswith("pages/") else folder) + "/"
+
+    def text(edit, i, files):
+        rel = pick(files, i)
+        edit.change(rel, lambda t: t.rstrip("\n") + f"\n\n{edit.marker}\n")
+        return page_of(rel)
+
+    def goal(edit, i):
+        rel = pick(goals, i)
+        edit.change(rel, lambda t: re.sub(r'(?m)^title: .*$', f'title: "Doel {edit.marker}"', t, count=1))
+        return "/" + rel.split("/goals/")[0] + "/"
+
+    def new_report(edit, i):
+        area = pick(reports, i).split("/")[1]
+        stamp = f"2026-11-{1 + i % 27:02d}"
+        edit.add(f"reports/{area}/{stamp}-nieuw-{edit.marker}.md",
+                 f"---\ntitle: \"Nieuw {edit.marker}\"\ncategory: message\nat: {stamp}T10:00:00+01:00\nlocation: {{lat: 52.35, lon: 4.9}}\n"
+                 f"author: {os.path.basename(pick(users, i))[:-3]}\n---\n{edit.marker}\n")
+        return f"/reports/{area}/{stamp}-nieuw-{edit.marker}/"
+
+    def reply(edit, i):
+        rel = pick(bundles, i)
+        folder = os.path.dirname(rel)
+        edit.add(f"{folder}/replies/20261130T{i % 24:02d}00-{os.path.basename(pick(users, i))[:-3]}.md",
+                 f"---\nauthor: {os.path.basename(pick(users, i))[:-3]}\nat: 2026-11-30T{i % 24:02d}:00:00+01:00\n---\n{edit.marker}\n")
+        return "/" + folder + "/"
+
+    def checkout(edit, i):
+        rel = pick(checkins, i)
+        edit.change(rel, lambda t: re.sub(r"\n  out: [^\n]*\n$", "\n", t))
+        return None
+
+    kinds = [("a report's text", lambda e, i: text(e, i, reports)), ("a member's bio", lambda e, i: text(e, i, users)),
+             ("a group's text", lambda e, i: text(e, i, groups)), ("an album's text", lambda e, i: text(e, i, albums)),
+             ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a check-out taken back", checkout)]
+    if pages:
+        kinds.append(("a page's text", lambda e, i: text(e, i, pages)))
+    return kinds
+
+
+def edit_kinds(work, reports, edits):
+    """Every kind of edit, `edits` each to a different record: in `plein serve`, milliseconds
+    from the save to the record's own page showing it, and to the whole update done (the
+    server's log says it rebuilt); then `plein build` with the build store after the same edit."""
+    import urllib.request, socket
+    folder = corpus(work, reports)
+    content = os.path.join(folder, "content")
+    env = dict(os.environ, NO_COLOR="1", PLEIN_PAGEFIND="none")
+    env.pop("PLEIN_TIMINGS", None)
+    kinds = kind_edits(content)
+    results = {name: {"page": [], "all": [], "build": []} for name, _ in kinds}
+    print(f"{reports} reports: every kind of edit, serve", flush=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = os.path.join(folder, "serve-kinds.log")
+    output = open(log, "w")
+    server = subprocess.Popen([PLEIN, "serve", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--port", str(port),
+                               "--cache", os.path.join(folder, "serve-cache")], stdout=output, stderr=subprocess.STDOUT, env=env)
+
+    def rebuilds():
+        return open(log, errors="replace").read().count("rebuilt ")
+
+    def settle(count, start, limit=60):
+        while rebuilds() <= count and time.monotonic() - start < limit:
+            time.sleep(0.002)
+
+    try:
+        deadline = time.time() + 1800
+        while time.time() < deadline and "built " not in open(log, errors="replace").read():
+            if server.poll() is not None:
+                sys.exit(f"bench: plein serve stopped:\n{open(log, errors='replace').read()[-3000:]}")
+            time.sleep(0.2)
+        time.sleep(1)
+        number = 0
+        for name, make in kinds:
+            for i in range(edits):
+                number += 1
+                edit = KindEdit(content, number)
+                before = rebuilds()
+                start = time.monotonic()
+                page = make(edit, i)
+                if page:
+                    url = f"http://127.0.0.1:{port}{page}"
+                    while time.monotonic() - start < 30:
+                        try:
+                            if edit.marker in urllib.request.urlopen(url, timeout=5).read().decode():
+                                break
+                        except OSError:
+                            pass
+                        time.sleep(0.002)
+                    results[name]["page"].append((time.monotonic() - start) * 1000)
+                settle(before, start)
+                results[name]["all"].append((time.monotonic() - start) * 1000)
+                time.sleep(0.3)
+                before = rebuilds()
+                edit.undo()
+                settle(before, time.monotonic())
+                time.sleep(0.3)
+    finally:
+        server.terminate()
+        server.wait()
+        output.close()
+    print(f"{reports} reports: every kind of edit, build", flush=True)
+    out, cache = os.path.join(folder, "store-out"), os.path.join(folder, "store-cache")
+    cmd = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", out, "--cache", cache]
+    run(cmd, env=env)
+    number = 1000
+    for name, make in kinds:
+        for i in range(edits):
+            number += 1
+            edit = KindEdit(content, number)
+            make(edit, i)
+            results[name]["build"].append(run(cmd, env=env)[0])
+            edit.undo()
+            run(cmd, env=env)
+    return {"reports": reports, "kinds": results}
+
+
+def kinds_table(measured):
+    """One row per kind of edit, medians and p90s, with issue 56's targets."""
+    med = statistics.median
+    lines = [f"- Every kind of edit at {measured['reports']:,} reports ({len(next(iter(measured['kinds'].values()))['all'])} edits of each, "
+             "each to a different record; medians, p90 in brackets):", "",
+             "| edit | `serve`: saved → its page shows it | `serve`: every output current | `build` after it |", "| --- | ---: | ---: | ---: |"]
+    verdicts = []
+    for name, r in measured["kinds"].items():
+        page = f"{med(r['page']):.0f} ms ({p90(r['page']):.0f})" if r["page"] else "—"
+        lines.append(f"| {name} | {page} | {med(r['all']):.0f} ms ({p90(r['all']):.0f}) | {med(r['build']) * 1000:.0f} ms |")
+        ok = (not r["page"] or (med(r["page"]) <= 50 and p90(r["page"]) <= 100)) and med(r["all"]) <= 500 and med(r["build"]) <= 0.3
+        verdicts.append(f"{name} {'met' if ok else 'missed'}")
+    lines += ["", "- Targets of issue 56 (page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s): " + "; ".join(verdicts) + "."]
+    return "\n".join(lines)
+
+
 def small_serve(work, reports, edits):
     """Both servers on a small community (the issue's 100 reports): the cost of an edit where
     the site costs nothing."""
@@ -715,6 +900,7 @@ def main():
     parser.add_argument("--history-only", action="store_true", help="only the cost of reading git history (10,000 commits)")
     parser.add_argument("--search-only", action="store_true", help="only what the search index costs, and query latency in Chromium")
     parser.add_argument("--rebuilds-only", action="store_true", help="only builds with the build store and serve's edit latency")
+    parser.add_argument("--kinds-only", action="store_true", help="only every kind of edit, in serve and build")
     parser.add_argument("--edits", type=int, default=20, help="edits measured by --rebuilds-only and the extras")
     parser.add_argument("--large-edits", type=int, default=5, help="edits measured by --rebuilds-only at the sizes after the first")
     args = parser.parse_args()
@@ -741,6 +927,12 @@ def measure(args):
         print(json.dumps(search))
         print(table([], None, None, args.runs, args.large_runs, search=search))
         return
+    if args.kinds_only:
+        measured = [edit_kinds(args.work, n, 5) for n in sizes]
+        for kinds in measured:
+            print(json.dumps(kinds))
+            print(kinds_table(kinds))
+        return
     if args.rebuilds_only:
         small = small_serve(args.work, 100, args.edits)
         stores = [rebuilds(args.work, n, args.edits if i == 0 else args.large_edits) for i, n in enumerate(sizes)]
@@ -758,6 +950,8 @@ def measure(args):
     small = None if args.skip_extras else small_serve(args.work, 100, args.edits)
     search = None if args.skip_extras else search_costs(args.work, sizes[0], min(args.edits, 5))
     text = table(results, inc, img, args.runs, args.large_runs, hist, store, search, small)
+    if not args.skip_extras:
+        text += "\n" + kinds_table(edit_kinds(args.work, sizes[0], 5))
     for store_large in ([] if args.skip_extras else [rebuilds(args.work, n, args.large_edits) for n in sizes[1:]]):
         text += "\n" + rebuild_growth(store, store_large)
     print()

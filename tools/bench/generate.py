@@ -163,6 +163,9 @@ class Gen:
                 _, tout = self.stamp(200 + k * 3, 12 * 60 + m % 60)
                 entries.append(f"- location: plek-{(m + k) % 20:02d}\n  in: {tin}\n  out: {tout}\n")
             self.write(c, f"checkins/{id}.yaml", "".join(entries))
+        # The site's own pages (none in Hugo's twin: a handful of pages, for the edits of a page).
+        for k, title in enumerate(["Over de buurt", "Contact", "Spelregels", "Privacy", "Vrijwilligers", "Geschiedenis"]):
+            self.write(c, f"pages/{slugify(title)}.md", f"---\ntitle: {title}\norder: {k}\n---\n{self.body(800)}")
         self.hugo_site()
 
     def hugo_site(self):
