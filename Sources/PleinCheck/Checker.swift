@@ -43,7 +43,8 @@ public enum Checker {
     /// its whole group (membership, and mistyped members of the group's list told with what
     /// they cause); check-ins and study locations are checked together (capacity, overlaps);
     /// `site.yaml`'s and `places.yaml`'s rules are run again each time. A new report (one of
-    /// `added`) or a deleted one is checked with every member (who may follow it).
+    /// `added`) or a deleted one is checked with the members who follow it (or follow
+    /// one that is not there).
     public static func check(_ content: Content, records changed: Set<String>, added: Set<String> = []) -> (files: Set<String>, problems: [Diagnostic]) {
         var run = CheckRun(content: content)
         var files: Set<String> = [ContentLayout.site, ContentLayout.places]
@@ -65,12 +66,19 @@ public enum Checker {
             default: break
             }
         }
-        // A report new or deleted: members may follow it. (The problems of a deleted file go with it.)
-        let reportAppearedOrWent = changed.contains { path in
-            guard case .report(let area, let name, _) = FileRole.of(path) else { return false }
-            return added.contains(path) || content.reportPosition(of: area + "/" + name) == nil
+        // A report new or deleted: the members who follow it are checked again, and those who
+        // follow one that is not there (its suggestion may be another now). (The problems of a
+        // deleted file go with it.)
+        let appearedOrWent = Set(changed.compactMap { path -> String? in
+            guard case .report(let area, let name, _) = FileRole.of(path) else { return nil }
+            let id = area + "/" + name
+            return added.contains(path) || content.reportPosition(of: id) == nil ? id : nil
+        })
+        if !appearedOrWent.isEmpty {
+            members.formUnion(content.members.filter { member in
+                member.follows.contains { appearedOrWent.contains($0.value) || content.reportPosition(of: $0.value) == nil }
+            }.map(\.id))
         }
-        if reportAppearedOrWent { members.formUnion(content.members.map(\.id)) }
         files.formUnion(changed)
         var texts: [(String, Body)] = []
         for report in content.reports(reports) {

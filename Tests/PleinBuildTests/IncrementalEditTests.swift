@@ -36,6 +36,22 @@ extension IncrementalTests {
             expectSameAsFullBuild(state, site, label)
             expectWholeFacts(label)
         }
+        // A deleted report that a member follows: the member's file says so, as a full check does.
+        let follower = "users/anna-de-vries.md"
+        let followed = "reports/1094/2026-11-03-kapotte-lantaarn.md"
+        try site.write(followed, "---\ntitle: Kapotte lantaarn\ncategory: complaint\nat: 2026-11-03T21:00:00+01:00\nauthor: bram-van-dijk\n"
+                       + "location: {lat: 52.3630, lon: 4.9370}\n---\nDonker.\n")
+        _ = state.update(content: [followed], templates: [])
+        try site.edit(follower) { $0.replacingOccurrences(of: "follows:\n", with: "follows:\n  - 1094/2026-11-03-kapotte-lantaarn\n") }
+        update([follower], "a member follows a new report", loaded: .records([follower]), modelled: nil)
+        unlink(site.content + "/" + followed)
+        _ = state.update(content: [followed], templates: [])
+        #expect(state.lastChange.loaded == .records([followed]) && !state.succeeded)
+        #expect(state.diagnostics == SiteState(site.options, tracking: false).diagnostics, "a followed report deleted: the problems of a full check")
+        try site.edit(follower) { $0.replacingOccurrences(of: "  - 1094/2026-11-03-kapotte-lantaarn\n", with: "") }
+        _ = state.update(content: [follower], templates: [])
+        #expect(state.succeeded)
+        expectSameAsFullBuild(state, site, "the follow taken back")
         func pieces(reports: Set<String> = [], members: Set<String> = [], groups: Set<String> = [], threads: Set<String> = [],
                     pages: Bool = false) -> ModelChange {
             var change = ModelChange()
