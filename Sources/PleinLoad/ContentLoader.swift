@@ -134,12 +134,13 @@ public enum ContentLoader {
     }
 
     /// The reload of edited records, file by file, and of new and deleted reports and replies;
-    /// the new files (nil when the edit is of another kind: a file that is no record's,
-    /// `site.yaml`, `places.yaml`, an area, a photo, an attachment; a file that appeared or
-    /// vanished in a new folder, or of another kind, or a report's that has a folder; a file with a problem before or after; a record whose change
-    /// reaches what the rules that span records read, a member's address, an avatar it names, a
-    /// group's name). `content` is then as it was, and `state` at most holds the changed files'
-    /// new sizes (which the full reload lists again).
+    /// returns the new files. Nil when the edit is of another kind: a file that is no record's
+    /// (`site.yaml`, `places.yaml`, an area, a photo, an attachment); a file that appeared or
+    /// vanished in a new folder, or of another kind, or a report's that has a folder; a file
+    /// with a problem before or after; a record whose change reaches what the rules that span
+    /// records read (a member's address, an avatar it names, a group's name). `content` is then
+    /// as it was, and `state` at most holds the changed files' new sizes (which the full reload
+    /// lists again).
     private static func reloadRecords(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
                                       changed: Set<String>) -> Set<String>? {
         guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
@@ -149,12 +150,14 @@ public enum ContentLoader {
             return (try? fs.list(folder))?.contains { $0.name == name } ?? false
         }
         var added: Set<String> = [], removed: Set<String> = []
+        // A report of one file: none of its name has a folder (whose replies it would take).
+        func single(_ area: String, _ name: String) -> Bool { !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name) }
         for path in changed {
             guard FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
             if let before = state.parsed[path], state.tree.files[path] != nil, !listed(path) {
-                // A report of one file (none of its name has a folder), or a reply, deleted.
+                // A report of one file, or a reply, deleted.
                 switch (before.role, before.diagnostics.isEmpty) {
-                case (.report(let area, let name, bundle: false), true) where !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name): break
+                case (.report(let area, let name, bundle: false), true) where single(area, name): break
                 case (.reply, true): break
                 default: return nil
                 }
@@ -162,9 +165,9 @@ public enum ContentLoader {
                 continue
             }
             guard let before = state.parsed[path] else {
-                // A new report of one file (none of its name had a folder), or a new reply.
+                // A new report of one file, or a new reply.
                 switch FileRole.of(path) {
-                case .report(let area, let name, bundle: false) where !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name): break
+                case .report(let area, let name, bundle: false) where single(area, name): break
                 case .reply: break
                 default: return nil
                 }

@@ -273,7 +273,8 @@ private struct ModelEdit {
         new.follows = new.follows.filter { model.reports[$0] != nil }
         guard new.name == old.name, new.left == old.left, new.follows == old.follows else { return false }
         new.friends.sort(by: byName(model))
-        (new.groups, new.reports, new.replies, new.albums, new.completedGoals) = (old.groups, old.reports, old.replies, old.albums, old.completedGoals)
+        (new.groups, new.reports, new.replies) = (old.groups, old.reports, old.replies)
+        (new.albums, new.completedGoals) = (old.albums, old.completedGoals)
         new.revision = revision(new.file)
         made.members[id] = new
         change.members.insert(id)
@@ -295,7 +296,8 @@ private struct ModelEdit {
         var new = GroupModel(id: old.id, file: old.file, name: old.name, visibility: old.visibility, members: old.members,
                              createdBy: record.createdBy.flatMap { content.memberIndex.resolve($0.value) }, body: record.body)
         new.revision = revision(old.file)
-        (new.albums, new.openGoals, new.completedGoals, new.leaderboard, new.events) = (old.albums, old.openGoals, old.completedGoals, old.leaderboard, old.events)
+        (new.albums, new.openGoals, new.completedGoals) = (old.albums, old.openGoals, old.completedGoals)
+        (new.leaderboard, new.events) = (old.leaderboard, old.events)
         made.groups[id] = new
         change.groups.insert(id)
         return true
