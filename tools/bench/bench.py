@@ -564,22 +564,25 @@ def edit_kinds(work, reports, edits):
                 edit = KindEdit(content, number)
                 before = rebuilds()
                 start = time.monotonic()
-                page = make(edit, i)
-                if page:
-                    url = f"http://127.0.0.1:{port}{page}"
-                    while time.monotonic() - start < 30:
-                        try:
-                            if edit.marker in urllib.request.urlopen(url, timeout=5).read().decode():
-                                break
-                        except OSError:
-                            pass
-                        time.sleep(0.002)
-                    results[name]["page"].append((time.monotonic() - start) * 1000)
-                settle(before, start)
-                results[name]["all"].append((time.monotonic() - start) * 1000)
-                time.sleep(0.3)
-                before = rebuilds()
-                edit.undo()
+                # (Put back even when the bench is stopped: the corpus is kept for the next run.)
+                try:
+                    page = make(edit, i)
+                    if page:
+                        url = f"http://127.0.0.1:{port}{page}"
+                        while time.monotonic() - start < 30:
+                            try:
+                                if edit.marker in urllib.request.urlopen(url, timeout=5).read().decode():
+                                    break
+                            except OSError:
+                                pass
+                            time.sleep(0.002)
+                        results[name]["page"].append((time.monotonic() - start) * 1000)
+                    settle(before, start)
+                    results[name]["all"].append((time.monotonic() - start) * 1000)
+                    time.sleep(0.3)
+                    before = rebuilds()
+                finally:
+                    edit.undo()
                 settle(before, time.monotonic())
                 time.sleep(0.3)
     finally:
@@ -595,9 +598,11 @@ def edit_kinds(work, reports, edits):
         for i in range(edits):
             number += 1
             edit = KindEdit(content, number)
-            make(edit, i)
-            results[name]["build"].append(run(cmd, env=env)[0])
-            edit.undo()
+            try:
+                make(edit, i)
+                results[name]["build"].append(run(cmd, env=env)[0])
+            finally:
+                edit.undo()
             run(cmd, env=env)
     return {"reports": reports, "kinds": results}
 
