@@ -132,16 +132,10 @@ struct FileTree: Sendable {
     }
 
     /// Takes in a new size for files that were edited in place, when their folders list the
-    /// same entries as before and each is still a plain file with one name. Returns false, and
-    /// changes nothing, when that is not so (a file appeared, vanished or became a link: the
-    /// folders are then listed again with `refresh`).
-    mutating func resize(_ fs: ContentFS, _ paths: Set<String>) -> Bool {
-        take(fs, edited: paths, added: [])
-    }
-
-    /// `resize`, where the files `added` are new in folders the tree has, and those `removed`
-    /// are gone from them: each folder lists the entries it had, with and without those, the
-    /// others each a plain file with one name.
+    /// same entries as before and each is still a plain file with one name; and the files
+    /// `added`, new in folders the tree has, and those `removed`, gone from them. Returns false,
+    /// and changes nothing, when that is not so (another file appeared, vanished or became a
+    /// link: the folders are then listed again with `refresh`).
     mutating func take(_ fs: ContentFS, edited: Set<String>, added: Set<String>, removed: Set<String> = []) -> Bool {
         var sizes: [String: Int] = [:]
         func name(_ path: String, in directory: String) -> String { String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1)) }
@@ -153,8 +147,7 @@ struct FileTree: Sendable {
             guard Set(kept.map(\.name)) == (children[directory] ?? []).union(new).subtracting(gone),
                   names.filter(removed.contains).allSatisfy({ files[$0] != nil && linked[$0] == nil }) else { return false }
             for path in names where !removed.contains(path) {
-                let name = String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1))
-                guard let entry = kept.first(where: { $0.name == name }), entry.kind == .file, entry.linkTarget == nil,
+                guard let entry = kept.first(where: { $0.name == name(path, in: directory) }), entry.kind == .file, entry.linkTarget == nil,
                       (entry.identity?.links ?? 1) <= 1, (files[path] == nil) == added.contains(path), linked[path] == nil else { return false }
                 sizes[path] = entry.size
             }

@@ -26,12 +26,6 @@ public struct ModelChange: Sendable, Equatable {
     /// pages), an album (its map), check-ins (members' progress pages). Other pieces made again
     /// leave the outputs as they were (the same records, the same lists, the same calendars).
     public var outputsMayChange = false
-
-    /// Whether only reports' pieces were made again.
-    public var onlyReports: Bool {
-        members.isEmpty && groups.isEmpty && locations.isEmpty && threads.isEmpty && !pages && sessions == nil && areas.isEmpty && !reportOrder
-            && removedFiles.isEmpty
-    }
 }
 
 extension ModelBuilder {
@@ -43,6 +37,7 @@ extension ModelBuilder {
     /// group's name, visibility or members; an album's date or who took its photos; a goal's
     /// completion; a report's time, author or replies (see `remade`). The whole model is then
     /// built again.
+    ///
     /// Of `files`, those `added` are new reports and replies: a new report takes its place in the
     /// order of reports, its area's and its author's lists (unless a member already follows it);
     /// a new reply its place in its author's list, and those of the report's other replies.

@@ -112,28 +112,4 @@ public enum ContentChange: Sendable, Equatable {
         guard case .records(_, let added) = self else { return [] }
         return added
     }
-
-    /// The reports (by id) whose own file or a reply's file changed.
-    public var reports: Set<String> {
-        var ids: Set<String> = []
-        for path in files ?? [] {
-            switch FileRole.of(path) {
-            case .report(let area, let name, _): ids.insert(area + "/" + name)
-            case .reply(let area, let report, _): ids.insert(area + "/" + report)
-            default: break
-            }
-        }
-        return ids
-    }
-
-    /// Whether every changed file is a report's or a reply's.
-    public var onlyReports: Bool {
-        guard let files else { return false }
-        return files.allSatisfy { path in
-            switch FileRole.of(path) {
-            case .report, .reply: return true
-            default: return false
-            }
-        }
-    }
 }
