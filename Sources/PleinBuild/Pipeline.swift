@@ -159,6 +159,8 @@ public struct BuildReport: Sendable {
     /// (by `OutputID.key`, e.g. `atom:site`).
     public var rendered: Int?
     public var renderedOutputs: [String] = []
+    /// Whether the build redid only the records edited in place, from the build store (`RecordEdit`).
+    public var recordByRecord = false
 }
 
 /// The output paths a build added, changed and removed: what a deploy must upload or delete.
@@ -212,14 +214,14 @@ public enum Pipeline {
             if options.leavesMemoryToExit { Leftovers.keep(memory) }
             return report
         }
-        // Only texts of reports edited: those reports, from the store, and nothing else.
-        if let memory, let files = memory.editedReportFiles, let store = memory.store, let previous = memory.previous {
-            let edit = ReportEdit(options: options, store: store, previous: previous, next: memory.next, files: files)
+        // Only records edited in place: those records, from the store, and what they reach.
+        if let memory, let files = memory.editedRecordFiles, let store = memory.store, let previous = memory.previous {
+            let edit = RecordEdit(options: options, store: store, previous: previous, next: memory.next, files: files)
             if let report = edit.build(start: start, timer: &timer) {
                 if options.leavesMemoryToExit { Leftovers.keep(memory) }
                 return report
             }
-            timer.lap("an edit that reaches further than its reports")
+            timer.lap("an edit that reaches further than its records")
         }
         memory?.prepare()
         timer.lap("store: read")

@@ -21,18 +21,6 @@ public enum Checker {
         return run.diagnostics
     }
 
-    /// The problems `check` finds in the files of these reports (their own, their replies' and
-    /// their text attachments'), and no others: every rule that looks at a report reads that
-    /// report and the members, nothing of the other reports.
-    public static func check(_ content: Content, reports ids: Set<String>) -> [Diagnostic] {
-        var run = CheckRun(content: content)
-        for report in content.reports(ids) {
-            run.checkReport(report)
-            run.checkTexts(CheckRun.texts(of: report, in: content))
-        }
-        return run.diagnostics
-    }
-
     /// After the records of `changed` files changed in place (`ContentChange.records`): the
     /// problems the rules find in every file whose problems may have changed with them, and
     /// those files. The problems of other files are as the last check found them.
@@ -134,7 +122,7 @@ public enum Checker {
         return (files, run.diagnostics)
     }
 
-    /// The files whose problems `check(_:reports:)` finds.
+    /// The files of a report whose problems its rules find: its own, its replies' and its text attachments'.
     public static func files(of report: Report) -> Set<String> {
         Set([report.file] + report.replies.map(\.file) + textAttachments(of: report))
     }

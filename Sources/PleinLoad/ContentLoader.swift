@@ -133,6 +133,14 @@ public enum ContentLoader {
         return .everything
     }
 
+    /// The records of `changed` files made again in place, as `reload` makes them when it can
+    /// (`ContentChange.records`), with the new files among them; nil, with `content` as it was,
+    /// when it cannot (and then nothing is reloaded).
+    public static func reloadInPlace(_ state: inout ContentState, content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
+                                     changed: Set<String>) -> Set<String>? {
+        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed)
+    }
+
     /// The reload of edited records, file by file, and of new and deleted reports and replies;
     /// returns the new files. Nil when the edit is of another kind: a file that is no record's
     /// (`site.yaml`, `places.yaml`, an area, a photo, an attachment); a file that appeared or
@@ -210,37 +218,6 @@ public enum ContentLoader {
         case .emptyAlbum, .threadWithoutMessages: return true
         default: return false
         }
-    }
-
-    /// A report's record made again after edits of its texts, for a build that keeps the rest of
-    /// the site in the build store: each of its files (the report's own, then its replies') read
-    /// anew when it is in `changed`, else from `known`. Nil when a file is not known or has a
-    /// problem, or its record has one: such an edit goes the whole way. With the texts read, and
-    /// the records read anew, each with the SHA-256 of the bytes it was read from and its encoding
-    /// (to keep, as `ContentState.forEachNewRecord` gives).
-    public static func remakeReport(file: String, replies: [String], resources: [String], changed: Set<String>, sizes: [String: Int],
-                                    known: KnownRecords, fs: ContentFS, clock: SiteClock)
-        -> (report: Report, texts: [String: String], records: [(path: String, hash: [UInt8], encoded: [UInt8])])? {
-        let paths = [file] + replies
-        let (reused, toRead) = decode(paths.filter { !changed.contains($0) }.map { ($0, sizes[$0] ?? 0) }, known: known.records)
-        guard toRead.isEmpty else { return nil }
-        let read = parse(paths.filter { changed.contains($0) }.map { ($0, sizes[$0] ?? 0) }, fs: fs, clock: clock)
-        guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }) else { return nil }
-        let byPath = Dictionary((reused + read).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        guard let own = byPath[file], case .report(let area, let name, _) = own.role else { return nil }
-        var (report, problems) = Assembler.reportRecord(own.read!, path: file, area: area, name: name, clock: clock)
-        guard problems.isEmpty else { return nil }
-        for path in replies {
-            guard let item = byPath[path], case .reply(let replyArea, let reportName, let replyName) = item.role,
-                  let (reply, problems) = Assembler.replyRecord(item.read, path: path, area: replyArea, report: reportName, name: replyName),
-                  problems.isEmpty else { return nil }
-            report.replies.append(reply)
-        }
-        report.replies = Assembler.ordered(report.replies)
-        report.resources = resources
-        var texts: [String: String] = [:]
-        for item in read { texts[item.path] = item.text }
-        return (report, texts, read.map { ($0.path, $0.read!.digest, RecordCoding.encode($0.read!)) })
     }
 
     /// One warning per folder of a section that is off: its files are not published.

@@ -23,8 +23,9 @@ public struct ModelChange: Sendable, Equatable {
     public init() {}
 
     /// Whether the site's outputs may be others than before: a report new or deleted (its
-    /// pages), an album (its map), check-ins (members' progress pages). Other pieces made again
-    /// leave the outputs as they were (the same records, the same lists, the same calendars).
+    /// pages), check-ins of a member who had none or has none now (their progress page). Other
+    /// pieces made again leave the outputs as they were (the same records, the same photos, the
+    /// same lists, the same calendars).
     public var outputsMayChange = false
 }
 
@@ -318,8 +319,7 @@ private struct ModelEdit {
         guard let record = content.albums.first(where: { $0.group == group && $0.id == id }) else { return false }
         var new = ModelBuilder.album(record, captureTimes: captureTimes, resolve: { [content] in content.memberIndex.resolve($0) })
         new.revision = revision(new.file)
-        // (Its map is among the outputs when its photos have positions.)
-        change.outputsMayChange = true
+        // (Its photos are the files of its folder, as before: its pages are the same ones.)
         return inGroup(group, model) { owner in
             guard let index = owner.albums.firstIndex(where: { $0.id == id }) else { return false }
             let old = owner.albums[index]
@@ -397,7 +397,8 @@ private struct ModelEdit {
         made.sessions = (sessions, asOf)
         made.locations = locations
         change.sessions = (change.sessions ?? []).union(before).union(sessions.map(\.member))
-        change.outputsMayChange = true
+        // A member who studies has a progress page.
+        if Set(sessions.map(\.member)) != before { change.outputsMayChange = true }
         change.locations.formUnion(locations.map(\.id))
         return true
     }

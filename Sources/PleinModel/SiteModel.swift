@@ -81,3 +81,40 @@ extension GoalModel {
         return da != db ? da > db : a.key < b.key
     }
 }
+
+extension SiteModel {
+    /// A model from its pieces, as a build store keeps them: what a build after an edit makes
+    /// the edited records' pieces again in (`ModelBuilder.replace(records:…)`), holding the
+    /// reports those records read and no others.
+    public init(site: SiteConfig, members: [String: MemberModel], memberOrder: [String], formerMembers: [String],
+                groups: [String: GroupModel], groupOrder: [String], areas: [AreaModel], reports: [String: ReportModel],
+                reportOrder: [String], locations: [LocationModel], sessions: [Session], asOf: Moment?, threads: [ThreadModel],
+                places: [Place], today: String?, pages: [PageModel]) {
+        self.init(site: site, members: members, memberOrder: memberOrder, groups: groups, groupOrder: groupOrder, areas: areas,
+                  reports: reports, reportOrder: reportOrder, locations: locations, sessions: sessions, asOf: asOf, threads: threads,
+                  places: places)
+        self.today = today
+        self.pages = pages
+        self.formerMembers = formerMembers
+    }
+
+    /// The history of the files the model's records were made from, as the model holds it
+    /// (each record's `revision`): what a build that did not ask git again makes pieces with.
+    public var revisions: History {
+        var files: [String: Revision] = [:]
+        for member in members.values { files[member.file] = member.revision }
+        for group in groups.values {
+            files[group.file] = group.revision
+            for album in group.albums { files[album.file] = album.revision }
+            for goal in group.openGoals + group.completedGoals { files[goal.file] = goal.revision }
+            for event in group.events { files[event.file] = event.revision }
+        }
+        for report in reports.values {
+            files[report.file] = report.revision
+            for reply in report.replies { files[reply.file] = reply.revision }
+        }
+        for location in locations { files[location.file] = location.revision }
+        for page in pages { files[page.file] = page.revision }
+        return History(files: files)
+    }
+}

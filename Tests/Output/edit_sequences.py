@@ -339,7 +339,7 @@ class Community:
 
 def build(plein, community, output, cache, fresh=False, changed=None, base=None):
     """`plein build` of `community`; without search when the community says so (then a build
-    after an edit of reports' texts only takes the report-by-report way, which says so in
+    after an edit of records in place takes the record-by-record way, which says so in
     `PLEIN_TIMINGS`' lines)."""
     cmd = [plein, "build", "--content", community.content, "--templates", community.templates, "--output", output, "--cache", cache]
     if fresh:
@@ -408,21 +408,24 @@ def build_path(plein, community, rng, steps):
 
 
 
-def report_by_report(plein, community, rng):
-    """Two edits of report bodies in a row on a site without search: the second build (after an
-    incremental one, whose spare the store vouches for) loads, checks and models only the edited
-    report (`ReportEdit`), and its output is a clean build's."""
+def record_by_record(plein, community, rng):
+    """Edits in a row of records' files, each of another kind, on a site without search: each
+    build after an incremental one (whose spare the store vouches for) loads, checks and models
+    only what the edited record reaches (`RecordEdit`), and its output is a clean build's."""
     out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
     clean, clean_cache = os.path.join(community.folder, "clean"), os.path.join(community.folder, "clean-cache")
-    for turn in range(2):
-        what = community.body(rng)
+    build(plein, community, out, cache)
+    for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text"):
+        what = getattr(community, kind)(rng)
+        if not what:
+            continue
         result = build(plein, community, out, cache)
-    reference = build(plein, community, clean, clean_cache, fresh=True)
-    a, b = tree(out)[0], tree(clean)[0]
-    differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
-    check(result.returncode == 0 and reference.returncode == 0 and "edited report" in result.stderr and not differing,
-          f"{what}, after another: built report by report (`ReportEdit`), byte-identical to a clean build "
-          f"({len(differing)} files differ: {differing[:5]}) {result.stderr[-300:]}")
+        reference = build(plein, community, clean, clean_cache, fresh=True)
+        a, b = tree(out)[0], tree(clean)[0]
+        differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
+        check(result.returncode == 0 and reference.returncode == 0 and "edited record" in result.stderr and not differing,
+              f"{what}: built record by record (`RecordEdit`), byte-identical to a clean build "
+              f"({len(differing)} files differ: {differing[:5]}) {result.stderr[-300:]}")
 
 
 def fresh_listing(plein, community):
@@ -570,12 +573,12 @@ def main():
             print(f"{name}: plein build")
             community = Community(work, name + "-build", content)
             # The generated community is built without search: `plein build` then redoes an edit
-            # of reports' texts report by report, from the build store (`ReportEdit`).
+            # of records in place record by record, from the build store (`RecordEdit`).
             community.search = name == "demo"
             build_path(plein, community, rng, args.steps)
             if community.broken is None and not community.undo_next:
                 if not community.search:
-                    report_by_report(plein, community, rng)
+                    record_by_record(plein, community, rng)
                 hand_edited_output(plein, community)
                 fresh_listing(plein, community)
             print(f"{name}: plein serve")

@@ -307,4 +307,47 @@ import Testing
         #expect(update.rendered < total, "a partial edit re-renders only the pages that use it")
         expectSameAsFullBuild(state, site, "edit a template")
     }
+
+    /// `plein build` after an edit of one record's file in place redoes that record and what it
+    /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
+    /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a
+    /// study location, check-ins and a message. After each, the output is a clean build's.
+    @Test func aBuildAfterAnEditOfARecordRedoesThatRecordFromTheStore() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.storeOptions()
+        options.pagefind = nil
+        var clean = site.options
+        (clean.output, clean.remember, clean.pagefind) = (site.dir.path + "/clean", false, nil)
+        clean.cache = options.cache
+        #expect(Pipeline.build(options).succeeded)
+        // After a second build, the spare is the site the store describes.
+        try site.edit("pages/over-buurtboek.md") { $0 + "\nEen eerste zin erbij.\n" }
+        #expect(Pipeline.build(options).succeeded)
+        func append(_ line: String) -> (String) -> String { { $0 + "\n" + line + "\n" } }
+        let edits: [(String, (String) -> String)] = [
+            ("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md", append("Een zin die er net bij kwam.")),
+            ("reports/1018/2026-09-15-boomkap-plantage-middenlaan/replies/20260915T1748-lucas-de-graaf.md", append("Nog iets.")),
+            ("users/anna-de-vries.md", append("Ze fietst graag.")),
+            ("groups/duikclub-de-zeehond/index.md", append("Nieuwe leden zijn welkom.")),
+            ("groups/duikclub-de-zeehond/albums/duikweekend-zeeland/index.md", append("Een koud maar mooi weekend.")),
+            ("groups/duikclub-de-zeehond/goals/nachtduik-vinkeveen.md", { $0.replacingOccurrences(of: "title: Nachtduik", with: "title: Een nachtduik") }),
+            ("groups/duikclub-de-zeehond/events/nieuwjaarsduik-vinkeveen.md", { $0.replacingOccurrences(of: "title: Nieuwjaarsduik", with: "title: De nieuwjaarsduik") }),
+            ("pages/over-buurtboek.md", append("Nog een zin.")),
+            ("locations/ub-singel.md", append("Stil op zondag.")),
+            ("checkins/emma-kok.yaml", { $0.replacingOccurrences(of: "out: 2026-09-29T18:45:00+02:00", with: "out: 2026-09-29T18:30:00+02:00") }),
+            ("threads/buddyduik-vinkeveen/20260920T2015-zoe-jansen.md", append("Groet, Zoë")),
+        ]
+        for (path, change) in edits {
+            try site.edit(path, change)
+            let report = Pipeline.build(options)
+            #expect(report.succeeded && report.recordByRecord, "\(path): built record by record (\(report.fullBuildReason ?? "no reason given"))")
+            #expect(report.rendered ?? .max < 200, "\(path): \(report.rendered ?? 0) outputs rendered again")
+            #expect(Pipeline.build(clean).succeeded)
+            let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
+            #expect(a.keys.sorted() == b.keys.sorted(), "\(path): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
+            let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
+            #expect(differing.isEmpty, "\(path): the output differs from a clean build's in \(differing.prefix(5))")
+        }
+    }
 }

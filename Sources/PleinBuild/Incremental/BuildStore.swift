@@ -69,13 +69,12 @@ struct BuildStore: Sendable {
         var loaded: ContentState?
         /// The paths of the records the store holds.
         var recordPaths: Set<String> = []
-        /// The model, its images and who the members are, for `model_values` (see `ModelValues`).
+        /// The model and its images, for `model_values` (see `ModelValues`).
         var model: SiteModel?
         var catalog: ImageCatalog?
-        var members = MemberIndex([Member]())
-        /// Content files (content-relative) that had a problem, and the build's notes: a build
-        /// that redoes only edited reports keeps both as they were.
-        var problemFiles: Set<String> = []
+        /// How many problems each content file (content-relative) had, and the build's notes: a
+        /// build that redoes only edited records keeps both as they were.
+        var problemCounts: [String: Int] = [:]
         var notes: [String] = []
     }
 

@@ -33,7 +33,10 @@ extension BuildStore {
                 snapshot.images = Int(meta["images"] ?? "") ?? 0
                 snapshot.warnings = Int(meta["warnings"] ?? "") ?? 0
                 snapshot.videos = Int(meta["videos"] ?? "") ?? 0
-                snapshot.problemFiles = Set((meta["problem_files"] ?? "").split(separator: "\n").map(String.init))
+                for line in (meta["problem_files"] ?? "").split(separator: "\n") {
+                    let parts = line.split(separator: "\t")
+                    if parts.count == 2, let count = Int(parts[1]) { snapshot.problemCounts[String(parts[0])] = count }
+                }
                 snapshot.notes = (meta["notes"] ?? "").split(separator: "\n").map(String.init)
                 snapshot.scan = try Self.readScan(db)
                 return (snapshot, nil)

@@ -44,7 +44,7 @@ extension BuildStore {
                     "version": PleinVersion.number, "fingerprint": next.fingerprint, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp, "day": next.day, "saved": UUID().uuidString,
                     "live_inode": String(next.liveInode), "spare_inode": String(next.spareInode), "pages": String(next.pages),
                     "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings), "videos": String(next.videos),
-                    "problem_files": next.problemFiles.sorted().joined(separator: "\n"), "notes": next.notes.joined(separator: "\n"),
+                    "problem_files": next.problemCounts.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n"), "notes": next.notes.joined(separator: "\n"),
                 ]
                 let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
                 for (key, value) in meta { try putMeta.execute(arguments: [key, value]) }
@@ -103,7 +103,7 @@ extension BuildStore {
     }
 
     /// The model's pieces whose facts changed since `previous` (every piece after a full build
-    /// without one), the site's settings and the members' index (see `ModelValues`).
+    /// without one) and the site's settings (see `ModelValues`).
     private static func putValues(_ db: Database, _ next: Snapshot, previous: Snapshot) throws {
         guard let model = next.model, let catalog = next.catalog else { return }
         let pieces = ModelValues.pieces(of: model, images: catalog)
@@ -114,7 +114,6 @@ extension BuildStore {
             try put.run(.text(key), .blob(value))
         }
         try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
-        try put.run(.text(ModelValues.membersKey), .blob(ModelValues.encode(next.members)))
         let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
         for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
     }

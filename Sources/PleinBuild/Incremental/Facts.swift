@@ -98,32 +98,40 @@ struct Facts: Sendable, Equatable {
     mutating func update(_ change: ModelChange, model: SiteModel, images: ImageCatalog, bodies: [String: [UInt8]], texts: Bodies,
                          changedBodies: Set<String>) -> Set<String> {
         var changed: Set<String> = []
-        func set(_ key: String, _ value: [UInt8]?) {
+        for (key, value) in Self.facts(of: change, model: model, images: images, bodies: bodies, texts: texts, changedBodies: changedBodies) {
             if let value {
                 if values.updateValue(value, forKey: key) != value { changed.insert(key) }
             } else if values.removeValue(forKey: key) != nil {
                 changed.insert(key)
             }
         }
+        return changed
+    }
+
+    /// The facts `update` makes again after a model made piece by piece, each with its new
+    /// fingerprint (nil: the fact is no more).
+    static func facts(of change: ModelChange, model: SiteModel, images: ImageCatalog, bodies: [String: [UInt8]], texts: Bodies,
+                      changedBodies: Set<String>) -> [(key: String, value: [UInt8]?)] {
+        var facts: [(key: String, value: [UInt8]?)] = []
         for id in change.reports.sorted() {
             guard let report = model.reports[id] else {
-                for gone in [Dependency.report(id), .reportTimes(id), .reportHeadline(id)] { set(gone.key, nil) }
+                facts += [Dependency.report(id), .reportTimes(id), .reportHeadline(id)].map { ($0.key, nil) }
                 continue
             }
-            for (key, value) in Self.report(report, bodies: bodies, texts: { texts[$0] }) { set(key, value) }
+            facts += Self.report(report, bodies: bodies, texts: { texts[$0] }).map { ($0.0, $0.1) }
         }
         for (kind, ids) in ModelPieces.pieces(of: change, in: model) {
-            for (key, value) in kind.fingerprints(model, images, ids) { set(key, value) }
+            facts += kind.fingerprints(model, images, ids).map { ($0.key, $0.value) }
         }
         for id in change.members.sorted() {
             guard let member = model.members[id] else { continue }
-            set(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined)))
+            facts.append((Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined))))
         }
         for file in changedBodies.sorted() {
-            set(Dependency.body(file).key, bodies[file])
-            set(Dependency.summary(file).key, texts[file].map { Self.summary(of: file, $0.text).1 })
+            facts.append((Dependency.body(file).key, bodies[file]))
+            facts.append((Dependency.summary(file).key, texts[file].map { Self.summary(of: file, $0.text).1 }))
         }
-        return changed
+        return facts
     }
 
     /// Every fact of a report: its own, its narrower views, and its bodies' digests and summaries

@@ -7,22 +7,25 @@ import PleinRender
 import Synchronization
 
 /// The pieces of the model as values, kept in the build store (`model_values`) beside their
-/// facts: what a build after an edit of reports renders its outputs from, reading only the pieces
-/// they read (`StoredModel`), never the whole model. Each piece is kept under its fact's key
-/// (`Dependency.key`), and written again only when that fact's fingerprint changed; the site's
-/// settings and who the members are (`MemberIndex`: what checking and modelling a report read
-/// of them) under keys of their own.
+/// facts: what a build after edits of records (`RecordEdit`) models those records in, and renders
+/// its outputs from, reading only the pieces they read (`StoredModel`). Each piece is kept under
+/// its fact's key (`Dependency.key`), and written again only when that fact's fingerprint
+/// changed; the site's settings under a key of its own.
 enum ModelValues {
     static let siteKey = "value:site"
-    static let membersKey = "value:member-index"
 
-    /// Every piece of `model` and `images` that an output reads, by key. Narrower views
-    /// (`ReportTimes`, `ReportHeadline`, summaries) are made from these when read.
+    /// Every piece of `model` and `images` that an output reads, by key, and the narrower views
+    /// of reports that lists, maps and feeds read of every report (`ReportTimes`,
+    /// `ReportHeadline`: a page that reads them of every report does not decode every report).
     static func pieces(of model: SiteModel, images: ImageCatalog) -> [String: any Encodable & Sendable] {
         var pieces: [String: any Encodable & Sendable] = [:]
-        pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + 16)
+        pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count * 3 + images.images.count + 16)
         for kind in ModelPieces.all {
             for (key, value, _) in kind.entries(model, images, nil) { pieces[key] = value }
+        }
+        for (id, report) in model.reports {
+            pieces[Dependency.reportTimes(id).key] = ReportTimes(report)
+            pieces[Dependency.reportHeadline(id).key] = ReportHeadline(report)
         }
         return pieces
     }
@@ -40,25 +43,35 @@ enum ModelValues {
 }
 
 /// The model as the build store keeps it (`ModelValues`), read piece by piece as outputs read
-/// it, with the pieces an edit made again (`reports`, `bodies`) in place of the stored ones.
+/// it, with the pieces an edit made again (`made`, by key; `gone`, those it took out) and their
+/// bodies in place of the stored ones.
 final class StoredModel: ModelSource {
     private let queue: DatabaseQueue
     let site: SiteConfig
-    private let reports: [String: ReportModel]
+    private let made: [String: any Sendable]
+    private let gone: Set<String>
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
+    /// Narrower views of every report, read at once after `Self.readsBeforeTable` reads of one
+    /// kind (more than a page of one area reads).
+    private let tables = Mutex<[String: (reads: Int, table: [String: any Sendable]?)]>([:])
+    private static let readsBeforeTable = 1000
 
-    init(queue: DatabaseQueue, site: SiteConfig, reports: [String: ReportModel], bodies: [String: RenderedMarkdown]) {
+    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown]) {
         self.queue = queue
         self.site = site
-        self.reports = reports
+        self.made = made
+        self.gone = gone
         self.bodies = bodies
     }
 
     /// The stored value of `key`, decoded once.
     private func value<Value: Decodable & Sendable>(_ key: String, as type: Value.Type) -> Value? {
+        if let piece = made[key] { return piece as? Value }
+        if gone.contains(key) { return nil }
         if let cached = cache.withLock({ $0[key] }) { return cached as? Value }
-        guard let decoded = (try? queue.read { db in try BuildStore.value(db, key, as: type) }) ?? nil else { return nil }
+        // (Read outside a transaction: nothing writes the store while a build renders.)
+        guard let decoded = (try? queue.inDatabase { db in try BuildStore.value(db, key, as: type) }) ?? nil else { return nil }
         cache.withLock { $0[key] = decoded }
         return decoded
     }
@@ -68,7 +81,7 @@ final class StoredModel: ModelSource {
 
     func member(_ id: String) -> MemberModel? { value(ModelPieces.member, id) }
     func group(_ id: String) -> GroupModel? { value(ModelPieces.group, id) }
-    func report(_ id: String) -> ReportModel? { reports[id] ?? value(ModelPieces.report, id) }
+    func report(_ id: String) -> ReportModel? { value(ModelPieces.report, id) }
     func area(_ id: String) -> AreaModel? { value(ModelPieces.area, id) }
     func location(_ id: String) -> LocationModel? { value(ModelPieces.location, id) }
     func thread(_ id: String) -> ThreadModel? { value(ModelPieces.thread, id) }
@@ -90,10 +103,44 @@ final class StoredModel: ModelSource {
         if let made = bodies[file] { return made }
         let key = Dependency.body(file).key
         if let cached = cache.withLock({ $0[key] }) { return cached as? RenderedMarkdown }
-        let body = try? queue.read { db in try BuildStore.body(db, file: file) }
+        let body = try? queue.inDatabase { db in try BuildStore.body(db, file: file) }
         guard let body else { return nil }
         cache.withLock { $0[key] = body }
         return body
+    }
+
+    func reportTimes(_ id: String) -> ReportTimes? {
+        view(Dependency.reportTimes(id).key, of: id, as: ReportTimes.self) ?? report(id).map(ReportTimes.init)
+    }
+
+    func headline(_ id: String) -> ReportHeadline? {
+        view(Dependency.reportHeadline(id).key, of: id, as: ReportHeadline.self) ?? report(id).map(ReportHeadline.init)
+    }
+
+    /// A narrower view of report `id` (kept under `key`): the one made with the model's edited
+    /// pieces, else the store's; once pages have read many of a kind, every report's at once (on
+    /// every core, while the other readers wait for it). Nil when the store has none: it is then
+    /// made from the report.
+    private func view<Value: Decodable & Sendable>(_ key: String, of id: String, as type: Value.Type) -> Value? {
+        if let piece = made[key] { return piece as? Value }
+        if gone.contains(key) { return nil }
+        let prefix = String(key.dropLast(id.count))
+        let table = tables.withLock { tables -> [String: any Sendable]? in
+            var entry = tables[prefix] ?? (0, nil)
+            entry.reads += 1
+            if entry.table == nil, entry.reads > Self.readsBeforeTable {
+                let rows = (try? queue.inDatabase { db in
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM model_values WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
+                        .map { (String(($0[0] as String).dropFirst(prefix.count)), [UInt8]($0[1] as Data)) }
+                }) ?? []
+                let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(type, bytes)) }
+                entry.table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0 as any Sendable) } }, uniquingKeysWith: { a, _ in a })
+            }
+            tables[prefix] = entry
+            return entry.table
+        }
+        if let table { return table[id] as? Value }
+        return value(key, as: type)
     }
 
     func image(_ path: String) -> PublishedImage? { value(ModelPieces.image, path)?.image }

@@ -23,7 +23,28 @@ struct RawStatement {
     func run(_ first: Value, _ rest: Value...) throws {
         let raw = statement.sqliteStatement
         defer { sqlite3_reset(raw) }
-        for (offset, value) in ([first] + rest).enumerated() {
+        try bind([first] + rest)
+        let code = sqlite3_step(raw)
+        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+    }
+
+    /// The first column, as an integer, of the first row the statement gives with these values;
+    /// nil when it gives none.
+    func integer(_ first: Value, _ rest: Value...) throws -> Int64? {
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        try bind([first] + rest)
+        let code = sqlite3_step(raw)
+        switch code {
+        case SQLITE_ROW: return sqlite3_column_int64(raw, 0)
+        case SQLITE_DONE: return nil
+        default: throw Self.error(code, statement)
+        }
+    }
+
+    private func bind(_ values: [Value]) throws {
+        let raw = statement.sqliteStatement
+        for (offset, value) in values.enumerated() {
             let place = Int32(offset + 1)
             let code: Int32
             switch value {
@@ -41,8 +62,6 @@ struct RawStatement {
             }
             guard code == SQLITE_OK else { throw Self.error(code, statement) }
         }
-        let code = sqlite3_step(raw)
-        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
     }
 
     /// SQLite copies what is bound (`SQLITE_TRANSIENT`).

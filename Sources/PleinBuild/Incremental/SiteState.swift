@@ -59,10 +59,12 @@ public struct SiteState: Sendable {
     /// a build on another day is not a build in which nothing changed, as events may have passed.
     var builtForDay: String { last.model.map { ($0.today ?? "") + " " + $0.site.clock.identifier } ?? "" }
 
-    /// The content files (content-relative) that the current problems point into.
-    var problemFiles: Set<String> {
+    /// How many of the current problems point into each content file (content-relative).
+    var problemCounts: [String: Int] {
         let prefix = content.displayRoot + "/"
-        return Set(diagnostics.map(\.file).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        var counts: [String: Int] = [:]
+        for file in diagnostics.map(\.file) where file.hasPrefix(prefix) { counts[String(file.dropFirst(prefix.count)), default: 0] += 1 }
+        return counts
     }
 
     /// Where outputs are written as they are rendered (a one-off build); nil keeps them in memory.
@@ -340,7 +342,7 @@ public struct SiteState: Sendable {
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
                         published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
-            (memory.next.model, memory.next.catalog, memory.next.members) = (model, catalog, content.memberIndex)
+            (memory.next.model, memory.next.catalog) = (model, catalog)
             remembered = memory
         }
         last.model = model

@@ -22,10 +22,10 @@ struct StoreSession {
     private(set) var problem: String?
     /// Set when nothing changed since the last build: its snapshot.
     private(set) var unchanged: BuildStore.Snapshot?
-    /// Set when the content changed since the last build only in the bytes of files of reports
-    /// and replies (none appeared or vanished; the theme, HEAD and the day are as they were; the
-    /// spare is the one the store describes): those files, for `ReportEdit`.
-    private(set) var editedReportFiles: [String]?
+    /// Set when the content changed since the last build only in the bytes of files of records
+    /// (none appeared or vanished; the theme, HEAD and the day are as they were; the spare is the
+    /// one the store describes): those files, for `RecordEdit`.
+    private(set) var editedRecordFiles: [String]?
 
     private let output: String
     private let spare: String
@@ -85,19 +85,21 @@ struct StoreSession {
             }
         } else if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme,
                   Self.sameDay(known.day, now: options.buildTime), known.spareInode != 0, known.spareInode == Self.inode(spare) {
-            editedReportFiles = Self.editedReportFiles(scan.changes)
+            editedRecordFiles = Self.editedRecordFiles(scan.changes)
         }
         timer.lap("  store: compare")
     }
 
-    /// The files whose bytes changed, when every one of them is a report's or a reply's that
-    /// was there before and still is; else nil.
-    private static func editedReportFiles(_ changes: [String: ContentScan.Change]) -> [String]? {
+    /// The files whose bytes changed, when every one of them is a record's file that was there
+    /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
+    /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
+    /// message's); else nil.
+    private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> [String]? {
         var edited: [String] = []
         for (path, change) in changes {
             guard change.old != nil, change.new != nil else { return nil }
             switch FileRole.of(path) {
-            case .report, .reply: edited.append(path)
+            case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: edited.append(path)
             default: return nil
             }
         }
@@ -156,7 +158,7 @@ struct StoreSession {
         made.day = state.builtForDay
         made.images = state.imageCount
         made.videos = state.videoCount
-        made.problemFiles = state.problemFiles
+        made.problemCounts = state.problemCounts
         made.notes = state.notes
         do throws(BuildStore.Damaged) {
             try store.save(made, previous: previous, timings: options.timings)

@@ -35,16 +35,8 @@ struct BodiesStage {
     /// body changed.
     mutating func update(_ model: SiteModel, change: ModelChange, threadKeys: ThreadKeys?) -> Set<String> {
         let routes = Routes(baseURL: model.site.baseURL)
-        var all = change.reports.sorted().compactMap { model.reports[$0] }.flatMap { Bodies.jobs(report: $0, routes: routes) }
-        all += change.members.sorted().compactMap { model.members[$0] }.flatMap { Bodies.jobs(member: $0, routes: routes) }
-        all += change.groups.sorted().compactMap { model.groups[$0] }.flatMap { Bodies.jobs(group: $0, routes: routes) }
-        all += model.locations.filter { change.locations.contains($0.id) }.flatMap { Bodies.jobs(location: $0, routes: routes) }
-        if change.pages { all += model.pages.flatMap { Bodies.jobs(page: $0, routes: routes) } }
-        if let threadKeys {
-            all += model.threads.filter { change.threads.contains($0.id) }.flatMap { Bodies.jobs(thread: $0, routes: routes, keys: threadKeys) }
-        }
         var stale: [Bodies.Job] = []
-        for job in all {
+        for job in Self.jobs(model, change: change, threadKeys: threadKeys) {
             if let old = jobs[job.file], old.markdown == job.markdown, old.page == job.page, digests[job.file] != nil { continue }
             let digest = Self.digest(job)
             if digests[job.file] != digest { stale.append(job) }
@@ -58,6 +50,20 @@ struct BodiesStage {
         }
         bodies.remove(change.removedFiles)
         return Set(stale.map(\.file)).union(change.removedFiles)
+    }
+
+    /// The bodies of the pieces a model made piece by piece made again.
+    static func jobs(_ model: SiteModel, change: ModelChange, threadKeys: ThreadKeys?) -> [Bodies.Job] {
+        let routes = Routes(baseURL: model.site.baseURL)
+        var all = change.reports.sorted().compactMap { model.reports[$0] }.flatMap { Bodies.jobs(report: $0, routes: routes) }
+        all += change.members.sorted().compactMap { model.members[$0] }.flatMap { Bodies.jobs(member: $0, routes: routes) }
+        all += change.groups.sorted().compactMap { model.groups[$0] }.flatMap { Bodies.jobs(group: $0, routes: routes) }
+        all += model.locations.filter { change.locations.contains($0.id) }.flatMap { Bodies.jobs(location: $0, routes: routes) }
+        if change.pages { all += model.pages.flatMap { Bodies.jobs(page: $0, routes: routes) } }
+        if let threadKeys {
+            all += model.threads.filter { change.threads.contains($0.id) }.flatMap { Bodies.jobs(thread: $0, routes: routes, keys: threadKeys) }
+        }
+        return all
     }
 
     static func digest(_ job: Bodies.Job) -> [UInt8] {

@@ -283,3 +283,17 @@ extension ContentFS {
         )
     }
 }
+
+extension ContentFS {
+    /// The same files, of which a folder lists only the entries `includes` takes (by path, and
+    /// whether it is a folder): the part of the content a build after an edit reads.
+    public func only(_ includes: @escaping @Sendable (_ path: String, _ folder: Bool) -> Bool) -> ContentFS {
+        let list = self.list
+        return ContentFS(
+            displayRoot: displayRoot,
+            list: { (directory: String) throws(Failure) -> [Entry] in
+                try list(directory).filter { includes(directory.isEmpty ? $0.name : directory + "/" + $0.name, $0.kind == .directory) }
+            },
+            read: read, readPrefix: readPrefix)
+    }
+}

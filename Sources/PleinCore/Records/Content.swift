@@ -37,14 +37,6 @@ public struct Content: Sendable {
         self.site = site
     }
 
-    /// A content that knows its members only by id and address (`memberIndex`), not by their
-    /// records: what checking and modelling a report read of them (a build after an edit of
-    /// reports, which does not read every member's file).
-    public init(site: SiteConfig, memberIndex: MemberIndex) {
-        self.site = site
-        self.memberIndex = memberIndex
-    }
-
     /// Where the report `id` is in `reports` (sorted by id), found by halving.
     public func reportPosition(of id: String) -> Int? {
         let low = reportInsertion(of: id)

@@ -94,8 +94,8 @@ public final class DependencyRecorder: Sendable {
 /// When a report and each of its replies were published, and the replies' names: all a feed
 /// needs to choose its newest entries, so that an edit of an older report does not touch it
 /// (and, for an event, when it starts: what a calendar chooses by).
-public struct ReportTimes: Sendable, Equatable, Encodable {
-    public struct Reply: Sendable, Equatable, Encodable {
+public struct ReportTimes: Sendable, Equatable, Codable {
+    public struct Reply: Sendable, Equatable, Codable {
         public let name: String
         public let at: Moment
     }
@@ -114,7 +114,7 @@ public struct ReportTimes: Sendable, Equatable, Encodable {
 
 /// What lists, cards, maps and the sitemap show of a report: everything but its body and its
 /// replies' text, so that an edit of the body (past its summary) leaves them as they are.
-public struct ReportHeadline: Sendable, Equatable, Encodable {
+public struct ReportHeadline: Sendable, Equatable, Codable {
     public let id: String
     public let area: String
     public let file: String

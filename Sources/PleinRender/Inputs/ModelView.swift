@@ -30,6 +30,17 @@ public protocol ModelSource: Sendable {
     func body(_ file: String) -> RenderedMarkdown?
     func image(_ path: String) -> PublishedImage?
     func video(_ path: String) -> PublishedVideo?
+    /// When a report and its replies were published (made from the report unless the source
+    /// keeps it on its own).
+    func reportTimes(_ id: String) -> ReportTimes?
+    /// What a list or a map shows of a report (made from the report unless the source keeps it
+    /// on its own).
+    func headline(_ id: String) -> ReportHeadline?
+}
+
+extension ModelSource {
+    public func reportTimes(_ id: String) -> ReportTimes? { report(id).map(ReportTimes.init) }
+    public func headline(_ id: String) -> ReportHeadline? { report(id).map(ReportHeadline.init) }
 }
 
 /// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
@@ -115,13 +126,13 @@ struct ModelView: Sendable {
     /// When a report and its replies were published (a narrower read than `report`).
     func reportTimes(_ id: String) -> ReportTimes? {
         note(.reportTimes(id))
-        return source.report(id).map(ReportTimes.init)
+        return source.reportTimes(id)
     }
 
     /// What a list or a map shows of a report (a narrower read than `report`).
     func headline(_ id: String) -> ReportHeadline? {
         note(.reportHeadline(id))
-        return source.report(id).map(ReportHeadline.init)
+        return source.headline(id)
     }
 
     /// A body's plain text cut to `limit` characters; nil when there is no such body. For the

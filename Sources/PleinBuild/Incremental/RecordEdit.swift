@@ -1,0 +1,388 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import PleinCheck
+import PleinCore
+import PleinLoad
+import PleinMarkdown
+import PleinModel
+import PleinRender
+
+/// `plein build` after edits of records in place (`StoreSession.editedRecordFiles`): `plein
+/// serve`'s update of the same edit (`ContentChange.records`), made from the build store instead
+/// of a site in memory. The stages are serve's: the part of the content the edited records reach
+/// is loaded as the last build read it (`ContentSlice`, from the store's records), the edited
+/// records made again in it (`ContentLoader.reloadInPlace`), checked (`Checker.check(_:records:)`)
+/// and modelled (`ModelBuilder.replace(records:…)`) in the model the store keeps (every piece but
+/// the reports', of which those the edit reads); then the bodies and facts of the pieces made
+/// again, compared with the store's. The outputs that read a fact that changed are found in the
+/// store's record of what each output read, and rendered from the pieces of the model they read
+/// (`StoredModel`); the spare is fixed up in the paths the store names, and the store is changed
+/// in those rows only. Its cost follows the edit, not the size of the site.
+///
+/// Whenever the edit reaches further, it gives way, before it has changed anything, to the build
+/// that loads everything (nil): an edit serve's update would not take record by record; problems
+/// in the files the rules look at again other than the last build's; a change of what the media
+/// are made from (a member's home, an album's map); outputs that may be others than before; a
+/// site with search, whose index is made from the whole model; pages of a members-only group
+/// (sealed with keys the build that loads everything derives).
+struct RecordEdit {
+    let options: BuildOptions
+    let store: BuildStore
+    let previous: BuildStore.Snapshot
+    let next: BuildStore.Snapshot
+    let files: [String]
+
+    /// One output to render again, as the last build left it.
+    private struct Stale {
+        let key: String
+        let id: OutputID
+        let path: String
+        let hash: [UInt8]
+    }
+
+    private struct Unfit: Error {}
+
+    /// The content the edit reaches, before and after it.
+    private struct Loaded {
+        var content: Content
+        let before: Content
+        let diagnostics: [Diagnostic]
+        let state: ContentState
+    }
+
+    func build(start: DispatchTime, timer: inout PhaseTimer) -> BuildReport? {
+        let queue = store.queue
+        guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
+              !(site.search && options.pagefind != nil) else { return nil }
+        let changed = Set(files)
+        let (theme, themeProblems) = ThemeLoader.load(options.themeFiles, language: site.language)
+        guard let theme, themeProblems.isEmpty else { return nil }
+        var model: SiteModel
+        var differences: (all: Set<String>, vanished: Set<String>) = ([], [])
+        let loaded: Loaded
+        do {
+            (loaded, model) = try queue.read { db -> (Loaded, SiteModel) in
+                for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
+                    differences.all.insert(row[0])
+                    if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
+                }
+                // The reports the edited members follow, and those edited.
+                var followed: Set<String> = []
+                var reports: Set<String> = []
+                for path in changed {
+                    switch FileRole.of(path) {
+                    case .member(let id): followed.formUnion(try BuildStore.value(db, ModelPieces.member.key(id), as: MemberModel.self)?.follows ?? [])
+                    case .report(let area, let name, _), .reply(let area, let name, _): reports.insert(area + "/" + name)
+                    default: break
+                    }
+                }
+                let slice = ContentSlice(changed: changed, followed: followed)
+                var parts = PhaseTimer(enabled: options.timings)
+                let loaded = try load(db, slice: slice, changed: changed, timer: &parts)
+                guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed)) else { throw Unfit() }
+                parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
+                return (loaded, model)
+            }
+        } catch {
+            return nil
+        }
+        let content = loaded.content
+        // Pages of a members-only group are sealed with keys the build that loads everything derives.
+        if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return nil }
+        timer.lap("load \(changed.count) edited record\(changed.count == 1 ? "" : "s")' files and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
+
+        // The rules over the files whose problems the edit can reach: the same problems there as
+        // the last build found (it printed them; this one says how many there are).
+        let (checked, problems) = Checker.check(content, records: changed)
+        var counts: [String: Int] = [:]
+        for problem in loaded.diagnostics + problems + CheckStage.labelProblems(content, theme: theme) {
+            counts[problem.file, default: 0] += 1
+        }
+        guard !problems.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
+              checked.allSatisfy({ counts[$0] ?? 0 == previous.problemCounts[$0] ?? 0 }) else { return nil }
+        guard let captureTimes = mediaAsBefore(loaded, model: model) else { return nil }
+        timer.lap("check (\(checked.count) files)")
+
+        guard let change = ModelBuilder.replace(records: changed, in: &model, from: content, history: model.revisions,
+                                                captureTimes: captureTimes, sealed: []),
+              !change.outputsMayChange else { return nil }
+        timer.lap("model (pieces made again)")
+
+        // Bodies, then facts: those of the pieces made again, compared with the store's.
+        let threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
+        let jobs = BodiesStage.jobs(model, change: change, threadKeys: threadKeys)
+        var bodies = BodiesStage()
+        var facts: [(key: String, value: [UInt8]?)] = []
+        var oldFacts: [String: [UInt8]] = [:]
+        let changedBodies: Set<String>
+        do {
+            try queue.read { db in
+                for job in jobs {
+                    bodies.digests[job.file] = try Data.fetchOne(db, sql: "SELECT digest FROM bodies WHERE file = ?", arguments: [job.file]).map { [UInt8]($0) }
+                }
+            }
+            changedBodies = bodies.update(model, change: change, threadKeys: threadKeys)
+            facts = Facts.facts(of: change, model: model, images: ImageCatalog(), bodies: bodies.digests, texts: bodies.bodies,
+                                changedBodies: changedBodies)
+            try queue.read { db in
+                for (key, _) in facts {
+                    oldFacts[key] = try Data.fetchOne(db, sql: "SELECT hash FROM facts WHERE key = ?", arguments: [key]).map { [UInt8]($0) }
+                }
+            }
+        } catch {
+            return nil
+        }
+        let changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
+        timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed)")
+
+        // The outputs that read a changed fact, from what each output read at the last build.
+        let stale: [Stale]
+        do {
+            stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue)
+        } catch {
+            return nil
+        }
+        timer.lap("outputs to render (\(stale.count))")
+
+        // From here on the spare is worked on: a failure is a failed build, as in a full one.
+        do throws(BuildStore.Damaged) { try store.forgetSpare() } catch { return nil }
+        // The model's pieces, those made again among them, in place of the store's.
+        let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
+        var gone: Set<String> = []
+        for (kind, ids) in ModelPieces.pieces(of: change, in: model) {
+            gone.formUnion(kind.values(model, ImageCatalog(), ids).filter { $0.value == nil }.map(\.key))
+        }
+        let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
+        let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered)
+        let renderer = Renderer(
+            source: source, theme: theme,
+            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
+                                   threadKeys: threadKeys, search: false))
+        var failure: String?
+        var outputs: [RenderStage.Rendered] = []
+        if !stale.isEmpty {
+            do throws(OutputWriter.Failure) {
+                let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
+                var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
+                stage.hashing = true
+                let (made, streamFailure) = stage.run(stale.map(\.id))
+                outputs = made
+                if let streamFailure { writer.discard(); throw streamFailure }
+                let paths = Set(stale.map(\.path))
+                for path in differences.all.sorted() where !paths.contains(path) {
+                    if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
+                }
+                try writer.commit()
+            } catch {
+                failure = error.description
+            }
+        }
+        timer.lap("render and write (\(outputs.count) outputs\(outputs.count <= 12 ? ": " + outputs.map(\.id.key).sorted().joined(separator: ", ") : ""))")
+        var notes = previous.notes
+        let old = Dictionary(uniqueKeysWithValues: stale.map { ($0.key, $0) })
+        let changedPaths = outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path).sorted()
+        if failure == nil {
+            do throws(BuildStore.Damaged) {
+                let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
+                try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs,
+                         differences: stale.isEmpty ? nil : changedPaths)
+            } catch {
+                notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
+                do throws(BuildStore.Damaged) { try store.clear() } catch {}
+            }
+            timer.lap("store: save")
+        } else {
+            // The output may have been changed by hand: the next build trusts nothing.
+            do throws(BuildStore.Damaged) { try store.clear() } catch {}
+        }
+        var report = BuildReport(
+            diagnostics: [], sources: [:], succeeded: failure == nil, pages: previous.pages, files: previous.files, images: previous.images,
+            imagesMade: 0, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
+            failure: failure, notes: notes)
+        report.warnings = previous.warnings
+        report.videos = previous.videos
+        report.recordByRecord = true
+        guard failure == nil else { return report }
+        report.unchanged = stale.isEmpty
+        report.changes = OutputChanges(changed: changedPaths)
+        report.rendered = outputs.count
+        report.renderedOutputs = outputs.map(\.id.key).sorted()
+        return report
+    }
+
+    /// The slice of the content as the last build read it (each file's record from the store,
+    /// the edited files' as they were), then with the edited records made again in place.
+    private func load(_ db: Database, slice: ContentSlice, changed: Set<String>, timer: inout PhaseTimer) throws -> Loaded {
+        var rows: [(path: String, hash: [UInt8], context: String, record: [UInt8])] = []
+        func take(_ statement: Statement, _ arguments: StatementArguments) throws {
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() {
+                let path: String = row[0]
+                guard slice.includes(path, folder: false) else { continue }
+                rows.append((path, [UInt8](row[1] as Data), row[2], [UInt8](row[3] as Data)))
+            }
+        }
+        let range = try db.makeStatement(sql: "SELECT path, hash, context, record FROM records WHERE path >= ? AND path < ?")
+        let one = try db.makeStatement(sql: "SELECT path, hash, context, record FROM records WHERE path = ?")
+        for (from, to) in slice.folderRanges + [(ContentLayout.groups + "/", ContentLayout.groups + "0")] { try take(range, [from, to]) }
+        for path in slice.files { try take(one, [path]) }
+        for path in changed {
+            if case .report(let area, _, _) = FileRole.of(path) { try take(one, [ContentLayout.area(area)]) }
+            if case .reply(let area, _, _) = FileRole.of(path) { try take(one, [ContentLayout.area(area)]) }
+        }
+        // A record is the file's when its bytes are those it was read from: now for the files the
+        // edit left as they were, before it for the edited ones.
+        let now = next.scan.entries(rows.map(\.path).filter { !changed.contains($0) })
+        let then = previous.scan.entries(changed)
+        guard let site = try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) else { throw Unfit() }
+        let context = KnownRecords.context(clock: site.clock)
+        var known = KnownRecords(records: [:], context: context)
+        for row in rows where row.context == context && row.hash == (changed.contains(row.path) ? then : now)[row.path]?.hash {
+            known.records[row.path] = (row.hash, row.record)
+        }
+        // Each edited file is read as it was before from its record (else it had a problem then).
+        guard changed.allSatisfy({ known.records[$0] != nil }) else { throw Unfit() }
+        timer.lap("    their records (\(known.records.count))")
+        let fs = ContentFS.disk(options.content).only { [slice] path, folder in slice.includes(path, folder: folder) }
+        let (result, loadedState) = ContentLoader.loadKeepingState(fs, known: known, timings: options.timings)
+        var state = loadedState
+        var content = result.content
+        if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+        let before = content
+        guard ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed) == [] else { throw Unfit() }
+        timer.lap("    the edited records made again")
+        return Loaded(content: content, before: before, diagnostics: result.diagnostics, state: state)
+    }
+
+    /// When each photo and video of the edited albums was taken, as far as their order needs it
+    /// (their places in the last model's album); nil when an edit changes what the media are made
+    /// of (a member's home, near which no photo's position is published; an album's map), or
+    /// leaves a photo to be placed by a time the last model did not place it by.
+    private func mediaAsBefore(_ loaded: Loaded, model: SiteModel) -> [String: Moment]? {
+        var times: [String: Moment] = [:]
+        for path in files {
+            switch FileRole.of(path) {
+            case .member(let id):
+                guard let old = loaded.before.members.first(where: { $0.id == id }), let new = loaded.content.members.first(where: { $0.id == id }),
+                      old.home == new.home else { return nil }
+            case .album(let group, let id):
+                guard let old = loaded.before.albums.first(where: { $0.group == group && $0.id == id }),
+                      let new = loaded.content.albums.first(where: { $0.group == group && $0.id == id }), old.map == new.map else { return nil }
+                // The photos no entry names are in the order they were taken; those were so before.
+                func unnamed(_ album: Album) -> Set<String> { Set(album.imageFiles).subtracting(album.entries.map(\.file.value)) }
+                guard unnamed(new).isSubset(of: unnamed(old)) else { return nil }
+                for (place, photo) in (model.album(AlbumKey(group: group, album: id))?.photos ?? []).enumerated() {
+                    times[photo.path] = Moment(seconds: Int64(place))
+                }
+            default:
+                break
+            }
+        }
+        return times
+    }
+
+    /// The outputs that read any of `keys`, found in what each output read (its dependencies, as
+    /// indexes into `dependency_keys`), read straight from SQLite's statement.
+    private static func readers(of keys: Set<String>, _ queue: DatabaseQueue) throws -> [Stale] {
+        guard !keys.isEmpty else { return [] }
+        return try queue.read { db -> [Stale] in
+            var ids: Set<Int32> = []
+            for key in keys {
+                if let id = try Int32.fetchOne(db, sql: "SELECT id FROM dependency_keys WHERE key = ?", arguments: [key]) { ids.insert(id) }
+            }
+            guard !ids.isEmpty else { return [] }
+            let wanted = Array(ids)
+            var found: [Stale] = []
+            let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies FROM outputs")
+            let raw = statement.sqliteStatement
+            defer { sqlite3_reset(raw) }
+            while sqlite3_step(raw) == SQLITE_ROW {
+                let count = Int(sqlite3_column_bytes(raw, 3)) / 4
+                guard count > 0, let blob = sqlite3_column_blob(raw, 3) else { continue }
+                let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
+                // (Millions of reads at 100,000 reports, a few keys: compared one by one, not hashed.)
+                var hit = false
+                for index in 0..<count {
+                    let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+                    if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
+                        hit = true
+                        break
+                    }
+                }
+                guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }
+                let hashCount = Int(sqlite3_column_bytes(raw, 2))
+                let hash = hashCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 2), count: hashCount)) : []
+                let name = String(cString: key)
+                // (An output whose key names none is one this build cannot render: it goes the whole way.)
+                guard let id = OutputID(key: name) else { throw Unfit() }
+                found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash))
+            }
+            return found
+        }
+    }
+
+    /// Changes the store's rows that this build changed, in one transaction: the edited files'
+    /// scan rows and records, the facts that changed and the pieces whose fact changed, the
+    /// bodies that changed, the outputs rendered (their hashes and what they read), and the
+    /// spare's differences (nil: nothing was written, the spare is as it was).
+    private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
+                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], differences: [String]?) throws(BuildStore.Damaged) {
+        let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+        do {
+            try store.queue.write { db in
+                let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                try putMeta.execute(arguments: ["saved", UUID().uuidString])
+                try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
+                try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
+                try BuildStore.putScan(db, next.scanChanges)
+                try BuildStore.putRecords(db, from: loaded, gone: [])
+                let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
+                let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
+                for (key, hash) in facts {
+                    if let hash { try putFact.execute(arguments: [key, Data(hash)]) } else { try dropFact.execute(arguments: [key]) }
+                }
+                let putValue = try db.makeStatement(sql: "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
+                let dropValue = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
+                for (key, value) in values {
+                    if let value { try putValue.execute(arguments: [key, Data(ModelValues.encode(value))]) } else { try dropValue.execute(arguments: [key]) }
+                }
+                let putBody = try BuildStore.bodyStatement(db)
+                for file in changedBodies.sorted() {
+                    guard let body = bodies.bodies[file] else { continue }
+                    try BuildStore.put(body, file: file, digest: bodies.digests[file] ?? [], with: putBody)
+                }
+                var keyIDs: [String: Int32] = [:]
+                var nextID = try Int32.fetchOne(db, sql: "SELECT coalesce(max(id), -1) + 1 FROM dependency_keys") ?? 0
+                // (Tens of thousands of keys for a page that lists every report: through SQLite's own calls.)
+                let findKey = try RawStatement(db, "SELECT id FROM dependency_keys WHERE key = ?")
+                let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
+                let putOutput = try db.makeStatement(sql: "UPDATE outputs SET hash = ?, dependencies = ? WHERE id = ?")
+                for output in outputs {
+                    var reads: [Int32] = []
+                    for key in output.dependencies.map(\.key).sorted() {
+                        if let id = keyIDs[key] {
+                            reads.append(id)
+                        } else if let id = try findKey.integer(.text(key)).map(Int32.init) {
+                            keyIDs[key] = id
+                            reads.append(id)
+                        } else {
+                            try putKey.run(.integer(Int64(nextID)), .text(key))
+                            keyIDs[key] = nextID
+                            reads.append(nextID)
+                            nextID += 1
+                        }
+                    }
+                    try putOutput.execute(arguments: [Data(output.hash), BuildStore.pack(reads.sorted()), output.id.key])
+                }
+                if let differences {
+                    try db.execute(sql: "DELETE FROM differences")
+                    let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, 0)")
+                    for path in differences { try putDifference.execute(arguments: [path]) }
+                }
+            }
+        } catch {
+            throw BuildStore.Damaged(reason: "\(error)")
+        }
+    }
+}
