@@ -52,17 +52,36 @@ final class StoredModel: ModelSource {
     private let gone: Set<String>
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
-    /// Narrower views of every report, read at once after `Self.readsBeforeTable` reads of one
-    /// kind (more than a page of one area reads).
-    private let tables = Mutex<[String: (reads: Int, table: [String: any Sendable]?)]>([:])
-    private static let readsBeforeTable = 1000
+    /// The narrower views of every report, when outputs that read them of every report are
+    /// rendered (each read once, on every core, rather than one by one).
+    private let headlines: [String: ReportHeadline]?
+    private let times: [String: ReportTimes]?
 
-    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown]) {
+    /// With `everyReport`, the narrower views of every report are read at once.
+    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown],
+         everyReport: Bool = false) {
         self.queue = queue
         self.site = site
         self.made = made
         self.gone = gone
         self.bodies = bodies
+        headlines = everyReport ? Self.table(queue, made: made, gone: gone, Dependency.reportHeadline("").key) : nil
+        times = everyReport ? Self.table(queue, made: made, gone: gone, Dependency.reportTimes("").key) : nil
+    }
+
+    /// Every stored value under keys that start with `prefix`, by the rest of the key, with those
+    /// of `made` and `gone` in their place.
+    private static func table<Value: Decodable & Sendable>(_ queue: DatabaseQueue, made: [String: any Sendable], gone: Set<String>,
+                                                             _ prefix: String) -> [String: Value]? {
+        guard let rows = try? queue.inDatabase({ db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM model_values WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
+                .map { (String(($0[0] as String).dropFirst(prefix.count)), [UInt8]($0[1] as Data)) }
+        }) else { return nil }
+        let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(Value.self, bytes)) }
+        var table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
+        for (key, value) in made where key.hasPrefix(prefix) { table[String(key.dropFirst(prefix.count))] = value as? Value }
+        for key in gone where key.hasPrefix(prefix) { table.removeValue(forKey: String(key.dropFirst(prefix.count))) }
+        return table
     }
 
     /// The stored value of `key`, decoded once.
@@ -110,37 +129,11 @@ final class StoredModel: ModelSource {
     }
 
     func reportTimes(_ id: String) -> ReportTimes? {
-        view(Dependency.reportTimes(id).key, of: id, as: ReportTimes.self) ?? report(id).map(ReportTimes.init)
+        (times.map { $0[id] } ?? value(Dependency.reportTimes(id).key, as: ReportTimes.self)) ?? report(id).map(ReportTimes.init)
     }
 
     func headline(_ id: String) -> ReportHeadline? {
-        view(Dependency.reportHeadline(id).key, of: id, as: ReportHeadline.self) ?? report(id).map(ReportHeadline.init)
-    }
-
-    /// A narrower view of report `id` (kept under `key`): the one made with the model's edited
-    /// pieces, else the store's; once pages have read many of a kind, every report's at once (on
-    /// every core, while the other readers wait for it). Nil when the store has none: it is then
-    /// made from the report.
-    private func view<Value: Decodable & Sendable>(_ key: String, of id: String, as type: Value.Type) -> Value? {
-        if let piece = made[key] { return piece as? Value }
-        if gone.contains(key) { return nil }
-        let prefix = String(key.dropLast(id.count))
-        let table = tables.withLock { tables -> [String: any Sendable]? in
-            var entry = tables[prefix] ?? (0, nil)
-            entry.reads += 1
-            if entry.table == nil, entry.reads > Self.readsBeforeTable {
-                let rows = (try? queue.inDatabase { db in
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM model_values WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
-                        .map { (String(($0[0] as String).dropFirst(prefix.count)), [UInt8]($0[1] as Data)) }
-                }) ?? []
-                let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(type, bytes)) }
-                entry.table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0 as any Sendable) } }, uniquingKeysWith: { a, _ in a })
-            }
-            tables[prefix] = entry
-            return entry.table
-        }
-        if let table { return table[id] as? Value }
-        return value(key, as: type)
+        (headlines.map { $0[id] } ?? value(Dependency.reportHeadline(id).key, as: ReportHeadline.self)) ?? report(id).map(ReportHeadline.init)
     }
 
     func image(_ path: String) -> PublishedImage? { value(ModelPieces.image, path)?.image }

@@ -21,7 +21,7 @@ enum ValueCoding {
 
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
         try bytes.withUnsafeBytes { raw in
-            let decoder = TreeDecoder(raw: raw, offset: 0, codingPath: [])
+            let decoder = TreeDecoder(raw: raw, offset: 0, path: .root)
             return try Value(from: decoder)
         }
     }

@@ -55,16 +55,28 @@ private struct Cursor {
     }
 }
 
+/// Where a value is in the tree: its container's decoder and its key there. Made into a coding
+/// path only for an error (an array for every value decoded was most of decoding's cost).
+struct ValuePath {
+    let parent: TreeDecoder?
+    let key: (any CodingKey)?
+
+    static var root: ValuePath { ValuePath(parent: nil, key: nil) }
+
+    var keys: [any CodingKey] { (parent?.codingPath ?? []) + (key.map { [$0] } ?? []) }
+}
+
 final class TreeDecoder: Decoder {
     let raw: UnsafeRawBufferPointer
     let offset: Int
-    let codingPath: [any CodingKey]
+    let path: ValuePath
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(raw: UnsafeRawBufferPointer, offset: Int, codingPath: [any CodingKey]) {
+    init(raw: UnsafeRawBufferPointer, offset: Int, path: ValuePath) {
         self.raw = raw
         self.offset = offset
-        self.codingPath = codingPath
+        self.path = path
     }
 
     /// The body of the container that starts here: where its entries start, and how many.
@@ -102,7 +114,7 @@ final class TreeDecoder: Decoder {
 
     func isNil(at offset: Int) -> Bool { offset < raw.count && raw[offset] == ValueCoding.Tag.null.rawValue }
 
-    func bool(at offset: Int, _ path: [any CodingKey]) throws -> Bool {
+    func bool(at offset: Int, _ path: ValuePath) throws -> Bool {
         var cursor = Cursor(raw: raw, offset: offset)
         switch try cursor.byte() {
         case ValueCoding.Tag.yes.rawValue: return true
@@ -111,13 +123,13 @@ final class TreeDecoder: Decoder {
         }
     }
 
-    func string(at offset: Int, _ path: [any CodingKey]) throws -> String {
+    func string(at offset: Int, _ path: ValuePath) throws -> String {
         var cursor = Cursor(raw: raw, offset: offset)
         guard try cursor.byte() == ValueCoding.Tag.string.rawValue else { throw mismatch(String.self, path) }
         return cursor.string(try cursor.stringRange())
     }
 
-    func double(at offset: Int, _ path: [any CodingKey]) throws -> Double {
+    func double(at offset: Int, _ path: ValuePath) throws -> Double {
         var cursor = Cursor(raw: raw, offset: offset)
         switch try cursor.byte() {
         case ValueCoding.Tag.double.rawValue:
@@ -128,7 +140,7 @@ final class TreeDecoder: Decoder {
         }
     }
 
-    func integer<T: FixedWidthInteger>(at offset: Int, _ type: T.Type, _ path: [any CodingKey]) throws -> T {
+    func integer<T: FixedWidthInteger>(at offset: Int, _ type: T.Type, _ path: ValuePath) throws -> T {
         var cursor = Cursor(raw: raw, offset: offset)
         switch try cursor.byte() {
         case ValueCoding.Tag.int.rawValue:
@@ -143,17 +155,17 @@ final class TreeDecoder: Decoder {
         }
     }
 
-    func decode<T: Decodable>(_ type: T.Type, at offset: Int, _ path: [any CodingKey]) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, at offset: Int, _ path: ValuePath) throws -> T {
         // Scalars directly; anything else through its own `init(from:)`.
         if T.self == String.self, let text = try string(at: offset, path) as? T { return text }
         if T.self == Int.self, let number = try integer(at: offset, Int.self, path) as? T { return number }
         if T.self == Bool.self, let flag = try bool(at: offset, path) as? T { return flag }
         if T.self == Double.self, let number = try double(at: offset, path) as? T { return number }
-        return try T(from: TreeDecoder(raw: raw, offset: offset, codingPath: path))
+        return try T(from: TreeDecoder(raw: raw, offset: offset, path: path))
     }
 
-    func mismatch(_ type: Any.Type, _ path: [any CodingKey]) -> DecodingError {
-        DecodingError.typeMismatch(type, DecodingError.Context(codingPath: path, debugDescription: "stored as another type"))
+    func mismatch(_ type: Any.Type, _ path: ValuePath) -> DecodingError {
+        DecodingError.typeMismatch(type, DecodingError.Context(codingPath: path.keys, debugDescription: "stored as another type"))
     }
 }
 
@@ -189,47 +201,47 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { place(key) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool { decoder.isNil(at: try value(key)) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(at: try value(key), codingPath + [key]) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(at: try value(key), codingPath + [key]) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(at: try value(key), codingPath + [key]) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.double(at: try value(key), codingPath + [key])) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(at: try value(key), type, codingPath + [key]) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(at: try value(key), ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(at: try value(key), ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(at: try value(key), ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.double(at: try value(key), ValuePath(parent: decoder, key: key))) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(at: try value(key), type, ValuePath(parent: decoder, key: key)) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.decode(type, at: try value(key), codingPath + [key])
+        try decoder.decode(type, at: try value(key), ValuePath(parent: decoder, key: key))
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let offset = place(key), !decoder.isNil(at: offset) else { return nil }
-        return try decoder.decode(type, at: offset, codingPath + [key])
+        return try decoder.decode(type, at: offset, ValuePath(parent: decoder, key: key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try TreeDecoder(raw: decoder.raw, offset: try value(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try TreeDecoder(raw: decoder.raw, offset: try value(key), path: ValuePath(parent: decoder, key: key)).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try TreeDecoder(raw: decoder.raw, offset: try value(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try TreeDecoder(raw: decoder.raw, offset: try value(key), path: ValuePath(parent: decoder, key: key)).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
         guard let offset = place(named: "super") else {
             throw DecodingError.valueNotFound(Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no super value"))
         }
-        return TreeDecoder(raw: decoder.raw, offset: offset, codingPath: codingPath)
+        return TreeDecoder(raw: decoder.raw, offset: offset, path: decoder.path)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        TreeDecoder(raw: decoder.raw, offset: try value(key), codingPath: codingPath + [key])
+        TreeDecoder(raw: decoder.raw, offset: try value(key), path: ValuePath(parent: decoder, key: key))
     }
 }
 
@@ -250,14 +262,14 @@ private struct UnkeyedDecoder: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= total }
 
     /// The place of the next value, stepping over it.
-    mutating func next() throws -> (offset: Int, path: [any CodingKey]) {
+    mutating func next() throws -> (offset: Int, path: ValuePath) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more values"))
         }
         let offset = cursor.offset
         try cursor.skip()
         currentIndex += 1
-        return (offset, codingPath + [IndexKey(currentIndex - 1)])
+        return (offset, ValuePath(parent: decoder, key: IndexKey(currentIndex - 1)))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -280,17 +292,17 @@ private struct UnkeyedDecoder: UnkeyedDecodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (at, path) = try next()
-        return try TreeDecoder(raw: decoder.raw, offset: at, codingPath: path).container(keyedBy: type)
+        return try TreeDecoder(raw: decoder.raw, offset: at, path: path).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (at, path) = try next()
-        return try TreeDecoder(raw: decoder.raw, offset: at, codingPath: path).unkeyedContainer()
+        return try TreeDecoder(raw: decoder.raw, offset: at, path: path).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (at, path) = try next()
-        return TreeDecoder(raw: decoder.raw, offset: at, codingPath: path)
+        return TreeDecoder(raw: decoder.raw, offset: at, path: path)
     }
 }
 
@@ -299,19 +311,19 @@ private struct SingleValueDecoder: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     func decodeNil() -> Bool { decoder.isNil(at: decoder.offset) }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool(at: decoder.offset, codingPath) }
-    func decode(_ type: String.Type) throws -> String { try decoder.string(at: decoder.offset, codingPath) }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.double(at: decoder.offset, codingPath) }
-    func decode(_ type: Float.Type) throws -> Float { Float(try decoder.double(at: decoder.offset, codingPath)) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(at: decoder.offset, type, codingPath) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type, at: decoder.offset, codingPath) }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool(at: decoder.offset, decoder.path) }
+    func decode(_ type: String.Type) throws -> String { try decoder.string(at: decoder.offset, decoder.path) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.double(at: decoder.offset, decoder.path) }
+    func decode(_ type: Float.Type) throws -> Float { Float(try decoder.double(at: decoder.offset, decoder.path)) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(at: decoder.offset, type, decoder.path) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type, at: decoder.offset, decoder.path) }
 }

@@ -91,8 +91,13 @@ struct Cards: Rendering {
 
     /// Report counts per category (only categories that occur), for filters and summaries.
     func categoryCounts(_ reports: [String]) -> [CategoryBadge] {
-        Category.allCases.compactMap { category in
-            let n = reports.count { view.headline($0)?.category == category }
+        // (Each report's headline read once: a page of every report reads tens of thousands.)
+        var counts: [Category: Int] = [:]
+        for id in reports {
+            if let category = view.headline(id)?.category { counts[category, default: 0] += 1 }
+        }
+        return Category.allCases.compactMap { category in
+            let n = counts[category] ?? 0
             guard n > 0 else { return nil }
             var badge = self.category(category)
             badge.count = strings.number(n)
