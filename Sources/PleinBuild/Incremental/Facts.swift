@@ -79,8 +79,8 @@ struct Facts: Sendable, Equatable {
                 if let found = reused(.report(id), [.reportTimes(id), .reportHeadline(id)]) { return found }
                 return Self.views(ofReport: id, model.reports[id]!)
             case .joined(let id):
-                if let found = reused(.member(id), [.memberJoined(id)]) { return found }
-                return [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: model.members[id]!.joined)))]
+                if let found = reused(.member(id), [.memberJoined(id), .memberCard(id)]) { return found }
+                return Self.views(ofMember: id, model.members[id]!)
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
                 return [Self.summary(of: file, texts[file]!.text)]
@@ -125,7 +125,7 @@ struct Facts: Sendable, Equatable {
         }
         for id in change.members.sorted() {
             guard let member = model.members[id] else { continue }
-            facts.append((Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined))))
+            facts += Self.views(ofMember: id, member).map { ($0.0, $0.1) }
         }
         for file in changedBodies.sorted() {
             facts.append((Dependency.body(file).key, bodies[file]))
@@ -149,6 +149,12 @@ struct Facts: Sendable, Equatable {
     private static func views(ofReport id: String, _ report: ReportModel) -> [(String, [UInt8])] {
         [(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
          (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
+    }
+
+    /// A member's narrower facts: when they joined, and their card.
+    private static func views(ofMember id: String, _ member: MemberModel) -> [(String, [UInt8])] {
+        [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined))),
+         (Dependency.memberCard(id).key, FingerprintEncoder.fingerprint(MemberCard(member)))]
     }
 
     /// A body's summaries, as a fact.

@@ -52,27 +52,29 @@ final class StoredModel: ModelSource {
     private let gone: Set<String>
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
-    /// The narrower views of every report, when outputs that read them of every report are
-    /// rendered (each read once, on every core, rather than one by one).
-    private let headlines: [String: ReportHeadline]?
-    private let times: [String: ReportTimes]?
+    /// The narrower views of every report, read at once (on every core, while the other readers
+    /// wait) once pages have read more of them than a page of one area does.
+    private let headlines = Mutex(ViewTable<ReportHeadline>())
+    private let times = Mutex(ViewTable<ReportTimes>())
+    private static let readsBeforeTable = 300
 
-    /// With `everyReport`, the narrower views of every report are read at once.
-    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown],
-         everyReport: Bool = false) {
+    private struct ViewTable<Value: Sendable>: Sendable {
+        var reads = 0
+        var table: [String: Value]?
+    }
+
+    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown]) {
         self.queue = queue
         self.site = site
         self.made = made
         self.gone = gone
         self.bodies = bodies
-        headlines = everyReport ? Self.table(queue, made: made, gone: gone, Dependency.reportHeadline("").key) : nil
-        times = everyReport ? Self.table(queue, made: made, gone: gone, Dependency.reportTimes("").key) : nil
     }
 
     /// Every stored value under keys that start with `prefix`, by the rest of the key, with those
     /// of `made` and `gone` in their place.
     private static func table<Value: Decodable & Sendable>(_ queue: DatabaseQueue, made: [String: any Sendable], gone: Set<String>,
-                                                             _ prefix: String) -> [String: Value]? {
+                                                             _ prefix: String, as type: Value.Type) -> [String: Value]? {
         guard let rows = try? queue.inDatabase({ db in
             try Row.fetchAll(db, sql: "SELECT key, value FROM model_values WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
                 .map { (String(($0[0] as String).dropFirst(prefix.count)), [UInt8]($0[1] as Data)) }
@@ -129,11 +131,28 @@ final class StoredModel: ModelSource {
     }
 
     func reportTimes(_ id: String) -> ReportTimes? {
-        (times.map { $0[id] } ?? value(Dependency.reportTimes(id).key, as: ReportTimes.self)) ?? report(id).map(ReportTimes.init)
+        view(times, Dependency.reportTimes(""), id) ?? report(id).map(ReportTimes.init)
     }
 
     func headline(_ id: String) -> ReportHeadline? {
-        (headlines.map { $0[id] } ?? value(Dependency.reportHeadline(id).key, as: ReportHeadline.self)) ?? report(id).map(ReportHeadline.init)
+        view(headlines, Dependency.reportHeadline(""), id) ?? report(id).map(ReportHeadline.init)
+    }
+
+    /// A narrower view of report `id` (of the kind `empty` is with no id): from the table of
+    /// every report's once there is one, else read on its own. Nil when the store has none (it
+    /// is then made from the report).
+    private func view<Value: Decodable & Sendable>(_ table: borrowing Mutex<ViewTable<Value>>, _ empty: Dependency, _ id: String) -> Value? {
+        let prefix = empty.key
+        let found: Value?? = table.withLock { state in
+            if let table = state.table { return .some(table[id]) }
+            state.reads += 1
+            guard state.reads > Self.readsBeforeTable else { return nil }
+            let loaded = Self.table(queue, made: made, gone: gone, prefix, as: Value.self) ?? [:]
+            state.table = loaded
+            return .some(loaded[id])
+        }
+        if let found { return found }
+        return value(prefix + id, as: Value.self)
     }
 
     func image(_ path: String) -> PublishedImage? { value(ModelPieces.image, path)?.image }

@@ -39,14 +39,9 @@ struct RecordEdit {
         let id: OutputID
         let path: String
         let hash: [UInt8]
-        /// How many pieces it read.
-        let reads: Int
     }
 
     private struct Unfit: Error {}
-
-    /// About as many reports as one page lists (an area's, a member's).
-    private static let pageOfReports = 500
 
     /// The content the edit reaches, before and after it.
     private struct Loaded {
@@ -159,10 +154,7 @@ struct RecordEdit {
             gone.formUnion(kind.values(model, ImageCatalog(), ids).filter { $0.value == nil }.map(\.key))
         }
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        // (A page that reads every report's headline reads them all at once: a list of every
-        // report, the site's feed, the sitemap.)
-        let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered,
-                                 everyReport: stale.contains { $0.reads > 2 * Self.pageOfReports })
+        let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered)
         let renderer = Renderer(
             source: source, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
@@ -324,7 +316,7 @@ struct RecordEdit {
                 let name = String(cString: key)
                 // (An output whose key names none is one this build cannot render: it goes the whole way.)
                 guard let id = OutputID(key: name) else { throw Unfit() }
-                found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash, reads: count))
+                found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash))
             }
             return found
         }

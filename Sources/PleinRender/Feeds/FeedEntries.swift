@@ -15,7 +15,7 @@ struct FeedEntries: Rendering {
     }
 
     func person(_ member: String?) -> FeedEntry.Person? {
-        guard let member, let m = view.member(member) else { return nil }
+        guard let member, let m = view.card(member) else { return nil }
         return .init(name: m.name, uri: routes.absolute(routes.member(member)))
     }
 
@@ -56,7 +56,7 @@ struct FeedEntries: Rendering {
     func replyEntry(_ report: String, _ index: Int) -> FeedEntry {
         let r = view.report(report)!
         let reply = r.replies[index]
-        let author = view.member(reply.author)?.name ?? reply.author
+        let author = view.card(reply.author)?.name ?? reply.author
         let link = routes.absolute(routes.report(report)) + "#" + reply.anchor
         let context = FeedEntry.paragraph(strings.format("feed_reply_context", ["title": r.title]), lineBreak: true)
         return FeedEntry(
@@ -130,7 +130,7 @@ struct FeedEntries: Rendering {
     func completionEntry(_ goal: GoalModel) -> FeedEntry {
         let g = view.group(goal.group)!
         let at = goal.completedAt ?? Moment(seconds: 0)
-        let name = goal.completedBy.flatMap { view.member($0)?.name } ?? ""
+        let name = goal.completedBy.flatMap { view.card($0)?.name } ?? ""
         let text = strings.format("feed_completion_text", [
             "name": name, "title": goal.title, "points": strings.count("points_count", goal.points), "group": g.name,
         ])

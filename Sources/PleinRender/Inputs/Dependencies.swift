@@ -14,6 +14,9 @@ public enum Dependency: Hashable, Sendable {
     case reportTimes(String)
     /// Only when a member joined: what the site feed reads of the members it does not show.
     case memberJoined(String)
+    /// Only what a chip, a list of members or a map shows of a member (`MemberCard`): not their
+    /// text, nor what they did.
+    case memberCard(String)
     /// Only what a list or a map shows of a report (`ReportHeadline`).
     case reportHeadline(String)
     /// Only the short summaries of a body that lists and maps show (`Summaries`).
@@ -52,6 +55,7 @@ extension Dependency {
         case .report(let id): return "report:" + id
         case .reportTimes(let id): return "reportTimes:" + id
         case .memberJoined(let id): return "memberJoined:" + id
+        case .memberCard(let id): return "memberCard:" + id
         case .reportHeadline(let id): return "reportHeadline:" + id
         case .summary(let file): return "summary:" + file
         case .area(let id): return "area:" + id
@@ -145,6 +149,32 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
         place = report.place
         replies = report.replies.count
         changed = ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max()
+    }
+}
+
+/// What chips, lists of members, maps of divers and the sitemap show of a member: all but their
+/// text and what they did, so that an edit of a member's text leaves them as they are.
+public struct MemberCard: Sendable, Equatable, Codable {
+    public let name: String
+    /// Path of the avatar image relative to the content root.
+    public let avatar: String?
+    public let home: Coordinate?
+    public let nearPlace: String?
+    public let postcode: String?
+    public let diving: Member.Diving?
+    public let left: Moment?
+    /// When the member's file last changed, by the repository's history.
+    public let changed: Moment?
+
+    public init(_ member: MemberModel) {
+        name = member.name
+        avatar = member.avatar
+        home = member.home
+        nearPlace = member.nearPlace
+        postcode = member.postcode
+        diving = member.diving
+        left = member.left
+        changed = member.revision?.changed
     }
 }
 

@@ -142,6 +142,12 @@ struct ModelView: Sendable {
         return source.body(file).map { TextCut.summary($0.text, limit: limit) }
     }
 
+    /// What a chip or a list shows of a member (a narrower read than `member`).
+    func card(_ id: String) -> MemberCard? {
+        note(.memberCard(id))
+        return source.member(id).map(MemberCard.init)
+    }
+
     /// When a member joined (a narrower read than `member`).
     func joined(_ id: String) -> Moment? {
         note(.memberJoined(id))

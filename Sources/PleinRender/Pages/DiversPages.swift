@@ -48,9 +48,9 @@ struct DiversPage: PageRenderer {
     }
 
     func page() -> Page {
-        let divers = view.memberOrder.filter { view.member($0)?.diving != nil }
+        let divers = view.memberOrder.filter { view.card($0)?.diving != nil }
         var byPlace: [String: [String]] = [:]
-        for id in divers { byPlace[view.member(id)!.nearPlace ?? "", default: []].append(id) }
+        for id in divers { byPlace[view.card(id)!.nearPlace ?? "", default: []].append(id) }
         let groups = byPlace.keys.sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }.map { place in
             Place(place: place.isEmpty ? strings["divers_elsewhere"] : place, divers: byPlace[place]!.map(diver))
         }
@@ -78,7 +78,7 @@ struct DiversPage: PageRenderer {
     }
 
     func diver(_ id: String) -> Diver {
-        let m = view.member(id)!
+        let m = view.card(id)!
         return Diver(
             chip: chip(id), certification: m.diving?.certification, dives: m.diving?.dives.map { strings.number($0) },
             years: m.diving?.years.map { strings.count("years_count", $0) }, near: m.nearPlace)
@@ -92,7 +92,7 @@ struct DiversIndex: Rendering {
 
     func render() -> OutputFile {
         let divers: [JSON] = view.memberOrder.compactMap { id in
-            guard let m = view.member(id), let d = m.diving, let home = m.home else { return nil }
+            guard let m = view.card(id), let d = m.diving, let home = m.home else { return nil }
             var fields: [(String, JSON)] = [
                 ("id", .string(id)), ("name", .string(m.name)), ("url", .string(routes.url(routes.member(id)))),
                 ("lat", .number(Geo.round6(home.lat))), ("lon", .number(Geo.round6(home.lon))),

@@ -71,7 +71,7 @@ struct GroupEventPage: PageRenderer {
             membersOnly: g.visibility == .members,
             starts: time(e.starts), ends: eventEnd(starts: e.starts, ends: e.ends), place: e.place, position: e.location.map { PositionValue($0, names: names) },
             body: view.body(e.file)?.html, calendarURL: open ? routes.url(calendar) : nil, webcalURL: open ? routes.webcal(calendar) : nil,
-            eventCalendarURL: open ? routes.url(routes.calendar(.groupEvent(key))) : nil), jsonld: eventJSONLD(entry, organizer: e.by.flatMap { view.member($0)?.name }))
+            eventCalendarURL: open ? routes.url(routes.calendar(.groupEvent(key))) : nil), jsonld: eventJSONLD(entry, organizer: e.by.flatMap { view.card($0)?.name }))
         page.noindex = !g.isListed
         page.feeds = groupFeeds(g) + calendarLinks(.group(g.id))
         page.source = e.file

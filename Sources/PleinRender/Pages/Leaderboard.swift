@@ -68,7 +68,7 @@ struct LeaderboardPage: PageRenderer {
         return page
     }
 
-    func name(_ member: String) -> String { view.member(member)?.name ?? member }
+    func name(_ member: String) -> String { view.card(member)?.name ?? member }
 
     /// Each scorer's running total as a step line; nil before the first completion.
     func chart(_ g: GroupModel, _ history: [CompletionHistory.Entry]) -> TrustedHTML? {
@@ -104,7 +104,7 @@ struct LeaderboardJSON: Rendering {
         let g = view.group(id)!
         let standings: [JSON] = g.leaderboard.map { s in
             .object([
-                ("rank", .int(s.rank)), ("member", .string(s.member)), ("name", .string(view.member(s.member)?.name ?? s.member)),
+                ("rank", .int(s.rank)), ("member", .string(s.member)), ("name", .string(view.card(s.member)?.name ?? s.member)),
                 ("url", .string(routes.absolute(routes.member(s.member)))), ("points", .int(s.points)), ("goals", .int(s.goals)),
             ])
         }

@@ -32,7 +32,7 @@ struct MemberListPage: PageRenderer {
 
     func page() -> Page {
         let members = view.memberOrder.map { id in
-            let m = view.member(id)!
+            let m = view.card(id)!
             return Row(chip: chip(id), near: m.nearPlace, postcode: m.postcode, certification: m.diving?.certification, isDiver: m.diving != nil)
         }
         var page = Page(

@@ -95,7 +95,7 @@ struct ReportPage: PageRenderer {
                 EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place,
                            calendarURL: routes.url(routes.calendar(.report(id))))
             },
-            jsonLD: reportEvent(id).map { eventJSONLD($0, organizer: view.member(r.author)?.name) })
+            jsonLD: reportEvent(id).map { eventJSONLD($0, organizer: view.card(r.author)?.name) })
         page.hasMap = map != nil
         if let first = r.resources.first(where: { FileRole.webImageExtensions.contains(FileRole.splitExtension($0).ext.lowercased()) }),
            let image = view.image(ContentLayout.attachment(id, file: first)) {

@@ -53,7 +53,7 @@ struct Sitemap: Rendering {
         var pages: [(path: String, changed: Moment?)] = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { ($0, nil) }
         if site.has(.members) {
             let everyone = view.memberOrder + view.formerMembers
-            pages += everyone.map { (routes.member($0), view.member($0)?.revision?.changed) }
+            pages += everyone.map { (routes.member($0), view.card($0)?.changed) }
             pages += everyone.filter { !view.sessions(of: $0).isEmpty }.map { (routes.progress($0), nil) }
         }
         for g in view.groupOrder.compactMap(view.group) where g.isListed {

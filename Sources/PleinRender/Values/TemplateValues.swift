@@ -102,7 +102,7 @@ struct MemberChip: HandWrittenTemplate {
 
     init(_ id: String, in renderer: some Rendering) {
         self.id = id
-        known = renderer.view.member(id).map { m in
+        known = renderer.view.card(id).map { m in
             Known(
                 name: m.name, url: renderer.site.has(.members) ? renderer.routes.url(renderer.routes.member(id)) : nil,
                 initials: TextCut.initials(m.name), avatar: m.avatar.flatMap { renderer.view.image($0) }.map { renderer.image($0, alt: "") })
