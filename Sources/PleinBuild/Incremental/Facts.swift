@@ -58,9 +58,9 @@ struct Facts: Sendable, Equatable {
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
-            case report(String), joined(String), summary(String)
+            case report(String), joined(String), events(String), summary(String)
         }
-        let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined)
+        let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined) + model.groups.keys.map(Derived.events)
             + bodies.keys.filter { texts[$0] != nil }.map(Derived.summary)
         let primary = values
         let computed = parallelMap(derived) { piece -> [(String, [UInt8])] in
@@ -81,6 +81,9 @@ struct Facts: Sendable, Equatable {
             case .joined(let id):
                 if let found = reused(.member(id), [.memberJoined(id), .memberCard(id)]) { return found }
                 return Self.views(ofMember: id, model.members[id]!)
+            case .events(let id):
+                if let found = reused(.group(id), [.groupEvents(id)]) { return found }
+                return [Self.view(ofGroup: id, model.groups[id]!)]
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
                 return [Self.summary(of: file, texts[file]!.text)]
@@ -127,6 +130,10 @@ struct Facts: Sendable, Equatable {
             guard let member = model.members[id] else { continue }
             facts += Self.views(ofMember: id, member).map { ($0.0, $0.1) }
         }
+        for id in change.groups.sorted() {
+            guard let group = model.groups[id] else { continue }
+            facts.append(Self.view(ofGroup: id, group))
+        }
         for file in changedBodies.sorted() {
             facts.append((Dependency.body(file).key, bodies[file]))
             facts.append((Dependency.summary(file).key, texts[file].map { Self.summary(of: file, $0.text).1 }))
@@ -155,6 +162,11 @@ struct Facts: Sendable, Equatable {
     private static func views(ofMember id: String, _ member: MemberModel) -> [(String, [UInt8])] {
         [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined))),
          (Dependency.memberCard(id).key, FingerprintEncoder.fingerprint(MemberCard(member)))]
+    }
+
+    /// A group's narrower fact: its events.
+    private static func view(ofGroup id: String, _ group: GroupModel) -> (String, [UInt8]) {
+        (Dependency.groupEvents(id).key, FingerprintEncoder.fingerprint(GroupEvents(group)))
     }
 
     /// A body's summaries, as a fact.

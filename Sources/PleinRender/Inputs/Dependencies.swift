@@ -17,6 +17,9 @@ public enum Dependency: Hashable, Sendable {
     /// Only what a chip, a list of members or a map shows of a member (`MemberCard`): not their
     /// text, nor what they did.
     case memberCard(String)
+    /// Only a group's events, its name and whether it is listed (`GroupEvents`): what calendars
+    /// and lists of events read of a group.
+    case groupEvents(String)
     /// Only what a list or a map shows of a report (`ReportHeadline`).
     case reportHeadline(String)
     /// Only the short summaries of a body that lists and maps show (`Summaries`).
@@ -56,6 +59,7 @@ extension Dependency {
         case .reportTimes(let id): return "reportTimes:" + id
         case .memberJoined(let id): return "memberJoined:" + id
         case .memberCard(let id): return "memberCard:" + id
+        case .groupEvents(let id): return "groupEvents:" + id
         case .reportHeadline(let id): return "reportHeadline:" + id
         case .summary(let file): return "summary:" + file
         case .area(let id): return "area:" + id
@@ -175,6 +179,22 @@ public struct MemberCard: Sendable, Equatable, Codable {
         diving = member.diving
         left = member.left
         changed = member.revision?.changed
+    }
+}
+
+/// What calendars and lists of events read of a group: its name, whether it is listed and its
+/// events, so that an edit of its text, albums or goals leaves them as they are.
+public struct GroupEvents: Sendable, Equatable, Encodable {
+    public let id: String
+    public let name: String
+    public let isListed: Bool
+    public let events: [GroupEventModel]
+
+    public init(_ group: GroupModel) {
+        id = group.id
+        name = group.name
+        isListed = group.isListed
+        events = group.events
     }
 }
 

@@ -148,6 +148,12 @@ struct ModelView: Sendable {
         return source.member(id).map(MemberCard.init)
     }
 
+    /// What a calendar or a list of events reads of a group (a narrower read than `group`).
+    func groupEvents(_ id: String) -> GroupEvents? {
+        note(.groupEvents(id))
+        return source.group(id).map(GroupEvents.init)
+    }
+
     /// When a member joined (a narrower read than `member`).
     func joined(_ id: String) -> Moment? {
         note(.memberJoined(id))

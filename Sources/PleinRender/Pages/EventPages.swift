@@ -59,7 +59,7 @@ struct GroupEventPage: PageRenderer {
     func page() -> Page {
         let g = view.group(key.group)!
         let e = g.events.first { $0.id == key.event }!
-        let entry = groupEvent(e, in: g)
+        let entry = groupEvent(e, in: GroupEvents(g))
         let calendar = routes.calendar(.group(g.id))
         // A members-only group's calendars are not published.
         let open = !sealed(g.id)

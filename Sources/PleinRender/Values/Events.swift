@@ -29,7 +29,7 @@ extension Rendering {
         switch scope {
         case .site:
             if site.has(.reports) { reports = view.reportOrder }
-            if site.has(.groups) { groups = view.groupOrder.filter { view.group($0)?.isListed == true } }
+            if site.has(.groups) { groups = view.groupOrder.filter { view.groupEvents($0)?.isListed == true } }
         case .area(let aid):
             reports = view.area(aid)?.reports ?? []
         case .group(let gid):
@@ -37,16 +37,16 @@ extension Rendering {
         case .member(let mid):
             guard let m = view.member(mid) else { return [] }
             reports = Array(Set(m.reports + m.follows))
-            if site.has(.groups) { groups = m.groups.filter { view.group($0)?.isListed == true } }
+            if site.has(.groups) { groups = m.groups.filter { view.groupEvents($0)?.isListed == true } }
         case .report(let rid):
             return reportEvent(rid).map { [$0] } ?? []
         case .groupEvent(let key):
-            guard let g = view.group(key.group), let e = g.events.first(where: { $0.id == key.event }) else { return [] }
+            guard let g = view.groupEvents(key.group), let e = g.events.first(where: { $0.id == key.event }) else { return [] }
             return [groupEvent(e, in: g)]
         }
         var found = reports.filter { view.reportTimes($0)?.starts != nil }.compactMap(reportEvent)
         for gid in groups {
-            guard let g = view.group(gid) else { continue }
+            guard let g = view.groupEvents(gid) else { continue }
             found += g.events.map { groupEvent($0, in: g) }
         }
         return found.sorted { $0.starts != $1.starts ? $0.starts < $1.starts : $0.path < $1.path }
@@ -59,7 +59,7 @@ extension Rendering {
             path: routes.report(id), stamp: r.changed ?? r.at, context: (view.area(r.area).map(names.area) ?? r.area, routes.area(r.area)))
     }
 
-    func groupEvent(_ e: GroupEventModel, in g: GroupModel) -> EventEntry {
+    func groupEvent(_ e: GroupEventModel, in g: GroupEvents) -> EventEntry {
         EventEntry(
             title: e.title, starts: e.starts, ends: e.ends, place: e.place, location: e.location, file: e.file,
             path: routes.groupEvent(e.key), stamp: e.revision?.changed ?? e.revision?.created ?? e.starts, context: (g.name, routes.group(g.id)))
