@@ -80,7 +80,9 @@ struct RecordEdit {
                 let slice = ContentSlice(changed: changed, followed: followed)
                 var parts = PhaseTimer(enabled: options.timings)
                 let loaded = try load(db, slice: slice, changed: changed, timer: &parts)
-                guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed)) else { throw Unfit() }
+                guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed),
+                                                          membersAndGroups: !changed.allSatisfy(ContentSlice.isReports))
+                else { throw Unfit() }
                 parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
                 return (loaded, model)
             }
@@ -225,7 +227,9 @@ struct RecordEdit {
         }
         let range = try db.makeStatement(sql: "SELECT path, hash, context, record FROM records WHERE path >= ? AND path < ?")
         let one = try db.makeStatement(sql: "SELECT path, hash, context, record FROM records WHERE path = ?")
-        for (from, to) in slice.folderRanges + [(ContentLayout.groups + "/", ContentLayout.groups + "0")] { try take(range, [from, to]) }
+        for (from, to) in slice.folderRanges + (slice.groupFiles ? [(ContentLayout.groups + "/", ContentLayout.groups + "0")] : []) {
+            try take(range, [from, to])
+        }
         for path in slice.files { try take(one, [path]) }
         for path in changed {
             if case .report(let area, _, _) = FileRole.of(path) { try take(one, [ContentLayout.area(area)]) }
@@ -360,7 +364,7 @@ struct RecordEdit {
                 let putOutput = try db.makeStatement(sql: "UPDATE outputs SET hash = ?, dependencies = ? WHERE id = ?")
                 for output in outputs {
                     var reads: [Int32] = []
-                    for key in output.dependencies.map(\.key).sorted() {
+                    for key in output.dependencies.map(\.key) {
                         if let id = keyIDs[key] {
                             reads.append(id)
                         } else if let id = try findKey.integer(.text(key)).map(Int32.init) {

@@ -8,9 +8,10 @@ import PleinRender
 /// files the stages read around the edited records, as `plein serve`'s update of the same edit
 /// reads them from the whole content in memory, and nothing else.
 ///
-/// - Always: `site.yaml` and `places.yaml`, every member (who the members are, their homes and
-///   their addresses, which the rules and the model resolve every reference with), the site's
-///   pages (the menu is made of them all) and every group's own file (which groups are
+/// - Always: `site.yaml` and `places.yaml`, and every member (who the members are, their homes
+///   and their addresses, which the rules and the model resolve every reference with).
+/// - But for edits of reports and replies only (whose rules and pieces read no other record): the
+///   site's pages (the menu is made of them all) and every group's own file (which groups are
 ///   published, and their names, told apart by the rules).
 /// - A group's record, album, goal or event: that group's folder (its whole group is checked).
 /// - A report or a reply: its report's folder (or its one file), and its area's file.
@@ -19,11 +20,17 @@ import PleinRender
 /// - The reports the edited members follow (whether each is there).
 struct ContentSlice: Sendable {
     /// Folders read whole, content-relative.
-    private(set) var folders: Set<String> = [ContentLayout.members, ContentLayout.pages]
+    private(set) var folders: Set<String> = [ContentLayout.members]
     /// Files read besides them.
     private(set) var files: Set<String> = [ContentLayout.site, ContentLayout.places]
+    /// Whether every group's own file is read.
+    private(set) var groupFiles = false
 
     init(changed: Set<String>, followed: Set<String>) {
+        if !changed.allSatisfy(Self.isReports) {
+            folders.insert(ContentLayout.pages)
+            groupFiles = true
+        }
         for path in changed {
             switch FileRole.of(path) {
             case .group(let id), .album(let id, _), .goal(let id, _), .event(let id, _): folders.insert(ContentLayout.groupFolder(id))
@@ -34,6 +41,14 @@ struct ContentSlice: Sendable {
             }
         }
         for id in followed { report(id) }
+    }
+
+    /// Whether `path` is a report's or a reply's file.
+    static func isReports(_ path: String) -> Bool {
+        switch FileRole.of(path) {
+        case .report, .reply: true
+        default: false
+        }
     }
 
     /// A report's folder, or its one file.
@@ -50,11 +65,12 @@ struct ContentSlice: Sendable {
         if folder {
             // The folders of groups, for their own files; and those leading to the rest.
             let parts = path.split(separator: "/")
-            if parts.count <= 2, parts[0] == ContentLayout.groups { return true }
+            if groupFiles, parts.count <= 2, parts[0] == ContentLayout.groups { return true }
             return folders.contains { $0.hasPrefix(path + "/") } || files.contains { $0.hasPrefix(path + "/") }
         }
         switch FileRole.of(path) {
-        case .group, .area: return true
+        case .group: return groupFiles
+        case .area: return true
         default: return false
         }
     }
@@ -69,8 +85,10 @@ struct ContentSlice: Sendable {
 extension StoredModel {
     /// The model the build store keeps, with every piece but the reports', of which only those
     /// of `reports`: what `ModelBuilder.replace(records:…)` makes the edited records' pieces
-    /// again in. Nil when a piece it needs is missing or cannot be read.
-    static func restore(_ db: Database, site: SiteConfig, reports ids: Set<String>) throws -> SiteModel? {
+    /// again in. Without `membersAndGroups`, for edits of reports and replies only (which read
+    /// the members through the content's index, and no group), their pieces are left in the
+    /// store. Nil when a piece it needs is missing or cannot be read.
+    static func restore(_ db: Database, site: SiteConfig, reports ids: Set<String>, membersAndGroups: Bool = true) throws -> SiteModel? {
         func one<Value>(_ kind: PieceKind<Value>) throws -> Value? {
             try BuildStore.value(db, kind.key(), as: Value.self)
         }
@@ -94,8 +112,8 @@ extension StoredModel {
             guard let report = try BuildStore.value(db, ModelPieces.report.key(id), as: ReportModel.self) else { continue }
             reports[id] = report
         }
-        guard let members = try all(ModelPieces.member), let memberOrder = try one(ModelPieces.memberOrder),
-              let formerMembers = try one(ModelPieces.formerMembers), let groups = try all(ModelPieces.group),
+        guard let members = membersAndGroups ? try all(ModelPieces.member) : [:], let memberOrder = try one(ModelPieces.memberOrder),
+              let formerMembers = try one(ModelPieces.formerMembers), let groups = membersAndGroups ? try all(ModelPieces.group) : [:],
               let groupOrder = try one(ModelPieces.groupOrder),
               let areas = ordered(try all(ModelPieces.area), try one(ModelPieces.areaOrder)),
               let reportOrder = try one(ModelPieces.reportOrder),
