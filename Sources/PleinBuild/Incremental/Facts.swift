@@ -82,8 +82,8 @@ struct Facts: Sendable, Equatable {
                 if let found = reused(.member(id), [.memberJoined(id), .memberCard(id)]) { return found }
                 return Self.views(ofMember: id, model.members[id]!)
             case .events(let id):
-                if let found = reused(.group(id), [.groupEvents(id)]) { return found }
-                return [Self.view(ofGroup: id, model.groups[id]!)]
+                if let found = reused(.group(id), [.groupEvents(id), .groupCard(id)]) { return found }
+                return Self.views(ofGroup: id, model.groups[id]!)
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
                 return [Self.summary(of: file, texts[file]!.text)]
@@ -132,7 +132,7 @@ struct Facts: Sendable, Equatable {
         }
         for id in change.groups.sorted() {
             guard let group = model.groups[id] else { continue }
-            facts.append(Self.view(ofGroup: id, group))
+            facts += Self.views(ofGroup: id, group).map { ($0.0, $0.1) }
         }
         for file in changedBodies.sorted() {
             facts.append((Dependency.body(file).key, bodies[file]))
@@ -164,9 +164,10 @@ struct Facts: Sendable, Equatable {
          (Dependency.memberCard(id).key, FingerprintEncoder.fingerprint(MemberCard(member)))]
     }
 
-    /// A group's narrower fact: its events.
-    private static func view(ofGroup id: String, _ group: GroupModel) -> (String, [UInt8]) {
-        (Dependency.groupEvents(id).key, FingerprintEncoder.fingerprint(GroupEvents(group)))
+    /// A group's narrower facts: its events, and its card.
+    private static func views(ofGroup id: String, _ group: GroupModel) -> [(String, [UInt8])] {
+        [(Dependency.groupEvents(id).key, FingerprintEncoder.fingerprint(GroupEvents(group))),
+         (Dependency.groupCard(id).key, FingerprintEncoder.fingerprint(GroupCard(group)))]
     }
 
     /// A body's summaries, as a fact.

@@ -20,6 +20,8 @@ public enum Dependency: Hashable, Sendable {
     /// Only a group's events, its name and whether it is listed (`GroupEvents`): what calendars
     /// and lists of events read of a group.
     case groupEvents(String)
+    /// Only what lists, cards, the home page and the sitemap show of a group (`GroupCard`).
+    case groupCard(String)
     /// Only what a list or a map shows of a report (`ReportHeadline`).
     case reportHeadline(String)
     /// Only the short summaries of a body that lists and maps show (`Summaries`).
@@ -60,6 +62,7 @@ extension Dependency {
         case .memberJoined(let id): return "memberJoined:" + id
         case .memberCard(let id): return "memberCard:" + id
         case .groupEvents(let id): return "groupEvents:" + id
+        case .groupCard(let id): return "groupCard:" + id
         case .reportHeadline(let id): return "reportHeadline:" + id
         case .summary(let file): return "summary:" + file
         case .area(let id): return "area:" + id
@@ -195,6 +198,33 @@ public struct GroupEvents: Sendable, Equatable, Encodable {
         name = group.name
         isListed = group.isListed
         events = group.events
+    }
+}
+
+/// What lists, cards, the home page and the sitemap show of a group: its name, whether it is
+/// listed, how many members it has, whether it has goals, when its file and its albums' changed
+/// and its photos' names; not its text, nor its albums' and goals' texts.
+public struct GroupCard: Sendable, Equatable, Encodable {
+    public struct Album: Sendable, Equatable, Encodable {
+        public let key: AlbumKey
+        public let changed: Moment?
+        public let photos: [String]
+    }
+
+    public let name: String
+    public let isListed: Bool
+    public let members: Int
+    public let hasGoals: Bool
+    public let changed: Moment?
+    public let albums: [Album]
+
+    public init(_ group: GroupModel) {
+        name = group.name
+        isListed = group.isListed
+        members = group.members.count
+        hasGoals = group.hasGoals
+        changed = group.revision?.changed
+        albums = group.albums.map { Album(key: $0.key, changed: $0.revision?.changed, photos: $0.photos.map(\.slug)) }
     }
 }
 

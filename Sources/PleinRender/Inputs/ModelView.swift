@@ -154,6 +154,12 @@ struct ModelView: Sendable {
         return source.group(id).map(GroupEvents.init)
     }
 
+    /// What a list or a card shows of a group (a narrower read than `group`).
+    func groupCard(_ id: String) -> GroupCard? {
+        note(.groupCard(id))
+        return source.group(id).map(GroupCard.init)
+    }
+
     /// When a member joined (a narrower read than `member`).
     func joined(_ id: String) -> Moment? {
         note(.memberJoined(id))

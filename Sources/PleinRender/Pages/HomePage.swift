@@ -24,11 +24,11 @@ struct HomePage: PageRenderer {
     }
 
     func page() -> Page {
-        let listedGroups = view.groupOrder.filter { view.group($0)!.isListed }
+        let listedGroups = view.groupOrder.filter { view.groupCard($0)?.isListed == true }
         let tiles: [(SiteSection, String, String, String, () -> String)] = [
             (.members, "nav_members", "home_members_text", routes.members, { strings.count("member_count", view.memberOrder.count) }),
             (.divers, "nav_divers", "home_divers_text", routes.divers,
-             { strings.count("diver_count", view.memberOrder.compactMap(view.member).filter { $0.diving != nil }.count) }),
+             { strings.count("diver_count", view.memberOrder.compactMap(view.card).filter { $0.diving != nil }.count) }),
             (.groups, "nav_groups", "home_groups_text", routes.groups, { strings.count("group_count", listedGroups.count) }),
             (.reports, "nav_reports", "home_reports_text", routes.areas, { strings.count("report_count", view.reportOrder.count) }),
             (.study, "nav_locations", "home_locations_text", routes.locations, { strings.count("location_count", view.locations.count) }),

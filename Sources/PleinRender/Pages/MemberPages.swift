@@ -83,8 +83,8 @@ struct MemberPage: PageRenderer {
             },
             home: home(m),
             groups: m.groups.map { gid in
-                let g = view.group(gid)!
-                return .init(name: g.name, url: routes.url(routes.group(gid)), members: strings.count("member_count", g.members.count))
+                let g = view.groupCard(gid)!
+                return .init(name: g.name, url: routes.url(routes.group(gid)), members: strings.count("member_count", g.members))
             },
             albums: m.albums.compactMap(view.album).map(cards.album),
             reports: m.reports.compactMap(cards.report),

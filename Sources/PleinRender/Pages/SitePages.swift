@@ -56,13 +56,14 @@ struct Sitemap: Rendering {
             pages += everyone.map { (routes.member($0), view.card($0)?.changed) }
             pages += everyone.filter { !view.sessions(of: $0).isEmpty }.map { (routes.progress($0), nil) }
         }
-        for g in view.groupOrder.compactMap(view.group) where g.isListed {
-            pages.append((routes.group(g.id), g.revision?.changed))
-            if g.hasGoals { pages.append((routes.leaderboard(g.id), nil)) }
-            if site.has(.groups) { pages += g.events.map { (routes.groupEvent($0.key), $0.revision?.changed) } }
+        for gid in view.groupOrder {
+            guard let g = view.groupCard(gid), g.isListed else { continue }
+            pages.append((routes.group(gid), g.changed))
+            if g.hasGoals { pages.append((routes.leaderboard(gid), nil)) }
+            if site.has(.groups) { pages += (view.groupEvents(gid)?.events ?? []).map { (routes.groupEvent($0.key), $0.revision?.changed) } }
             for album in g.albums {
-                pages.append((routes.album(album.key), album.revision?.changed))
-                pages += album.photos.map { (routes.photo(album.key, $0.slug), nil) }
+                pages.append((routes.album(album.key), album.changed))
+                pages += album.photos.map { (routes.photo(album.key, $0), nil) }
             }
         }
         pages += view.areas.map { (routes.area($0.id), nil) }

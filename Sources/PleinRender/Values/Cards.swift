@@ -116,7 +116,7 @@ struct Cards: Rendering {
 
     func album(_ album: AlbumModel) -> AlbumCard {
         AlbumCard(
-            title: album.title, url: routes.url(routes.album(album.key)), group: view.group(album.group)?.name ?? album.group,
+            title: album.title, url: routes.url(routes.album(album.key)), group: view.groupCard(album.group)?.name ?? album.group,
             groupURL: routes.url(routes.group(album.group)), photos: names.itemCount(album), date: time(album.date),
             cover: album.cover.flatMap { cover in
                 view.image(cover.path).map { image($0, alt: cover.caption ?? "", sizes: "(min-width: 60rem) 20rem, 50vw") }
@@ -127,7 +127,7 @@ struct Cards: Rendering {
         let html = view.body(goal.file)?.html
         return GoalItem(
             id: goal.id, anchor: "goal-\(goal.id)", title: goal.title, points: strings.count("points_count", goal.points),
-            url: routes.url(routes.group(goal.group)) + "#goal-\(goal.id)", group: view.group(goal.group)?.name ?? goal.group,
+            url: routes.url(routes.group(goal.group)) + "#goal-\(goal.id)", group: view.groupCard(goal.group)?.name ?? goal.group,
             groupURL: routes.url(routes.group(goal.group)), added: time(goal.added), completedAt: time(goal.completedAt),
             addedBy: goal.addedBy.map(chip), completedBy: goal.completedBy.map(chip), body: html,
             tally: goal.target.map { target in
