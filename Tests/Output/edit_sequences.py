@@ -414,6 +414,9 @@ def record_by_record(plein, community, rng):
     only what the edited record reaches (`RecordEdit`), and its output is a clean build's."""
     out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
     clean, clean_cache = os.path.join(community.folder, "clean"), os.path.join(community.folder, "clean-cache")
+    # A first edit: after a build that failed, the next one has no spare the store vouches for
+    # (it redoes everything), and the one after it does.
+    community.body(rng)
     build(plein, community, out, cache)
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text"):
         what = getattr(community, kind)(rng)

@@ -58,9 +58,10 @@ struct Facts: Sendable, Equatable {
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
-            case report(String), joined(String), events(String), summary(String)
+            case report(String), joined(String), events(String), changed(Dependency), summary(String)
         }
         let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined) + model.groups.keys.map(Derived.events)
+            + model.pages.map { Derived.changed(.page($0.id)) } + model.locations.map { Derived.changed(.location($0.id)) }
             + bodies.keys.filter { texts[$0] != nil }.map(Derived.summary)
         let primary = values
         let computed = parallelMap(derived) { piece -> [(String, [UInt8])] in
@@ -84,6 +85,9 @@ struct Facts: Sendable, Equatable {
             case .events(let id):
                 if let found = reused(.group(id), [.groupEvents(id), .groupCard(id)]) { return found }
                 return Self.views(ofGroup: id, model.groups[id]!)
+            case .changed(let piece):
+                if let found = reused(piece, [.changed(piece.key)]) { return found }
+                return [Self.changed(piece, in: model)]
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
                 return [Self.summary(of: file, texts[file]!.text)]
@@ -130,6 +134,8 @@ struct Facts: Sendable, Equatable {
             guard let member = model.members[id] else { continue }
             facts += Self.views(ofMember: id, member).map { ($0.0, $0.1) }
         }
+        if change.pages { facts += model.pages.map { Self.changed(.page($0.id), in: model) }.map { ($0.0, $0.1) } }
+        facts += change.locations.sorted().map { Self.changed(.location($0), in: model) }.map { ($0.0, $0.1) }
         for id in change.groups.sorted() {
             guard let group = model.groups[id] else { continue }
             facts += Self.views(ofGroup: id, group).map { ($0.0, $0.1) }
@@ -160,8 +166,18 @@ struct Facts: Sendable, Equatable {
 
     /// A member's narrower facts: when they joined, and their card.
     private static func views(ofMember id: String, _ member: MemberModel) -> [(String, [UInt8])] {
-        [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(Joined(at: member.joined))),
+        [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(At(at: member.joined))),
          (Dependency.memberCard(id).key, FingerprintEncoder.fingerprint(MemberCard(member)))]
+    }
+
+    /// When the file of a page or a study place last changed, as a fact.
+    private static func changed(_ piece: Dependency, in model: SiteModel) -> (String, [UInt8]) {
+        let at: Moment? = switch piece {
+        case .page(let id): model.pages.first { $0.id == id }?.revision?.changed
+        case .location(let id): model.locations.first { $0.id == id }?.revision?.changed
+        default: nil
+        }
+        return (Dependency.changed(piece.key).key, FingerprintEncoder.fingerprint(At(at: at)))
     }
 
     /// A group's narrower facts: its events, and its card.
@@ -195,8 +211,8 @@ struct Facts: Sendable, Equatable {
         return facts
     }
 
-    /// When a member joined, as a fact of its own.
-    struct Joined: Encodable, Sendable {
+    /// A moment (when a member joined, when a file last changed), as a fact of its own.
+    struct At: Encodable, Sendable {
         let at: Moment?
     }
 

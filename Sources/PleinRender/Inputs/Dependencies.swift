@@ -22,6 +22,9 @@ public enum Dependency: Hashable, Sendable {
     case groupEvents(String)
     /// Only what lists, cards, the home page and the sitemap show of a group (`GroupCard`).
     case groupCard(String)
+    /// Only when the file of a page of the site's own or of a study place last changed (by the
+    /// key of its piece): what the sitemap reads of it.
+    case changed(String)
     /// Only what a list or a map shows of a report (`ReportHeadline`).
     case reportHeadline(String)
     /// Only the short summaries of a body that lists and maps show (`Summaries`).
@@ -63,6 +66,7 @@ extension Dependency {
         case .memberCard(let id): return "memberCard:" + id
         case .groupEvents(let id): return "groupEvents:" + id
         case .groupCard(let id): return "groupCard:" + id
+        case .changed(let piece): return "changed:" + piece
         case .reportHeadline(let id): return "reportHeadline:" + id
         case .summary(let file): return "summary:" + file
         case .area(let id): return "area:" + id

@@ -208,6 +208,22 @@ struct ModelView: Sendable {
         }
     }
 
+    /// The study places' ids, in order.
+    var locationIDs: [String] { note(.locationOrder); return source.locationOrder }
+    /// The site's own pages' ids, in menu order.
+    var pageIDs: [String] { note(.pageOrder); return source.pageOrder }
+
+    /// When the file of a page of the site's own or of a study place last changed (a narrower
+    /// read than the piece; nil for another piece).
+    func changed(_ piece: Dependency) -> Moment? {
+        note(.changed(piece.key))
+        switch piece {
+        case .page(let id): return source.page(id)?.revision?.changed
+        case .location(let id): return source.location(id)?.revision?.changed
+        default: return nil
+        }
+    }
+
     var locations: [LocationModel] {
         note(.locationOrder)
         return source.locationOrder.compactMap { id in

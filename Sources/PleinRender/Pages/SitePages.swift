@@ -70,8 +70,8 @@ struct Sitemap: Rendering {
         pages += view.reportOrder.sorted().map { id in
             (routes.report(id), view.headline(id)!.changed)
         }
-        pages += view.locations.map { (routes.location($0.id), $0.revision?.changed) }
-        pages += view.pages.map { (routes.page($0.id), $0.revision?.changed) }
+        pages += view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
+        pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }
         if !events(.site).isEmpty { pages.append((routes.events, nil)) }
         return pages
     }
