@@ -81,7 +81,7 @@ struct RecordEdit {
                 var parts = PhaseTimer(enabled: options.timings)
                 let loaded = try load(db, slice: slice, changed: changed, timer: &parts)
                 guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed),
-                                                          membersAndGroups: !changed.allSatisfy(ContentSlice.isReports))
+                                                          membersAndGroups: changed.contains(where: ContentSlice.readsMembersAndGroups))
                 else { throw Unfit() }
                 parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
                 return (loaded, model)

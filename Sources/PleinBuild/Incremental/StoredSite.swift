@@ -10,10 +10,10 @@ import PleinRender
 ///
 /// - Always: `site.yaml` and `places.yaml`, and every member (who the members are, their homes
 ///   and their addresses, which the rules and the model resolve every reference with).
-/// - But for edits of reports and replies only (whose rules and pieces read no other record): the
-///   site's pages (the menu is made of them all) and every group's own file (which groups are
-///   published, and their names, told apart by the rules).
-/// - A group's record, album, goal or event: that group's folder (its whole group is checked).
+/// - A page: every page (the menu is made of them all).
+/// - A group's record, album, goal or event: every group's own file (which groups are published,
+///   and their names, told apart by the rules) and that group's folder (its whole group is
+///   checked).
 /// - A report or a reply: its report's folder (or its one file), and its area's file.
 /// - A study location or check-ins: every location and every member's check-ins.
 /// - A thread or a message: its thread's folder.
@@ -27,13 +27,12 @@ struct ContentSlice: Sendable {
     private(set) var groupFiles = false
 
     init(changed: Set<String>, followed: Set<String>) {
-        if !changed.allSatisfy(Self.isReports) {
-            folders.insert(ContentLayout.pages)
-            groupFiles = true
-        }
         for path in changed {
             switch FileRole.of(path) {
-            case .group(let id), .album(let id, _), .goal(let id, _), .event(let id, _): folders.insert(ContentLayout.groupFolder(id))
+            case .group(let id), .album(let id, _), .goal(let id, _), .event(let id, _):
+                folders.insert(ContentLayout.groupFolder(id))
+                groupFiles = true
+            case .page: folders.insert(ContentLayout.pages)
             case .report(let area, let name, _), .reply(let area, let name, _): report(area + "/" + name)
             case .location, .checkins: folders.formUnion([ContentLayout.locations, ContentLayout.checkIns])
             case .thread(let id), .message(let id, _): folders.insert(ContentLayout.threadFolder(id))
@@ -43,10 +42,12 @@ struct ContentSlice: Sendable {
         for id in followed { report(id) }
     }
 
-    /// Whether `path` is a report's or a reply's file.
-    static func isReports(_ path: String) -> Bool {
+    /// Whether the pieces made again of `path`'s record read other members' and groups' pieces
+    /// (members' names, to order lists by; a group's lists): a member's, a group's, an album's, a
+    /// goal's, an event's, a member's check-ins.
+    static func readsMembersAndGroups(_ path: String) -> Bool {
         switch FileRole.of(path) {
-        case .report, .reply: true
+        case .member, .group, .album, .goal, .event, .checkins: true
         default: false
         }
     }
@@ -85,9 +86,9 @@ struct ContentSlice: Sendable {
 extension StoredModel {
     /// The model the build store keeps, with every piece but the reports', of which only those
     /// of `reports`: what `ModelBuilder.replace(records:…)` makes the edited records' pieces
-    /// again in. Without `membersAndGroups`, for edits of reports and replies only (which read
-    /// the members through the content's index, and no group), their pieces are left in the
-    /// store. Nil when a piece it needs is missing or cannot be read.
+    /// again in. Without `membersAndGroups`, for edits whose pieces read no member's or group's
+    /// piece (`ContentSlice.readsMembersAndGroups`), those are left in the store. Nil when a
+    /// piece it needs is missing or cannot be read.
     static func restore(_ db: Database, site: SiteConfig, reports ids: Set<String>, membersAndGroups: Bool = true) throws -> SiteModel? {
         func one<Value>(_ kind: PieceKind<Value>) throws -> Value? {
             try BuildStore.value(db, kind.key(), as: Value.self)
