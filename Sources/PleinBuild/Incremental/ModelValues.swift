@@ -53,7 +53,7 @@ final class StoredModel: ModelSource {
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
     /// The narrower views of every report, read at once (on every core, while the other readers
-    /// wait) once pages have read more of them than a page of one area does.
+    /// wait) once pages have read `readsBeforeTable` of them one by one.
     private let headlines = Mutex(ViewTable<ReportHeadline>())
     private let times = Mutex(ViewTable<ReportTimes>())
     private static let readsBeforeTable = 300
