@@ -92,7 +92,7 @@ struct RecordEdit {
         let content = loaded.content
         // Pages of a members-only group are sealed with keys the build that loads everything derives.
         if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return nil }
-        timer.lap("load \(changed.count) edited record\(changed.count == 1 ? "" : "s")' files and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
+        timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
 
         // The rules over the files whose problems the edit can reach: the same problems there as
         // the last build found (it printed them; this one says how many there are).
