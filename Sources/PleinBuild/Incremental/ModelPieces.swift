@@ -37,9 +37,6 @@ struct AnyPieceKind: Sendable {
     /// The fingerprints of the pieces of these ids (nil for one the model has not).
     let fingerprints: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ ids: [String]) -> [(key: String, value: [UInt8]?)]
 
-    /// The pieces of these ids (nil for one the model has not).
-    let values: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ ids: [String]) -> [(key: String, value: (any Encodable & Sendable)?)]
-
     init<Value>(_ kind: PieceKind<Value>) {
         entries = { model, images, before in
             let old = before.map { kind.pieces($0.model, $0.images) }
@@ -48,10 +45,6 @@ struct AnyPieceKind: Sendable {
         fingerprints = { model, images, ids in
             let pieces = kind.pieces(model, images)
             return ids.map { id in (kind.key(id), pieces[id].map { FingerprintEncoder.fingerprint($0) }) }
-        }
-        values = { model, images, ids in
-            let pieces = kind.pieces(model, images)
-            return ids.map { id in (kind.key(id), pieces[id]) }
         }
     }
 }

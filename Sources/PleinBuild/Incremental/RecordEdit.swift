@@ -79,7 +79,7 @@ struct RecordEdit {
                 }
                 let slice = ContentSlice(changed: changed, followed: followed)
                 var parts = PhaseTimer(enabled: options.timings)
-                let loaded = try load(db, slice: slice, changed: changed, timer: &parts)
+                let loaded = try load(db, slice: slice, changed: changed, site: site, timer: &parts)
                 guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed),
                                                           membersAndGroups: changed.contains(where: ContentSlice.readsMembersAndGroups))
                 else { throw Unfit() }
@@ -149,12 +149,10 @@ struct RecordEdit {
 
         // From here on the spare is worked on: a failure is a failed build, as in a full one.
         do throws(BuildStore.Damaged) { try store.forgetSpare() } catch { return nil }
-        // The model's pieces, those made again among them, in place of the store's.
+        // The model's pieces, those made again among them, in place of the store's; and those
+        // the edit took out (their facts are no more).
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
-        var gone: Set<String> = []
-        for (kind, ids) in ModelPieces.pieces(of: change, in: model) {
-            gone.formUnion(kind.values(model, ImageCatalog(), ids).filter { $0.value == nil }.map(\.key))
-        }
+        let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
         let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered)
         let renderer = Renderer(
@@ -215,7 +213,7 @@ struct RecordEdit {
 
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
-    private func load(_ db: Database, slice: ContentSlice, changed: Set<String>, timer: inout PhaseTimer) throws -> Loaded {
+    private func load(_ db: Database, slice: ContentSlice, changed: Set<String>, site: SiteConfig, timer: inout PhaseTimer) throws -> Loaded {
         var rows: [(path: String, hash: [UInt8], context: String, record: [UInt8])] = []
         func take(_ statement: Statement, _ arguments: StatementArguments) throws {
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
@@ -231,15 +229,10 @@ struct RecordEdit {
             try take(range, [from, to])
         }
         for path in slice.files { try take(one, [path]) }
-        for path in changed {
-            if case .report(let area, _, _) = FileRole.of(path) { try take(one, [ContentLayout.area(area)]) }
-            if case .reply(let area, _, _) = FileRole.of(path) { try take(one, [ContentLayout.area(area)]) }
-        }
         // A record is the file's when its bytes are those it was read from: now for the files the
         // edit left as they were, before it for the edited ones.
         let now = next.scan.entries(rows.map(\.path).filter { !changed.contains($0) })
         let then = previous.scan.entries(changed)
-        guard let site = try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) else { throw Unfit() }
         let context = KnownRecords.context(clock: site.clock)
         var known = KnownRecords(records: [:], context: context)
         for row in rows where row.context == context && row.hash == (changed.contains(row.path) ? then : now)[row.path]?.hash {

@@ -52,10 +52,11 @@ struct ContentSlice: Sendable {
         }
     }
 
-    /// A report's folder, or its one file.
+    /// A report's folder, or its one file, and its area's file.
     private mutating func report(_ id: String) {
         folders.insert(ContentLayout.reportFolder(id))
         files.insert(ContentLayout.reportFolder(id) + ".md")
+        files.insert(ContentLayout.area(String(id.prefix { $0 != "/" })))
     }
 
     /// Whether the slice holds `path` (a folder: holds anything under it).

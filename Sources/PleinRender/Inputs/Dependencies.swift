@@ -165,7 +165,7 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
 
 /// What chips, lists of members, maps of divers and the sitemap show of a member: all but their
 /// text and what they did, so that an edit of a member's text leaves them as they are.
-public struct MemberCard: Sendable, Equatable, Codable {
+public struct MemberCard: Sendable, Equatable, Encodable {
     public let name: String
     /// Path of the avatar image relative to the content root.
     public let avatar: String?
