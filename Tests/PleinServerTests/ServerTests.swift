@@ -139,7 +139,8 @@ import Testing
         try await server.waitUntilListening()
         let port = try #require(await server.port())
 
-        let client = try RawClient(port: port, timeout: 2)
+        // Generous waits: CI runs this beside another suite on two cores.
+        let client = try RawClient(port: port, timeout: 15)
         let handshake = "GET /__plein/reload HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         client.send(handshake)
@@ -154,7 +155,8 @@ import Testing
         #expect(answer.hasPrefix("HTTP/1.1 101"))
         #expect(answer.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
 
-        for _ in 0..<50 where await server.connectedPages == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<750 where await server.connectedPages == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(await server.connectedPages == 1, "the page is counted as open")
         // A rebuild that changed nothing replaces the snapshot without reloading anything.
         await server.publish(SiteSnapshot(files: [:], problems: nil), reload: false)
         await server.publish(SiteSnapshot(files: [:], problems: nil))
