@@ -23,7 +23,8 @@ public struct ModelChange: Sendable, Equatable {
     public init() {}
 
     /// Whether the site's outputs may be others than before: a report new or deleted (its
-    /// pages), check-ins of a member who had none or has none now (their progress page). Other
+    /// pages), a report's first reply or its last one deleted (its reply feed), check-ins of a
+    /// member who had none or has none now (their progress page). Other
     /// pieces made again leave the outputs as they were (the same records, the same photos, the
     /// same lists, the same calendars).
     public var outputsMayChange = false
@@ -42,16 +43,22 @@ extension ModelBuilder {
     /// Of `files`, those `added` are new reports and replies: a new report takes its place in the
     /// order of reports, its area's and its author's lists (unless a member already follows it);
     /// a new reply its place in its author's list, and those of the report's other replies.
+    ///
+    /// `times` tells when the reports `model` does not hold were written, and their replies (a
+    /// model from the build store holds only the reports the edit reads); the orders read them.
+    /// A report found in neither makes the edit give way to the whole model.
     public static func replace(records files: Set<String>, added: Set<String> = [], in model: inout SiteModel, from content: Content,
-                               history: History, captureTimes: [String: Moment], sealed: Set<String>) -> ModelChange? {
+                               history: History, captureTimes: [String: Moment], sealed: Set<String>,
+                               times: (@Sendable (String) -> ReportClock?)? = nil) -> ModelChange? {
         // The pieces are made first, each from the model as it was and those made before it, and
         // put in place once all could be made (the model is changed in place, not copied).
-        var edit = ModelEdit(content: content, history: history, captureTimes: captureTimes, sealed: sealed)
+        var edit = ModelEdit(content: content, history: history, captureTimes: captureTimes, sealed: sealed, times: times)
         // New reports first: a reply or an edit in the same batch reads them.
         for path in added.sorted() where edit.add(path, model) == false { return nil }
         for path in files.sorted() where !added.contains(path) || !FileRole.of(path).isReport {
             guard edit.take(path, model) else { return nil }
         }
+        guard !edit.unknownTime.found else { return nil }
         let made = edit.made
         for (id, report) in made.reports { model.reports[id] = report }
         for id in made.gone { model.reports.removeValue(forKey: id) }
@@ -67,12 +74,31 @@ extension ModelBuilder {
     }
 }
 
+/// When a report was written, and each of its replies (in their order): what the orders of
+/// reports and of a member's replies read of it.
+public struct ReportClock: Sendable, Equatable {
+    public let at: Moment
+    public let replies: [Moment]
+
+    public init(at: Moment, replies: [Moment]) {
+        self.at = at
+        self.replies = replies
+    }
+}
+
+/// Set when an order asked for the time of a report no one knew.
+private final class Unknown: @unchecked Sendable {
+    var found = false
+}
+
 /// One `ModelBuilder.replace(records:…)`: the pieces made so far, read before the model's own.
 private struct ModelEdit {
     let content: Content
     let history: History
     let captureTimes: [String: Moment]
     let sealed: Set<String>
+    let times: (@Sendable (String) -> ReportClock?)?
+    let unknownTime = Unknown()
     var change = ModelChange()
     var made = Made()
     private lazy var places = Dictionary(content.places.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -92,11 +118,21 @@ private struct ModelEdit {
         var gone: Set<String> = []
     }
 
-    init(content: Content, history: History, captureTimes: [String: Moment], sealed: Set<String>) {
+    init(content: Content, history: History, captureTimes: [String: Moment], sealed: Set<String>, times: (@Sendable (String) -> ReportClock?)?) {
         self.content = content
         self.history = history
         self.captureTimes = captureTimes
         self.sealed = sealed
+        self.times = times
+    }
+
+    /// When report `id` was written, and its replies: as made so far, else in the model, else
+    /// as `times` tells (else noted as unknown, and the epoch).
+    private func clock(_ id: String, _ model: SiteModel) -> ReportClock {
+        if let report = made.reports[id] ?? model.reports[id] { return ReportClock(at: report.at, replies: report.replies.map(\.at)) }
+        if let known = times?(id) { return known }
+        unknownTime.found = true
+        return ReportClock(at: Moment(seconds: 0), replies: [])
     }
 
     private func revision(_ file: String) -> Revision? {
@@ -151,8 +187,8 @@ private struct ModelEdit {
 
     /// Reports newest first, then by id: the order of every list of reports.
     private func newestFirst(_ model: SiteModel) -> (String, String) -> Bool {
-        { [made] a, b in
-            let (ta, tb) = ((made.reports[a] ?? model.reports[a])!.at, (made.reports[b] ?? model.reports[b])!.at)
+        { a, b in
+            let (ta, tb) = (clock(a, model).at, clock(b, model).at)
             return ta != tb ? ta > tb : a < b
         }
     }
@@ -237,14 +273,23 @@ private struct ModelEdit {
         made.reports[id] = new
         change.reports.insert(id)
         if !new.replies.contains(where: { $0.file == path }) { change.removedFiles.insert(path) }
+        // A report's reply feed is there while it has replies.
+        if new.replies.isEmpty != old.replies.isEmpty { change.outputsMayChange = true }
         // Each author's replies point into the report's replies by place: those of every author
         // of a reply to it are made again, newest first.
         for author in Set(old.replies.map(\.author) + new.replies.map(\.author)) {
             guard var member = member(author, in: model) else { continue }
             member.replies = member.replies.filter { $0.report != id }
                 + new.replies.indices.filter { new.replies[$0].author == author }.map { ReplyRef(report: id, index: $0) }
-            let made = made
-            func at(_ ref: ReplyRef) -> Moment { (made.reports[ref.report] ?? model.reports[ref.report])!.replies[ref.index].at }
+            let edit = self
+            func at(_ ref: ReplyRef) -> Moment {
+                let replies = edit.clock(ref.report, model).replies
+                guard replies.indices.contains(ref.index) else {
+                    edit.unknownTime.found = true
+                    return Moment(seconds: 0)
+                }
+                return replies[ref.index]
+            }
             member.replies.sort { a, b in
                 let (ta, tb) = (at(a), at(b))
                 return ta != tb ? ta > tb : (a.report, a.index) < (b.report, b.index)
