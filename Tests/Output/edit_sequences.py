@@ -133,6 +133,17 @@ class Community:
                    f"---\nauthor: {member}\nat: 2026-11-30T{self.counter % 24:02d}:00:00+01:00\n---\nAntwoord nummer {self.counter}.\n")
         return f"a reply on {os.path.relpath(folder, self.content)}"
 
+    def another_reply(self, rng):
+        """A reply to a report that has replies (its folder for them is there)."""
+        folders = [f for f in self.files("reports/*/*/replies") if os.path.isdir(f) and self.files(f + "/*.md")]
+        members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
+        if not folders or not members:
+            return None
+        folder, member = rng.choice(folders), rng.choice(members)
+        self.write(os.path.join(folder, f"20261130T{self.counter % 24:02d}15-{member}.md"),
+                   f"---\nauthor: {member}\nat: 2026-11-30T{self.counter % 24:02d}:15:00+01:00\n---\nNog een antwoord, {self.counter}.\n")
+        return f"another reply in {os.path.relpath(folder, self.content)}"
+
     def new_report(self, rng):
         areas = sorted({os.path.dirname(p) for p in self.files("reports/*/*.md")})
         members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
@@ -297,7 +308,7 @@ class Community:
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
              "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
-             "goal_title", "goal_points", "event_title", "checkout", "new_report"]
+             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -418,7 +429,8 @@ def record_by_record(plein, community, rng):
     # (it redoes everything), and the one after it does.
     community.body(rng)
     build(plein, community, out, cache)
-    for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text"):
+    for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
+                 "another_reply", "new_report"):
         what = getattr(community, kind)(rng)
         if not what:
             continue

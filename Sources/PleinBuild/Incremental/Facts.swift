@@ -140,7 +140,9 @@ struct Facts: Sendable, Equatable {
             guard let group = model.groups[id] else { continue }
             facts += Self.views(ofGroup: id, group).map { ($0.0, $0.1) }
         }
-        for file in changedBodies.sorted() {
+        // (A report's facts hold its bodies' already.)
+        let taken = Set(facts.map(\.key))
+        for file in changedBodies.sorted() where !taken.contains(Dependency.body(file).key) {
             facts.append((Dependency.body(file).key, bodies[file]))
             facts.append((Dependency.summary(file).key, texts[file].map { Self.summary(of: file, $0.text).1 }))
         }

@@ -32,6 +32,8 @@ struct RecordEdit {
     let previous: BuildStore.Snapshot
     let next: BuildStore.Snapshot
     let files: [String]
+    /// Of `files`, the new ones: reports of one file and replies.
+    let added: Set<String>
 
     /// One output to render again, as the last build left it.
     private struct Stale {
@@ -81,7 +83,8 @@ struct RecordEdit {
                 var parts = PhaseTimer(enabled: options.timings)
                 let loaded = try load(db, slice: slice, changed: changed, site: site, timer: &parts)
                 guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed),
-                                                          membersAndGroups: changed.contains(where: ContentSlice.readsMembersAndGroups))
+                                                          membersAndGroups: changed.contains(where: ContentSlice.readsMembersAndGroups),
+                                                          members: authors(loaded))
                 else { throw Unfit() }
                 parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
                 return (loaded, model)
@@ -106,9 +109,14 @@ struct RecordEdit {
         guard let captureTimes = mediaAsBefore(loaded, model: model) else { return nil }
         timer.lap("check (\(checked.count) files)")
 
-        guard let change = ModelBuilder.replace(records: changed, in: &model, from: content, history: model.revisions,
-                                                captureTimes: captureTimes, sealed: []),
-              !change.outputsMayChange else { return nil }
+        // (The orders of reports read when the others were written: from the store, report by report.)
+        let times: @Sendable (String) -> ReportClock? = { id in
+            guard let times = try? queue.read({ db in try BuildStore.value(db, Dependency.reportTimes(id).key, as: ReportTimes.self) }) else { return nil }
+            return ReportClock(at: times.at, replies: times.replies.map(\.at))
+        }
+        guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
+                                                captureTimes: captureTimes, sealed: [], times: times),
+              let newOutputs = newOutputs(change, loaded, model) else { return nil }
         timer.lap("model (pieces made again)")
 
         // Bodies, then facts: those of the pieces made again, compared with the store's.
@@ -136,7 +144,7 @@ struct RecordEdit {
             return nil
         }
         let changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
-        timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed)")
+        timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed\(changedFacts.count <= 12 ? ": " + changedFacts.map(\.key).sorted().joined(separator: ", ") : ""))")
 
         // The outputs that read a changed fact, from what each output read at the last build.
         let stale: [Stale]
@@ -145,7 +153,7 @@ struct RecordEdit {
         } catch {
             return nil
         }
-        timer.lap("outputs to render (\(stale.count))")
+        timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new"))")
 
         // From here on the spare is worked on: a failure is a failed build, as in a full one.
         do throws(BuildStore.Damaged) { try store.forgetSpare() } catch { return nil }
@@ -161,12 +169,12 @@ struct RecordEdit {
                                    threadKeys: threadKeys, search: false))
         var failure: String?
         var outputs: [RenderStage.Rendered] = []
-        if !stale.isEmpty {
+        if !stale.isEmpty || !newOutputs.isEmpty {
             do throws(OutputWriter.Failure) {
                 let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
                 var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
                 stage.hashing = true
-                let (made, streamFailure) = stage.run(stale.map(\.id))
+                let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
                 outputs = made
                 if let streamFailure { writer.discard(); throw streamFailure }
                 let paths = Set(stale.map(\.path))
@@ -182,11 +190,13 @@ struct RecordEdit {
         var notes = previous.notes
         let old = Dictionary(uniqueKeysWithValues: stale.map { ($0.key, $0) })
         let changedPaths = outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path).sorted()
+        let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path)
+        let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") }, previous.files + addedPaths.count)
         if failure == nil {
             do throws(BuildStore.Damaged) {
                 let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs,
-                         differences: stale.isEmpty ? nil : changedPaths)
+                         differences: outputs.isEmpty ? nil : changedPaths, counts: addedPaths.isEmpty ? nil : (pages, files))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
                 do throws(BuildStore.Damaged) { try store.clear() } catch {}
@@ -197,15 +207,15 @@ struct RecordEdit {
             do throws(BuildStore.Damaged) { try store.clear() } catch {}
         }
         var report = BuildReport(
-            diagnostics: [], sources: [:], succeeded: failure == nil, pages: previous.pages, files: previous.files, images: previous.images,
+            diagnostics: [], sources: [:], succeeded: failure == nil, pages: pages, files: files, images: previous.images,
             imagesMade: 0, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
             failure: failure, notes: notes)
         report.warnings = previous.warnings
         report.videos = previous.videos
         report.recordByRecord = true
         guard failure == nil else { return report }
-        report.unchanged = stale.isEmpty
-        report.changes = OutputChanges(changed: changedPaths)
+        report.unchanged = outputs.isEmpty
+        report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) })
         report.rendered = outputs.count
         report.renderedOutputs = outputs.map(\.id.key).sorted()
         return report
@@ -238,18 +248,61 @@ struct RecordEdit {
         for row in rows where row.context == context && row.hash == (changed.contains(row.path) ? then : now)[row.path]?.hash {
             known.records[row.path] = (row.hash, row.record)
         }
-        // Each edited file is read as it was before from its record (else it had a problem then).
-        guard changed.allSatisfy({ known.records[$0] != nil }) else { throw Unfit() }
+        // Each edited file is read as it was before from its record (else it had a problem then);
+        // the new ones are not there before.
+        guard changed.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw Unfit() }
         timer.lap("    their records (\(known.records.count))")
         let fs = ContentFS.disk(options.content).only { [slice] path, folder in slice.includes(path, folder: folder) }
-        let (result, loadedState) = ContentLoader.loadKeepingState(fs, known: known, timings: options.timings)
+        let (result, loadedState) = ContentLoader.loadKeepingState(
+            added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) }, known: known, timings: options.timings)
         var state = loadedState
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         let before = content
-        guard ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed) == [] else { throw Unfit() }
+        guard ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed) == added else { throw Unfit() }
         timer.lap("    the edited records made again")
         return Loaded(content: content, before: before, diagnostics: result.diagnostics, state: state)
+    }
+
+    /// The members whose lists a new report or reply changes: its author; for a reply, every
+    /// author of a reply to the same report, before and after.
+    private func authors(_ loaded: Loaded) -> Set<String> {
+        var authors: Set<String> = []
+        for path in added {
+            let id: String
+            switch FileRole.of(path) {
+            case .report(let area, let name, _), .reply(let area, let name, _): id = area + "/" + name
+            default: continue
+            }
+            for content in [loaded.before, loaded.content] {
+                guard let report = content.reportPosition(of: id).map({ content.reports[$0] }) else { continue }
+                let replies = FileRole.of(path).isReport ? [] : report.replies.map(\.author.value)
+                authors.formUnion(([report.author.value] + replies).compactMap(content.memberIndex.resolve))
+            }
+        }
+        return authors
+    }
+
+    /// The outputs a new report adds (its page; nil for an event, whose calendars are others
+    /// then), when the edit changes which outputs there are; nil when it changes them otherwise
+    /// (a report's first reply, its reply feed; check-ins of a member who had none).
+    private func newOutputs(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel) -> [OutputID]? {
+        guard change.outputsMayChange else { return [] }
+        var ids: [OutputID] = []
+        for path in added.sorted() {
+            switch FileRole.of(path) {
+            case .report(let area, let name, _):
+                guard let report = model.reports[area + "/" + name], report.starts == nil, report.replies.isEmpty else { return nil }
+                ids.append(.report(report.id))
+            case .reply(let area, let name, _):
+                // The report had replies before: its reply feed was there.
+                guard let position = loaded.before.reportPosition(of: area + "/" + name), !loaded.before.reports[position].replies.isEmpty
+                else { return nil }
+            default:
+                return nil
+            }
+        }
+        return ids.isEmpty || !change.removedFiles.isEmpty || change.sessions != nil ? nil : ids
     }
 
     /// When each photo and video of the edited albums was taken, as far as their order needs it
@@ -324,7 +377,8 @@ struct RecordEdit {
     /// bodies that changed, the outputs rendered (their hashes and what they read), and the
     /// spare's differences (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
-                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], differences: [String]?) throws(BuildStore.Damaged) {
+                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], differences: [String]?,
+                      counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         do {
             try store.queue.write { db in
@@ -332,6 +386,10 @@ struct RecordEdit {
                 try putMeta.execute(arguments: ["saved", UUID().uuidString])
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
                 try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
+                if let counts {
+                    try putMeta.execute(arguments: ["pages", String(counts.pages)])
+                    try putMeta.execute(arguments: ["files", String(counts.files)])
+                }
                 try BuildStore.putScan(db, next.scanChanges)
                 try BuildStore.putRecords(db, from: loaded, gone: [])
                 let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
@@ -354,7 +412,7 @@ struct RecordEdit {
                 // (Tens of thousands of keys for a page that lists every report: through SQLite's own calls.)
                 let findKey = try RawStatement(db, "SELECT id FROM dependency_keys WHERE key = ?")
                 let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
-                let putOutput = try db.makeStatement(sql: "UPDATE outputs SET hash = ?, dependencies = ? WHERE id = ?")
+                let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies) VALUES (?, ?, ?, ?)")
                 for output in outputs {
                     var reads: [Int32] = []
                     for key in output.dependencies.map(\.key) {
@@ -370,7 +428,7 @@ struct RecordEdit {
                             nextID += 1
                         }
                     }
-                    try putOutput.execute(arguments: [Data(output.hash), BuildStore.pack(reads.sorted()), output.id.key])
+                    try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted())])
                 }
                 if let differences {
                     try db.execute(sql: "DELETE FROM differences")

@@ -22,10 +22,11 @@ struct StoreSession {
     private(set) var problem: String?
     /// Set when nothing changed since the last build: its snapshot.
     private(set) var unchanged: BuildStore.Snapshot?
-    /// Set when the content changed since the last build only in the bytes of files of records
-    /// (none appeared or vanished; the theme, HEAD and the day are as they were; the spare is the
-    /// one the store describes): those files, for `RecordEdit`.
-    private(set) var editedRecordFiles: [String]?
+    /// Set when the content changed since the last build only in files of records, edited in
+    /// place or new (a report of one file, a reply), none vanished; the theme, HEAD and the day
+    /// are as they were; the spare is the one the store describes: those files, and the new
+    /// ones among them, for `RecordEdit`.
+    private(set) var editedRecordFiles: (files: [String], added: Set<String>)?
 
     private let output: String
     private let spare: String
@@ -93,17 +94,25 @@ struct StoreSession {
     /// The files whose bytes changed, when every one of them is a record's file that was there
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
-    /// message's); else nil.
-    private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> [String]? {
+    /// message's) or a new report of one file or a new reply; else nil.
+    private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> (files: [String], added: Set<String>)? {
         var edited: [String] = []
+        var added: Set<String> = []
         for (path, change) in changes {
-            guard change.old != nil, change.new != nil else { return nil }
-            switch FileRole.of(path) {
+            guard change.new != nil else { return nil }
+            let role = FileRole.of(path)
+            if change.old == nil {
+                switch role {
+                case .report(_, _, bundle: false), .reply: added.insert(path)
+                default: return nil
+                }
+            }
+            switch role {
             case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: edited.append(path)
             default: return nil
             }
         }
-        return edited.isEmpty ? nil : edited.sorted()
+        return edited.isEmpty ? nil : (edited.sorted(), added)
     }
 
     /// Whether the last build was for today, in the site's zone it saved with the day.

@@ -88,9 +88,10 @@ extension StoredModel {
     /// The model the build store keeps, with every piece but the reports', of which only those
     /// of `reports`: what `ModelBuilder.replace(records:…)` makes the edited records' pieces
     /// again in. Without `membersAndGroups`, for edits whose pieces read no member's or group's
-    /// piece (`ContentSlice.readsMembersAndGroups`), those are left in the store. Nil when a
-    /// piece it needs is missing or cannot be read.
-    static func restore(_ db: Database, site: SiteConfig, reports ids: Set<String>, membersAndGroups: Bool = true) throws -> SiteModel? {
+    /// piece (`ContentSlice.readsMembersAndGroups`), those are left in the store, but for the
+    /// `members` named. Nil when a piece it needs is missing or cannot be read.
+    static func restore(_ db: Database, site: SiteConfig, reports ids: Set<String>, membersAndGroups: Bool = true,
+                        members named: Set<String> = []) throws -> SiteModel? {
         func one<Value>(_ kind: PieceKind<Value>) throws -> Value? {
             try BuildStore.value(db, kind.key(), as: Value.self)
         }
@@ -114,7 +115,12 @@ extension StoredModel {
             guard let report = try BuildStore.value(db, ModelPieces.report.key(id), as: ReportModel.self) else { continue }
             reports[id] = report
         }
-        guard let members = membersAndGroups ? try all(ModelPieces.member) : [:], let memberOrder = try one(ModelPieces.memberOrder),
+        var some: [String: MemberModel] = [:]
+        for id in named where !membersAndGroups {
+            guard let member = try BuildStore.value(db, ModelPieces.member.key(id), as: MemberModel.self) else { return nil }
+            some[id] = member
+        }
+        guard let members = membersAndGroups ? try all(ModelPieces.member) : some, let memberOrder = try one(ModelPieces.memberOrder),
               let formerMembers = try one(ModelPieces.formerMembers), let groups = membersAndGroups ? try all(ModelPieces.group) : [:],
               let groupOrder = try one(ModelPieces.groupOrder),
               let areas = ordered(try all(ModelPieces.area), try one(ModelPieces.areaOrder)),
