@@ -56,6 +56,7 @@ final class StoredModel: ModelSource {
     /// wait) once pages have read `readsBeforeTable` of them one by one.
     private let headlines = Mutex(ViewTable<ReportHeadline>())
     private let times = Mutex(ViewTable<ReportTimes>())
+    private let leads = Mutex(ViewTable<String>())
     private static let readsBeforeTable = 300
 
     private struct ViewTable<Value: Sendable>: Sendable {
@@ -128,6 +129,40 @@ final class StoredModel: ModelSource {
         guard let body else { return nil }
         cache.withLock { $0[key] = body }
         return body
+    }
+
+    func lead(_ file: String) -> String? {
+        if let made = bodies[file] { return Summaries.lead(of: made.text) }
+        let found: String?? = leads.withLock { state in
+            if let table = state.table { return .some(table[file]) }
+            state.reads += 1
+            guard state.reads > Self.readsBeforeTable else { return nil }
+            let loaded = Self.leads(queue)
+            state.table = loaded
+            return .some(loaded[file])
+        }
+        return found.map { $0 ?? body(file).map { Summaries.lead(of: $0.text) } } ?? body(file).map { Summaries.lead(of: $0.text) }
+    }
+
+    /// The start of every stored body's text (`Summaries.lead`), by file; without those whose
+    /// start SQLite's cut does not hold whole (characters of many code points), which are read
+    /// on their own.
+    private static func leads(_ queue: DatabaseQueue) -> [String: String] {
+        // (SQLite cuts at code points; a character may be several.)
+        let codePoints = 4 * Summaries.leadCharacters
+        guard let rows = try? queue.inDatabase({ db in
+            try Row.fetchAll(db, sql: "SELECT file, substr(text, 1, ?), length(text) > ? FROM bodies", arguments: [codePoints, codePoints])
+                .map { ($0[0] as String, $0[1] as String, $0[2] as Bool) }
+        }) else { return [:] }
+        var table: [String: String] = [:]
+        table.reserveCapacity(rows.count)
+        for (file, start, cut) in rows {
+            // Whole when nothing was cut, or when more characters than the lead are left (only
+            // the last may have lost code points).
+            guard !cut || start.prefix(Summaries.leadCharacters + 1).count > Summaries.leadCharacters else { continue }
+            table[file] = Summaries.lead(of: start)
+        }
+        return table
     }
 
     func reportTimes(_ id: String) -> ReportTimes? {

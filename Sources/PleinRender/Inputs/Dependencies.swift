@@ -107,8 +107,9 @@ public final class DependencyRecorder: Sendable {
 }
 
 /// When a report and each of its replies were published, and the replies' names: all a feed
-/// needs to choose its newest entries, so that an edit of an older report does not touch it
-/// (and, for an event, when it starts: what a calendar chooses by).
+/// needs to choose its newest entries, so that an edit of an older report does not touch it,
+/// and a card its count of replies. (Calendars choose events by their headlines, which a reply
+/// leaves as they are.)
 public struct ReportTimes: Sendable, Equatable, Codable {
     public struct Reply: Sendable, Equatable, Codable {
         public let name: String
@@ -117,18 +118,17 @@ public struct ReportTimes: Sendable, Equatable, Codable {
 
     public let at: Moment
     public let replies: [Reply]
-    /// For an event: when it starts (what a calendar chooses and orders its events by).
-    public let starts: Moment?
 
     public init(_ report: ReportModel) {
         at = report.at
-        starts = report.starts
         replies = report.replies.map { Reply(name: $0.name, at: $0.at) }
     }
 }
 
 /// What lists, cards, maps and the sitemap show of a report: everything but its body and its
-/// replies' text, so that an edit of the body (past its summary) leaves them as they are.
+/// replies, so that an edit of the body (past its summary) leaves them as they are, and a reply
+/// leaves the maps and the lists of every report (a card's count of replies reads
+/// `ReportTimes`).
 public struct ReportHeadline: Sendable, Equatable, Codable {
     public let id: String
     public let area: String
@@ -142,7 +142,6 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
     public let starts: Moment?
     public let ends: Moment?
     public let place: String?
-    public let replies: Int
     /// When the report or one of its replies last changed, by the repository's history.
     public let changed: Moment?
 
@@ -158,7 +157,6 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
         starts = report.starts
         ends = report.ends
         place = report.place
-        replies = report.replies.count
         changed = ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max()
     }
 }
@@ -236,6 +234,15 @@ public struct GroupCard: Sendable, Equatable, Encodable {
 /// another length reads the whole body.
 public enum Summaries {
     public static let lengths = [140, 160, 180, 280]
+
+    /// How many characters of a text every summary is made from: a summary cut at `limit`
+    /// reads the first `limit` + 1 characters (`TextCut.summary`), and whether there are more.
+    public static let leadCharacters = lengths.max()! + 1
+
+    /// The start of `text` every summary of it is made from, as every summary of the whole text.
+    public static func lead(of text: String) -> String {
+        String(text.prefix(leadCharacters))
+    }
 
     /// The summaries of `text`, one per length: a fact of the build store.
     public static func of(_ text: String) -> [String] {

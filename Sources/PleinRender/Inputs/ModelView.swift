@@ -36,11 +36,15 @@ public protocol ModelSource: Sendable {
     /// What a list or a map shows of a report (made from the report unless the source keeps it
     /// on its own).
     func headline(_ id: String) -> ReportHeadline?
+    /// The start of a body's plain text, as long as every summary needs (`Summaries.lead`):
+    /// what lists and maps show of it (the body's text unless the source keeps it on its own).
+    func lead(_ file: String) -> String?
 }
 
 extension ModelSource {
     public func reportTimes(_ id: String) -> ReportTimes? { report(id).map(ReportTimes.init) }
     public func headline(_ id: String) -> ReportHeadline? { report(id).map(ReportHeadline.init) }
+    public func lead(_ file: String) -> String? { body(file)?.text }
 }
 
 /// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
@@ -138,8 +142,12 @@ struct ModelView: Sendable {
     /// A body's plain text cut to `limit` characters; nil when there is no such body. For the
     /// lengths of `Summaries` it reads only the summary, not the whole body.
     func summary(_ file: String, limit: Int) -> String? {
-        note(Summaries.lengths.contains(limit) ? .summary(file) : .body(file))
-        return source.body(file).map { TextCut.summary($0.text, limit: limit) }
+        guard Summaries.lengths.contains(limit) else {
+            note(.body(file))
+            return source.body(file).map { TextCut.summary($0.text, limit: limit) }
+        }
+        note(.summary(file))
+        return source.lead(file).map { TextCut.summary($0, limit: limit) }
     }
 
     /// What a chip or a list shows of a member (a narrower read than `member`).
