@@ -8,9 +8,9 @@ import PleinMarkdown
 import PleinModel
 import PleinRender
 
-/// `plein build` after edits of records in place (`StoreSession.editedRecordFiles`): `plein
-/// serve`'s update of the same edit (`ContentChange.records`), made from the build store instead
-/// of a site in memory. The stages are serve's: the part of the content the edited records reach
+/// `plein build` after edits of records in place, or new reports of one file and new replies
+/// (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
+/// (`ContentChange.records`), made from the build store instead of a site in memory. The stages are serve's: the part of the content the edited records reach
 /// is loaded as the last build read it (`ContentSlice`, from the store's records), the edited
 /// records made again in it (`ContentLoader.reloadInPlace`), checked (`Checker.check(_:records:)`)
 /// and modelled (`ModelBuilder.replace(records:…)`) in the model the store keeps (every piece but
@@ -23,7 +23,8 @@ import PleinRender
 /// Whenever the edit reaches further, it gives way, before it has changed anything, to the build
 /// that loads everything (nil): an edit serve's update would not take record by record; problems
 /// in the files the rules look at again other than the last build's; a change of what the media
-/// are made from (a member's home, an album's map); outputs that may be others than before; a
+/// are made from (a member's home, an album's map); outputs that may be others than before (but
+/// for a new report's page, which is added); a
 /// site with search, whose index is made from the whole model; pages of a members-only group
 /// (sealed with keys the build that loads everything derives).
 struct RecordEdit {
