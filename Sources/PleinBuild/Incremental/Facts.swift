@@ -58,9 +58,10 @@ struct Facts: Sendable, Equatable {
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
-            case report(String), joined(String), events(String), changed(Dependency), summary(String)
+            case report(String), joined(String), events(String), area(String), changed(Dependency), summary(String)
         }
         let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined) + model.groups.keys.map(Derived.events)
+            + model.areas.map { Derived.area($0.id) }
             + model.pages.map { Derived.changed(.page($0.id)) } + model.locations.map { Derived.changed(.location($0.id)) }
             + bodies.keys.filter { texts[$0] != nil }.map(Derived.summary)
         let primary = values
@@ -85,6 +86,9 @@ struct Facts: Sendable, Equatable {
             case .events(let id):
                 if let found = reused(.group(id), [.groupEvents(id), .groupCard(id)]) { return found }
                 return Self.views(ofGroup: id, model.groups[id]!)
+            case .area(let id):
+                if let found = reused(.area(id), [.areaName(id)]) { return found }
+                return model.areas.first { $0.id == id }.map { [Self.view(ofArea: $0)] } ?? []
             case .changed(let piece):
                 if let found = reused(piece, [.changed(piece.key)]) { return found }
                 return [Self.changed(piece, in: model)]
@@ -134,6 +138,10 @@ struct Facts: Sendable, Equatable {
             guard let member = model.members[id] else { continue }
             facts += Self.views(ofMember: id, member).map { ($0.0, $0.1) }
         }
+        for id in change.areas.sorted() {
+            guard let area = model.areas.first(where: { $0.id == id }) else { continue }
+            facts.append(Self.view(ofArea: area))
+        }
         if change.pages { facts += model.pages.map { Self.changed(.page($0.id), in: model) }.map { ($0.0, $0.1) } }
         facts += change.locations.sorted().map { Self.changed(.location($0), in: model) }.map { ($0.0, $0.1) }
         for id in change.groups.sorted() {
@@ -170,6 +178,11 @@ struct Facts: Sendable, Equatable {
     private static func views(ofMember id: String, _ member: MemberModel) -> [(String, [UInt8])] {
         [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(At(at: member.joined))),
          (Dependency.memberCard(id).key, FingerprintEncoder.fingerprint(MemberCard(member)))]
+    }
+
+    /// An area's narrower fact: its id and name.
+    private static func view(ofArea area: AreaModel) -> (String, [UInt8]) {
+        (Dependency.areaName(area.id).key, FingerprintEncoder.fingerprint(AreaName(area)))
     }
 
     /// When the file of a page or a study place last changed, as a fact.

@@ -57,7 +57,7 @@ struct CalendarFile: Rendering {
     var name: String {
         switch id {
         case .site: return strings.format("calendar_site", ["site": site.title])
-        case .area(let aid): return strings.format("calendar_area", ["area": view.area(aid).map(names.area) ?? aid])
+        case .area(let aid): return strings.format("calendar_area", ["area": names.area(id: aid)])
         case .group(let gid): return strings.format("calendar_group", ["group": view.groupCard(gid)?.name ?? gid])
         case .member(let mid): return strings.format("calendar_member", ["name": view.card(mid)?.name ?? mid])
         case .report, .groupEvent: return events().first?.title ?? site.title

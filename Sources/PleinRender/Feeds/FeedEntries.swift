@@ -37,7 +37,7 @@ struct FeedEntries: Rendering {
 
     func reportEntry(_ id: String) -> FeedEntry {
         let r = view.report(id)!
-        let area = view.area(r.area).map(names.area) ?? r.area
+        let area = names.area(id: r.area)
         let label = strings["category_\(r.category.rawValue)"]
         var head = labelled(label, " · ", area)
         var text = summary(of: r.file, limit: 240)

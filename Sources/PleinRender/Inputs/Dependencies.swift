@@ -22,6 +22,9 @@ public enum Dependency: Hashable, Sendable {
     case groupEvents(String)
     /// Only what lists, cards, the home page and the sitemap show of a group (`GroupCard`).
     case groupCard(String)
+    /// Only an area's name as pages, cards, feeds and calendars show it (`Names.area`): not its
+    /// list of reports, which a new report changes.
+    case areaName(String)
     /// Only when the file of a page of the site's own or of a study place last changed (by the
     /// key of its piece): what the sitemap reads of it.
     case changed(String)
@@ -66,6 +69,7 @@ extension Dependency {
         case .memberCard(let id): return "memberCard:" + id
         case .groupEvents(let id): return "groupEvents:" + id
         case .groupCard(let id): return "groupCard:" + id
+        case .areaName(let id): return "areaName:" + id
         case .changed(let piece): return "changed:" + piece
         case .reportHeadline(let id): return "reportHeadline:" + id
         case .summary(let file): return "summary:" + file
@@ -158,6 +162,18 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
         ends = report.ends
         place = report.place
         changed = ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max()
+    }
+}
+
+/// An area's id and name: what cards, feeds, calendars and lists of events show of it (not its
+/// list of reports, which a new report changes).
+public struct AreaName: Sendable, Equatable, Encodable {
+    public let id: String
+    public let name: String?
+
+    public init(_ area: AreaModel) {
+        id = area.id
+        name = area.name
     }
 }
 

@@ -162,6 +162,12 @@ struct ModelView: Sendable {
         return source.group(id).map(GroupEvents.init)
     }
 
+    /// An area's id and name (a narrower read than `area`).
+    func areaName(_ id: String) -> AreaName? {
+        note(.areaName(id))
+        return source.area(id).map(AreaName.init)
+    }
+
     /// What a list or a card shows of a group (a narrower read than `group`).
     func groupCard(_ id: String) -> GroupCard? {
         note(.groupCard(id))

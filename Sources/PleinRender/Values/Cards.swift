@@ -107,10 +107,9 @@ struct Cards: Rendering {
 
     func report(_ id: String) -> ReportCard? {
         guard let r = view.headline(id) else { return nil }
-        let area = view.area(r.area)
         return ReportCard(
             title: r.title, url: routes.url(routes.report(id)), category: category(r.category), at: time(r.at), author: chip(r.author),
-            area: area?.name ?? r.area, areaURL: routes.url(routes.area(r.area)), summary: summary(of: r.file, limit: 160),
+            area: view.areaName(r.area)?.name ?? r.area, areaURL: routes.url(routes.area(r.area)), summary: summary(of: r.file, limit: 160),
             replies: (view.reportTimes(id)?.replies.count).flatMap { $0 == 0 ? nil : strings.count("reply_count", $0) })
     }
 

@@ -58,7 +58,7 @@ extension Rendering {
         guard let r = view.headline(id), let starts = r.starts else { return nil }
         return EventEntry(
             title: r.title, starts: starts, ends: r.ends, place: r.place, location: r.location, file: r.file,
-            path: routes.report(id), stamp: r.changed ?? r.at, context: (view.area(r.area).map(names.area) ?? r.area, routes.area(r.area)))
+            path: routes.report(id), stamp: r.changed ?? r.at, context: (names.area(id: r.area), routes.area(r.area)))
     }
 
     func groupEvent(_ e: GroupEventModel, in g: GroupEvents) -> EventEntry {

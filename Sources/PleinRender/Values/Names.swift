@@ -8,11 +8,18 @@ struct Names: Rendering {
 
     /// `1094 · Dapperbuurt`; the name alone when the id is only the name made into an id
     /// (`oosterschelde` → `Oosterschelde`).
-    func area(_ area: AreaModel) -> String {
-        guard let name = area.name else { return area.id }
-        if Slug.make(name) == area.id { return name }
-        return "\(area.id) · \(name)"
+    func area(_ area: AreaModel) -> String { Self.area(id: area.id, name: area.name) }
+
+    /// An area's name as `area(_:)` gives it, by its id and the name its file gives.
+    public static func area(id: String, name: String?) -> String {
+        guard let name else { return id }
+        if Slug.make(name) == id { return name }
+        return "\(id) · \(name)"
     }
+
+    /// An area's name as pages show it, or its id when there is no such area (a narrower read
+    /// than the area: `ModelView.areaName`).
+    func area(id: String) -> String { view.areaName(id).map { Self.area(id: $0.id, name: $0.name) } ?? id }
 
     /// "Photo 3 of Zeeland", or "Video 3 of Zeeland".
     func itemNumber(_ album: AlbumModel, _ index: Int) -> String {
