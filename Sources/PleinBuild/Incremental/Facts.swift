@@ -227,7 +227,7 @@ struct Facts: Sendable, Equatable {
     }
 
     /// A moment (when a member joined, when a file last changed), as a fact of its own.
-    struct At: Encodable, Sendable {
+    struct At: Codable, Sendable {
         let at: Moment?
     }
 

@@ -16,10 +16,11 @@ enum ModelValues {
 
     /// Every piece of `model` and `images` that an output reads, by key, and the narrower views
     /// of reports that lists, maps and feeds read of every report (`ReportTimes`,
-    /// `ReportHeadline`: a page that reads them of every report does not decode every report).
+    /// `ReportHeadline`: a page that reads them of every report does not decode every report)
+    /// and when each member joined (the site's feed reads it of every member).
     static func pieces(of model: SiteModel, images: ImageCatalog) -> [String: any Encodable & Sendable] {
         var pieces: [String: any Encodable & Sendable] = [:]
-        pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count * 3 + images.images.count + 16)
+        pieces.reserveCapacity(model.members.count * 2 + model.groups.count + model.reports.count * 3 + images.images.count + 16)
         for kind in ModelPieces.all {
             for (key, value, _) in kind.entries(model, images, nil) { pieces[key] = value }
         }
@@ -27,6 +28,7 @@ enum ModelValues {
             pieces[Dependency.reportTimes(id).key] = ReportTimes(report)
             pieces[Dependency.reportHeadline(id).key] = ReportHeadline(report)
         }
+        for (id, member) in model.members { pieces[Dependency.memberJoined(id).key] = Facts.At(at: member.joined) }
         return pieces
     }
 
@@ -53,11 +55,23 @@ final class StoredModel: ModelSource {
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
     /// The narrower views of every report, read at once (on every core, while the other readers
-    /// wait) once pages have read `readsBeforeTable` of them one by one.
+    /// wait) once pages have read `readsBeforeTable` of them one by one: an eighth of the
+    /// reports, and at least 300 (a page of one area's cards reads its few hundred one by one;
+    /// the sitemap and the maps read every report's, and so every one at once). Times are read
+    /// at once after 300: the site's feed reads every report's.
     private let headlines = Mutex(ViewTable<ReportHeadline>())
     private let times = Mutex(ViewTable<ReportTimes>())
     private let leads = Mutex(ViewTable<String>())
-    private static let readsBeforeTable = 300
+    private let joinings = Mutex(ViewTable<Facts.At>())
+    private let tableAfter = Mutex<Int?>(nil)
+    private var readsBeforeTable: Int {
+        tableAfter.withLock { known in
+            if let known { return known }
+            let count = max(300, reportOrder.count / 8)
+            known = count
+            return count
+        }
+    }
 
     private struct ViewTable<Value: Sendable>: Sendable {
         var reads = 0
@@ -133,30 +147,36 @@ final class StoredModel: ModelSource {
 
     func lead(_ file: String) -> String? {
         if let made = bodies[file] { return Summaries.lead(of: made.text) }
+        let key = "lead:" + file
+        if let cached = cache.withLock({ $0[key] }) { return cached as? String }
+        let threshold = readsBeforeTable
         let found: String?? = leads.withLock { state in
             if let table = state.table { return .some(table[file]) }
             state.reads += 1
-            guard state.reads > Self.readsBeforeTable else { return nil }
-            let loaded = Self.leads(queue)
+            guard state.reads > threshold else { return nil }
+            let loaded = (try? queue.inDatabase { db in try Self.leads(db, files: nil) }) ?? [:]
             state.table = loaded
             return .some(loaded[file])
         }
-        return found.map { $0 ?? body(file).map { Summaries.lead(of: $0.text) } } ?? body(file).map { Summaries.lead(of: $0.text) }
+        if let found, let lead = found { return lead }
+        guard let lead = Self.lead(queue, file) ?? body(file).map({ Summaries.lead(of: $0.text) }) else { return nil }
+        cache.withLock { $0[key] = lead }
+        return lead
     }
 
-    /// The start of every stored body's text (`Summaries.lead`), by file; without those whose
-    /// start SQLite's cut does not hold whole (characters of many code points), which are read
-    /// on their own.
-    private static func leads(_ queue: DatabaseQueue) -> [String: String] {
+    /// SQLite's cut of the start of the texts of the bodies of `files` (all: nil), each as
+    /// `Summaries.lead` makes it; without those whose cut does not hold the lead whole (a
+    /// character of many code points at its end), which are read on their own.
+    private static func leads(_ db: Database, files: String?) throws -> [String: String] {
         // (SQLite cuts at code points; a character may be several.)
         let codePoints = 4 * Summaries.leadCharacters
-        guard let rows = try? queue.inDatabase({ db in
-            try Row.fetchAll(db, sql: "SELECT file, substr(text, 1, ?), length(text) > ? FROM bodies", arguments: [codePoints, codePoints])
-                .map { ($0[0] as String, $0[1] as String, $0[2] as Bool) }
-        }) else { return [:] }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT file, substr(text, 1, ?), length(text) > ? FROM bodies" + (files == nil ? "" : " WHERE file = ?")),
+            arguments: StatementArguments([codePoints, codePoints] + (files.map { [$0] } ?? [])))
         var table: [String: String] = [:]
         table.reserveCapacity(rows.count)
-        for (file, start, cut) in rows {
+        for row in rows {
+            let (file, start, cut) = (row[0] as String, row[1] as String, row[2] as Bool)
             // Whole when nothing was cut, or when more characters than the lead are left (only
             // the last may have lost code points).
             guard !cut || start.prefix(Summaries.leadCharacters + 1).count > Summaries.leadCharacters else { continue }
@@ -165,23 +185,36 @@ final class StoredModel: ModelSource {
         return table
     }
 
+    /// The lead of one body's text, read on its own.
+    private static func lead(_ queue: DatabaseQueue, _ file: String) -> String? {
+        (try? queue.inDatabase { db in try leads(db, files: file) })?[file]
+    }
+
+
     func reportTimes(_ id: String) -> ReportTimes? {
-        view(times, Dependency.reportTimes(""), id) ?? report(id).map(ReportTimes.init)
+        view(times, Dependency.reportTimes(""), id, after: 300) ?? report(id).map(ReportTimes.init)
+    }
+
+    func joined(_ id: String) -> Moment? {
+        view(joinings, Dependency.memberJoined(""), id, after: 300).map { $0.at } ?? member(id)?.joined
     }
 
     func headline(_ id: String) -> ReportHeadline? {
-        view(headlines, Dependency.reportHeadline(""), id) ?? report(id).map(ReportHeadline.init)
+        view(headlines, Dependency.reportHeadline(""), id, after: readsBeforeTable) ?? report(id).map(ReportHeadline.init)
     }
 
     /// A narrower view of report `id` (of the kind `empty` is with no id): from the table of
     /// every report's once there is one, else read on its own. Nil when the store has none (it
     /// is then made from the report).
-    private func view<Value: Decodable & Sendable>(_ table: borrowing Mutex<ViewTable<Value>>, _ empty: Dependency, _ id: String) -> Value? {
+    private func view<Value: Decodable & Sendable>(_ table: borrowing Mutex<ViewTable<Value>>, _ empty: Dependency, _ id: String,
+                                                   after threshold: Int) -> Value? {
         let prefix = empty.key
+        // (Only reads of views not read before count towards the table.)
+        if made[prefix + id] == nil, let cached = cache.withLock({ $0[prefix + id] }) { return cached as? Value }
         let found: Value?? = table.withLock { state in
             if let table = state.table { return .some(table[id]) }
             state.reads += 1
-            guard state.reads > Self.readsBeforeTable else { return nil }
+            guard state.reads > threshold else { return nil }
             let loaded = Self.table(queue, made: made, gone: gone, prefix, as: Value.self) ?? [:]
             state.table = loaded
             return .some(loaded[id])

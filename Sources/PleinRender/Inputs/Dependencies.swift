@@ -257,7 +257,13 @@ public enum Summaries {
 
     /// The start of `text` every summary of it is made from, as every summary of the whole text.
     public static func lead(of text: String) -> String {
-        String(text.prefix(leadCharacters))
+        let bytes = text.utf8
+        guard bytes.count > leadCharacters else { return text }
+        // (Where the first bytes are ASCII and no carriage return, each byte is a character.)
+        if bytes.prefix(leadCharacters + 1).allSatisfy({ $0 < 0x80 && $0 != 13 }) {
+            return String(decoding: bytes.prefix(leadCharacters), as: UTF8.self)
+        }
+        return String(text.prefix(leadCharacters))
     }
 
     /// The summaries of `text`, one per length: a fact of the build store.

@@ -39,12 +39,15 @@ public protocol ModelSource: Sendable {
     /// The start of a body's plain text, as long as every summary needs (`Summaries.lead`):
     /// what lists and maps show of it (the body's text unless the source keeps it on its own).
     func lead(_ file: String) -> String?
+    /// When a member joined (from the member unless the source keeps it on its own).
+    func joined(_ id: String) -> Moment?
 }
 
 extension ModelSource {
     public func reportTimes(_ id: String) -> ReportTimes? { report(id).map(ReportTimes.init) }
     public func headline(_ id: String) -> ReportHeadline? { report(id).map(ReportHeadline.init) }
     public func lead(_ file: String) -> String? { body(file)?.text }
+    public func joined(_ id: String) -> Moment? { member(id)?.joined }
 }
 
 /// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
@@ -177,7 +180,7 @@ struct ModelView: Sendable {
     /// When a member joined (a narrower read than `member`).
     func joined(_ id: String) -> Moment? {
         note(.memberJoined(id))
-        return source.member(id)?.joined
+        return source.joined(id)
     }
 
     func area(_ id: String) -> AreaModel? {
