@@ -87,7 +87,7 @@ struct Facts: Sendable, Equatable {
                 if let found = reused(.group(id), [.groupEvents(id), .groupCard(id)]) { return found }
                 return Self.views(ofGroup: id, model.groups[id]!)
             case .area(let id):
-                if let found = reused(.area(id), [.areaName(id)]) { return found }
+                if let found = reused(.area(id), [.areaCard(id)]) { return found }
                 return model.areas.first { $0.id == id }.map { [Self.view(ofArea: $0)] } ?? []
             case .changed(let piece):
                 if let found = reused(piece, [.changed(piece.key)]) { return found }
@@ -182,7 +182,7 @@ struct Facts: Sendable, Equatable {
 
     /// An area's narrower fact: its id and name.
     private static func view(ofArea area: AreaModel) -> (String, [UInt8]) {
-        (Dependency.areaName(area.id).key, FingerprintEncoder.fingerprint(AreaName(area)))
+        (Dependency.areaCard(area.id).key, FingerprintEncoder.fingerprint(AreaCard(area)))
     }
 
     /// When the file of a page or a study place last changed, as a fact.

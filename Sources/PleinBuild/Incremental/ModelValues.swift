@@ -67,7 +67,7 @@ final class StoredModel: ModelSource {
     private var readsBeforeTable: Int {
         tableAfter.withLock { known in
             if let known { return known }
-            let count = max(300, reportOrder.count / 8)
+            let count = max(300, reportOrder.count / 30)
             known = count
             return count
         }

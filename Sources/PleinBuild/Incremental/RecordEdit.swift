@@ -410,6 +410,12 @@ struct RecordEdit {
                 }
                 var keyIDs: [String: Int32] = [:]
                 var nextID = try Int32.fetchOne(db, sql: "SELECT coalesce(max(id), -1) + 1 FROM dependency_keys") ?? 0
+                // (Pages that read every report read tens of thousands of keys: then every key is
+                // read at once rather than looked up one by one.)
+                if outputs.reduce(0, { $0 + $1.dependencies.count }) > 4096 {
+                    let cursor = try Row.fetchCursor(db, sql: "SELECT id, key FROM dependency_keys")
+                    while let row = try cursor.next() { keyIDs[row[1]] = row[0] }
+                }
                 // (Tens of thousands of keys for a page that lists every report: through SQLite's own calls.)
                 let findKey = try RawStatement(db, "SELECT id FROM dependency_keys WHERE key = ?")
                 let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")

@@ -22,9 +22,9 @@ public enum Dependency: Hashable, Sendable {
     case groupEvents(String)
     /// Only what lists, cards, the home page and the sitemap show of a group (`GroupCard`).
     case groupCard(String)
-    /// Only an area's name as pages, cards, feeds and calendars show it (`Names.area`): not its
-    /// list of reports, which a new report changes.
-    case areaName(String)
+    /// Only an area's name and outline (`AreaCard`): what cards, feeds, calendars and a report's
+    /// page read of it; not its list of reports, which a new report changes.
+    case areaCard(String)
     /// Only when the file of a page of the site's own or of a study place last changed (by the
     /// key of its piece): what the sitemap reads of it.
     case changed(String)
@@ -69,7 +69,7 @@ extension Dependency {
         case .memberCard(let id): return "memberCard:" + id
         case .groupEvents(let id): return "groupEvents:" + id
         case .groupCard(let id): return "groupCard:" + id
-        case .areaName(let id): return "areaName:" + id
+        case .areaCard(let id): return "areaCard:" + id
         case .changed(let piece): return "changed:" + piece
         case .reportHeadline(let id): return "reportHeadline:" + id
         case .summary(let file): return "summary:" + file
@@ -165,15 +165,17 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
     }
 }
 
-/// An area's id and name: what cards, feeds, calendars and lists of events show of it (not its
-/// list of reports, which a new report changes).
-public struct AreaName: Sendable, Equatable, Encodable {
+/// An area's id, name and outline: what cards, feeds, calendars, lists of events and a report's
+/// page show of it (not its list of reports, which a new report changes).
+public struct AreaCard: Sendable, Equatable, Encodable {
     public let id: String
     public let name: String?
+    public let boundary: [Coordinate]
 
     public init(_ area: AreaModel) {
         id = area.id
         name = area.name
+        boundary = area.boundary
     }
 }
 

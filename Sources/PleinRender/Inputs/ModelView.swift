@@ -165,10 +165,10 @@ struct ModelView: Sendable {
         return source.group(id).map(GroupEvents.init)
     }
 
-    /// An area's id and name (a narrower read than `area`).
-    func areaName(_ id: String) -> AreaName? {
-        note(.areaName(id))
-        return source.area(id).map(AreaName.init)
+    /// An area's id, name and outline (a narrower read than `area`).
+    func areaCard(_ id: String) -> AreaCard? {
+        note(.areaCard(id))
+        return source.area(id).map(AreaCard.init)
     }
 
     /// What a list or a card shows of a group (a narrower read than `group`).

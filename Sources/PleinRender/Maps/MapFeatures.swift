@@ -58,11 +58,16 @@ struct MapFeatures: Rendering {
     }
 
     func areaFeature(_ area: AreaModel) -> MapFeature? {
+        outline(of: AreaCard(area), description: strings.count("report_count", area.reports.count))
+    }
+
+    /// An area's outline, described by `description` (a drawn map shows only its title).
+    func outline(of area: AreaCard, description: String = "") -> MapFeature? {
         guard area.boundary.count >= 3 else { return nil }
         return MapFeature(
-            shape: .polygon(Geo.counterClockwise(area.boundary)), title: names.area(area),
+            shape: .polygon(Geo.counterClockwise(area.boundary)), title: Names.area(id: area.id, name: area.name),
             path: routes.area(area.id), category: "area", date: nil,
-            description: strings.count("report_count", area.reports.count), color: MapStyle.area, symbol: "")
+            description: description, color: MapStyle.area, symbol: "")
     }
 
     func reportFeature(_ id: String) -> MapFeature? {

@@ -70,10 +70,11 @@ struct ReportPage: PageRenderer {
 
     func page() -> Page {
         let r = view.report(id)!
-        let area = view.area(r.area)
-        let areaTitle = area.map(names.area) ?? r.area
+        // (What a report's page shows of its area is its card: a new report in it leaves the page as it is.)
+        let area = view.areaCard(r.area)
+        let areaTitle = area.map { Names.area(id: $0.id, name: $0.name) } ?? r.area
         let features = maps.features
-        let outline = area.flatMap(features.areaFeature).map { [$0] } ?? []
+        let outline = area.flatMap { features.outline(of: $0) }.map { [$0] } ?? []
         let map = maps.block(
             id: "map-report", title: r.title, features: outline + (features.reportFeature(id).map { [$0] } ?? []),
             geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
@@ -102,7 +103,7 @@ struct ReportPage: PageRenderer {
             page.image = (image.preview ?? image.display).path
         }
         page.feeds = (r.replies.isEmpty ? [] : [.atom(strings.format("feed_report", ["title": r.title]), routes.reportFeed(id), jsonTwin: FeedID.report(id).hasJSONTwin)])
-            + (area.map { [areaFeed($0)] } ?? [])
+            + (area.map { [areaFeed(id: $0.id, title: areaTitle)] } ?? [])
         if r.starts != nil { page.feeds += calendarLinks(.area(r.area)) }
         page.source = r.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas), (areaTitle, routes.area(r.area))]

@@ -103,7 +103,11 @@ struct AreaPage: PageRenderer {
 
 extension Rendering {
     /// An area's feed, linked from its pages.
-    func areaFeed(_ area: AreaModel) -> Page.Feed { .atom(strings.format("feed_area", ["area": names.area(area)]), routes.areaFeed(area.id), jsonTwin: FeedID.area(area.id).hasJSONTwin) }
+    func areaFeed(_ area: AreaModel) -> Page.Feed { areaFeed(id: area.id, title: names.area(area)) }
+
+    func areaFeed(id: String, title: String) -> Page.Feed {
+        .atom(strings.format("feed_area", ["area": title]), routes.areaFeed(id), jsonTwin: FeedID.area(id).hasJSONTwin)
+    }
 
     /// The calendar of `id` for a page's links, when it holds events (`CalendarID.all` makes
     /// exactly those).

@@ -18,8 +18,8 @@ struct Names: Rendering {
     }
 
     /// An area's name as pages show it, or its id when there is no such area (a narrower read
-    /// than the area: `ModelView.areaName`).
-    func area(id: String) -> String { view.areaName(id).map { Self.area(id: $0.id, name: $0.name) } ?? id }
+    /// than the area: `ModelView.areaCard`).
+    func area(id: String) -> String { view.areaCard(id).map { Self.area(id: $0.id, name: $0.name) } ?? id }
 
     /// "Photo 3 of Zeeland", or "Video 3 of Zeeland".
     func itemNumber(_ album: AlbumModel, _ index: Int) -> String {
