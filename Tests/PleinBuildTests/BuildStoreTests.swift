@@ -1,6 +1,7 @@
 import Foundation
 @testable import PleinBuild
 import PleinLoad
+import PleinRender
 import Testing
 
 /// The build store's own promises, below the builds that use it.
@@ -13,7 +14,7 @@ import Testing
         let store = try BuildStore.open(cacheRoot: dir.path).store
         var first = BuildStore.Snapshot()
         first.fingerprint = "f"
-        first.outputs["page"] = BuildStore.Output(path: "index.html", hash: [1], dependencies: [])
+        first.outputs["page"] = BuildStore.Output(path: "index.html", hash: [1], dependencies: [], reads: [])
         try store.save(first, previous: nil)
         var head = try #require(try store.readHead().snapshot)
         var read = head
@@ -21,7 +22,7 @@ import Testing
         #expect(read.outputs["page"]?.path == "index.html")
 
         var second = first
-        second.outputs["page"] = BuildStore.Output(path: "index.html", hash: [2], dependencies: [])
+        second.outputs["page"] = BuildStore.Output(path: "index.html", hash: [2], dependencies: [], reads: [])
         try store.save(second, previous: first)
         #expect(throws: BuildStore.Damaged.self) { try store.readRest(into: &head, recordsMatching: [:]) }
     }
@@ -42,5 +43,19 @@ import Testing
         #expect(try store.readRecords(matching: content).paths == ["users/anna.md"])
         try store.clear(keepingRecords: false)
         #expect(try store.readRecords(matching: content).known.records.isEmpty)
+    }
+
+    /// What an output read, as the store keeps it beside the reads: the same however the reads
+    /// are ordered, whichever side made it (the graph of a full build, the keys a build after an
+    /// edit rendered with), and another when one read more or other.
+    @Test func theDigestOfReadsIsTheirsAlone() {
+        let keys = ["report:1094/a", "reportHeadline:1094/a", "theme", "body:reports/1094/a.md"]
+        #expect(ReadsDigest.digest(keys: keys) == ReadsDigest.digest(keys: keys.reversed()))
+        #expect(ReadsDigest.digest(keys: keys).count == 16)
+        #expect(ReadsDigest.digest(keys: keys) != ReadsDigest.digest(keys: keys.dropLast()))
+        #expect(ReadsDigest.digest(keys: ["ab", "c"]) != ReadsDigest.digest(keys: ["a", "bc"]))
+        var graph = QueryGraph(keys: ["theme"], reads: [:])
+        graph.record("home", read: [.report("1094/a"), .reportHeadline("1094/a"), .theme, .body("reports/1094/a.md")])
+        #expect(graph.digest(of: "home") == ReadsDigest.digest(keys: keys))
     }
 }

@@ -17,7 +17,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "12"
+    static let format = "13"
     let path: String
     let queue: DatabaseQueue
 
@@ -27,6 +27,8 @@ struct BuildStore: Sendable {
         var hash: [UInt8]
         /// What it read, as indexes into `Snapshot.dependencyKeys`.
         var dependencies: [Int32]
+        /// The digest of what it read (`ReadsDigest`).
+        var reads: [UInt8]
     }
 
     /// Everything the last build left. `content` and the figures are read first (enough to see
@@ -145,7 +147,7 @@ struct BuildStore: Sendable {
         try db.execute(sql: """
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE scan (chunk TEXT PRIMARY KEY, folders BLOB NOT NULL);
-            CREATE TABLE outputs (id TEXT PRIMARY KEY, path TEXT NOT NULL, hash BLOB NOT NULL, dependencies BLOB NOT NULL);
+            CREATE TABLE outputs (id TEXT PRIMARY KEY, path TEXT NOT NULL, hash BLOB NOT NULL, dependencies BLOB NOT NULL, reads BLOB NOT NULL);
             CREATE TABLE dependency_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
             CREATE TABLE facts (key TEXT PRIMARY KEY, hash BLOB NOT NULL);
             CREATE TABLE model_values (key TEXT PRIMARY KEY, value BLOB NOT NULL);

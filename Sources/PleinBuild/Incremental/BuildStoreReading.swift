@@ -161,11 +161,12 @@ extension BuildStore {
     private static func readOutputs(_ db: Database) throws -> (keys: [String], outputs: [String: Output]) {
         let keys = try Row.fetchAll(db, sql: "SELECT id, key FROM dependency_keys ORDER BY id").map { row -> String in row[1] }
         var outputs: [String: Output] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, hash, dependencies FROM outputs")
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, hash, dependencies, reads FROM outputs")
         while let row = try rows.next() {
             let hash: Data = row[2]
             let blob: Data = row[3]
-            outputs[row[0]] = Output(path: row[1], hash: [UInt8](hash), dependencies: Self.unpack(blob))
+            let reads: Data = row[4]
+            outputs[row[0]] = Output(path: row[1], hash: [UInt8](hash), dependencies: Self.unpack(blob), reads: [UInt8](reads))
         }
         return (keys, outputs)
     }

@@ -61,9 +61,9 @@ extension BuildStore {
                 for index in previous.dependencyKeys.count..<next.dependencyKeys.count {
                     try putKey.run(.integer(Int64(index)), .text(next.dependencyKeys[index]))
                 }
-                let putOutput = try RawStatement(db, "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies) VALUES (?, ?, ?, ?)")
+                let putOutput = try RawStatement(db, "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies, reads) VALUES (?, ?, ?, ?, ?)")
                 for (id, output) in next.outputs.sorted(by: { $0.key < $1.key }) where previous.outputs[id] != output {
-                    try putOutput.run(.text(id), .text(output.path), .blob(output.hash), .blob(Self.packed(output.dependencies)))
+                    try putOutput.run(.text(id), .text(output.path), .blob(output.hash), .blob(Self.packed(output.dependencies)), .blob(output.reads))
                 }
                 let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
                 for id in previous.outputs.keys where next.outputs[id] == nil { try dropOutput.execute(arguments: [id]) }

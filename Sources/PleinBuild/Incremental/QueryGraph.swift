@@ -21,6 +21,8 @@ struct QueryGraph: Sendable {
     private var readers: [Int32: Set<String>]?
     /// The nodes of the dependencies recorded in this process: found without making their keys.
     private var dependencyNodes: [Dependency: Int32] = [:]
+    /// Each node's `ReadsDigest.hash`, by index, made when first asked for.
+    private var hashes: [(UInt64, UInt64)] = []
 
     init() {}
 
@@ -57,6 +59,12 @@ struct QueryGraph: Sendable {
         guard readers != nil, before != nodes else { return }
         for node in before ?? [] { readers![node]?.remove(output) }
         for node in nodes { readers![node, default: []].insert(output) }
+    }
+
+    /// The digest of what `output` read (`ReadsDigest`), as last recorded.
+    mutating func digest(of output: String) -> [UInt8] {
+        while hashes.count < keys.count { hashes.append(ReadsDigest.hash(keys[hashes.count])) }
+        return ReadsDigest.digest((reads[output] ?? []).lazy.map { [hashes] in hashes[Int($0)] })
     }
 
     /// Forgets an output the site no longer has.

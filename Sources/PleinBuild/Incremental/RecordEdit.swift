@@ -42,6 +42,8 @@ struct RecordEdit {
         let id: OutputID
         let path: String
         let hash: [UInt8]
+        /// The digest of what it read (`ReadsDigest`).
+        let reads: [UInt8]
     }
 
     private struct Unfit: Error {}
@@ -196,7 +198,7 @@ struct RecordEdit {
         if failure == nil {
             do throws(BuildStore.Damaged) {
                 let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
-                try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs,
+                try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
                          differences: outputs.isEmpty ? nil : changedPaths, counts: addedPaths.isEmpty ? nil : (pages, files))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
@@ -345,7 +347,7 @@ struct RecordEdit {
             guard !ids.isEmpty else { return [] }
             let wanted = Array(ids)
             var found: [Stale] = []
-            let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies FROM outputs")
+            let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies, reads FROM outputs")
             let raw = statement.sqliteStatement
             defer { sqlite3_reset(raw) }
             while sqlite3_step(raw) == SQLITE_ROW {
@@ -364,10 +366,12 @@ struct RecordEdit {
                 guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }
                 let hashCount = Int(sqlite3_column_bytes(raw, 2))
                 let hash = hashCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 2), count: hashCount)) : []
+                let digestCount = Int(sqlite3_column_bytes(raw, 4))
+                let digest = digestCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 4), count: digestCount)) : []
                 let name = String(cString: key)
                 // (An output whose key names none is one this build cannot render: it goes the whole way.)
                 guard let id = OutputID(key: name) else { throw Unfit() }
-                found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash))
+                found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash, reads: digest))
             }
             return found
         }
@@ -378,9 +382,10 @@ struct RecordEdit {
     /// bodies that changed, the outputs rendered (their hashes and what they read), and the
     /// spare's differences (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
-                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], differences: [String]?,
+                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale], differences: [String]?,
                       counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+        var timer = PhaseTimer(enabled: options.timings)
         do {
             try store.queue.write { db in
                 let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
@@ -393,6 +398,7 @@ struct RecordEdit {
                 }
                 try BuildStore.putScan(db, next.scanChanges)
                 try BuildStore.putRecords(db, from: loaded, gone: [])
+                timer.lap("    save: meta, scan and records")
                 let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
                 let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
                 for (key, hash) in facts {
@@ -403,6 +409,7 @@ struct RecordEdit {
                 for (key, value) in values {
                     if let value { try putValue.execute(arguments: [key, Data(ModelValues.encode(value))]) } else { try dropValue.execute(arguments: [key]) }
                 }
+                timer.lap("    save: facts and values")
                 let putBody = try BuildStore.bodyStatement(db)
                 for file in changedBodies.sorted() {
                     guard let body = bodies.bodies[file] else { continue }
@@ -410,17 +417,18 @@ struct RecordEdit {
                 }
                 var keyIDs: [String: Int32] = [:]
                 var nextID = try Int32.fetchOne(db, sql: "SELECT coalesce(max(id), -1) + 1 FROM dependency_keys") ?? 0
-                // (Pages that read every report read tens of thousands of keys: then every key is
-                // read at once rather than looked up one by one.)
-                if outputs.reduce(0, { $0 + $1.dependencies.count }) > 4096 {
-                    let cursor = try Row.fetchCursor(db, sql: "SELECT id, key FROM dependency_keys")
-                    while let row = try cursor.next() { keyIDs[row[1]] = row[0] }
-                }
                 // (Tens of thousands of keys for a page that lists every report: through SQLite's own calls.)
                 let findKey = try RawStatement(db, "SELECT id FROM dependency_keys WHERE key = ?")
                 let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
-                let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies) VALUES (?, ?, ?, ?)")
+                let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies, reads) VALUES (?, ?, ?, ?, ?)")
+                let putHash = try db.makeStatement(sql: "UPDATE outputs SET hash = ? WHERE id = ?")
                 for output in outputs {
+                    // An output that read what it read before keeps its reads; its hash is written.
+                    let digest = ReadsDigest.digest(keys: output.dependencies.lazy.map(\.key))
+                    if let before = old[output.id.key], before.reads == digest {
+                        if before.hash != output.hash { try putHash.execute(arguments: [Data(output.hash), output.id.key]) }
+                        continue
+                    }
                     var reads: [Int32] = []
                     for key in output.dependencies.map(\.key) {
                         if let id = keyIDs[key] {
@@ -435,8 +443,9 @@ struct RecordEdit {
                             nextID += 1
                         }
                     }
-                    try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted())])
+                    try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted()), Data(digest)])
                 }
+                timer.lap("    save: bodies and outputs")
                 if let differences {
                     try db.execute(sql: "DELETE FROM differences")
                     let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, 0)")

@@ -97,7 +97,8 @@ struct Remembered: Sendable {
         for output in rendered {
             let key = output.id.key
             graph.record(key, read: output.dependencies)
-            outputs[key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: graph.reads[key] ?? [])
+            outputs[key] = BuildStore.Output(path: output.file.path, hash: output.hash, dependencies: graph.reads[key] ?? [],
+                                             reads: graph.digest(of: key))
         }
         next.dependencyKeys = graph.keys
         let renderedNow = Set(renderedKeys)
