@@ -78,7 +78,7 @@ struct Facts: Sendable, Equatable {
             }
             switch piece {
             case .report(let id):
-                if let found = reused(.report(id), [.reportTimes(id), .reportHeadline(id)]) { return found }
+                if let found = reused(.report(id), [.reportTimes(id), .reportReplies(id), .reportHeadline(id)]) { return found }
                 return Self.views(ofReport: id, model.reports[id]!)
             case .joined(let id):
                 if let found = reused(.member(id), [.memberJoined(id), .memberCard(id)]) { return found }
@@ -126,7 +126,7 @@ struct Facts: Sendable, Equatable {
         var facts: [(key: String, value: [UInt8]?)] = []
         for id in change.reports.sorted() {
             guard let report = model.reports[id] else {
-                facts += [Dependency.report(id), .reportTimes(id), .reportHeadline(id)].map { ($0.key, nil) }
+                facts += [Dependency.report(id), .reportTimes(id), .reportReplies(id), .reportHeadline(id)].map { ($0.key, nil) }
                 continue
             }
             facts += Self.report(report, bodies: bodies, texts: { texts[$0] }).map { ($0.0, $0.1) }
@@ -171,6 +171,7 @@ struct Facts: Sendable, Equatable {
     /// A report's narrower facts: its times and its headline.
     private static func views(ofReport id: String, _ report: ReportModel) -> [(String, [UInt8])] {
         [(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
+         (Dependency.reportReplies(id).key, FingerprintEncoder.fingerprint(ReportReplies(report))),
          (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
     }
 

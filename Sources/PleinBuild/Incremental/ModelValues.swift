@@ -26,6 +26,7 @@ enum ModelValues {
         }
         for (id, report) in model.reports {
             pieces[Dependency.reportTimes(id).key] = ReportTimes(report)
+            pieces[Dependency.reportReplies(id).key] = ReportReplies(report)
             pieces[Dependency.reportHeadline(id).key] = ReportHeadline(report)
         }
         for (id, member) in model.members { pieces[Dependency.memberJoined(id).key] = Facts.At(at: member.joined) }
@@ -61,6 +62,7 @@ final class StoredModel: ModelSource {
     /// at once after 300: the site's feed reads every report's.
     private let headlines = Mutex(ViewTable<ReportHeadline>())
     private let times = Mutex(ViewTable<ReportTimes>())
+    private let replies = Mutex(ViewTable<ReportReplies>())
     private let leads = Mutex(ViewTable<String>())
     private let joinings = Mutex(ViewTable<Facts.At>())
     private let tableAfter = Mutex<Int?>(nil)
@@ -197,6 +199,10 @@ final class StoredModel: ModelSource {
 
     func joined(_ id: String) -> Moment? {
         view(joinings, Dependency.memberJoined(""), id, after: 300).map { $0.at } ?? member(id)?.joined
+    }
+
+    func reportReplies(_ id: String) -> ReportReplies? {
+        view(replies, Dependency.reportReplies(""), id, after: 300) ?? report(id).map(ReportReplies.init)
     }
 
     func headline(_ id: String) -> ReportHeadline? {

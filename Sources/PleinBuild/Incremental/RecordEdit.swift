@@ -114,8 +114,11 @@ struct RecordEdit {
 
         // (The orders of reports read when the others were written: from the store, report by report.)
         let times: @Sendable (String) -> ReportClock? = { id in
-            guard let times = try? queue.read({ db in try BuildStore.value(db, Dependency.reportTimes(id).key, as: ReportTimes.self) }) else { return nil }
-            return ReportClock(at: times.at, replies: times.replies.map(\.at))
+            guard let (times, replies) = try? queue.read({ db in
+                try (BuildStore.value(db, Dependency.reportTimes(id).key, as: ReportTimes.self),
+                     BuildStore.value(db, Dependency.reportReplies(id).key, as: ReportReplies.self))
+            }), let times, let replies else { return nil }
+            return ReportClock(at: times.at, replies: replies.replies.map(\.at))
         }
         guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
                                                 captureTimes: captureTimes, sealed: [], times: times),

@@ -39,7 +39,7 @@ struct FeedSelection: Rendering {
         switch id {
         case .site:
             var candidates = view.reportOrder.map { reportCandidate($0) }
-            for rid in view.reportOrder { candidates += view.reportTimes(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            for rid in view.reportOrder { candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             for gid in view.groupOrder where view.group(gid)!.isListed {
                 let g = view.group(gid)!
                 candidates += g.albums.map(albumCandidate)
@@ -85,7 +85,7 @@ struct FeedSelection: Rendering {
         case .following(let mid):
             let m = view.member(mid)!
             var candidates: [Candidate] = []
-            for rid in m.follows { candidates += view.reportTimes(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            for rid in m.follows { candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
                         atom: routes.followingFeed(mid), page: routes.member(mid), candidates)
         }
@@ -112,7 +112,7 @@ struct FeedSelection: Rendering {
     }
 
     func replyCandidate(_ report: String, _ index: Int) -> Candidate {
-        let reply = view.reportTimes(report)!.replies[index]
+        let reply = view.reportReplies(report)!.replies[index]
         return Candidate(published: reply.at, id: entries.tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
             entries.replyEntry(report, index)
         }

@@ -9,9 +9,13 @@ public enum Dependency: Hashable, Sendable {
     case member(String)
     case group(String)
     case report(String)
-    /// Only when a report and its replies were published (`ReportTimes`): what a feed reads of
-    /// the reports it does not show, to choose the newest.
+    /// Only when a report was published and, for an event, when it starts (`ReportTimes`): what
+    /// a feed reads of the reports it does not show, to choose the newest, and a calendar of
+    /// every report, to choose the events.
     case reportTimes(String)
+    /// Only a report's replies' names and times (`ReportReplies`): what a feed reads of the
+    /// replies it does not show, and a card to count them.
+    case reportReplies(String)
     /// Only when a member joined: what the site feed reads of the members it does not show.
     case memberJoined(String)
     /// Only what a chip, a list of members or a map shows of a member (`MemberCard`): not their
@@ -65,6 +69,7 @@ extension Dependency {
         case .group(let id): return "group:" + id
         case .report(let id): return "report:" + id
         case .reportTimes(let id): return "reportTimes:" + id
+        case .reportReplies(let id): return "reportReplies:" + id
         case .memberJoined(let id): return "memberJoined:" + id
         case .memberCard(let id): return "memberCard:" + id
         case .groupEvents(let id): return "groupEvents:" + id
@@ -110,21 +115,30 @@ public final class DependencyRecorder: Sendable {
     public var dependencies: Set<Dependency> { recorded.withLock { $0 } }
 }
 
-/// When a report and each of its replies were published, and the replies' names: all a feed
-/// needs to choose its newest entries, so that an edit of an older report does not touch it,
-/// and a card its count of replies. (Calendars choose events by their headlines, which a reply
-/// leaves as they are.)
+/// When a report was published and, for an event, when it starts: what a feed needs to choose
+/// its newest entries (so that an edit of an older report does not touch it), and a calendar of
+/// many reports to choose their events. A reply leaves it as it is (`ReportReplies`).
 public struct ReportTimes: Sendable, Equatable, Codable {
+    public let at: Moment
+    public let starts: Moment?
+
+    public init(_ report: ReportModel) {
+        at = report.at
+        starts = report.starts
+    }
+}
+
+/// When each of a report's replies was published, and their names: what a feed needs to choose
+/// among replies, and a card to count them.
+public struct ReportReplies: Sendable, Equatable, Codable {
     public struct Reply: Sendable, Equatable, Codable {
         public let name: String
         public let at: Moment
     }
 
-    public let at: Moment
     public let replies: [Reply]
 
     public init(_ report: ReportModel) {
-        at = report.at
         replies = report.replies.map { Reply(name: $0.name, at: $0.at) }
     }
 }

@@ -33,6 +33,9 @@ public protocol ModelSource: Sendable {
     /// When a report and its replies were published (made from the report unless the source
     /// keeps it on its own).
     func reportTimes(_ id: String) -> ReportTimes?
+    /// A report's replies' names and times (made from the report unless the source keeps them
+    /// on their own).
+    func reportReplies(_ id: String) -> ReportReplies?
     /// What a list or a map shows of a report (made from the report unless the source keeps it
     /// on its own).
     func headline(_ id: String) -> ReportHeadline?
@@ -45,6 +48,7 @@ public protocol ModelSource: Sendable {
 
 extension ModelSource {
     public func reportTimes(_ id: String) -> ReportTimes? { report(id).map(ReportTimes.init) }
+    public func reportReplies(_ id: String) -> ReportReplies? { report(id).map(ReportReplies.init) }
     public func headline(_ id: String) -> ReportHeadline? { report(id).map(ReportHeadline.init) }
     public func lead(_ file: String) -> String? { body(file)?.text }
     public func joined(_ id: String) -> Moment? { member(id)?.joined }
@@ -134,6 +138,12 @@ struct ModelView: Sendable {
     func reportTimes(_ id: String) -> ReportTimes? {
         note(.reportTimes(id))
         return source.reportTimes(id)
+    }
+
+    /// A report's replies' names and times (a narrower read than `report`).
+    func reportReplies(_ id: String) -> ReportReplies? {
+        note(.reportReplies(id))
+        return source.reportReplies(id)
     }
 
     /// What a list or a map shows of a report (a narrower read than `report`).

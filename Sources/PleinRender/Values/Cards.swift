@@ -110,7 +110,7 @@ struct Cards: Rendering {
         return ReportCard(
             title: r.title, url: routes.url(routes.report(id)), category: category(r.category), at: time(r.at), author: chip(r.author),
             area: view.areaCard(r.area)?.name ?? r.area, areaURL: routes.url(routes.area(r.area)), summary: summary(of: r.file, limit: 160),
-            replies: (view.reportTimes(id)?.replies.count).flatMap { $0 == 0 ? nil : strings.count("reply_count", $0) })
+            replies: (view.reportReplies(id)?.replies.count).flatMap { $0 == 0 ? nil : strings.count("reply_count", $0) })
     }
 
     func album(_ album: AlbumModel) -> AlbumCard {

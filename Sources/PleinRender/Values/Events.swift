@@ -44,9 +44,8 @@ extension Rendering {
             guard let g = view.groupEvents(key.group), let e = g.events.first(where: { $0.id == key.event }) else { return [] }
             return [groupEvent(e, in: g)]
         }
-        // (Chosen by their headlines, which a reply leaves as they are; the pages that list
-        // events read every report's headline for their lists and maps anyway.)
-        var found = reports.compactMap(reportEvent)
+        // (Chosen by their times, which neither a reply nor a title changes.)
+        var found = reports.filter { view.reportTimes($0)?.starts != nil }.compactMap(reportEvent)
         for gid in groups {
             guard let g = view.groupEvents(gid) else { continue }
             found += g.events.map { groupEvent($0, in: g) }
