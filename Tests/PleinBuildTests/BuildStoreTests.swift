@@ -1,5 +1,6 @@
 import Foundation
 @testable import PleinBuild
+import PleinCore
 import PleinLoad
 import PleinRender
 import Testing
@@ -57,5 +58,22 @@ import Testing
         var graph = QueryGraph(keys: ["theme"], reads: [:])
         graph.record("home", read: [.report("1094/a"), .reportHeadline("1094/a"), .theme, .body("reports/1094/a.md")])
         #expect(graph.digest(of: "home") == ReadsDigest.digest(keys: keys))
+    }
+
+    /// The views the store keeps in a compact form come back as they went in, and bytes of
+    /// another form or cut short are no such value (the build that loads everything takes over).
+    @Test func compactValuesComeBackAsTheyWent() {
+        let day = Moment(seconds: 1_790_000_000, isDateOnly: true)
+        let times = [ReportTimes(at: Moment(seconds: 1_790_000_123), starts: nil), ReportTimes(at: day, starts: Moment(seconds: -5))]
+        for value in times {
+            #expect(ModelValues.decode(ReportTimes.self, ModelValues.encode(value)) == value)
+        }
+        let replies = ReportReplies(replies: [.init(name: "20261130T0900-zoë-jansen", at: day), .init(name: "", at: Moment(seconds: 0))])
+        let bytes = ModelValues.encode(replies)
+        #expect(ModelValues.decode(ReportReplies.self, bytes) == replies)
+        #expect(ModelValues.decode(ReportReplies.self, Array(bytes.dropLast())) == nil)
+        #expect(ModelValues.decode(ReportTimes.self, bytes) == nil)
+        #expect(ModelValues.decode(Facts.At.self, ModelValues.encode(Facts.At(at: nil)))?.at == nil)
+        #expect(ModelValues.decode(Facts.At.self, ModelValues.encode(Facts.At(at: day)))?.at == day)
     }
 }

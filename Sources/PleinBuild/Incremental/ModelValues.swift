@@ -33,15 +33,17 @@ enum ModelValues {
         return pieces
     }
 
-    /// A piece as the store keeps it (`ValueCoding`).
+    /// A piece as the store keeps it (`ValueCoding`, or a `CompactValue`'s own form).
     static func encode(_ value: some Encodable) -> [UInt8] {
-        (try? ValueCoding.encode(value)) ?? []
+        if let compact = value as? any CompactValue { return compact.compact }
+        return (try? ValueCoding.encode(value)) ?? []
     }
 
     /// A piece from the store; nil when it cannot be read as `type` (the build that loads
     /// everything then takes over).
     static func decode<Value: Decodable>(_ type: Value.Type, _ bytes: [UInt8]) -> Value? {
-        try? ValueCoding.decode(type, from: bytes)
+        if let compact = type as? any CompactValue.Type { return compact.init(compact: bytes) as? Value }
+        return try? ValueCoding.decode(type, from: bytes)
     }
 }
 

@@ -126,6 +126,11 @@ public struct ReportTimes: Sendable, Equatable, Codable {
         at = report.at
         starts = report.starts
     }
+
+    public init(at: Moment, starts: Moment?) {
+        self.at = at
+        self.starts = starts
+    }
 }
 
 /// When each of a report's replies was published, and their names: what a feed needs to choose
@@ -134,12 +139,21 @@ public struct ReportReplies: Sendable, Equatable, Codable {
     public struct Reply: Sendable, Equatable, Codable {
         public let name: String
         public let at: Moment
+
+        public init(name: String, at: Moment) {
+            self.name = name
+            self.at = at
+        }
     }
 
     public let replies: [Reply]
 
     public init(_ report: ReportModel) {
         replies = report.replies.map { Reply(name: $0.name, at: $0.at) }
+    }
+
+    public init(replies: [Reply]) {
+        self.replies = replies
     }
 }
 
