@@ -75,5 +75,13 @@ import Testing
         #expect(ModelValues.decode(ReportTimes.self, bytes) == nil)
         #expect(ModelValues.decode(Facts.At.self, ModelValues.encode(Facts.At(at: nil)))?.at == nil)
         #expect(ModelValues.decode(Facts.At.self, ModelValues.encode(Facts.At(at: day)))?.at == day)
+        for headline in [
+            ReportHeadline(id: "1094/a", area: "1094", file: "reports/1094/a.md", title: "Lamp « kapot »", category: .event, at: day, author: "zoë",
+                           location: Coordinate(lat: 52.363_75, lon: -4.9374), starts: day, ends: nil, place: "Plein", changed: Moment(seconds: 7)),
+            ReportHeadline(id: "x/y", area: "x", file: "", title: "", category: .message, at: Moment(seconds: 0), author: "",
+                           location: nil, starts: nil, ends: day, place: nil, changed: nil),
+        ] {
+            #expect(ModelValues.decode(ReportHeadline.self, ModelValues.encode(headline)) == headline)
+        }
     }
 }

@@ -48,6 +48,19 @@ struct CompactWriter {
         int(Int64(value.utf8.count))
         bytes.append(contentsOf: value.utf8)
     }
+
+    mutating func string(_ value: String?) {
+        bytes.append(value == nil ? 0 : 1)
+        if let value { string(value) }
+    }
+
+    mutating func coordinate(_ value: Coordinate?) {
+        bytes.append(value == nil ? 0 : 1)
+        if let value {
+            int(Int64(bitPattern: value.lat.bitPattern))
+            int(Int64(bitPattern: value.lon.bitPattern))
+        }
+    }
 }
 
 struct CompactReader {
@@ -75,9 +88,48 @@ struct CompactReader {
     }
 
     mutating func string() -> String? {
-        guard let count = int(), count >= 0, offset + Int(count) <= bytes.count else { return nil }
+        guard let count = int(), count >= 0, count <= Int64(bytes.count - offset) else { return nil }
         defer { offset += Int(count) }
         return String(decoding: bytes[offset..<offset + Int(count)], as: UTF8.self)
+    }
+
+    /// An optional string: nil when the bytes end; `.some(nil)` for none.
+    mutating func optionalString() -> String?? {
+        guard offset < bytes.count else { return nil }
+        offset += 1
+        guard bytes[offset - 1] == 1 else { return .some(nil) }
+        return string().map { .some($0) }
+    }
+
+    mutating func coordinate() -> Coordinate?? {
+        guard offset < bytes.count else { return nil }
+        offset += 1
+        guard bytes[offset - 1] == 1 else { return .some(nil) }
+        guard let lat = int(), let lon = int() else { return nil }
+        return .some(Coordinate(lat: Double(bitPattern: UInt64(bitPattern: lat)), lon: Double(bitPattern: UInt64(bitPattern: lon))))
+    }
+}
+
+extension ReportHeadline: CompactValue {
+    static var mark: UInt8 { 0xF4 }
+
+    func write(to bytes: inout CompactWriter) {
+        for text in [id, area, file, title, category.rawValue, author] { bytes.string(text) }
+        bytes.moment(at)
+        bytes.coordinate(location)
+        bytes.moment(starts)
+        bytes.moment(ends)
+        bytes.string(place)
+        bytes.moment(changed)
+    }
+
+    init?(from bytes: inout CompactReader) {
+        guard let id = bytes.string(), let area = bytes.string(), let file = bytes.string(), let title = bytes.string(),
+              let category = bytes.string().flatMap(Category.init(rawValue:)), let author = bytes.string(), let at = bytes.moment(),
+              let location = bytes.coordinate(), let starts = bytes.optionalMoment(), let ends = bytes.optionalMoment(),
+              let place = bytes.optionalString(), let changed = bytes.optionalMoment() else { return nil }
+        self.init(id: id, area: area, file: file, title: title, category: category, at: at, author: author, location: location,
+                  starts: starts, ends: ends, place: place, changed: changed)
     }
 }
 

@@ -191,6 +191,12 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
         place = report.place
         changed = ([report.revision?.changed] + report.replies.map { $0.revision?.changed }).compactMap { $0 }.max()
     }
+
+    public init(id: String, area: String, file: String, title: String, category: Category, at: Moment, author: String,
+                location: Coordinate?, starts: Moment?, ends: Moment?, place: String?, changed: Moment?) {
+        (self.id, self.area, self.file, self.title, self.category, self.at, self.author) = (id, area, file, title, category, at, author)
+        (self.location, self.starts, self.ends, self.place, self.changed) = (location, starts, ends, place, changed)
+    }
 }
 
 /// An area's id, name and outline: what cards, feeds, calendars, lists of events and a report's
