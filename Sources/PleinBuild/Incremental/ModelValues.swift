@@ -15,7 +15,7 @@ enum ModelValues {
     static let siteKey = "value:site"
 
     /// Every piece of `model` and `images` that an output reads, by key, and the narrower views
-    /// of reports that lists, maps and feeds read of every report (`ReportTimes`,
+    /// of reports that lists, maps and feeds read of every report (`ReportTimes`, `ReportReplies`,
     /// `ReportHeadline`: a page that reads them of every report does not decode every report)
     /// and when each member joined (the site's feed reads it of every member).
     static func pieces(of model: SiteModel, images: ImageCatalog) -> [String: any Encodable & Sendable] {
@@ -58,10 +58,11 @@ final class StoredModel: ModelSource {
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
     /// The narrower views of every report, read at once (on every core, while the other readers
-    /// wait) once pages have read `readsBeforeTable` of them one by one: an eighth of the
+    /// wait) once pages have read `readsBeforeTable` of them one by one: a thirtieth of the
     /// reports, and at least 300 (a page of one area's cards reads its few hundred one by one;
-    /// the sitemap and the maps read every report's, and so every one at once). Times are read
-    /// at once after 300: the site's feed reads every report's.
+    /// the sitemap and the maps read every report's, and so every one at once); only reads of
+    /// views not read before count. Times, replies and joinings are read at once after 300: the
+    /// site's feed reads every report's and member's.
     private let headlines = Mutex(ViewTable<ReportHeadline>())
     private let times = Mutex(ViewTable<ReportTimes>())
     private let replies = Mutex(ViewTable<ReportReplies>())
@@ -193,7 +194,6 @@ final class StoredModel: ModelSource {
     private static func lead(_ queue: DatabaseQueue, _ file: String) -> String? {
         (try? queue.inDatabase { db in try leads(db, files: file) })?[file]
     }
-
 
     func reportTimes(_ id: String) -> ReportTimes? {
         view(times, Dependency.reportTimes(""), id, after: 300) ?? report(id).map(ReportTimes.init)
