@@ -65,7 +65,7 @@ struct MapFeatures: Rendering {
     func outline(of area: AreaCard, description: String = "") -> MapFeature? {
         guard area.boundary.count >= 3 else { return nil }
         return MapFeature(
-            shape: .polygon(Geo.counterClockwise(area.boundary)), title: Names.area(id: area.id, name: area.name),
+            shape: .polygon(Geo.counterClockwise(area.boundary)), title: names.area(area),
             path: routes.area(area.id), category: "area", date: nil,
             description: description, color: MapStyle.area, symbol: "")
     }

@@ -72,7 +72,7 @@ struct ReportPage: PageRenderer {
         let r = view.report(id)!
         // (What a report's page shows of its area is its card: a new report in it leaves the page as it is.)
         let area = view.areaCard(r.area)
-        let areaTitle = area.map { Names.area(id: $0.id, name: $0.name) } ?? r.area
+        let areaTitle = area.map(names.area) ?? r.area
         let features = maps.features
         let outline = area.flatMap { features.outline(of: $0) }.map { [$0] } ?? []
         let map = maps.block(

@@ -8,18 +8,17 @@ struct Names: Rendering {
 
     /// `1094 · Dapperbuurt`; the name alone when the id is only the name made into an id
     /// (`oosterschelde` → `Oosterschelde`).
-    func area(_ area: AreaModel) -> String { Self.area(id: area.id, name: area.name) }
+    func area(_ area: AreaModel) -> String { self.area(AreaCard(area)) }
 
-    /// An area's name as `area(_:)` gives it, by its id and the name its file gives.
-    public static func area(id: String, name: String?) -> String {
-        guard let name else { return id }
-        if Slug.make(name) == id { return name }
-        return "\(id) · \(name)"
+    func area(_ card: AreaCard) -> String {
+        guard let name = card.name else { return card.id }
+        if Slug.make(name) == card.id { return name }
+        return "\(card.id) · \(name)"
     }
 
     /// An area's name as pages show it, or its id when there is no such area (a narrower read
     /// than the area: `ModelView.areaCard`).
-    func area(id: String) -> String { view.areaCard(id).map { Self.area(id: $0.id, name: $0.name) } ?? id }
+    func area(id: String) -> String { view.areaCard(id).map(area) ?? id }
 
     /// "Photo 3 of Zeeland", or "Video 3 of Zeeland".
     func itemNumber(_ album: AlbumModel, _ index: Int) -> String {
