@@ -216,7 +216,8 @@ public enum Pipeline {
         }
         // Only records edited in place: those records, from the store, and what they reach.
         if let memory, let (files, added) = memory.editedRecordFiles, let store = memory.store, let previous = memory.previous {
-            let edit = RecordEdit(options: options, store: store, previous: previous, next: memory.next, files: files, added: added)
+            let edit = RecordEdit(options: options, store: store, previous: previous, next: memory.next, files: files, added: added,
+                                  spareVouched: memory.spareVouched)
             if let report = edit.build(start: start, timer: &timer) {
                 if options.leavesMemoryToExit { Leftovers.keep(memory) }
                 return report

@@ -320,10 +320,30 @@ import Testing
         var clean = site.options
         (clean.output, clean.remember, clean.pagefind) = (site.dir.path + "/clean", false, nil)
         clean.cache = options.cache
+        func expectSameAsClean(_ label: String) {
+            #expect(Pipeline.build(clean).succeeded)
+            let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
+            #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
+            let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
+            #expect(differing.isEmpty, "\(label): the output differs from a clean build's in \(differing.prefix(5))")
+        }
         #expect(Pipeline.build(options).succeeded)
-        // After a second build, the spare is the site the store describes.
+        // The first edit after a build without a snapshot: the store vouches for no spare, so
+        // the edit's outputs are written into the output itself; the spare is left alone.
+        let spare = OutputWriter.sparePath(for: options.output)
+        try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
+        try "left alone".write(toFile: spare + "/mark", atomically: false, encoding: .utf8)
         try site.edit("pages/over-buurtboek.md") { $0 + "\nEen eerste zin erbij.\n" }
-        #expect(Pipeline.build(options).succeeded)
+        let first = Pipeline.build(options)
+        #expect(first.succeeded && first.recordByRecord, "the first edit: built record by record (\(first.fullBuildReason ?? "no reason given"))")
+        #expect(first.changes?.changed.contains { $0.contains("over-buurtboek") } == true, "\(String(describing: first.changes))")
+        #expect(snapshotTree(spare).keys.sorted() == ["mark"])
+        expectSameAsClean("the first edit after a build without a snapshot")
+        // A build that is not record by record (the site's settings changed) leaves a spare the
+        // store vouches for: the edits below are written there and the two swapped.
+        try site.edit("site.yaml") { $0 + "# A comment.\n" }
+        let whole = Pipeline.build(options)
+        #expect(whole.succeeded && !whole.recordByRecord)
         func append(_ line: String) -> (String) -> String { { $0 + "\n" + line + "\n" } }
         let edits: [(String, (String) -> String)] = [
             ("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md", append("Een zin die er net bij kwam.")),
@@ -351,11 +371,7 @@ import Testing
             let report = Pipeline.build(options)
             #expect(report.succeeded && report.recordByRecord, "\(path): built record by record (\(report.fullBuildReason ?? "no reason given"))")
             #expect(report.rendered ?? .max < 200, "\(path): \(report.rendered ?? 0) outputs rendered again")
-            #expect(Pipeline.build(clean).succeeded)
-            let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
-            #expect(a.keys.sorted() == b.keys.sorted(), "\(path): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
-            let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
-            #expect(differing.isEmpty, "\(path): the output differs from a clean build's in \(differing.prefix(5))")
+            expectSameAsClean(path)
         }
     }
 }

@@ -35,6 +35,10 @@ struct RecordEdit {
     let files: [String]
     /// Of `files`, the new ones: reports of one file and replies.
     let added: Set<String>
+    /// Whether the store vouches for the spare: the new files go there and the two are swapped;
+    /// else (the first edit after a build without a snapshot) into the output itself
+    /// (`OutputWriter(inPlace:)`), and the spare stays unvouched for.
+    let spareVouched: Bool
 
     /// One output to render again, as the last build left it.
     private struct Stale {
@@ -161,8 +165,8 @@ struct RecordEdit {
         }
         timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new"))")
 
-        // From here on the spare is worked on: a failure is a failed build, as in a full one.
-        do throws(BuildStore.Damaged) { try store.forgetSpare() } catch { return nil }
+        // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
+        do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return nil }
         // The model's pieces, those made again among them, in place of the store's; and those
         // the edit took out (their facts are no more).
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
@@ -177,14 +181,14 @@ struct RecordEdit {
         var outputs: [RenderStage.Rendered] = []
         if !stale.isEmpty || !newOutputs.isEmpty {
             do throws(OutputWriter.Failure) {
-                let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
+                let writer = try spareVouched ? OutputWriter(output: options.output, knownSpare: differences.all) : OutputWriter(inPlace: options.output)
                 var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
                 stage.hashing = true
                 let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
                 outputs = made
                 if let streamFailure { writer.discard(); throw streamFailure }
                 let paths = Set(stale.map(\.path))
-                for path in differences.all.sorted() where !paths.contains(path) {
+                for path in differences.all.sorted() where spareVouched && !paths.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
                 try writer.commit()
@@ -394,7 +398,8 @@ struct RecordEdit {
                 let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
                 try putMeta.execute(arguments: ["saved", UUID().uuidString])
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
-                try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
+                // (A spare not vouched for stays so: an edit in place leaves it as it was.)
+                try putMeta.execute(arguments: ["spare_inode", spareVouched ? String(StoreSession.inode(OutputWriter.sparePath(for: output))) : "0"])
                 if let counts {
                     try putMeta.execute(arguments: ["pages", String(counts.pages)])
                     try putMeta.execute(arguments: ["files", String(counts.files)])
@@ -449,7 +454,7 @@ struct RecordEdit {
                     try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted()), Data(digest)])
                 }
                 timer.lap("    save: bodies and outputs")
-                if let differences {
+                if spareVouched, let differences {
                     try db.execute(sql: "DELETE FROM differences")
                     let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, 0)")
                     for path in differences { try putDifference.execute(arguments: [path]) }

@@ -24,9 +24,10 @@ struct StoreSession {
     private(set) var unchanged: BuildStore.Snapshot?
     /// Set when the content changed since the last build only in files of records, edited in
     /// place or new (a report of one file, a reply), none vanished; the theme, HEAD and the day
-    /// are as they were; the spare is the one the store describes: those files, and the new
-    /// ones among them, for `RecordEdit`.
+    /// are as they were: those files, and the new ones among them, for `RecordEdit`.
     private(set) var editedRecordFiles: (files: [String], added: Set<String>)?
+    /// Whether the spare is the one the store describes (else `RecordEdit` writes in place).
+    private(set) var spareVouched = false
 
     private let output: String
     private let spare: String
@@ -85,8 +86,9 @@ struct StoreSession {
                 do throws(BuildStore.Damaged) { try store.refreshScan(scan.changedChunks) } catch { problem = "the build cache could not be saved (\(error.reason))" }
             }
         } else if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme,
-                  Self.sameDay(known.day, now: options.buildTime), known.spareInode != 0, known.spareInode == Self.inode(spare) {
+                  Self.sameDay(known.day, now: options.buildTime) {
             editedRecordFiles = Self.editedRecordFiles(scan.changes)
+            spareVouched = known.spareInode != 0 && known.spareInode == Self.inode(spare)
         }
         timer.lap("  store: compare")
     }

@@ -33,6 +33,11 @@ public final class OutputWriter: Sendable {
     private let hasOutput: Bool
     private let madeDirectories = Mutex<Set<String>>([])
     private let writtenFiles = Mutex<Set<String>>([])
+    /// Whether the files go into the output itself (`init(inPlace:)`), not a staging folder.
+    let inPlace: Bool
+    /// In place: the new files, each written beside the one it replaces, and the paths to take
+    /// out, for `commit`.
+    private let pending = Mutex<(files: [(temporary: String, target: String)], removed: [String])>(([], []))
 
     public struct Failure: Error, CustomStringConvertible {
         public let path: String
@@ -58,6 +63,7 @@ public final class OutputWriter: Sendable {
         let prefix = ".\(url.lastPathComponent).plein-"
         spare = Self.sparePath(for: trimmed)
         staging = parent + "/" + prefix + "staging-\(getpid())"
+        inPlace = false
         var info = stat()
         hasOutput = lstat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         // `--output some/new/public`: the folders above it are made, as other generators do.
@@ -101,6 +107,31 @@ public final class OutputWriter: Sendable {
         }
     }
 
+    /// A writer into the output itself, for a build after an edit when the build store does not
+    /// vouch for the spare (the first edit after a build that had no snapshot: a fresh build, a
+    /// first one). Writing a whole spare would cost what the site holds, not what the edit
+    /// changed. Each new file is written beside the one it replaces and nothing is replaced until
+    /// `commit`, which renames them all into place in one short loop; a file of the output is
+    /// never written into (it may be a hard link shared with the spare). The caller records in
+    /// the store, before `commit`, that the output is no longer the one it describes, so a build
+    /// killed in that loop is followed by a full one.
+    init(inPlace output: String) throws(Failure) {
+        let trimmed = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
+        var info = stat()
+        guard lstat(trimmed, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw Failure(path: trimmed, reason: "the last build's output is gone; the next build redoes everything")
+        }
+        self.output = trimmed
+        staging = trimmed
+        spare = Self.sparePath(for: trimmed)
+        inPlace = true
+        recycled = true
+        hasOutput = true
+        knownDifferences = []
+        oldFiles = []
+        oldDirectories = []
+    }
+
     /// Where the site before the current one is kept, beside `output`.
     static func sparePath(for output: String) -> String {
         let url = URL(fileURLWithPath: output)
@@ -133,6 +164,10 @@ public final class OutputWriter: Sendable {
     /// Puts one file into the staging folder: kept when the recycled file already holds these
     /// bytes, hard-linked from the current output when that one does, else written anew.
     public func write(_ file: OutputFile) throws(Failure) {
+        if inPlace {
+            guard let temporary = try makeRoom(for: file.path, unless: { Self.holds($0, file.bytes) }) else { return }
+            return try Self.create(temporary, file)
+        }
         let path = staging + "/" + file.path
         try makeParent(of: file.path)
         writtenFiles.withLock { _ = $0.insert(file.path) }
@@ -143,7 +178,12 @@ public final class OutputWriter: Sendable {
         }
         let current = output + "/" + file.path
         if hasOutput, Self.holds(current, file.bytes), Glibc.link(current, path) == 0 { return }
-        // Always a new file: an existing one may be a hard link shared with the output.
+        try Self.create(path, file)
+    }
+
+    /// Writes `file`'s bytes to a new file at `path`, never into an existing one: it may be a
+    /// hard link shared with the output.
+    private static func create(_ path: String, _ file: OutputFile) throws(Failure) {
         var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0, errno == EEXIST, unlink(path) == 0 { fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
@@ -198,6 +238,14 @@ public final class OutputWriter: Sendable {
         try makeParent(of: relative)
         writtenFiles.withLock { _ = $0.insert(relative) }
         let target = staging + "/" + relative
+        if inPlace {
+            if isRight(target) { return nil }
+            let slash = target.lastIndex(of: "/")!
+            let temporary = String(target[...slash]) + ".\(target[target.index(after: slash)...]).plein-new-\(getpid())"
+            _ = unlink(temporary)
+            pending.withLock { $0.files.append((temporary, target)) }
+            return temporary
+        }
         if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
         if knownDifferences != nil || oldFiles.contains(relative) {
             if isRight(target) { return nil }
@@ -231,11 +279,20 @@ public final class OutputWriter: Sendable {
     /// leaves empty.
     func remove(_ relative: String) {
         guard knownDifferences != nil else { return }
-        guard unlink(staging + "/" + relative) == 0 else { return }
+        if inPlace {
+            pending.withLock { $0.removed.append(relative) }
+        } else {
+            Self.unlinkPruning(staging, relative)
+        }
+    }
+
+    /// Takes a file out of `root` and the folders it leaves empty.
+    private static func unlinkPruning(_ root: String, _ relative: String) {
+        guard unlink(root + "/" + relative) == 0 else { return }
         var folder = relative
         while let slash = folder.lastIndex(of: "/") {
             folder = String(folder[..<slash])
-            if rmdir(staging + "/" + folder) != 0 { break }
+            if rmdir(root + "/" + folder) != 0 { break }
         }
     }
 
@@ -277,6 +334,16 @@ public final class OutputWriter: Sendable {
     /// with the staging folder in one step; the previous output becomes the spare. Hidden
     /// entries at the top of the output (`.git`, `.gitkeep`, a host's dot files) are carried over.
     public func commit() throws(Failure) {
+        if inPlace {
+            let (files, removed) = pending.withLock { $0 }
+            for (index, (temporary, target)) in files.enumerated() where rename(temporary, target) != 0 {
+                let reason = String(cString: strerror(errno))
+                for (left, _) in files[index...] { _ = unlink(left) }
+                throw Failure(path: target, reason: reason)
+            }
+            for relative in removed { Self.unlinkPruning(output, relative) }
+            return
+        }
         let fm = FileManager.default
         if recycled, knownDifferences == nil {
             let written = writtenFiles.withLock { $0 }
@@ -336,6 +403,10 @@ public final class OutputWriter: Sendable {
     /// Gives up the staging folder; the output is untouched. A recycled folder stays the spare
     /// (whatever it holds now, the next build compares every file anyway).
     public func discard() {
+        if inPlace {
+            for (temporary, _) in pending.withLock({ $0.files }) { _ = unlink(temporary) }
+            return
+        }
         if recycled, rename(staging, spare) == 0 { return }
         _ = plein_remove_tree(staging)
     }
