@@ -165,6 +165,11 @@ struct RecordEdit {
         }
         timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new"))")
 
+        // An edit in place keeps the rest of the output: it must all be there.
+        if !spareVouched {
+            guard outputIsWhole() else { return nil }
+            timer.lap("every file the last build published is in the output")
+        }
         // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
         do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return nil }
         // The model's pieces, those made again among them, in place of the store's; and those
@@ -229,6 +234,50 @@ struct RecordEdit {
         report.rendered = outputs.count
         report.renderedOutputs = outputs.map(\.id.key).sorted()
         return report
+    }
+
+    /// Whether every file the store says the last build published (its outputs, and the files
+    /// published as they are) is still in the output: a file deleted from it by hand gives the
+    /// edit in place (which would leave it deleted) to the build that loads everything, which
+    /// notices it as it links each kept file.
+    private func outputIsWhole() -> Bool {
+        // (Twenty thousand paths at 10,000 reports: read as SQLite gives them, each ended by a
+        // NUL, and looked at from the output's folder on every core.)
+        var names: [CChar] = []
+        var starts: [Int] = []
+        do {
+            try store.queue.read { db in
+                let statement = try db.makeStatement(sql: "SELECT path FROM outputs UNION ALL SELECT path FROM published")
+                let raw = statement.sqliteStatement
+                defer { sqlite3_reset(raw) }
+                while true {
+                    let code = sqlite3_step(raw)
+                    guard code == SQLITE_ROW else {
+                        if code != SQLITE_DONE { throw Unfit() }
+                        break
+                    }
+                    guard let text = sqlite3_column_text(raw, 0) else { continue }
+                    starts.append(names.count)
+                    let count = Int(sqlite3_column_bytes(raw, 0))
+                    text.withMemoryRebound(to: CChar.self, capacity: count) { names.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+                    names.append(0)
+                }
+            }
+        } catch {
+            return false
+        }
+        let root = open(options.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return false }
+        defer { close(root) }
+        let step = max(1, starts.count / 16)
+        return parallelMap(Array(stride(from: 0, to: starts.count, by: step))) { [names, starts] first in
+            var info = stat()
+            return names.withUnsafeBufferPointer { all in
+                starts[first..<min(first + step, starts.count)].allSatisfy { start in
+                    fstatat(root, all.baseAddress! + start, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                }
+            }
+        }.allSatisfy { $0 }
     }
 
     /// The slice of the content as the last build read it (each file's record from the store,
