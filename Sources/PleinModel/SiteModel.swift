@@ -37,16 +37,6 @@ public struct SiteModel: Sendable {
     public func member(_ id: String) -> MemberModel? { members[id] }
     public func report(_ id: String) -> ReportModel? { reports[id] }
 
-    /// Albums of listed groups, newest first.
-    public var listedAlbums: [AlbumModel] {
-        groupOrder.compactMap { groups[$0] }.filter(\.isListed).flatMap(\.albums).sorted(by: AlbumModel.newestFirst)
-    }
-
-    /// Completed goals of listed groups, newest first.
-    public var listedCompletions: [GoalModel] {
-        groupOrder.compactMap { groups[$0] }.filter(\.isListed).flatMap(\.completedGoals).sorted(by: GoalModel.newestFirst)
-    }
-
     public func album(_ key: AlbumKey) -> AlbumModel? {
         groups[key.group]?.albums.first { $0.id == key.album }
     }
@@ -62,7 +52,10 @@ public struct SiteModel: Sendable {
 }
 
 extension AlbumModel {
-    public static func newestFirst(_ a: AlbumModel, _ b: AlbumModel) -> Bool {
+    public static func newestFirst(_ a: AlbumModel, _ b: AlbumModel) -> Bool { newestFirst((a.date, a.key), (b.date, b.key)) }
+
+    /// The order of lists of albums: by their dates, newest first (undated last), then by key.
+    public static func newestFirst(_ a: (date: Moment?, key: AlbumKey), _ b: (date: Moment?, key: AlbumKey)) -> Bool {
         let (da, db) = (a.date?.seconds ?? .min, b.date?.seconds ?? .min)
         return da != db ? da > db : a.key < b.key
     }
@@ -76,8 +69,11 @@ extension GoalModel {
         return ta != tb ? ta < tb : a.id < b.id
     }
 
-    public static func newestFirst(_ a: GoalModel, _ b: GoalModel) -> Bool {
-        let (da, db) = (a.completedAt?.seconds ?? .min, b.completedAt?.seconds ?? .min)
+    public static func newestFirst(_ a: GoalModel, _ b: GoalModel) -> Bool { newestFirst((a.completedAt, a.key), (b.completedAt, b.key)) }
+
+    /// The order of lists of completed goals: newest completion first, then by key.
+    public static func newestFirst(_ a: (at: Moment?, key: GoalKey), _ b: (at: Moment?, key: GoalKey)) -> Bool {
+        let (da, db) = (a.at?.seconds ?? .min, b.at?.seconds ?? .min)
         return da != db ? da > db : a.key < b.key
     }
 }

@@ -84,7 +84,7 @@ struct Facts: Sendable, Equatable {
                 if let found = reused(.member(id), [.memberJoined(id), .memberCard(id)]) { return found }
                 return Self.views(ofMember: id, model.members[id]!)
             case .events(let id):
-                if let found = reused(.group(id), [.groupEvents(id), .groupCard(id)]) { return found }
+                if let found = reused(.group(id), [.groupEvents(id), .groupCard(id), .groupActivity(id)]) { return found }
                 return Self.views(ofGroup: id, model.groups[id]!)
             case .area(let id):
                 if let found = reused(.area(id), [.areaCard(id)]) { return found }
@@ -196,10 +196,11 @@ struct Facts: Sendable, Equatable {
         return (Dependency.changed(piece.key).key, FingerprintEncoder.fingerprint(At(at: at)))
     }
 
-    /// A group's narrower facts: its events, and its card.
+    /// A group's narrower facts: its events, its card, and its activity.
     private static func views(ofGroup id: String, _ group: GroupModel) -> [(String, [UInt8])] {
         [(Dependency.groupEvents(id).key, FingerprintEncoder.fingerprint(GroupEvents(group))),
-         (Dependency.groupCard(id).key, FingerprintEncoder.fingerprint(GroupCard(group)))]
+         (Dependency.groupCard(id).key, FingerprintEncoder.fingerprint(GroupCard(group))),
+         (Dependency.groupActivity(id).key, FingerprintEncoder.fingerprint(GroupActivity(group)))]
     }
 
     /// A body's summaries, as a fact.

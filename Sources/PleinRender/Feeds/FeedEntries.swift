@@ -77,8 +77,13 @@ struct FeedEntries: Rendering {
     /// An album's date: its `date`, else when its file was first committed, else its newest
     /// photo's capture time, else a fixed date.
     func albumDate(_ album: AlbumModel) -> Moment {
-        album.date ?? album.revision?.created ?? album.photos.compactMap { view.image($0.path)?.info.takenAt }.max().map { Moment(seconds: $0) }
-            ?? Moment(seconds: 946_684_800)
+        albumDate(album.date ?? album.revision?.created, photos: album.photos.map(\.path))
+    }
+
+    /// An album's date in feeds: its own, else when it was first committed, else when its
+    /// newest photo was taken (`photos`: their paths), else 2000-01-01.
+    func albumDate(_ date: Moment?, photos: [String]) -> Moment {
+        date ?? photos.compactMap { view.image($0)?.info.takenAt }.max().map { Moment(seconds: $0) } ?? Moment(seconds: 946_684_800)
     }
 
     func albumEntry(_ album: AlbumModel) -> FeedEntry {

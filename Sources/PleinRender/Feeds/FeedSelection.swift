@@ -40,11 +40,13 @@ struct FeedSelection: Rendering {
         case .site:
             var candidates = view.reportOrder.map { reportCandidate($0) }
             for rid in view.reportOrder { candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
-            for gid in view.groupOrder where view.group(gid)!.isListed {
-                let g = view.group(gid)!
-                candidates += g.albums.map(albumCandidate)
-                candidates += g.completedGoals.map(completionCandidate)
-                candidates += g.events.map(groupEventCandidate)
+            // Of the groups, only when their albums and completions were made; only the
+            // chosen ones are read whole.
+            for gid in view.groupOrder {
+                guard let activity = view.groupActivity(gid), activity.isListed else { continue }
+                candidates += activity.albums.map(albumCandidate)
+                candidates += activity.completions.map(completionCandidate)
+                candidates += view.groupEvents(gid)!.events.map(groupEventCandidate)
             }
             // Who joined is history: a member who left since still joined then.
             candidates += (view.memberOrder + view.formerMembers).compactMap(joinedCandidate)
@@ -131,6 +133,18 @@ struct FeedSelection: Rendering {
     func completionCandidate(_ goal: GoalModel) -> Candidate {
         let at = goal.completedAt ?? Moment(seconds: 0)
         return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(goal.key) + "/completed")) { entries.completionEntry(goal) }
+    }
+
+    /// An album known by its dates only: read whole when it makes the cut.
+    func albumCandidate(_ album: GroupActivity.Album) -> Candidate {
+        let date = entries.albumDate(album.date ?? album.created, photos: album.photos)
+        return Candidate(published: date, id: entries.tagURI(date, routes.album(album.key).trimmingSlash)) { entries.albumEntry(view.album(album.key)!) }
+    }
+
+    /// A completion known by its time only: the goal is read whole when it makes the cut.
+    func completionCandidate(_ goal: GroupActivity.Completion) -> Candidate {
+        let at = goal.at ?? Moment(seconds: 0)
+        return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(goal.key) + "/completed")) { entries.completionEntry(view.goal(goal.key)!) }
     }
 
     func groupEventCandidate(_ event: GroupEventModel) -> Candidate {

@@ -26,6 +26,10 @@ public enum Dependency: Hashable, Sendable {
     case groupEvents(String)
     /// Only what lists, cards, the home page and the sitemap show of a group (`GroupCard`).
     case groupCard(String)
+    /// Only when a group's albums were made and its goals completed, and whether it is listed
+    /// (`GroupActivity`): what the site feed and the home page read of the groups whose albums
+    /// and goals they do not show.
+    case groupActivity(String)
     /// Only an area's name and outline (`AreaCard`): what cards, feeds, calendars and a report's
     /// page read of it; not its list of reports, which a new report changes.
     case areaCard(String)
@@ -74,6 +78,7 @@ extension Dependency {
         case .memberCard(let id): return "memberCard:" + id
         case .groupEvents(let id): return "groupEvents:" + id
         case .groupCard(let id): return "groupCard:" + id
+        case .groupActivity(let id): return "groupActivity:" + id
         case .areaCard(let id): return "areaCard:" + id
         case .changed(let piece): return "changed:" + piece
         case .reportHeadline(let id): return "reportHeadline:" + id
@@ -279,6 +284,40 @@ public struct GroupCard: Sendable, Equatable, Encodable {
         hasGoals = group.hasGoals
         changed = group.revision?.changed
         albums = group.albums.map { Album(key: $0.key, changed: $0.revision?.changed, photos: $0.photos.map(\.slug)) }
+    }
+}
+
+/// What the site feed and the home page read of a group to choose the newest albums and
+/// completed goals: whether it is listed, each album's dates (and the photos whose times date an
+/// album that has neither) and each completed goal's time, in the group's order (newest
+/// first); not their texts, which only the chosen ones' entries and cards read.
+public struct GroupActivity: Sendable, Equatable, Encodable {
+    public struct Album: Sendable, Equatable, Encodable {
+        public let key: AlbumKey
+        /// The album's own date (`date:`), which orders lists of albums.
+        public let date: Moment?
+        /// When its file was first committed.
+        public let created: Moment?
+        /// Its photos' paths, only when it has neither date.
+        public let photos: [String]
+    }
+
+    public struct Completion: Sendable, Equatable, Encodable {
+        public let key: GoalKey
+        public let at: Moment?
+    }
+
+    public let isListed: Bool
+    public let albums: [Album]
+    public let completions: [Completion]
+
+    public init(_ group: GroupModel) {
+        isListed = group.isListed
+        albums = group.albums.map { album in
+            Album(key: album.key, date: album.date, created: album.revision?.created,
+                  photos: album.date == nil && album.revision?.created == nil ? album.photos.map(\.path) : [])
+        }
+        completions = group.completedGoals.map { Completion(key: $0.key, at: $0.completedAt) }
     }
 }
 

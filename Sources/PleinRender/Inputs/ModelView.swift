@@ -187,6 +187,12 @@ struct ModelView: Sendable {
         return source.group(id).map(GroupCard.init)
     }
 
+    /// When a group's albums were made and its goals completed (a narrower read than `group`).
+    func groupActivity(_ id: String) -> GroupActivity? {
+        note(.groupActivity(id))
+        return source.group(id).map(GroupActivity.init)
+    }
+
     /// When a member joined (a narrower read than `member`).
     func joined(_ id: String) -> Moment? {
         note(.memberJoined(id))
@@ -277,14 +283,18 @@ struct ModelView: Sendable {
         return (group.completedGoals + group.openGoals).first { $0.id == key.goal }
     }
 
-    /// Albums of listed groups, newest first.
-    var listedAlbums: [AlbumModel] {
-        groupOrder.compactMap(group).filter(\.isListed).flatMap(\.albums).sorted(by: AlbumModel.newestFirst)
+    /// The newest `count` albums of listed groups, newest first (`AlbumModel.newestFirst`):
+    /// chosen from the groups' activity, only those chosen read whole.
+    func newestAlbums(_ count: Int) -> [AlbumModel] {
+        let stamps = groupOrder.compactMap(groupActivity).filter(\.isListed).flatMap(\.albums)
+        return stamps.sorted { AlbumModel.newestFirst(($0.date, $0.key), ($1.date, $1.key)) }.prefix(count).compactMap { album($0.key) }
     }
 
-    /// Completed goals of listed groups, newest first.
-    var listedCompletions: [GoalModel] {
-        groupOrder.compactMap(group).filter(\.isListed).flatMap(\.completedGoals).sorted(by: GoalModel.newestFirst)
+    /// The newest `count` goals completed in listed groups, newest first
+    /// (`GoalModel.newestFirst`): chosen from the groups' activity, only those chosen read whole.
+    func newestCompletions(_ count: Int) -> [GoalModel] {
+        let stamps = groupOrder.compactMap(groupActivity).filter(\.isListed).flatMap(\.completions)
+        return stamps.sorted { GoalModel.newestFirst(($0.at, $0.key), ($1.at, $1.key)) }.prefix(count).compactMap { goal($0.key) }
     }
 
     func body(_ file: String) -> RenderedMarkdown? {

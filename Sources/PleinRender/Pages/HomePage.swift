@@ -37,8 +37,8 @@ struct HomePage: PageRenderer {
         ]
         let values = Values(
             reports: view.reportOrder.prefix(8).compactMap(cards.report),
-            albums: view.listedAlbums.prefix(4).map(cards.album),
-            completions: view.listedCompletions.prefix(6).map(cards.goal),
+            albums: view.newestAlbums(4).map(cards.album),
+            completions: view.newestCompletions(6).map(cards.goal),
             sections: tiles.filter { site.has($0.0) }.map {
                 Tile(label: strings[$0.1], text: strings[$0.2], url: routes.url($0.3), count: $0.4())
             },
