@@ -99,9 +99,11 @@ struct ScanIndex: Sendable, Equatable {
         var entries: [String: ContentScan.Entry] = [:]
         for (path, files) in byFolder {
             guard let folder = folder(path) else { continue }
+            // (Two thousand members in one folder: its items by name, not searched for each.)
+            let items = files.count < 8 ? nil : Dictionary(folder.items.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for file in files {
                 let name = path.isEmpty ? file : String(file.dropFirst(path.count + 1))
-                if let item = folder.items.first(where: { $0.name == name }), item.kind == .file { entries[file] = item.entry }
+                if let item = items.map({ $0[name] }) ?? folder.items.first(where: { $0.name == name }), item.kind == .file { entries[file] = item.entry }
             }
         }
         return entries
