@@ -33,9 +33,24 @@ public struct MemberModel: Sendable, Equatable, Codable {
     public var left: Moment? = nil
 }
 
+extension MemberModel {
+    /// A member from every property (the build store's own form of it reads them back).
+    public init(stored id: String, file: String, revision: Revision?, name: String, avatar: String?, joined: Moment?, home: Coordinate?,
+                nearPlace: String?, postcode: String?, diving: Member.Diving?, bio: Body, friends: [String], groups: [String],
+                reports: [String], follows: [String], replies: [ReplyRef], albums: [AlbumKey], completedGoals: [GoalKey], left: Moment?) {
+        self.init(id: id, file: file, revision: revision, name: name, avatar: avatar, joined: joined, home: home, nearPlace: nearPlace,
+                  postcode: postcode, diving: diving, bio: bio, friends: friends, groups: groups, reports: reports, follows: follows,
+                  replies: replies, albums: albums, completedGoals: completedGoals, left: left)
+    }
+}
+
 public struct ReplyRef: Sendable, Hashable, Codable {
     public let report: String
     public let index: Int
+    public init(report: String, index: Int) {
+        self.report = report
+        self.index = index
+    }
 }
 
 public struct AlbumKey: Sendable, Hashable, Comparable, Codable {
@@ -51,6 +66,10 @@ public struct AlbumKey: Sendable, Hashable, Comparable, Codable {
 public struct GoalKey: Sendable, Hashable, Comparable, Codable {
     public let group: String
     public let goal: String
+    public init(group: String, goal: String) {
+        self.group = group
+        self.goal = goal
+    }
     public static func < (a: GoalKey, b: GoalKey) -> Bool { (a.group, a.goal) < (b.group, b.goal) }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 @testable import PleinBuild
 import PleinCore
 import PleinLoad
+import PleinModel
 import PleinRender
 import Testing
 
@@ -82,6 +83,26 @@ import Testing
                            location: nil, starts: nil, ends: day, place: nil, changed: nil),
         ] {
             #expect(ModelValues.decode(ReportHeadline.self, ModelValues.encode(headline)) == headline)
+        }
+        // A member: every property set, and none; a property added to `MemberModel` must be
+        // added to its compact form too (this count says so).
+        #expect(Mirror(reflecting: MemberModel(stored: "", file: "", revision: nil, name: "", avatar: nil, joined: nil, home: nil, nearPlace: nil,
+                                               postcode: nil, diving: nil, bio: .empty, friends: [], groups: [], reports: [], follows: [],
+                                               replies: [], albums: [], completedGoals: [], left: nil)).children.count == 19)
+        let members = [
+            MemberModel(stored: "zoë-jansen", file: "users/zoë-jansen.md", revision: Revision(created: day, changed: Moment(seconds: 1_790_000_999)),
+                        name: "Zoë « Jansen »", avatar: "users/zoë.jpg", joined: day, home: Coordinate(lat: 52.36, lon: -4.93), nearPlace: "Plein",
+                        postcode: "1094", diving: Member.Diving(certification: "AOWD", years: 3, dives: -1), bio: Body(markdown: "Hoi\n*jij*", line: 7),
+                        friends: ["a", "b"], groups: ["g"], reports: ["1094/a"], follows: ["1094/b", ""], replies: [ReplyRef(report: "1094/a", index: 2)],
+                        albums: [AlbumKey(group: "g", album: "x")], completedGoals: [GoalKey(group: "g", goal: "y")], left: Moment(seconds: 5)),
+            MemberModel(stored: "", file: "", revision: nil, name: "", avatar: nil, joined: nil, home: nil, nearPlace: nil, postcode: nil,
+                        diving: Member.Diving(certification: nil, years: nil, dives: nil), bio: .empty, friends: [], groups: [], reports: [],
+                        follows: [], replies: [], albums: [], completedGoals: [], left: nil),
+        ]
+        for member in members {
+            let bytes = ModelValues.encode(member)
+            #expect(ModelValues.decode(MemberModel.self, bytes) == member)
+            #expect(ModelValues.decode(MemberModel.self, Array(bytes.dropLast())) == nil)
         }
     }
 }

@@ -1,4 +1,5 @@
 import PleinCore
+import PleinModel
 import PleinRender
 
 /// A value the build store keeps in a compact form of its own rather than `ValueCoding`'s: the
@@ -54,6 +55,16 @@ struct CompactWriter {
         if let value { string(value) }
     }
 
+    mutating func int(_ value: Int?) {
+        bytes.append(value == nil ? 0 : 1)
+        if let value { int(Int64(value)) }
+    }
+
+    mutating func strings(_ values: [String]) {
+        int(Int64(values.count))
+        for value in values { string(value) }
+    }
+
     mutating func coordinate(_ value: Coordinate?) {
         bytes.append(value == nil ? 0 : 1)
         if let value {
@@ -99,6 +110,43 @@ struct CompactReader {
         offset += 1
         guard bytes[offset - 1] == 1 else { return .some(nil) }
         return string().map { .some($0) }
+    }
+
+    /// An optional integer: nil when the bytes end; `.some(nil)` for none.
+    mutating func optionalInt() -> Int?? {
+        guard offset < bytes.count else { return nil }
+        offset += 1
+        guard bytes[offset - 1] == 1 else { return .some(nil) }
+        return int().map { .some(Int($0)) }
+    }
+
+    /// A count of things of at least one byte each, that the bytes left can hold.
+    mutating func count() -> Int? {
+        guard let count = int(), count >= 0, count <= Int64(bytes.count - offset) else { return nil }
+        return Int(count)
+    }
+
+    mutating func strings() -> [String]? {
+        guard let count = count() else { return nil }
+        var values: [String] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let value = string() else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Pairs of strings, made into values.
+    mutating func pairs<Value>(_ make: (String, String) -> Value) -> [Value]? {
+        guard let count = count() else { return nil }
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let first = string(), let second = string() else { return nil }
+            values.append(make(first, second))
+        }
+        return values
     }
 
     mutating func coordinate() -> Coordinate?? {
@@ -180,5 +228,74 @@ extension Facts.At: CompactValue {
     init?(from bytes: inout CompactReader) {
         guard let at = bytes.optionalMoment() else { return nil }
         self.init(at: at)
+    }
+}
+
+extension MemberModel: CompactValue {
+    static var mark: UInt8 { 0xF5 }
+
+    func write(to bytes: inout CompactWriter) {
+        bytes.string(id)
+        bytes.string(file)
+        bytes.moment(revision?.created)
+        bytes.moment(revision?.changed)
+        bytes.string(name)
+        bytes.string(avatar)
+        bytes.moment(joined)
+        bytes.coordinate(home)
+        bytes.string(nearPlace)
+        bytes.string(postcode)
+        bytes.bytes.append(diving == nil ? 0 : 1)
+        if let diving {
+            bytes.string(diving.certification)
+            bytes.int(diving.years)
+            bytes.int(diving.dives)
+        }
+        bytes.string(bio.markdown)
+        bytes.int(Int64(bio.line))
+        for list in [friends, groups, reports, follows] { bytes.strings(list) }
+        bytes.int(Int64(replies.count))
+        for reply in replies {
+            bytes.string(reply.report)
+            bytes.int(Int64(reply.index))
+        }
+        bytes.int(Int64(albums.count))
+        for album in albums {
+            bytes.string(album.group)
+            bytes.string(album.album)
+        }
+        bytes.int(Int64(completedGoals.count))
+        for goal in completedGoals {
+            bytes.string(goal.group)
+            bytes.string(goal.goal)
+        }
+        bytes.moment(left)
+    }
+
+    init?(from bytes: inout CompactReader) {
+        guard let id = bytes.string(), let file = bytes.string(), let created = bytes.optionalMoment(), let changed = bytes.optionalMoment(),
+              (created == nil) == (changed == nil), let name = bytes.string(), let avatar = bytes.optionalString(),
+              let joined = bytes.optionalMoment(), let home = bytes.coordinate(), let nearPlace = bytes.optionalString(),
+              let postcode = bytes.optionalString(), bytes.offset < bytes.bytes.count else { return nil }
+        bytes.offset += 1
+        var diving: Member.Diving?
+        if bytes.bytes[bytes.offset - 1] == 1 {
+            guard let certification = bytes.optionalString(), let years = bytes.optionalInt(), let dives = bytes.optionalInt() else { return nil }
+            diving = Member.Diving(certification: certification, years: years, dives: dives)
+        }
+        guard let markdown = bytes.string(), let line = bytes.int(), let friends = bytes.strings(), let groups = bytes.strings(),
+              let reports = bytes.strings(), let follows = bytes.strings(), let count = bytes.count() else { return nil }
+        var replies: [ReplyRef] = []
+        replies.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let report = bytes.string(), let index = bytes.int() else { return nil }
+            replies.append(ReplyRef(report: report, index: Int(index)))
+        }
+        guard let albums = bytes.pairs(AlbumKey.init(group:album:)), let completedGoals = bytes.pairs(GoalKey.init(group:goal:)),
+              let left = bytes.optionalMoment() else { return nil }
+        self.init(stored: id, file: file, revision: created.map { Revision(created: $0, changed: changed!) }, name: name, avatar: avatar,
+                  joined: joined, home: home, nearPlace: nearPlace, postcode: postcode, diving: diving, bio: Body(markdown: markdown, line: Int(line)),
+                  friends: friends, groups: groups, reports: reports, follows: follows, replies: replies, albums: albums,
+                  completedGoals: completedGoals, left: left)
     }
 }
