@@ -160,6 +160,33 @@ import Testing
         #expect(kinds == Set(OutputID.Kind.allCases), "the demo lacks \(Set(OutputID.Kind.allCases).subtracting(kinds))")
     }
 
+    /// Pages that read a view of every report (the sitemap, the site's feed, the map of every
+    /// report, the list of areas) record it as one read (`Dependency.everies`), not one per
+    /// report; a page of some reports (an area's) records each; and the fact of the one read
+    /// changes with any of those it stands for, as `Facts.update` keeps it.
+    @Test func pagesOfEveryReportReadThemAsOne() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var options = BuildOptions.test(output: dir.path + "/public", suite: "incremental")
+        options.secret = Array("incremental-secret".utf8)
+        let state = SiteState(options, tracking: true)
+        let renderer = try #require(state.searchingRenderer())
+        func reads(_ id: OutputID) -> Set<Dependency> { renderer.renderTracked(id).1 }
+        func perReport(_ reads: Set<Dependency>) -> [Dependency] {
+            reads.filter { if case .reportHeadline = $0 { true } else if case .reportTimes = $0 { true } else { false } }.sorted { $0.key < $1.key }
+        }
+        // (The site's feed, the list of areas and the sitemap's events read the few reports they
+        // show, each.)
+        for id in [OutputID.sitemap, .atom(.site), .areas, .geoJSON(.reports)] {
+            let read = reads(id)
+            let each = perReport(read).filter { if case .reportTimes = $0 { true } else { id == .geoJSON(.reports) } }
+            #expect(each.isEmpty, "\(id.key) read \(each.prefix(3).map(\.key))")
+            #expect(!read.isDisjoint(with: [.everyReportHeadline, .everyReportTimes]), "\(id.key) read no view of every report")
+        }
+        let area = try #require(renderer.outputs().first { if case .area = $0 { true } else { false } })
+        #expect(!perReport(reads(area)).isEmpty && !reads(area).contains(.everyReportHeadline))
+    }
+
     /// `plein serve` starts from the records a build kept (reading only the files edited since),
     /// serves what a full build makes, and keeps the records it read for the next build.
     @Test func serveSharesTheRecordsOfTheBuildStore() throws {

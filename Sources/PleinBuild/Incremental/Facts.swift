@@ -98,7 +98,53 @@ struct Facts: Sendable, Equatable {
             }
         }
         for pieces in computed { for (key, value) in pieces { values[key] = value } }
+        values.merge(Self.everies(of: values)) { _, sum in sum }
         self.values = values
+    }
+
+    /// The facts of the reads of every report's or member's views (`Dependency.everies`): the
+    /// sums of the facts they stand for, in any order.
+    static func everies(of values: [String: [UInt8]]) -> [String: [UInt8]] {
+        var sums = Dictionary(uniqueKeysWithValues: Dependency.everies.map { ($0.key, (UInt64(0), UInt64(0))) })
+        for (key, value) in values {
+            guard let every = Dependency.every(covering: key) else { continue }
+            let (x, y) = ReadsDigest.hash(key, then: value)
+            sums[every.key]!.0 &+= x
+            sums[every.key]!.1 &+= y
+        }
+        return sums.mapValues(Self.bytes)
+    }
+
+    /// The facts of the reads of every record's views (`Dependency.everies`) after some of the
+    /// facts they stand for changed (`changes`: each key's fact before and after, nil when it
+    /// was not or is no more), from their facts before (`current`): each sum loses the old
+    /// fact's term and gains the new one's. Only the sums that a change reaches are returned;
+    /// nil when one of them is not in `current`.
+    static func everies(after changes: [(key: String, old: [UInt8]?, new: [UInt8]?)], current: (String) -> [UInt8]?) -> [(key: String, value: [UInt8])]? {
+        var sums: [String: (UInt64, UInt64)] = [:]
+        for (key, old, new) in changes where old != new {
+            guard let every = Dependency.every(covering: key)?.key else { continue }
+            if sums[every] == nil {
+                guard let bytes = current(every), bytes.count == 16 else { return nil }
+                sums[every] = bytes.withUnsafeBytes { (UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)),
+                                                        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }
+            }
+            if let old {
+                let (x, y) = ReadsDigest.hash(key, then: old)
+                sums[every]!.0 &-= x
+                sums[every]!.1 &-= y
+            }
+            if let new {
+                let (x, y) = ReadsDigest.hash(key, then: new)
+                sums[every]!.0 &+= x
+                sums[every]!.1 &+= y
+            }
+        }
+        return sums.keys.sorted().map { ($0, Self.bytes(sums[$0]!)) }
+    }
+
+    private static func bytes(_ sum: (UInt64, UInt64)) -> [UInt8] {
+        withUnsafeBytes(of: sum.0.littleEndian) { Array($0) } + withUnsafeBytes(of: sum.1.littleEndian) { Array($0) }
     }
 
     /// Takes in a model made again piece by piece (`ModelChange`: the rest of the model, the
@@ -109,12 +155,17 @@ struct Facts: Sendable, Equatable {
     mutating func update(_ change: ModelChange, model: SiteModel, images: ImageCatalog, bodies: [String: [UInt8]], texts: Bodies,
                          changedBodies: Set<String>) -> Set<String> {
         var changed: Set<String> = []
+        var changes: [(key: String, old: [UInt8]?, new: [UInt8]?)] = []
         for (key, value) in Self.facts(of: change, model: model, images: images, bodies: bodies, texts: texts, changedBodies: changedBodies) {
-            if let value {
-                if values.updateValue(value, forKey: key) != value { changed.insert(key) }
-            } else if values.removeValue(forKey: key) != nil {
+            let old = value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
+            if old != value {
                 changed.insert(key)
+                changes.append((key, old, value))
             }
+        }
+        let sums = Self.everies(after: changes, current: { [values] in values[$0] }) ?? Self.everies(of: values).map { ($0.key, $0.value) }
+        for (key, value) in sums where values.updateValue(value, forKey: key) != value {
+            changed.insert(key)
         }
         return changed
     }

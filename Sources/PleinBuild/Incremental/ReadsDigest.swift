@@ -7,11 +7,24 @@ enum ReadsDigest {
     /// The hash of one key: two FNV-1a hashes of its bytes from different offsets, each mixed
     /// (SplitMix64's finalizer) so that their sums spread.
     static func hash(_ key: String) -> (UInt64, UInt64) {
+        hash(key, then: [])
+    }
+
+    /// The hash of a key and the bytes of a value (a fact), for a sum of facts that does not
+    /// depend on their order (`Facts.everies`).
+    static func hash(_ key: String, then value: [UInt8]) -> (UInt64, UInt64) {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325cbf29ce4
         for byte in key.utf8 {
             a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        if !value.isEmpty {
+            // (A key's bytes are never 0xFF: UTF-8 has none.)
+            for byte in [0xFF] + value {
+                a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
         }
         return (mix(a), mix(b ^ 0x9e37_79b9_7f4a_7c15))
     }

@@ -153,7 +153,20 @@ struct RecordEdit {
         } catch {
             return nil
         }
-        let changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
+        var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
+        // The reads of every report's or member's views, from the facts they stand for.
+        do {
+            let keys = Set(changedFacts.compactMap { Dependency.every(covering: $0.key)?.key })
+            var sums: [String: [UInt8]] = [:]
+            try queue.read { db in
+                for key in keys { sums[key] = try Data.fetchOne(db, sql: "SELECT hash FROM facts WHERE key = ?", arguments: [key]).map { [UInt8]($0) } }
+            }
+            let changes = changedFacts.map { (key: $0.key, old: oldFacts[$0.key], new: $0.value) }
+            guard let everies = Facts.everies(after: changes, current: { sums[$0] }) else { return nil }
+            changedFacts += everies.filter { sums[$0.key] != $0.value }.map { ($0.key, Optional($0.value)) }
+        } catch {
+            return nil
+        }
         timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed\(changedFacts.count <= 12 ? ": " + changedFacts.map(\.key).sorted().joined(separator: ", ") : ""))")
 
         // The outputs that read a changed fact, from what each output read at the last build.

@@ -38,8 +38,12 @@ struct FeedSelection: Rendering {
         }
         switch id {
         case .site:
-            var candidates = view.reportOrder.map { reportCandidate($0) }
-            for rid in view.reportOrder { candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            // (Every report's and member's times, as one read each; the chosen entries read theirs.)
+            var candidates = view.readingEvery {
+                var reports = view.reportOrder.map { reportCandidate($0) }
+                for rid in view.reportOrder { reports += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+                return reports
+            }
             // Of the groups, only when their albums and completions were made; only the
             // chosen ones are read whole.
             for gid in view.groupOrder {
@@ -49,7 +53,7 @@ struct FeedSelection: Rendering {
                 candidates += view.groupEvents(gid)!.events.map(groupEventCandidate)
             }
             // Who joined is history: a member who left since still joined then.
-            candidates += (view.memberOrder + view.formerMembers).compactMap(joinedCandidate)
+            candidates += view.readingEvery { (view.memberOrder + view.formerMembers).compactMap(joinedCandidate) }
             return make(strings.format("feed_site", ["site": site.title]), site.description,
                         atom: routes.siteFeed, page: routes.home, candidates)
         case .area(let aid):

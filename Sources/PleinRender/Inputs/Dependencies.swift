@@ -58,6 +58,13 @@ public enum Dependency: Hashable, Sendable {
     case body(String)
     /// A published image, by content path.
     case image(String)
+    /// The narrower views of every report at once (their headlines, times, replies, and the
+    /// summaries of their own texts), and when every member joined: what an output reads that
+    /// reads them of every report or member (`DependencyRecorder.readingEvery`), one fact each
+    /// (`every(covering:)`) instead of one per report. It changes whenever one of the views it
+    /// stands for does, so an output reading it is rendered again exactly when it would be
+    /// for reading each.
+    case everyReportHeadline, everyReportTimes, everyReportReplies, everyReportSummary, everyMemberJoined
     /// A page template, with the partials and parents it uses (by template name).
     case template(String)
     /// What every output reads of the theme besides its templates: the interface texts (with
@@ -101,23 +108,80 @@ extension Dependency {
         case .today: return "today"
         case .body(let file): return "body:" + file
         case .image(let path): return "image:" + path
+        case .everyReportHeadline: return "every:reportHeadline"
+        case .everyReportTimes: return "every:reportTimes"
+        case .everyReportReplies: return "every:reportReplies"
+        case .everyReportSummary: return "every:reportSummary"
+        case .everyMemberJoined: return "every:memberJoined"
         case .template(let name): return "template:" + name
         case .theme: return "theme"
         }
     }
 }
 
+extension Dependency {
+    /// Every read of all records at once, each standing for the reads it covers.
+    public static let everies: [Dependency] = [.everyReportHeadline, .everyReportTimes, .everyReportReplies, .everyReportSummary, .everyMemberJoined]
+
+    /// The read of every record's view that stands for this read inside `readingEvery`: a
+    /// report's headline, times or replies, the summary of a report's own text (not a reply's),
+    /// when a member joined; nil for any other.
+    var every: Dependency? {
+        switch self {
+        case .reportHeadline: .everyReportHeadline
+        case .reportTimes: .everyReportTimes
+        case .reportReplies: .everyReportReplies
+        case .memberJoined: .everyMemberJoined
+        case .summary(let file): FileRole.of(file).isReport ? .everyReportSummary : nil
+        default: nil
+        }
+    }
+
+    /// The read of every record's view that stands for the fact of `key` (a key of a read that
+    /// `every` maps), if any: how the facts of those reads are made from the facts they cover.
+    public static func every(covering key: String) -> Dependency? {
+        guard let colon = key.firstIndex(of: ":") else { return nil }
+        let rest = String(key[key.index(after: colon)...])
+        switch key[..<colon] {
+        case "reportHeadline": return .everyReportHeadline
+        case "reportTimes": return .everyReportTimes
+        case "reportReplies": return .everyReportReplies
+        case "memberJoined": return .everyMemberJoined
+        case "summary": return FileRole.of(rest).isReport ? .everyReportSummary : nil
+        default: return nil
+        }
+    }
+}
+
 /// Collects what one output reads while it is rendered.
 public final class DependencyRecorder: Sendable {
-    private let recorded = Mutex<Set<Dependency>>([])
+    /// The reads, and how deep the output is in `readingEvery`.
+    private let recorded = Mutex<(reads: Set<Dependency>, every: Int)>(([], 0))
 
     public init() {}
 
     func record(_ dependency: Dependency) {
-        _ = recorded.withLock { $0.insert(dependency) }
+        recorded.withLock { state in
+            if state.every > 0, let every = dependency.every {
+                state.reads.insert(every)
+            } else {
+                state.reads.insert(dependency)
+            }
+        }
     }
 
-    public var dependencies: Set<Dependency> { recorded.withLock { $0 } }
+    /// Runs `body`, recording its reads of a view of a report or member as the read of that
+    /// view of every report or member (`Dependency.every`): for the part of an output that
+    /// reads them for every one (a map or list of every report, the site's feed choosing its
+    /// newest), which depends on each as much as on all. Ten thousand reads are then one,
+    /// in the recorder, in the build store and in the comparison of facts.
+    func readingEvery<T>(_ body: () -> T) -> T {
+        recorded.withLock { $0.every += 1 }
+        defer { recorded.withLock { $0.every -= 1 } }
+        return body()
+    }
+
+    public var dependencies: Set<Dependency> { recorded.withLock { $0.reads } }
 }
 
 /// When a report was published and, for an event, when it starts: what a feed needs to choose

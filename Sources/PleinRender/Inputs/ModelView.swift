@@ -119,6 +119,14 @@ struct ModelView: Sendable {
 
     func note(_ dependency: Dependency) { recorder?.record(dependency) }
 
+    /// Runs `body` with its reads of the narrower views of reports and members recorded as the
+    /// reads of those of every one (`DependencyRecorder.readingEvery`): for code that reads
+    /// them of every report or member.
+    func readingEvery<T>(_ body: () -> T) -> T {
+        guard let recorder else { return body() }
+        return recorder.readingEvery(body)
+    }
+
     func member(_ id: String) -> MemberModel? {
         note(.member(id))
         return source.member(id)

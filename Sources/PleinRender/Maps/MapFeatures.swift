@@ -45,7 +45,7 @@ struct MapFeatures: Rendering {
     func features(_ id: MapID) -> [MapFeature] {
         switch id {
         case .reports:
-            return view.areas.compactMap(areaFeature) + view.reportOrder.sorted().compactMap(reportFeature)
+            return view.areas.compactMap(areaFeature) + view.readingEvery { view.reportOrder.sorted().compactMap(reportFeature) }
         case .area(let aid):
             let area = view.area(aid)
             return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap(reportFeature) ?? [])

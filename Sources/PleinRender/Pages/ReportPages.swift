@@ -32,14 +32,15 @@ struct AreaListPage: PageRenderer {
 
     func page() -> Page {
         let areas = view.areas
-        let rows = areas.map { area in
+        // (Every report's headline, as one read.)
+        let rows = view.readingEvery { areas.map { area in
             Row(
                 id: area.id, name: area.name, url: routes.url(routes.area(area.id)), count: strings.count("report_count", area.reports.count),
                 feedURL: routes.url(routes.areaFeed(area.id)), categories: cards.categoryCounts(area.reports),
                 latest: area.reports.first.flatMap(view.headline).map {
                     Latest(title: $0.title, url: routes.url(routes.report($0.id)), at: time($0.at))
                 })
-        }
+        } }
         var page = Page(
             kind: .areas, path: routes.areas, title: strings["areas_title"],
             description: strings.format("areas_description", ["site": site.title]), section: .reports)

@@ -67,8 +67,8 @@ struct Sitemap: Rendering {
             }
         }
         pages += view.areas.map { (routes.area($0.id), nil) }
-        pages += view.reportOrder.sorted().map { id in
-            (routes.report(id), view.headline(id)!.changed)
+        pages += view.readingEvery {
+            view.reportOrder.sorted().map { id in (routes.report(id), view.headline(id)!.changed) }
         }
         pages += view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
         pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }

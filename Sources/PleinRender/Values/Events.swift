@@ -44,8 +44,10 @@ extension Rendering {
             guard let g = view.groupEvents(key.group), let e = g.events.first(where: { $0.id == key.event }) else { return [] }
             return [groupEvent(e, in: g)]
         }
-        // (Chosen by their times, which neither a reply nor a title changes.)
-        var found = reports.filter { view.reportTimes($0)?.starts != nil }.compactMap(reportEvent)
+        // (Chosen by their times, which neither a reply nor a title changes; of every report,
+        // as one read, for the site's.)
+        let chosen = { reports.filter { view.reportTimes($0)?.starts != nil } }
+        var found = (scope == .site ? view.readingEvery(chosen) : chosen()).compactMap(reportEvent)
         for gid in groups {
             guard let g = view.groupEvents(gid) else { continue }
             found += g.events.map { groupEvent($0, in: g) }
