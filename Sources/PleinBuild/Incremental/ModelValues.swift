@@ -152,6 +152,8 @@ final class StoredModel: ModelSource {
 
     func lead(_ file: String) -> String? {
         if let made = bodies[file] { return Summaries.lead(of: made.text) }
+        // (Once the table is read, pages of every report read ten thousand leads from it.)
+        if let found = leads.withLock({ $0.table.map { $0[file] } }), let lead = found { return lead }
         let key = "lead:" + file
         if let cached = cache.withLock({ $0[key] }) { return cached as? String }
         let threshold = readsBeforeTable
@@ -195,30 +197,37 @@ final class StoredModel: ModelSource {
         (try? queue.inDatabase { db in try leads(db, files: file) })?[file]
     }
 
+    /// The keys' starts of the narrower views (`Dependency.key` with no id).
+    private static let timesPrefix = Dependency.reportTimes("").key, joinedPrefix = Dependency.memberJoined("").key,
+                       repliesPrefix = Dependency.reportReplies("").key, headlinePrefix = Dependency.reportHeadline("").key
+
     func reportTimes(_ id: String) -> ReportTimes? {
-        view(times, Dependency.reportTimes(""), id, after: 300) ?? report(id).map(ReportTimes.init)
+        view(times, Self.timesPrefix, id, after: 300) ?? report(id).map(ReportTimes.init)
     }
 
     func joined(_ id: String) -> Moment? {
-        view(joinings, Dependency.memberJoined(""), id, after: 300).map { $0.at } ?? member(id)?.joined
+        view(joinings, Self.joinedPrefix, id, after: 300).map { $0.at } ?? member(id)?.joined
     }
 
     func reportReplies(_ id: String) -> ReportReplies? {
-        view(replies, Dependency.reportReplies(""), id, after: 300) ?? report(id).map(ReportReplies.init)
+        view(replies, Self.repliesPrefix, id, after: 300) ?? report(id).map(ReportReplies.init)
     }
 
     func headline(_ id: String) -> ReportHeadline? {
-        view(headlines, Dependency.reportHeadline(""), id, after: readsBeforeTable) ?? report(id).map(ReportHeadline.init)
+        view(headlines, Self.headlinePrefix, id, after: readsBeforeTable) ?? report(id).map(ReportHeadline.init)
     }
 
-    /// A narrower view of report `id` (of the kind `empty` is with no id): from the table of
-    /// every report's once there is one, else read on its own. Nil when the store has none (it
-    /// is then made from the report).
-    private func view<Value: Decodable & Sendable>(_ table: borrowing Mutex<ViewTable<Value>>, _ empty: Dependency, _ id: String,
+    /// A narrower view of report `id` (its key is `prefix` and the id): from the table of every
+    /// report's once there is one, else read on its own. Nil when the store has none (it is then
+    /// made from the report).
+    private func view<Value: Decodable & Sendable>(_ table: borrowing Mutex<ViewTable<Value>>, _ prefix: String, _ id: String,
                                                    after threshold: Int) -> Value? {
-        let prefix = empty.key
+        // (Once the table is read, pages of every report read ten thousand views from it: it
+        // holds the pieces made again, and is looked at first.)
+        if let found = table.withLock({ $0.table.map { $0[id] } }) { return found }
+        let key = prefix + id
         // (Only reads of views not read before count towards the table.)
-        if made[prefix + id] == nil, let cached = cache.withLock({ $0[prefix + id] }) { return cached as? Value }
+        if made[key] == nil, let cached = cache.withLock({ $0[key] }) { return cached as? Value }
         let found: Value?? = table.withLock { state in
             if let table = state.table { return .some(table[id]) }
             state.reads += 1
@@ -228,7 +237,7 @@ final class StoredModel: ModelSource {
             return .some(loaded[id])
         }
         if let found { return found }
-        return value(prefix + id, as: Value.self)
+        return value(key, as: Value.self)
     }
 
     func image(_ path: String) -> PublishedImage? { value(ModelPieces.image, path)?.image }

@@ -42,13 +42,16 @@ enum MapStyle {
 struct MapFeatures: Rendering {
     let inputs: RenderInputs
 
-    func features(_ id: MapID) -> [MapFeature] {
+    /// The things on a map. `drawn`: for a map drawn in a page (`SVGMap`), which shows no
+    /// report's description, so none is read (a page of every report's map then does not
+    /// depend on their texts).
+    func features(_ id: MapID, drawn: Bool = false) -> [MapFeature] {
         switch id {
         case .reports:
-            return view.areas.compactMap(areaFeature) + view.readingEvery { view.reportOrder.sorted().compactMap(reportFeature) }
+            return view.areas.compactMap(areaFeature) + view.readingEvery { view.reportOrder.sorted().compactMap { reportFeature($0, described: !drawn) } }
         case .area(let aid):
             let area = view.area(aid)
-            return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap(reportFeature) ?? [])
+            return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap { reportFeature($0, described: !drawn) } ?? [])
         case .locations:
             return view.locations.compactMap(locationFeature)
         case .album(let key):
@@ -70,11 +73,11 @@ struct MapFeatures: Rendering {
             description: description, color: MapStyle.area, symbol: "")
     }
 
-    func reportFeature(_ id: String) -> MapFeature? {
+    func reportFeature(_ id: String, described: Bool = true) -> MapFeature? {
         guard let r = view.headline(id), let location = r.location else { return nil }
         return MapFeature(
             shape: .point(location), title: r.title, path: routes.report(id),
-            category: r.category.rawValue, date: r.at, description: summary(of: r.file, limit: 280),
+            category: r.category.rawValue, date: r.at, description: described ? summary(of: r.file, limit: 280) : "",
             color: CategoryStyle.color(r.category), symbol: CategoryStyle.symbol(r.category))
     }
 
