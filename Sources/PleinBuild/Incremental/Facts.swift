@@ -58,10 +58,10 @@ struct Facts: Sendable, Equatable {
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
-            case report(String), joined(String), events(String), area(String), changed(Dependency), summary(String)
+            case report(String), joined(String), events(String), area(String), changed(Dependency), summary(String), location(String)
         }
         let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined) + model.groups.keys.map(Derived.events)
-            + model.areas.map { Derived.area($0.id) }
+            + model.areas.map { Derived.area($0.id) } + model.locations.map { Derived.location($0.id) }
             + model.pages.map { Derived.changed(.page($0.id)) } + model.locations.map { Derived.changed(.location($0.id)) }
             + bodies.keys.filter { texts[$0] != nil }.map(Derived.summary)
         let primary = values
@@ -95,9 +95,15 @@ struct Facts: Sendable, Equatable {
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
                 return [Self.summary(of: file, texts[file]!.text)]
+            case .location(let id):
+                if let found = reused(.location(id), [.locationName(id)]) { return found }
+                return model.locations.first { $0.id == id }.map { [Self.view(ofLocation: $0)] } ?? []
             }
         }
         for pieces in computed { for (key, value) in pieces { values[key] = value } }
+        // Whether each member has check-ins (cheap: not taken from `previous`).
+        let studying = Set(model.sessions.map(\.member))
+        for id in model.members.keys { values[Dependency.checkedIn(id).key] = Self.checkedIn(studying.contains(id)) }
         values.merge(Self.everies(of: values)) { _, sum in sum }
         self.values = values
     }
@@ -195,6 +201,16 @@ struct Facts: Sendable, Equatable {
         }
         if change.pages { facts += model.pages.map { Self.changed(.page($0.id), in: model) }.map { ($0.0, $0.1) } }
         facts += change.locations.sorted().map { Self.changed(.location($0), in: model) }.map { ($0.0, $0.1) }
+        for id in change.locations.sorted() {
+            guard let location = model.locations.first(where: { $0.id == id }) else { continue }
+            facts.append(Self.view(ofLocation: location))
+        }
+        if let members = change.sessions {
+            let studying = Set(model.sessions.map(\.member))
+            for id in members.sorted() where model.members[id] != nil {
+                facts.append((Dependency.checkedIn(id).key, Self.checkedIn(studying.contains(id))))
+            }
+        }
         for id in change.groups.sorted() {
             guard let group = model.groups[id] else { continue }
             facts += Self.views(ofGroup: id, group).map { ($0.0, $0.1) }
@@ -236,6 +252,14 @@ struct Facts: Sendable, Equatable {
     private static func view(ofArea area: AreaModel) -> (String, [UInt8]) {
         (Dependency.areaCard(area.id).key, FingerprintEncoder.fingerprint(AreaCard(area)))
     }
+
+    /// A study place's narrower fact: its name.
+    private static func view(ofLocation location: LocationModel) -> (String, [UInt8]) {
+        (Dependency.locationName(location.id).key, FingerprintEncoder.fingerprint(location.name))
+    }
+
+    /// Whether a member has check-ins, as a fact.
+    private static func checkedIn(_ has: Bool) -> [UInt8] { FingerprintEncoder.fingerprint(has) }
 
     /// When the file of a page or a study place last changed, as a fact.
     private static func changed(_ piece: Dependency, in model: SiteModel) -> (String, [UInt8]) {

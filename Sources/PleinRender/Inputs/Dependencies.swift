@@ -42,6 +42,12 @@ public enum Dependency: Hashable, Sendable {
     case summary(String)
     case area(String)
     case location(String)
+    /// Only a study place's name: what a member's pages read of the places they studied at,
+    /// not who is there now, which every check-in changes.
+    case locationName(String)
+    /// Only whether a member has check-ins (and so a progress page): what the sitemap reads of
+    /// their check-ins.
+    case checkedIn(String)
     case thread(String)
     /// A member's check-ins.
     case sessions(String)
@@ -92,6 +98,8 @@ extension Dependency {
         case .summary(let file): return "summary:" + file
         case .area(let id): return "area:" + id
         case .location(let id): return "location:" + id
+        case .locationName(let id): return "locationName:" + id
+        case .checkedIn(let id): return "checkedIn:" + id
         case .thread(let id): return "thread:" + id
         case .sessions(let id): return "sessions:" + id
         case .page(let id): return "page:" + id

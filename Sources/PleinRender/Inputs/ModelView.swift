@@ -217,6 +217,12 @@ struct ModelView: Sendable {
         return source.location(id)
     }
 
+    /// A study place's name (a narrower read than `location`).
+    func locationName(_ id: String) -> String? {
+        note(.locationName(id))
+        return source.location(id)?.name
+    }
+
     func thread(_ id: String) -> ThreadModel? {
         note(.thread(id))
         return source.thread(id)
@@ -280,6 +286,12 @@ struct ModelView: Sendable {
     func sessions(of member: String) -> [Session] {
         note(.sessions(member))
         return source.sessions(of: member)
+    }
+
+    /// Whether a member has check-ins (a narrower read than `sessions(of:)`).
+    func hasCheckIns(_ member: String) -> Bool {
+        note(.checkedIn(member))
+        return !source.sessions(of: member).isEmpty
     }
 
     func album(_ key: AlbumKey) -> AlbumModel? {

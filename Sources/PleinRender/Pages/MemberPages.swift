@@ -138,6 +138,6 @@ struct MemberPage: PageRenderer {
         let study = StudyTime(sessions: sessions, clock: site.clock)
         return .init(total: strings.duration(seconds: study.total), sessions: strings.count("session_count", study.finished),
                      url: routes.url(routes.progress(id)),
-                     present: sessions.last { $0.end == nil }.flatMap { s in view.location(s.location)?.name })
+                     present: sessions.last { $0.end == nil }.flatMap { s in view.locationName(s.location) })
     }
 }

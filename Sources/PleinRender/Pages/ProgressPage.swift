@@ -56,7 +56,7 @@ struct ProgressPage: PageRenderer {
         let sessions = view.sessions(of: member).sorted { $0.start > $1.start }
         let rows = sessions.map { s in
             Row(
-                date: time(Moment(seconds: s.start.seconds)), location: view.location(s.location)?.name ?? s.location,
+                date: time(Moment(seconds: s.start.seconds)), location: view.locationName(s.location) ?? s.location,
                 locationURL: routes.url(routes.location(s.location)), start: site.clock.civil(s.start).hourMinute,
                 end: s.end.map { (site.clock.civil($0).hourMinute, strings.duration(seconds: $0.seconds - s.start.seconds)) })
         }

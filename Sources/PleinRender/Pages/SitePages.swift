@@ -54,7 +54,7 @@ struct Sitemap: Rendering {
         if site.has(.members) {
             let everyone = view.memberOrder + view.formerMembers
             pages += everyone.map { (routes.member($0), view.card($0)?.changed) }
-            pages += everyone.filter { !view.sessions(of: $0).isEmpty }.map { (routes.progress($0), nil) }
+            pages += everyone.filter(view.hasCheckIns).map { (routes.progress($0), nil) }
         }
         for gid in view.groupOrder {
             guard let g = view.groupCard(gid), g.isListed else { continue }
