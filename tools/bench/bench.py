@@ -526,7 +526,8 @@ def kind_edits(content):
 def edit_kinds(work, reports, edits):
     """Every kind of edit, `edits` each to a different record: in `plein serve`, milliseconds
     from the save to the record's own page showing it, and to the whole update done (the
-    server's log says it rebuilt); then `plein build` with the build store after the same edit."""
+    server's log says it rebuilt); then `plein build` with the build store after the same edit;
+    and `plein build` after the first edit that follows a fresh build."""
     import urllib.request, socket
     folder = corpus(work, reports)
     content = os.path.join(folder, "content")
@@ -604,6 +605,21 @@ def edit_kinds(work, reports, edits):
             finally:
                 edit.undo()
             run(cmd, env=env)
+    # The first edit after a fresh build (no snapshot of it to start from): a report's text and a
+    # member's bio in turns, each to a record not edited above.
+    first = "the first edit after a fresh build"
+    results[first] = {"page": [], "all": [], "build": []}
+    makers = dict(kinds)
+    for i in range(edits):
+        number += 1
+        run(cmd + ["--fresh"], env=env)
+        edit = KindEdit(content, number)
+        try:
+            makers["a report's text" if i % 2 == 0 else "a member's bio"](edit, edits + i)
+            results[first]["build"].append(run(cmd, env=env)[0])
+        finally:
+            edit.undo()
+        run(cmd, env=env)
     return {"reports": reports, "kinds": results}
 
 
@@ -616,9 +632,10 @@ def kinds_table(measured):
     verdicts = []
     for name, r in measured["kinds"].items():
         page = f"{med(r['page']):.0f} ms ({p90(r['page']):.0f})" if r["page"] else "—"
-        lines.append(f"| {name} | {page} | {med(r['all']):.0f} ms ({p90(r['all']):.0f}) | {med(r['build']) * 1000:.0f} ms |")
+        every = f"{med(r['all']):.0f} ms ({p90(r['all']):.0f})" if r["all"] else "—"
+        lines.append(f"| {name} | {page} | {every} | {med(r['build']) * 1000:.0f} ms |")
         missed = [what for what, ok in (("page", not r["page"] or (med(r["page"]) <= 50 and p90(r["page"]) <= 100)),
-                                        ("every output", med(r["all"]) <= 500), ("build", med(r["build"]) <= 0.3)) if not ok]
+                                        ("every output", not r["all"] or med(r["all"]) <= 500), ("build", med(r["build"]) <= 0.3)) if not ok]
         verdicts.append(f"{name} " + ("met" if not missed else "missed: " + ", ".join(missed)))
     lines += ["", "- Targets of issue 56 (page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s): " + "; ".join(verdicts) + "."]
     return "\n".join(lines)
