@@ -249,6 +249,41 @@ public struct SiteState: Sendable {
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
                                    search: searching, sealing: sealing))
+        var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
+        stage.hashing = remembered != nil
+        // The pages of the edited records first (those that show their texts), served at once,
+        // before the facts and the outputs to render are found; then the rest of what the edit
+        // changed.
+        var early = (update: Update(), keys: Set<String>())
+        if let first, let piecesOnly, remembered == nil, stream == nil, let files = unrendered.files {
+            // (Those that read an edited text, or the text of the report a reply is to, and a new
+            // report's, never rendered before.)
+            var texts = files
+            var new: [OutputID] = []
+            for path in files {
+                switch FileRole.of(path) {
+                case .reply(let area, let report, _):
+                    if let position = content.reportPosition(of: area + "/" + report) { texts.insert(content.reports[position].file) }
+                case .report(let area, let name, _):
+                    let id = OutputID.report(area + "/" + name)
+                    if piecesOnly.reports.contains(area + "/" + name), model.reports[area + "/" + name] != nil, !last.graph.knows(id.key) { new.append(id) }
+                default: break
+                }
+            }
+            // (Of the last outputs, only when the edit took no record out: a deleted report's
+            // page is not rendered. A record's own pages are there while it is.)
+            let readers = !piecesOnly.removedFiles.isEmpty ? []
+                : last.outputs(keys: last.graph.outputs(reading: Set(texts.map { Dependency.body($0).key }), keepingReaders: true))
+            let own = readers + new
+            if !own.isEmpty {
+                let (made, _) = stage.run(own)
+                early.update = last.take(rendered: made, of: nil)
+                early.update.first = early.update.changed
+                early.keys = Set(own.map(\.key))
+                first(last.served, early.update.changed)
+                timer.lap("render the edited records' pages first (\(made.count) outputs)")
+            }
+        }
         // The outputs: after a model made piece by piece, the same as last time unless its
         // pieces may change which there are (`ModelChange.outputsMayChange`).
         var ids = piecesOnly?.outputsMayChange == false && !last.ids.isEmpty ? last.ids : renderer.outputs()
@@ -284,32 +319,8 @@ public struct SiteState: Sendable {
             todo = ids
         }
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
-        var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
-        stage.hashing = remembered != nil
-        // The pages of the edited records first (those that show their texts), served at once;
-        // then the rest of what the edit changed.
-        var early = Update()
-        var rest = todo
-        if let first, piecesOnly != nil, remembered == nil, stream == nil, let files = unrendered.files {
-            // (Those that read an edited text, or the text of the report a reply is to, and those
-            // of a new record, never rendered before.)
-            var texts = files
-            for path in files {
-                if case .reply(let area, let report, _) = FileRole.of(path), let position = content.reportPosition(of: area + "/" + report) {
-                    texts.insert(content.reports[position].file)
-                }
-            }
-            var own = last.graph.outputs(reading: Set(texts.map { Dependency.body($0).key }), keepingReaders: true)
-            own.formUnion(todo.map(\.key).filter { !last.graph.knows($0) })
-            if !own.isEmpty, todo.contains(where: { !own.contains($0.key) }) {
-                let (made, _) = stage.run(todo.filter { own.contains($0.key) })
-                early = last.take(rendered: made, of: nil)
-                early.first = early.changed
-                first(last.served, early.changed)
-                rest = todo.filter { !own.contains($0.key) }
-                timer.lap("render the edited records' pages first (\(made.count) outputs)")
-            }
-        }
+        // (The edited records' pages were rendered first, above.)
+        let rest = todo.filter { !early.keys.contains($0.key) }
         let (rendered, failure) = stage.run(rest)
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")
@@ -329,7 +340,8 @@ public struct SiteState: Sendable {
 
         // A build with the store keeps its outputs' account there (and streamed pages no bytes).
         var update = remembered == nil ? last.take(rendered: rendered, of: sameOutputs ? nil : ids) : Update(rendered: rendered.count)
-        (update.changed, update.rendered, update.first) = (early.changed + update.changed, early.rendered + update.rendered, early.first)
+        (update.changed, update.rendered, update.first) = (early.update.changed + update.changed, early.update.rendered + update.rendered,
+                                                           early.update.first)
         if remembered == nil { last.facts = facts }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
