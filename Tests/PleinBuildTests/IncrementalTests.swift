@@ -158,19 +158,12 @@ import Testing
                     "\(id.key) read the templates \(templates)")
         }
         #expect(kinds == Set(OutputID.Kind.allCases), "the demo lacks \(Set(OutputID.Kind.allCases).subtracting(kinds))")
-    }
 
-    /// Pages that read a view of every report (the sitemap, the site's feed, the map of every
-    /// report, the list of areas) record it as one read (`Dependency.everies`), not one per
-    /// report; a page of some reports (an area's) records each; and the fact of the one read
-    /// changes with any of those it stands for, as `Facts.update` keeps it.
-    @Test func pagesOfEveryReportReadThemAsOne() throws {
-        let dir = TempDir()
-        defer { dir.cleanup() }
-        var options = BuildOptions.test(output: dir.path + "/public", suite: "incremental")
-        options.secret = Array("incremental-secret".utf8)
-        let state = SiteState(options, tracking: true)
-        let renderer = try #require(state.searchingRenderer())
+        // Pages that read a view of every report (the sitemap, the site's feed, the map of every
+        // report, the list of areas) record it as one read (`Dependency.everies`), not one per
+        // report; a page of some reports (an area's) records each. (That the fact of the one
+        // read changes with those it stands for, `Facts.update` included, is
+        // `recordEditsAreRedoneRecordByRecord`'s.)
         func reads(_ id: OutputID) -> Set<Dependency> { renderer.renderTracked(id).1 }
         func perReport(_ reads: Set<Dependency>) -> [Dependency] {
             reads.filter { if case .reportHeadline = $0 { true } else if case .reportTimes = $0 { true } else { false } }.sorted { $0.key < $1.key }
