@@ -125,8 +125,16 @@ struct FeedSelection: Rendering {
     }
 
     func albumCandidate(_ album: AlbumModel) -> Candidate {
-        let date = entries.albumDate(album)
-        return Candidate(published: date, id: entries.tagURI(date, routes.album(album.key).trimmingSlash)) { entries.albumEntry(album) }
+        albumCandidate(album.key, published: entries.albumDate(album)) { album }
+    }
+
+    /// An album known by its dates only: read whole when it makes the cut.
+    func albumCandidate(_ album: GroupActivity.Album) -> Candidate {
+        albumCandidate(album.key, published: entries.albumDate(album.date ?? album.created, photos: album.photos)) { view.album(album.key)! }
+    }
+
+    private func albumCandidate(_ key: AlbumKey, published: Moment, album: @escaping () -> AlbumModel) -> Candidate {
+        Candidate(published: published, id: entries.tagURI(published, routes.album(key).trimmingSlash)) { entries.albumEntry(album()) }
     }
 
     func goalAddedCandidate(_ goal: GoalModel) -> Candidate? {
@@ -135,20 +143,17 @@ struct FeedSelection: Rendering {
     }
 
     func completionCandidate(_ goal: GoalModel) -> Candidate {
-        let at = goal.completedAt ?? Moment(seconds: 0)
-        return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(goal.key) + "/completed")) { entries.completionEntry(goal) }
-    }
-
-    /// An album known by its dates only: read whole when it makes the cut.
-    func albumCandidate(_ album: GroupActivity.Album) -> Candidate {
-        let date = entries.albumDate(album.date ?? album.created, photos: album.photos)
-        return Candidate(published: date, id: entries.tagURI(date, routes.album(album.key).trimmingSlash)) { entries.albumEntry(view.album(album.key)!) }
+        completionCandidate(goal.key, at: goal.completedAt) { goal }
     }
 
     /// A completion known by its time only: the goal is read whole when it makes the cut.
     func completionCandidate(_ goal: GroupActivity.Completion) -> Candidate {
-        let at = goal.at ?? Moment(seconds: 0)
-        return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(goal.key) + "/completed")) { entries.completionEntry(view.goal(goal.key)!) }
+        completionCandidate(goal.key, at: goal.at) { view.goal(goal.key)! }
+    }
+
+    private func completionCandidate(_ key: GoalKey, at: Moment?, goal: @escaping () -> GoalModel) -> Candidate {
+        let at = at ?? Moment(seconds: 0)
+        return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(key) + "/completed")) { entries.completionEntry(goal()) }
     }
 
     func groupEventCandidate(_ event: GroupEventModel) -> Candidate {

@@ -1,0 +1,27 @@
+import PleinCore
+@testable import PleinRender
+import Testing
+
+/// A read inside `readingEvery` is recorded as the read of every record's view that stands for
+/// it (`Dependency.every`); the facts of those reads are sums of the facts whose keys
+/// `Dependency.every(covering:)` names. The two must agree, or an output would not be rendered
+/// again when a view it read changed.
+@Suite struct DependencyTests {
+    @Test func aReadOfEveryRecordStandsForTheFactsItCovers() {
+        let reads: [Dependency] = [
+            .reportHeadline("1094/a"), .reportTimes("1094/a"), .reportReplies("1094/a"), .memberJoined("zoë"),
+            .summary("reports/1094/a.md"), .summary("reports/1094/b/index.md"), .summary("reports/1094/b/replies/20261120T1000-zoë.md"),
+            .summary("groups/g/index.md"), .report("1094/a"), .member("zoë"), .memberCard("zoë"), .body("reports/1094/a.md"),
+            .areaCard("1094"), .groupActivity("g"), .locationName("ub"), .checkedIn("zoë"),
+        ]
+        for read in reads {
+            #expect(read.every == Dependency.every(covering: read.key), "\(read.key)")
+        }
+        #expect(reads.compactMap(\.every).count == 6)
+        // A reply's summary, or a group's, is not a report's own text: it is read one by one.
+        #expect(Dependency.summary("reports/1094/b/replies/20261120T1000-zoë.md").every == nil)
+        #expect(Set(reads.compactMap(\.every)) == Set(Dependency.everies))
+        // The reads of every record are not themselves covered by one.
+        #expect(Dependency.everies.allSatisfy { $0.every == nil && Dependency.every(covering: $0.key) == nil })
+    }
+}
