@@ -393,5 +393,18 @@ import Testing
             #expect(report.rendered ?? .max < 200, "\(path): \(report.rendered ?? 0) outputs rendered again")
             expectSameAsClean(path)
         }
+        // A report taken out (a full build, whose spare lacks its page) and written again: the
+        // edit that puts it back writes its page, and the next edit keeps it.
+        try FileManager.default.removeItem(atPath: site.content + "/" + newReport)
+        #expect(Pipeline.build(options).succeeded)
+        try site.write(newReport, written[1].1(""))
+        let back = Pipeline.build(options)
+        #expect(back.succeeded && back.recordByRecord, "written again: built record by record (\(back.fullBuildReason ?? "no reason given"))")
+        expectSameAsClean("a report taken out and written again")
+        try site.edit(newReport) { $0.replacingOccurrences(of: "title: Lantaarnpaal kapot", with: "title: Lantaarnpaal weer kapot") }
+        let next = Pipeline.build(options)
+        #expect(next.succeeded && next.recordByRecord && next.renderedOutputs.contains("geojson:reports"),
+                "the edit after it: \(String(describing: next.renderedOutputs))")
+        expectSameAsClean("the edit after a report written again")
     }
 }

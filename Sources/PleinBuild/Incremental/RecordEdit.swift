@@ -205,7 +205,9 @@ struct RecordEdit {
                 let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
                 outputs = made
                 if let streamFailure { writer.discard(); throw streamFailure }
-                let paths = Set(stale.map(\.path))
+                // (The spare's differences left are those of the last edit that this one did not
+                // write: a new output among them, at the path of one an edit took out, stays.)
+                let paths = Set(stale.map(\.path) + made.map(\.file.path))
                 for path in differences.all.sorted() where spareVouched && !paths.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
