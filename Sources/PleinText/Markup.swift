@@ -131,5 +131,13 @@ public struct MarkupWriter {
         Escaping.append(literal, to: &out)
     }
 
+    /// Markup another writer made (`bytes`), as it was kept (a part of a page the fragment
+    /// memory keeps).
+    public mutating func append(made bytes: [UInt8]) {
+        out += bytes
+    }
+
     public var html: TrustedHTML { TrustedHTML(String(decoding: out, as: UTF8.self)) }
+    /// What it made, as UTF-8.
+    public var bytes: [UInt8] { out }
 }

@@ -24,4 +24,23 @@ import Testing
         // The reads of every record are not themselves covered by one.
         #expect(Dependency.everies.allSatisfy { $0.every == nil && Dependency.every(covering: $0.key) == nil })
     }
+
+    /// The fragment memory keeps a part's reads by their keys and records them again from
+    /// there (`Dependency(key:)`): every dependency is read back from its key as itself.
+    @Test func everyDependencyIsReadBackFromItsKey() {
+        let all: [Dependency] = [
+            .member("zoë"), .group("g"), .report("1094/a"), .reportTimes("1094/a"), .reportReplies("1094/a"), .memberJoined("zoë"),
+            .memberCard("zoë"), .groupEvents("g"), .groupCard("g"), .groupActivity("g"), .areaCard("1094"), .changed("page:over"),
+            .reportHeadline("1094/a"), .summary("reports/1094/a.md"), .area("1094"), .location("ub"), .locationName("ub"),
+            .checkedIn("zoë"), .thread("t"), .sessions("zoë"), .page("over"), .pageOrder, .menu, .formerMembers, .memberOrder,
+            .groupOrder, .reportOrder, .areaOrder, .locationOrder, .places, .asOf, .today, .body("users/zoë.md"),
+            .image("groups/g/albums/a/1.jpg"), .everyReportHeadline, .everyReportTimes, .everyReportReplies, .everyReportSummary,
+            .everyMemberJoined, .template("report"), .theme,
+        ]
+        for dependency in all {
+            #expect(Dependency(key: dependency.key) == dependency, "\(dependency.key)")
+        }
+        #expect(Set(all.map(\.key)).count == all.count)
+        #expect(Dependency(key: "nothing:x") == nil && Dependency(key: "nothing") == nil)
+    }
 }

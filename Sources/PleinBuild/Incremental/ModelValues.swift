@@ -83,12 +83,16 @@ final class StoredModel: ModelSource {
         var table: [String: Value]?
     }
 
-    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown]) {
+    let fragments: (any FragmentMemory)?
+
+    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown],
+         fragments: (any FragmentMemory)? = nil) {
         self.queue = queue
         self.site = site
         self.made = made
         self.gone = gone
         self.bodies = bodies
+        self.fragments = fragments
     }
 
     /// Every stored value under keys that start with `prefix`, by the rest of the key, with those

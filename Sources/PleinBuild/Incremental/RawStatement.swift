@@ -42,6 +42,37 @@ struct RawStatement {
         }
     }
 
+    /// A row the statement gives: its columns by index, from 0.
+    struct Columns {
+        fileprivate let raw: OpaquePointer
+
+        func text(_ column: Int32) -> String {
+            guard let text = sqlite3_column_text(raw, column) else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, column))), as: UTF8.self)
+        }
+
+        func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(raw, column))
+            guard count > 0, let blob = sqlite3_column_blob(raw, column) else { return [] }
+            return [UInt8](UnsafeRawBufferPointer(start: blob, count: count))
+        }
+    }
+
+    /// Runs the statement with these values, giving each row it gives to `row`.
+    func each(_ values: Value..., row: (Columns) throws -> Void) throws {
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        try bind(values)
+        while true {
+            let code = sqlite3_step(raw)
+            switch code {
+            case SQLITE_ROW: try row(Columns(raw: raw))
+            case SQLITE_DONE: return
+            default: throw Self.error(code, statement)
+            }
+        }
+    }
+
     private func bind(_ values: [Value]) throws {
         let raw = statement.sqliteStatement
         for (offset, value) in values.enumerated() {

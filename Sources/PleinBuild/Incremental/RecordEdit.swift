@@ -190,7 +190,8 @@ struct RecordEdit {
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered)
+        let fragments = StoredFragments(queue: queue, changed: Dictionary(changedFacts.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }))
+        let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered, fragments: fragments)
         let renderer = Renderer(
             source: source, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
@@ -226,7 +227,7 @@ struct RecordEdit {
             do throws(BuildStore.Damaged) {
                 let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
-                         differences: outputs.isEmpty ? nil : changedPaths, counts: addedPaths.isEmpty ? nil : (pages, files))
+                         fragments: fragments.made, differences: outputs.isEmpty ? nil : changedPaths, counts: addedPaths.isEmpty ? nil : (pages, files))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
                 do throws(BuildStore.Damaged) { try store.clear() } catch {}
@@ -450,10 +451,12 @@ struct RecordEdit {
 
     /// Changes the store's rows that this build changed, in one transaction: the edited files'
     /// scan rows and records, the facts that changed and the pieces whose fact changed, the
-    /// bodies that changed, the outputs rendered (their hashes and what they read), and the
-    /// spare's differences (nil: nothing was written, the spare is as it was).
+    /// bodies that changed, the outputs rendered (their hashes and what they read), the parts of
+    /// outputs made for the fragment memory (`StoredFragments`), and the spare's differences
+    /// (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
-                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale], differences: [String]?,
+                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale],
+                      fragments: [String: StoredFragments.Part], differences: [String]?,
                       counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         var timer = PhaseTimer(enabled: options.timings)
@@ -517,7 +520,8 @@ struct RecordEdit {
                     }
                     try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted()), Data(digest)])
                 }
-                timer.lap("    save: bodies and outputs")
+                try StoredFragments.save(fragments, db)
+                timer.lap("    save: bodies, outputs and fragments")
                 if spareVouched, let differences {
                     try db.execute(sql: "DELETE FROM differences")
                     let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, 0)")

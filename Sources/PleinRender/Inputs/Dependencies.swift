@@ -128,6 +128,34 @@ extension Dependency {
 }
 
 extension Dependency {
+    /// The dependency whose `key` is `key`; nil for a key no dependency has.
+    public init?(key: String) {
+        if let found = Self.byKey[key] {
+            self = found
+            return
+        }
+        guard let colon = key.firstIndex(of: ":"), let make = Self.byKind[String(key[..<colon])] else { return nil }
+        self = make(String(key[key.index(after: colon)...]))
+    }
+
+    /// The dependencies of one key each, by it; and the others by the kind their key starts with.
+    private static let byKey: [String: Dependency] = [
+        "pageOrder": .pageOrder, "menu": .menu, "formerMembers": .formerMembers, "memberOrder": .memberOrder,
+        "groupOrder": .groupOrder, "reportOrder": .reportOrder, "areaOrder": .areaOrder, "locationOrder": .locationOrder,
+        "places": .places, "asOf": .asOf, "today": .today, "theme": .theme,
+        "every:reportHeadline": .everyReportHeadline, "every:reportTimes": .everyReportTimes, "every:reportReplies": .everyReportReplies,
+        "every:reportSummary": .everyReportSummary, "every:memberJoined": .everyMemberJoined,
+    ]
+    private static let byKind: [String: @Sendable (String) -> Dependency] = [
+        "member": Dependency.member, "group": Dependency.group, "report": Dependency.report, "reportTimes": Dependency.reportTimes,
+        "reportReplies": Dependency.reportReplies, "memberJoined": Dependency.memberJoined, "memberCard": Dependency.memberCard,
+        "groupEvents": Dependency.groupEvents, "groupCard": Dependency.groupCard, "groupActivity": Dependency.groupActivity,
+        "areaCard": Dependency.areaCard, "changed": Dependency.changed, "reportHeadline": Dependency.reportHeadline,
+        "summary": Dependency.summary, "area": Dependency.area, "location": Dependency.location, "locationName": Dependency.locationName,
+        "checkedIn": Dependency.checkedIn, "thread": Dependency.thread, "sessions": Dependency.sessions, "page": Dependency.page,
+        "body": Dependency.body, "image": Dependency.image, "template": Dependency.template,
+    ]
+
     /// Every read of all records at once, each standing for the reads it covers.
     public static let everies: [Dependency] = [.everyReportHeadline, .everyReportTimes, .everyReportReplies, .everyReportSummary, .everyMemberJoined]
 
@@ -163,8 +191,9 @@ extension Dependency {
 
 /// Collects what one output reads while it is rendered.
 public final class DependencyRecorder: Sendable {
-    /// The reads, and how deep the output is in `readingEvery`.
-    private let recorded = Mutex<(reads: Set<Dependency>, every: Int)>(([], 0))
+    /// The reads, how deep the output is in `readingEvery`, and the reads of each part being
+    /// made for the fragment memory (`capturing`), innermost last, as they are read.
+    private let recorded = Mutex<(reads: Set<Dependency>, every: Int, parts: [Set<Dependency>])>(([], 0, []))
 
     public init() {}
 
@@ -175,7 +204,18 @@ public final class DependencyRecorder: Sendable {
             } else {
                 state.reads.insert(dependency)
             }
+            for index in state.parts.indices { state.parts[index].insert(dependency) }
         }
+    }
+
+    /// Runs `body`, recording its reads as any other, and returns them as they were read (not
+    /// as `readingEvery` records them): what a part of the output was made from
+    /// (`ModelView.fragment`).
+    func capturing<T>(_ body: () -> T) -> (T, Set<Dependency>) {
+        recorded.withLock { $0.parts.append([]) }
+        let value = body()
+        let reads = recorded.withLock { $0.parts.removeLast() }
+        return (value, reads)
     }
 
     /// Runs `body`, recording its reads of a view of a report or member as the read of that

@@ -44,6 +44,8 @@ public protocol ModelSource: Sendable {
     func lead(_ file: String) -> String?
     /// When a member joined (from the member unless the source keeps it on its own).
     func joined(_ id: String) -> Moment?
+    /// Where parts of outputs made before are kept (`ModelView.fragment`); nil: none are.
+    var fragments: (any FragmentMemory)? { get }
 }
 
 extension ModelSource {
@@ -52,6 +54,7 @@ extension ModelSource {
     public func headline(_ id: String) -> ReportHeadline? { report(id).map(ReportHeadline.init) }
     public func lead(_ file: String) -> String? { body(file)?.text }
     public func joined(_ id: String) -> Moment? { member(id)?.joined }
+    public var fragments: (any FragmentMemory)? { nil }
 }
 
 /// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.

@@ -9,51 +9,112 @@ struct GeoJSONFile: Rendering {
     let inputs: RenderInputs
     let id: MapID
 
-    func render() -> OutputFile {
-        let features = maps.features
-        return OutputFile(path: features.path(id), text: geoJSON(features.features(id)))
+    /// One feature: its positions (for the collection's bbox) and its JSON, as it is written in
+    /// the collection's list of features.
+    struct Part {
+        let positions: [Coordinate]
+        let json: [UInt8]
+
+        /// As the fragment memory keeps it: the number of positions, each position's longitude
+        /// and latitude (as their bits), then the JSON.
+        var kept: [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(4 + positions.count * 16 + json.count)
+            withUnsafeBytes(of: UInt32(positions.count).littleEndian) { bytes += $0 }
+            for position in positions {
+                withUnsafeBytes(of: position.lon.bitPattern.littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: position.lat.bitPattern.littleEndian) { bytes += $0 }
+            }
+            return bytes + json
+        }
+
+        init(positions: [Coordinate], json: [UInt8]) {
+            self.positions = positions
+            self.json = json
+        }
+
+        /// A part as `kept` keeps it; nil for bytes it does not make (a report without a place
+        /// on the map is kept as no bytes).
+        init?(kept bytes: [UInt8]) {
+            guard bytes.count >= 4 else { return nil }
+            func word(_ at: Int) -> UInt64 { bytes[at..<at + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+            let count = Int(bytes[0..<4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            guard bytes.count >= 4 + count * 16 else { return nil }
+            positions = (0..<count).map { i in
+                Coordinate(lat: Double(bitPattern: word(4 + i * 16 + 8)), lon: Double(bitPattern: word(4 + i * 16)))
+            }
+            json = Array(bytes[(4 + count * 16)...])
+        }
     }
 
-    func geoJSON(_ features: [MapFeature]) -> String {
-        var all: [Coordinate] = []
-        var items: [JSON] = []
-        for feature in features {
-            let geometry: JSON
-            switch feature.shape {
-            case .point(let c):
-                all.append(c)
-                geometry = .object([("type", .string("Point")), ("coordinates", position(c))])
-            case .polygon(let ring):
-                all += ring
-                // RFC 7946 rings are closed: the first position is repeated at the end.
-                geometry = .object([("type", .string("Polygon")), ("coordinates", .array([.array((ring + [ring[0]]).map(position))]))])
+    func render() -> OutputFile {
+        let features = maps.features
+        // (A report's feature is kept from the last build while what it shows is the same.)
+        let parts = features.things(id, each: part, report: { id in
+            Part(kept: view.fragment("geojson:report:" + id) { features.reportFeature(id).map(part)?.kept ?? [] })
+        })
+        return OutputFile(path: features.path(id), bytes: collection(parts))
+    }
+
+    /// The FeatureCollection of `parts`, as `JSON.serialized(pretty: true)` writes it, and a
+    /// newline.
+    private func collection(_ parts: [Part]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(64) { $0 + $1.json.count + 6 })
+        out += "{\n  \"type\": \"FeatureCollection\"".utf8
+        if let bounds = Geo.Bounds(parts.flatMap(\.positions)) {
+            out += ",\n  \"bbox\": ".utf8
+            JSON.array([bounds.minLon, bounds.minLat, bounds.maxLon, bounds.maxLat].map { .number(Geo.round6($0)) }).write(to: &out, pretty: true, indent: 1)
+        }
+        out += ",\n  \"features\": ".utf8
+        if parts.isEmpty {
+            out += "[]".utf8
+        } else {
+            out.append(UInt8(ascii: "["))
+            for (index, part) in parts.enumerated() {
+                out += (index == 0 ? "\n    " : ",\n    ").utf8
+                out += part.json
             }
-            var properties: [(String, JSON)] = [
-                ("title", .string(feature.title)),
-                ("url", .string(routes.absolute(feature.path))),
-                ("category", .string(feature.category)),
-                ("date", feature.date.map { .string(site.clock.rfc3339($0)) } ?? .null),
-                ("description", .string(feature.description)),
+            out += "\n  ]".utf8
+        }
+        out += "\n}\n".utf8
+        return out
+    }
+
+    /// A feature as it is written in the collection (two levels in).
+    private func part(_ feature: MapFeature) -> Part {
+        let geometry: JSON
+        let positions: [Coordinate]
+        switch feature.shape {
+        case .point(let c):
+            positions = [c]
+            geometry = .object([("type", .string("Point")), ("coordinates", position(c))])
+        case .polygon(let ring):
+            positions = ring
+            // RFC 7946 rings are closed: the first position is repeated at the end.
+            geometry = .object([("type", .string("Polygon")), ("coordinates", .array([.array((ring + [ring[0]]).map(position))]))])
+        }
+        var properties: [(String, JSON)] = [
+            ("title", .string(feature.title)),
+            ("url", .string(routes.absolute(feature.path))),
+            ("category", .string(feature.category)),
+            ("date", feature.date.map { .string(site.clock.rfc3339($0)) } ?? .null),
+            ("description", .string(feature.description)),
+        ]
+        if case .polygon = feature.shape {
+            properties += [
+                ("stroke", .string(feature.color)), ("stroke-width", .number(2)), ("stroke-opacity", .number(0.9)),
+                ("fill", .string(feature.color)), ("fill-opacity", .number(0.08)),
             ]
-            if case .polygon = feature.shape {
-                properties += [
-                    ("stroke", .string(feature.color)), ("stroke-width", .number(2)), ("stroke-opacity", .number(0.9)),
-                    ("fill", .string(feature.color)), ("fill-opacity", .number(0.08)),
-                ]
-            } else {
-                properties += [
-                    ("marker-color", .string(feature.color)), ("marker-symbol", .string(feature.symbol)),
-                    ("marker-size", .string("medium")),
-                ]
-            }
-            items.append(.object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))]))
+        } else {
+            properties += [
+                ("marker-color", .string(feature.color)), ("marker-symbol", .string(feature.symbol)),
+                ("marker-size", .string("medium")),
+            ]
         }
-        var collection: [(String, JSON)] = [("type", .string("FeatureCollection"))]
-        if let bounds = Geo.Bounds(all) {
-            collection.append(("bbox", .array([bounds.minLon, bounds.minLat, bounds.maxLon, bounds.maxLat].map { .number(Geo.round6($0)) })))
-        }
-        collection.append(("features", .array(items)))
-        return JSON.object(collection).serialized(pretty: true) + "\n"
+        var json: [UInt8] = []
+        JSON.object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))]).write(to: &json, pretty: true, indent: 2)
+        return Part(positions: positions, json: json)
     }
 
     private func position(_ c: Coordinate) -> JSON {

@@ -46,17 +46,23 @@ struct MapFeatures: Rendering {
     /// report's description, so none is read (a page of every report's map then does not
     /// depend on their texts).
     func features(_ id: MapID, drawn: Bool = false) -> [MapFeature] {
+        things(id, each: { $0 }, report: { reportFeature($0, described: !drawn) })
+    }
+
+    /// The things on a map, in order: each report's made by `report` from its id, the others by
+    /// `each` from their features.
+    func things<Thing>(_ id: MapID, each: (MapFeature) -> Thing, report: (String) -> Thing?) -> [Thing] {
         switch id {
         case .reports:
-            return view.areas.compactMap(areaFeature) + view.readingEvery { view.reportOrder.sorted().compactMap { reportFeature($0, described: !drawn) } }
+            return view.areas.compactMap(areaFeature).map(each) + view.readingEvery { view.reportOrder.sorted().compactMap(report) }
         case .area(let aid):
             let area = view.area(aid)
-            return (area.flatMap(areaFeature).map { [$0] } ?? []) + (area?.reports.sorted().compactMap { reportFeature($0, described: !drawn) } ?? [])
+            return (area.flatMap(areaFeature).map { [each($0)] } ?? []) + (area?.reports.sorted().compactMap(report) ?? [])
         case .locations:
-            return view.locations.compactMap(locationFeature)
+            return view.locations.compactMap(locationFeature).map(each)
         case .album(let key):
             guard let album = view.album(key) else { return [] }
-            return album.photos.compactMap { photoFeature(album, $0) }
+            return album.photos.compactMap { photoFeature(album, $0) }.map(each)
         }
     }
 

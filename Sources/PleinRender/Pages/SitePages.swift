@@ -30,24 +30,49 @@ struct Sitemap: Rendering {
     let inputs: RenderInputs
 
     func render() -> OutputFile {
-        let pages = pages()
-        var xml = MarkupWriter(capacity: 256 + pages.count * 120)
+        let entries = entries()
+        var xml = MarkupWriter(capacity: 256 + entries.reduce(0) { $0 + $1.count + 3 })
         xml.append(literal: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         xml.open("urlset", .init("xmlns", "http://www.sitemaps.org/schemas/sitemap/0.9"))
-        for page in pages {
+        for entry in entries {
             xml.append(literal: "\n  ")
-            xml.open("url")
-            xml.element("loc", text: routes.absolute(page.path))
-            if let changed = page.changed { xml.element("lastmod", text: changed.rfc3339UTC) }
-            xml.close("url")
+            xml.append(made: entry)
         }
         xml.append(literal: "\n")
         xml.close("urlset")
         xml.append(literal: "\n")
-        return OutputFile(path: routes.sitemap, text: xml.html.markup)
+        return OutputFile(path: routes.sitemap, bytes: xml.bytes)
     }
 
-    func pages() -> [(path: String, changed: Moment?)] {
+    /// Each page's `<url>`; a report's kept from the last build while its headline is the same.
+    func entries() -> [[UInt8]] {
+        var entries = pages(before: true).map(entry)
+        entries += view.readingEvery {
+            view.reportOrder.sorted().compactMap { id in
+                let made = view.fragment("sitemap:report:" + id) { view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? [] }
+                return made.isEmpty ? nil : made
+            }
+        }
+        return entries + pages(before: false).map(entry)
+    }
+
+    private func entry(_ page: (path: String, changed: Moment?)) -> [UInt8] {
+        var xml = MarkupWriter(capacity: 128)
+        xml.open("url")
+        xml.element("loc", text: routes.absolute(page.path))
+        if let changed = page.changed { xml.element("lastmod", text: changed.rfc3339UTC) }
+        xml.close("url")
+        return xml.bytes
+    }
+
+    /// The pages but the reports': those listed before them, or after.
+    func pages(before: Bool) -> [(path: String, changed: Moment?)] {
+        guard before else {
+            var pages = view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
+            pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }
+            if !events(.site).isEmpty { pages.append((routes.events, nil)) }
+            return pages
+        }
         let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
                                               (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
         var pages: [(path: String, changed: Moment?)] = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { ($0, nil) }
@@ -66,14 +91,7 @@ struct Sitemap: Rendering {
                 pages += album.photos.map { (routes.photo(album.key, $0), nil) }
             }
         }
-        pages += view.areas.map { (routes.area($0.id), nil) }
-        pages += view.readingEvery {
-            view.reportOrder.sorted().map { id in (routes.report(id), view.headline(id)!.changed) }
-        }
-        pages += view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
-        pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }
-        if !events(.site).isEmpty { pages.append((routes.events, nil)) }
-        return pages
+        return pages + view.areas.map { (routes.area($0.id), nil) }
     }
 }
 

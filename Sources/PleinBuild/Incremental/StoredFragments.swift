@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import PleinCore
+import PleinRender
+import Synchronization
+
+/// The fragment memory of a build after edits (`RecordEdit`): the parts of outputs the build
+/// store keeps (`fragments`), each with the keys of the facts it was made from and those facts
+/// as they were. A part is taken while those facts are the same now (the store's, with the
+/// edit's in place of those it changed); the parts made are saved with the edit (`made`). A
+/// full build empties the table: the parts in it were all made with the settings, theme and
+/// options of the build that followed it.
+final class StoredFragments: FragmentMemory {
+    struct Part: Sendable {
+        let reads: [String]
+        /// The facts of `reads` when the part was made (`facts(of:)`).
+        let facts: [UInt8]
+        let bytes: [UInt8]
+    }
+
+    private let queue: DatabaseQueue
+    /// The edit's facts that differ from the store's (nil: gone).
+    private let changed: [String: [UInt8]?]
+    private struct State {
+        /// The parts kept whose facts are as they were; nil until first asked for.
+        var kept: [String: Part]?
+        /// The store's facts, of the kinds (what their keys start with) read so far.
+        var facts: [String: [UInt8]] = [:]
+        var kinds: Set<String> = []
+        var made: [String: Part] = [:]
+    }
+    private let state = Mutex(State())
+
+    init(queue: DatabaseQueue, changed: [String: [UInt8]?]) {
+        self.queue = queue
+        self.changed = changed
+    }
+
+    /// The parts made by this build, to save.
+    var made: [String: Part] { state.withLock { $0.made } }
+
+    func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
+        let part: Part? = state.withLock { state in
+            if state.kept == nil { state.kept = load(&state) }
+            return state.kept?[key]
+        }
+        guard let part else { return nil }
+        let reads = part.reads.compactMap(Dependency.init(key:))
+        return reads.count == part.reads.count ? (part.bytes, reads) : nil
+    }
+
+    func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
+        let keys = reads.map(\.key).sorted()
+        state.withLock { state in
+            state.made[key] = Part(reads: keys, facts: facts(of: keys, &state), bytes: bytes)
+        }
+    }
+
+    /// The stored parts whose facts are as they were when they were made.
+    private func load(_ state: inout State) -> [String: Part] {
+        var parts: [String: Part] = [:]
+        do {
+            try queue.inDatabase { db in
+                try RawStatement(db, "SELECT key, reads, facts, bytes FROM fragments").each { row in
+                    let reads = row.blob(1).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                    parts[row.text(0)] = Part(reads: reads, facts: row.blob(2), bytes: row.blob(3))
+                }
+            }
+        } catch {
+            return [:]
+        }
+        return parts.filter { facts(of: $0.value.reads, &state) == $0.value.facts }
+    }
+
+    /// The facts of `keys` now, one after the other, each after its length (255: none).
+    private func facts(of keys: [String], _ state: inout State) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for key in keys {
+            let fact: [UInt8]?
+            if let edited = changed[key] {
+                fact = edited
+            } else {
+                let kind = String(key.prefix { $0 != ":" })
+                if !state.kinds.contains(kind) {
+                    state.kinds.insert(kind)
+                    // (Every fact of a kind at once: a map of every report reads one of each.)
+                    try? queue.inDatabase { db in
+                        let (sql, from, to) = kind.count == key.count
+                            ? ("SELECT key, hash FROM facts WHERE key = ? OR key = ?", key, key)
+                            : ("SELECT key, hash FROM facts WHERE key >= ? AND key < ?", kind + ":", kind + ";")
+                        try RawStatement(db, sql).each(.text(from), .text(to)) { row in state.facts[row.text(0)] = row.blob(1) }
+                    }
+                }
+                fact = state.facts[key]
+            }
+            if let fact, fact.count < 255 {
+                bytes.append(UInt8(fact.count))
+                bytes += fact
+            } else {
+                bytes.append(255)
+            }
+        }
+        return bytes
+    }
+
+    /// Saves the parts made (`made`) in the store, in the edit's transaction.
+    static func save(_ parts: [String: Part], _ db: Database) throws {
+        let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, facts, bytes) VALUES (?, ?, ?, ?)")
+        for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
+            try put.run(.text(key), .blob(Array(part.reads.map { Array($0.utf8) }.joined(separator: [0]))), .blob(part.facts), .blob(part.bytes))
+        }
+    }
+}
