@@ -22,8 +22,10 @@ final class StoredFragments: FragmentMemory {
     /// The edit's facts that differ from the store's (nil: gone).
     private let changed: [String: [UInt8]?]
     private struct State {
-        /// The parts kept whose facts are as they were; nil until first asked for.
-        var kept: [String: Part]?
+        /// The parts kept, of the kinds asked for so far (`kind(of:)`), as the store has them:
+        /// the keys of their reads (each ended by a NUL), their facts then, their bytes.
+        var kept: [String: (reads: [UInt8], facts: [UInt8], bytes: [UInt8])] = [:]
+        var keptKinds: Set<String> = []
         /// The store's facts, of the kinds (what their keys start with) read so far.
         var facts: [String: [UInt8]] = [:]
         var kinds: Set<String> = []
@@ -40,13 +42,19 @@ final class StoredFragments: FragmentMemory {
     var made: [String: Part] { state.withLock { $0.made } }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
-        let part: Part? = state.withLock { state in
-            if state.kept == nil { state.kept = load(&state) }
-            return state.kept?[key]
+        let found: (bytes: [UInt8], reads: [String])? = state.withLock { state in
+            // (A part two outputs show, made for the first.)
+            if let made = state.made[key] { return (made.bytes, made.reads) }
+            let kind = Self.kind(of: key)
+            if state.keptKinds.insert(kind).inserted { load(kind, &state) }
+            guard let part = state.kept[key] else { return nil }
+            let reads = part.reads.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            // (Taken only while what it was made from is the same.)
+            return facts(of: reads, &state) == part.facts ? (part.bytes, reads) : nil
         }
-        guard let part else { return nil }
-        let reads = part.reads.compactMap(Dependency.init(key:))
-        return reads.count == part.reads.count ? (part.bytes, reads) : nil
+        guard let found else { return nil }
+        let reads = found.reads.compactMap(Dependency.init(key:))
+        return reads.count == found.reads.count ? (found.bytes, reads) : nil
     }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
@@ -56,20 +64,26 @@ final class StoredFragments: FragmentMemory {
         }
     }
 
-    /// The stored parts whose facts are as they were when they were made.
-    private func load(_ state: inout State) -> [String: Part] {
-        var parts: [String: Part] = [:]
-        do {
-            try queue.inDatabase { db in
-                try RawStatement(db, "SELECT key, reads, facts, bytes FROM fragments").each { row in
-                    let reads = row.blob(1).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-                    parts[row.text(0)] = Part(reads: reads, facts: row.blob(2), bytes: row.blob(3))
-                }
-            }
-        } catch {
-            return [:]
+    /// The kind of part a key names: up to its second colon ("geojson:report:"), or whole.
+    private static func kind(of key: String) -> String {
+        var colons = 0
+        for index in key.indices where key[index] == ":" {
+            colons += 1
+            if colons == 2 { return String(key[...index]) }
         }
-        return parts.filter { facts(of: $0.value.reads, &state) == $0.value.facts }
+        return key
+    }
+
+    /// Reads the stored parts of `kind`.
+    private func load(_ kind: String, _ state: inout State) {
+        // (Every key of the kind sorts between it and it with its last character's successor.)
+        guard let last = kind.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return }
+        let end = String(kind.unicodeScalars.dropLast()) + String(next)
+        try? queue.inDatabase { db in
+            try RawStatement(db, "SELECT key, reads, facts, bytes FROM fragments WHERE key >= ? AND key < ?").each(.text(kind), .text(end)) { row in
+                state.kept[row.text(0)] = (row.blob(1), row.blob(2), row.blob(3))
+            }
+        }
     }
 
     /// The facts of `keys` now, one after the other, each after its length (255: none).
@@ -79,6 +93,8 @@ final class StoredFragments: FragmentMemory {
             let fact: [UInt8]?
             if let edited = changed[key] {
                 fact = edited
+            } else if let stored = state.facts[key] {
+                fact = stored
             } else {
                 let kind = String(key.prefix { $0 != ":" })
                 if !state.kinds.contains(kind) {
@@ -107,7 +123,7 @@ final class StoredFragments: FragmentMemory {
     static func save(_ parts: [String: Part], _ db: Database) throws {
         let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, facts, bytes) VALUES (?, ?, ?, ?)")
         for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
-            try put.run(.text(key), .blob(Array(part.reads.map { Array($0.utf8) }.joined(separator: [0]))), .blob(part.facts), .blob(part.bytes))
+            try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.facts), .blob(part.bytes))
         }
     }
 }

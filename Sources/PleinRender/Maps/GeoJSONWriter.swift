@@ -51,7 +51,8 @@ struct GeoJSONFile: Rendering {
         let features = maps.features
         // (A report's feature is kept from the last build while what it shows is the same.)
         let parts = features.things(id, each: part, report: { id in
-            Part(kept: view.fragment("geojson:report:" + id) { features.reportFeature(id).map(part)?.kept ?? [] })
+            let kept = view.fragment("geojson:report:" + id) { features.reportFeature(id).map(part)?.kept ?? [] }
+            return kept.isEmpty ? nil : Part(kept: kept) ?? features.reportFeature(id).map(part)
         })
         return OutputFile(path: features.path(id), bytes: collection(parts))
     }

@@ -31,6 +31,38 @@ struct MapFeature {
     let symbol: String
 }
 
+extension MapFeature {
+    /// A point as the fragment memory keeps it: its longitude and latitude (as their bits), its
+    /// date (its encoding as a `Moment`, or none), then its texts, each ended by a NUL. No
+    /// bytes for an outline.
+    var kept: [UInt8] {
+        guard case .point(let c) = shape else { return [] }
+        var bytes: [UInt8] = []
+        for word in [c.lon.bitPattern, c.lat.bitPattern, date.map { UInt64(bitPattern: $0.seconds << 1 | ($0.isDateOnly ? 1 : 0)) } ?? 0] {
+            withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+        }
+        bytes.append(date == nil ? 0 : 1)
+        for text in [title, path, category, description, color, symbol] {
+            bytes += text.utf8
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    /// A point as `kept` keeps it; nil for bytes it does not make (no bytes: no feature).
+    init?(kept bytes: [UInt8]) {
+        guard bytes.count > 25 else { return nil }
+        func word(_ at: Int) -> UInt64 { bytes[at..<at + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        let texts = bytes[25...].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard texts.count == 7, texts[6].isEmpty else { return nil }
+        let stamp = Int64(bitPattern: word(16))
+        self.init(shape: .point(Coordinate(lat: Double(bitPattern: word(8)), lon: Double(bitPattern: word(0)))),
+                  title: texts[0], path: texts[1], category: texts[2],
+                  date: bytes[24] == 1 ? Moment(seconds: stamp >> 1, isDateOnly: stamp & 1 == 1) : nil,
+                  description: texts[3], color: texts[4], symbol: texts[5])
+    }
+}
+
 /// Colours and Maki symbols of the things that are not report categories.
 enum MapStyle {
     static let location = (color: "#334155", symbol: "library")
@@ -46,7 +78,12 @@ struct MapFeatures: Rendering {
     /// report's description, so none is read (a page of every report's map then does not
     /// depend on their texts).
     func features(_ id: MapID, drawn: Bool = false) -> [MapFeature] {
-        things(id, each: { $0 }, report: { reportFeature($0, described: !drawn) })
+        guard drawn else { return things(id, each: { $0 }, report: { reportFeature($0) }) }
+        // (A report's drawn feature is kept from the last build while its headline is the same.)
+        return things(id, each: { $0 }, report: { id in
+            let kept = view.fragment("map:report:" + id) { reportFeature(id, described: false)?.kept ?? [] }
+            return kept.isEmpty ? nil : MapFeature(kept: kept) ?? reportFeature(id, described: false)
+        })
     }
 
     /// The things on a map, in order: each report's made by `report` from its id, the others by

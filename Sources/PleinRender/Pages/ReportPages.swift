@@ -36,7 +36,7 @@ struct AreaListPage: PageRenderer {
         let rows = view.readingEvery { areas.map { area in
             Row(
                 id: area.id, name: area.name, url: routes.url(routes.area(area.id)), count: strings.count("report_count", area.reports.count),
-                feedURL: routes.url(routes.areaFeed(area.id)), categories: cards.categoryCounts(area.reports),
+                feedURL: routes.url(routes.areaFeed(area.id)), categories: cards.categoryCounts(area: area.id),
                 latest: area.reports.first.flatMap(view.headline).map {
                     Latest(title: $0.title, url: routes.url(routes.report($0.id)), at: time($0.at))
                 })
@@ -87,7 +87,7 @@ struct AreaPage: PageRenderer {
             description: strings.format("area_description", ["area": title, "n": strings.number(area.reports.count)]), section: .reports)
         page.values = Values(area: AreaPageValues(
             id: area.id, name: area.name, title: title, reports: area.reports.compactMap(cards.report),
-            categories: cards.categoryCounts(area.reports), count: strings.count("report_count", area.reports.count),
+            categories: cards.categoryCounts(area: area.id), count: strings.count("report_count", area.reports.count),
             feedURL: routes.url(routes.areaFeed(id)), map: map,
             newReportURL: cms.newReport(area: id) ?? forge.newFile(
                 folder: ContentLayout.areaFolder(id), name: strings.format("prefill_report_name", ["date": today]),

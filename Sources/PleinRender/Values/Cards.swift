@@ -89,15 +89,20 @@ struct Cards: Rendering {
         CategoryBadge(category: category, label: strings["category_\(category.rawValue)"])
     }
 
-    /// Report counts per category (only categories that occur), for filters and summaries.
-    func categoryCounts(_ reports: [String]) -> [CategoryBadge] {
-        // (Each report's headline read once: a page of every report reads tens of thousands.)
-        var counts: [Category: Int] = [:]
-        for id in reports {
-            if let category = view.headline(id)?.category { counts[category, default: 0] += 1 }
+    /// An area's report counts per category (only categories that occur), for filters and
+    /// summaries: kept from the last build while the area's reports and their headlines are the
+    /// same (a new report counts its own area's again, not every one's).
+    func categoryCounts(area id: String) -> [CategoryBadge] {
+        let kept = view.fragment("categories:area:" + id) {
+            // (Each report's headline read once: a page of every report reads tens of thousands.)
+            var counts = [UInt32](repeating: 0, count: Category.allCases.count)
+            for report in view.area(id)?.reports ?? [] {
+                if let category = view.headline(report)?.category, let index = Category.allCases.firstIndex(of: category) { counts[index] += 1 }
+            }
+            return counts.flatMap { count in withUnsafeBytes(of: count.littleEndian) { Array($0) } }
         }
-        return Category.allCases.compactMap { category in
-            let n = counts[category] ?? 0
+        return Category.allCases.enumerated().compactMap { index, category in
+            let n = kept.count >= 4 * (index + 1) ? kept[(4 * index)..<(4 * index + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } : 0
             guard n > 0 else { return nil }
             var badge = self.category(category)
             badge.count = strings.number(n)
