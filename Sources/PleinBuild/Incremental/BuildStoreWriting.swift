@@ -101,8 +101,6 @@ extension BuildStore {
                 try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
                 timer.lap("    save: records")
                 try db.execute(sql: "DELETE FROM differences")
-                // (The parts of outputs edits keep were made with what the last full build read.)
-                try db.execute(sql: "DELETE FROM fragments")
                 let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
                 for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }
             }

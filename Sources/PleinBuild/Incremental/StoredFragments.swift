@@ -7,9 +7,9 @@ import Synchronization
 /// The fragment memory of a build after edits (`RecordEdit`): the parts of outputs the build
 /// store keeps (`fragments`), each with the keys of the facts it was made from and those facts
 /// as they were. A part is taken while those facts are the same now (the store's, with the
-/// edit's in place of those it changed); the parts made are saved with the edit (`made`). A
-/// full build empties the table: the parts in it were all made with the settings, theme and
-/// options of the build that followed it.
+/// edit's in place of those it changed), and the site's settings and the theme are as they were;
+/// the parts made are saved with the edit (`made`). A full build keeps them: they are checked
+/// against the facts it leaves. A build with other options or another plein starts a new store.
 final class StoredFragments: FragmentMemory {
     struct Part: Sendable {
         let reads: [String]
@@ -86,10 +86,14 @@ final class StoredFragments: FragmentMemory {
         }
     }
 
-    /// The facts of `keys` now, one after the other, each after its length (255: none).
+    /// What every part depends on besides what it reads: the site's settings and the theme.
+    private static let always = [Facts.siteKey, Dependency.theme.key]
+
+    /// The facts of `keys` now (and of `always`), one after the other, each after its length
+    /// (255: none).
     private func facts(of keys: [String], _ state: inout State) -> [UInt8] {
         var bytes: [UInt8] = []
-        for key in keys {
+        for key in Self.always + keys {
             let fact: [UInt8]?
             if let edited = changed[key] {
                 fact = edited

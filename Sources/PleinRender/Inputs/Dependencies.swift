@@ -198,14 +198,23 @@ public final class DependencyRecorder: Sendable {
     public init() {}
 
     func record(_ dependency: Dependency) {
+        recorded.withLock { state in Self.record(dependency, &state) }
+    }
+
+    /// Records each of `dependencies` (a kept part's reads), at once.
+    func record(_ dependencies: [Dependency]) {
         recorded.withLock { state in
-            if state.every > 0, let every = dependency.every {
-                state.reads.insert(every)
-            } else {
-                state.reads.insert(dependency)
-            }
-            for index in state.parts.indices { state.parts[index].insert(dependency) }
+            for dependency in dependencies { Self.record(dependency, &state) }
         }
+    }
+
+    private static func record(_ dependency: Dependency, _ state: inout (reads: Set<Dependency>, every: Int, parts: [Set<Dependency>])) {
+        if state.every > 0, let every = dependency.every {
+            state.reads.insert(every)
+        } else {
+            state.reads.insert(dependency)
+        }
+        for index in state.parts.indices { state.parts[index].insert(dependency) }
     }
 
     /// Runs `body`, recording its reads as any other, and returns them as they were read (not

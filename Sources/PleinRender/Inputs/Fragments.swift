@@ -20,7 +20,7 @@ extension ModelView {
     func fragment(_ key: String, _ make: () -> [UInt8]) -> [UInt8] {
         guard let memory = source.fragments, let recorder else { return make() }
         if let (bytes, reads) = memory.kept(key) {
-            for read in reads { recorder.record(read) }
+            recorder.record(reads)
             return bytes
         }
         let (bytes, reads) = recorder.capturing(make)
