@@ -6,8 +6,9 @@ public import PleinModel
 public struct Renderer: Sendable {
     let inputs: RenderInputs
 
-    public init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions = .init()) {
-        self.init(source: InMemoryModel(model: model, bodies: bodies, images: images), theme: theme, options: options)
+    public init(model: SiteModel, theme: Theme, bodies: Bodies, images: ImageCatalog, options: RenderOptions = .init(),
+                fragments: (any FragmentMemory)? = nil) {
+        self.init(source: InMemoryModel(model: model, bodies: bodies, images: images, fragments: fragments), theme: theme, options: options)
     }
 
     /// A renderer that reads the model's pieces from `source` as its outputs need them (it can

@@ -40,6 +40,8 @@ public struct SiteState: Sendable {
     var last = LastBuild()
     /// For `plein build` with the build store: the last build's snapshot and the next one.
     private(set) var remembered: Remembered?
+    /// The parts of outputs `plein serve` made (`ModelView.fragment`), kept across its builds.
+    private let fragments = MemoryFragments()
     /// For `plein serve`: the build store's records, read and written back.
     private let keeper: RecordKeeper?
 
@@ -245,10 +247,14 @@ public struct SiteState: Sendable {
         if content.site.search, options.pagefind == nil {
             notes.append("search is off: Pagefind is not installed (`make site` installs it, or `pip install pagefind-bin`)")
         }
+        // (`plein serve` keeps the parts of outputs it made, checked by the facts found below.)
+        let memory = tracking && remembered == nil ? fragments : nil
+        memory?.use(nil)
         let renderer = Renderer(
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
-                                   search: searching, sealing: sealing))
+                                   search: searching, sealing: sealing),
+            fragments: memory)
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil
         // The pages of the edited records first (those that show their texts), served at once,
@@ -321,6 +327,7 @@ public struct SiteState: Sendable {
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
         // (The edited records' pages were rendered first, above.)
         let rest = todo.filter { !early.keys.contains($0.key) }
+        memory?.use(facts)
         let (rendered, failure) = stage.run(rest)
         streamFailure = failure
         timer.lap("render (\(rendered.count) outputs)")

@@ -86,14 +86,9 @@ final class StoredFragments: FragmentMemory {
         }
     }
 
-    /// What every part depends on besides what it reads: the site's settings and the theme.
-    private static let always = [Facts.siteKey, Dependency.theme.key]
-
-    /// The facts of `keys` now (and of `always`), one after the other, each after its length
-    /// (255: none).
+    /// The facts of `keys` now (`FragmentFacts.of`).
     private func facts(of keys: [String], _ state: inout State) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for key in Self.always + keys {
+        FragmentFacts.of(keys) { key in
             let fact: [UInt8]?
             if let edited = changed[key] {
                 fact = edited
@@ -113,7 +108,30 @@ final class StoredFragments: FragmentMemory {
                 }
                 fact = state.facts[key]
             }
-            if let fact, fact.count < 255 {
+            return fact
+        }
+    }
+
+    /// Saves the parts made (`made`) in the store, in the edit's transaction.
+    static func save(_ parts: [String: Part], _ db: Database) throws {
+        let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, facts, bytes) VALUES (?, ?, ?, ?)")
+        for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
+            try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.facts), .blob(part.bytes))
+        }
+    }
+}
+
+/// What a part of an output is checked by: the facts of what it read, and of what every part
+/// depends on besides (the site's settings and the theme).
+enum FragmentFacts {
+    static let always = [Facts.siteKey, Dependency.theme.key]
+
+    /// The facts of `keys` and of `always` (by `fact`), one after the other, each after its
+    /// length (255: none).
+    static func of(_ keys: [String], fact: (String) -> [UInt8]?) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for key in always + keys {
+            if let fact = fact(key), fact.count < 255 {
                 bytes.append(UInt8(fact.count))
                 bytes += fact
             } else {
@@ -122,12 +140,41 @@ final class StoredFragments: FragmentMemory {
         }
         return bytes
     }
+}
 
-    /// Saves the parts made (`made`) in the store, in the edit's transaction.
-    static func save(_ parts: [String: Part], _ db: Database) throws {
-        let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, facts, bytes) VALUES (?, ?, ?, ?)")
-        for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
-            try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.facts), .blob(part.bytes))
+/// The fragment memory of `plein serve`: the parts of outputs made in this session, each with
+/// the facts it was made from, taken while the facts of the build that asks are the same
+/// (`use`). Without facts (the pages of the edited records, rendered before the facts are
+/// known; a build that records no reads) it keeps and gives nothing.
+final class MemoryFragments: FragmentMemory {
+    private struct Part {
+        let reads: [Dependency]
+        let keys: [String]
+        let facts: [UInt8]
+        let bytes: [UInt8]
+    }
+
+    private let state = Mutex<(parts: [String: Part], facts: Facts?)>(([:], nil))
+
+    /// The facts the parts are checked by from now on (nil: none are kept or taken).
+    func use(_ facts: Facts?) {
+        state.withLock { $0.facts = facts }
+    }
+
+    func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
+        state.withLock { state in
+            guard let facts = state.facts, let part = state.parts[key],
+                  FragmentFacts.of(part.keys, fact: { facts.values[$0] }) == part.facts else { return nil }
+            return (part.bytes, part.reads)
+        }
+    }
+
+    func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
+        let reads = reads.sorted { $0.key < $1.key }
+        let keys = reads.map(\.key)
+        state.withLock { state in
+            guard let facts = state.facts else { return }
+            state.parts[key] = Part(reads: reads, keys: keys, facts: FragmentFacts.of(keys, fact: { facts.values[$0] }), bytes: bytes)
         }
     }
 }

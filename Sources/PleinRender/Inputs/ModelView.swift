@@ -68,7 +68,10 @@ public final class InMemoryModel: ModelSource {
     private let threadsByID: [String: ThreadModel]
     private let pagesByID: [String: PageModel]
 
-    public init(model: SiteModel, bodies: Bodies, images: ImageCatalog) {
+    public let fragments: (any FragmentMemory)?
+
+    public init(model: SiteModel, bodies: Bodies, images: ImageCatalog, fragments: (any FragmentMemory)? = nil) {
+        self.fragments = fragments
         self.model = model
         self.bodies = bodies
         self.images = images
