@@ -28,3 +28,15 @@ extension ModelView {
         return bytes
     }
 }
+
+/// Numbers in the bytes of a kept part: little-endian, at fixed offsets.
+enum KeptBytes {
+    static func append(_ value: some FixedWidthInteger, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    /// The number of `type` at `offset` (the caller has checked that the bytes hold it).
+    static func read<Number: FixedWidthInteger>(_ type: Number.Type, _ bytes: [UInt8], at offset: Int) -> Number {
+        bytes.withUnsafeBytes { Number(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Number.self)) }
+    }
+}

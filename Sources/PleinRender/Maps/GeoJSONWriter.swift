@@ -20,10 +20,10 @@ struct GeoJSONFile: Rendering {
         var kept: [UInt8] {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(4 + positions.count * 16 + json.count)
-            withUnsafeBytes(of: UInt32(positions.count).littleEndian) { bytes += $0 }
+            KeptBytes.append(UInt32(positions.count), to: &bytes)
             for position in positions {
-                withUnsafeBytes(of: position.lon.bitPattern.littleEndian) { bytes += $0 }
-                withUnsafeBytes(of: position.lat.bitPattern.littleEndian) { bytes += $0 }
+                KeptBytes.append(position.lon.bitPattern, to: &bytes)
+                KeptBytes.append(position.lat.bitPattern, to: &bytes)
             }
             return bytes + json
         }
@@ -37,12 +37,10 @@ struct GeoJSONFile: Rendering {
         /// on the map is kept as no bytes).
         init?(kept bytes: [UInt8]) {
             guard bytes.count >= 4 else { return nil }
-            func word(_ at: Int) -> UInt64 { bytes[at..<at + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
-            let count = Int(bytes[0..<4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            func word(_ at: Int) -> Double { Double(bitPattern: KeptBytes.read(UInt64.self, bytes, at: at)) }
+            let count = Int(KeptBytes.read(UInt32.self, bytes, at: 0))
             guard bytes.count >= 4 + count * 16 else { return nil }
-            positions = (0..<count).map { i in
-                Coordinate(lat: Double(bitPattern: word(4 + i * 16 + 8)), lon: Double(bitPattern: word(4 + i * 16)))
-            }
+            positions = (0..<count).map { i in Coordinate(lat: word(4 + i * 16 + 8), lon: word(4 + i * 16)) }
             json = Array(bytes[(4 + count * 16)...])
         }
     }

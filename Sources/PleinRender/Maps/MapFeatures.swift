@@ -39,7 +39,7 @@ extension MapFeature {
         guard case .point(let c) = shape else { return [] }
         var bytes: [UInt8] = []
         for word in [c.lon.bitPattern, c.lat.bitPattern, date.map { UInt64(bitPattern: $0.seconds << 1 | ($0.isDateOnly ? 1 : 0)) } ?? 0] {
-            withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+            KeptBytes.append(word, to: &bytes)
         }
         bytes.append(date == nil ? 0 : 1)
         for text in [title, path, category, description, color, symbol] {
@@ -52,7 +52,7 @@ extension MapFeature {
     /// A point as `kept` keeps it; nil for bytes it does not make (no bytes: no feature).
     init?(kept bytes: [UInt8]) {
         guard bytes.count > 25 else { return nil }
-        func word(_ at: Int) -> UInt64 { bytes[at..<at + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        func word(_ at: Int) -> UInt64 { KeptBytes.read(UInt64.self, bytes, at: at) }
         let texts = bytes[25...].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard texts.count == 7, texts[6].isEmpty else { return nil }
         let stamp = Int64(bitPattern: word(16))

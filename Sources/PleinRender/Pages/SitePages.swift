@@ -46,14 +46,14 @@ struct Sitemap: Rendering {
 
     /// Each page's `<url>`; a report's kept from the last build while its headline is the same.
     func entries() -> [[UInt8]] {
-        var entries = pages(before: true).map(entry)
+        var entries = pagesBeforeReports().map(entry)
         entries += view.readingEvery {
             view.reportOrder.sorted().compactMap { id in
                 let made = view.fragment("sitemap:report:" + id) { view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? [] }
                 return made.isEmpty ? nil : made
             }
         }
-        return entries + pages(before: false).map(entry)
+        return entries + pagesAfterReports().map(entry)
     }
 
     private func entry(_ page: (path: String, changed: Moment?)) -> [UInt8] {
@@ -65,14 +65,17 @@ struct Sitemap: Rendering {
         return xml.bytes
     }
 
-    /// The pages but the reports': those listed before them, or after.
-    func pages(before: Bool) -> [(path: String, changed: Moment?)] {
-        guard before else {
-            var pages = view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
-            pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }
-            if !events(.site).isEmpty { pages.append((routes.events, nil)) }
-            return pages
-        }
+    /// The pages listed after the reports: the study places, the site's own pages, its events.
+    private func pagesAfterReports() -> [(path: String, changed: Moment?)] {
+        var pages = view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
+        pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }
+        if !events(.site).isEmpty { pages.append((routes.events, nil)) }
+        return pages
+    }
+
+    /// The pages listed before the reports: the home page and the lists, the members, the
+    /// groups with their albums and events, the areas.
+    private func pagesBeforeReports() -> [(path: String, changed: Moment?)] {
         let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
                                               (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
         var pages: [(path: String, changed: Moment?)] = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { ($0, nil) }

@@ -99,10 +99,12 @@ struct Cards: Rendering {
             for report in view.area(id)?.reports ?? [] {
                 if let category = view.headline(report)?.category, let index = Category.allCases.firstIndex(of: category) { counts[index] += 1 }
             }
-            return counts.flatMap { count in withUnsafeBytes(of: count.littleEndian) { Array($0) } }
+            var bytes: [UInt8] = []
+            for count in counts { KeptBytes.append(count, to: &bytes) }
+            return bytes
         }
         return Category.allCases.enumerated().compactMap { index, category in
-            let n = kept.count >= 4 * (index + 1) ? kept[(4 * index)..<(4 * index + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } : 0
+            let n = kept.count >= 4 * (index + 1) ? Int(KeptBytes.read(UInt32.self, kept, at: 4 * index)) : 0
             guard n > 0 else { return nil }
             var badge = self.category(category)
             badge.count = strings.number(n)
