@@ -406,5 +406,21 @@ import Testing
         #expect(next.succeeded && next.recordByRecord && next.renderedOutputs.contains("geojson:reports"),
                 "the edit after it: \(String(describing: next.renderedOutputs))")
         expectSameAsClean("the edit after a report written again")
+        // A full build that changes a report's title (with a report taken out) forgets the parts
+        // of outputs kept for edits that show it (the maps, the sitemap): the next edit takes
+        // the others, and shows the new title.
+        let other = "reports/1094/2026-11-19-inloop-energiecoach.md"
+        try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") {
+            $0.replacingOccurrences(of: "title: Scooters op de stoep van de Javastraat", with: "title: Weer scooters op de stoep")
+        }
+        let removed = try String(contentsOfFile: site.content + "/" + other, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: site.content + "/" + other)
+        let full = Pipeline.build(options)
+        #expect(full.succeeded && !full.recordByRecord)
+        try site.write(other, removed)
+        let after = Pipeline.build(options)
+        #expect(after.succeeded && after.recordByRecord && after.renderedOutputs.contains("geojson:reports"),
+                "a new report after a full build: \(String(describing: after.renderedOutputs))")
+        expectSameAsClean("a new report after a full build that changed another report's title")
     }
 }

@@ -17,7 +17,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "19"
+    static let format = "20"
     let path: String
     let queue: DatabaseQueue
 
@@ -137,7 +137,7 @@ struct BuildStore: Sendable {
     /// Makes every table anew; with `keepingRecords`, the records read from content files stay
     /// (they depend on nothing but the file's bytes and what they were read with).
     static func createTables(_ db: Database, keepingRecords: Bool = false) throws {
-        for table in ["meta", "content", "scan", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences", "fragments"] {
+        for table in ["meta", "content", "scan", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences", "fragments", "fragment_reads"] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
         }
         if !keepingRecords {
@@ -154,7 +154,8 @@ struct BuildStore: Sendable {
             CREATE TABLE bodies (file TEXT PRIMARY KEY, digest BLOB NOT NULL, html TEXT NOT NULL, absolute TEXT, text TEXT NOT NULL, links TEXT NOT NULL);
             CREATE TABLE published (path TEXT PRIMARY KEY, identity TEXT NOT NULL);
             CREATE TABLE differences (path TEXT PRIMARY KEY, vanished INTEGER NOT NULL);
-            CREATE TABLE fragments (key TEXT PRIMARY KEY, reads BLOB NOT NULL, facts BLOB NOT NULL, bytes BLOB NOT NULL);
+            CREATE TABLE fragments (key TEXT PRIMARY KEY, reads BLOB NOT NULL, bytes BLOB NOT NULL);
+            CREATE TABLE fragment_reads (read TEXT NOT NULL, part TEXT NOT NULL, PRIMARY KEY (read, part)) WITHOUT ROWID;
             """)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [Self.format])
     }

@@ -6,6 +6,7 @@ import PleinLoad
 import PleinMarkdown
 import PleinModel
 import PleinRender
+import Synchronization
 
 extension BuildStore {
     // MARK: Reading
@@ -149,14 +150,7 @@ extension BuildStore {
     }
 
     /// A connection of its own, for reading in parallel with others.
-    private func reader() throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        configuration.label = "plein build store (reading)"
-        configuration.prepareDatabase(Self.mapped)
-        return try DatabaseQueue(path: path, configuration: configuration)
-    }
+    private func reader() throws -> DatabaseQueue { try StoreReaders.open(path) }
 
     private static func readOutputs(_ db: Database) throws -> (keys: [String], outputs: [String: Output]) {
         let keys = try Row.fetchAll(db, sql: "SELECT id, key FROM dependency_keys ORDER BY id").map { row -> String in row[1] }
@@ -269,5 +263,39 @@ extension BuildStore {
         try each { path, hash, encoded in try put.run(.text(path), .blob(hash), .text(context), .blob(encoded)) }
         let drop = try db.makeStatement(sql: "DELETE FROM records WHERE path = ?")
         for path in gone where !written.contains(path) { try drop.execute(arguments: [path]) }
+    }
+}
+
+/// Read-only connections to the build store, one for each reader at a time: outputs rendered on
+/// every core read the pieces they need from the store at once, where one connection (a
+/// `DatabaseQueue`) would take their reads one after another. A connection is opened when every
+/// one open is busy, and kept for the next read.
+final class StoreReaders: Sendable {
+    private let path: String
+    private let free = Mutex<[DatabaseQueue]>([])
+    /// The store's own connection, when no other can be opened.
+    private let fallback: DatabaseQueue
+
+    init(_ store: BuildStore) {
+        path = store.path
+        fallback = store.queue
+    }
+
+    /// `body` run with a connection of its own.
+    func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        let taken = free.withLock { $0.popLast() } ?? (try? Self.open(path))
+        guard let queue = taken else { return try fallback.inDatabase(body) }
+        defer { free.withLock { $0.append(queue) } }
+        return try queue.inDatabase(body)
+    }
+
+    /// A read-only connection to the store at `path`.
+    static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "plein build store (reading)"
+        configuration.prepareDatabase(BuildStore.mapped)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 }

@@ -43,6 +43,7 @@ extension BuildStore {
 
     /// Saves `next` in one transaction, writing only what differs from `previous`.
     func save(_ next: Snapshot, previous: Snapshot?, timings: Bool = false) throws(Damaged) {
+        let known = previous != nil
         let previous = previous ?? Snapshot()
         do {
             try queue.write { db in
@@ -81,6 +82,11 @@ extension BuildStore {
                 }
                 let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
                 for key in previous.facts.values.keys where next.facts.values[key] == nil { try dropFact.execute(arguments: [key]) }
+                // The parts of outputs kept for edits that read a fact this build changed (all of
+                // them, when the facts they were made from are not known).
+                let changedFacts = next.facts.values.filter { previous.facts.values[$0.key] != $0.value }.map(\.key)
+                    + previous.facts.values.keys.filter { next.facts.values[$0] == nil }
+                try StoredFragments.forget(readersOf: changedFacts, db, all: known ? 2_000 : -1)
 
                 timer.lap("    save: outputs, dependency keys and facts")
                 try Self.putValues(db, next, previous: previous)

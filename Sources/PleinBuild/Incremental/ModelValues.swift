@@ -51,7 +51,7 @@ enum ModelValues {
 /// it, with the pieces an edit made again (`made`, by key; `gone`, those it took out) and their
 /// bodies in place of the stored ones.
 final class StoredModel: ModelSource {
-    private let queue: DatabaseQueue
+    private let readers: StoreReaders
     let site: SiteConfig
     private let made: [String: any Sendable]
     private let gone: Set<String>
@@ -85,9 +85,9 @@ final class StoredModel: ModelSource {
 
     let fragments: (any FragmentMemory)?
 
-    init(queue: DatabaseQueue, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown],
+    init(readers: StoreReaders, site: SiteConfig, made: [String: any Sendable], gone: Set<String> = [], bodies: [String: RenderedMarkdown],
          fragments: (any FragmentMemory)? = nil) {
-        self.queue = queue
+        self.readers = readers
         self.site = site
         self.made = made
         self.gone = gone
@@ -97,11 +97,13 @@ final class StoredModel: ModelSource {
 
     /// Every stored value under keys that start with `prefix`, by the rest of the key, with those
     /// of `made` and `gone` in their place.
-    private static func table<Value: Decodable & Sendable>(_ queue: DatabaseQueue, made: [String: any Sendable], gone: Set<String>,
+    private static func table<Value: Decodable & Sendable>(_ readers: StoreReaders, made: [String: any Sendable], gone: Set<String>,
                                                              _ prefix: String, as type: Value.Type) -> [String: Value]? {
-        guard let rows = try? queue.inDatabase({ db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM model_values WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
-                .map { (String(($0[0] as String).dropFirst(prefix.count)), [UInt8]($0[1] as Data)) }
+        guard let rows = try? readers.inDatabase({ db in
+            var rows: [(String, [UInt8])] = []
+            try RawStatement(db, "SELECT substr(key, ?), value FROM model_values WHERE key >= ? AND key < ?")
+                .each(.integer(Int64(prefix.utf8.count + 1)), .text(prefix), .text(prefix + "\u{10FFFF}")) { row in rows.append((row.text(0), row.blob(1))) }
+            return rows
         }) else { return nil }
         let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(Value.self, bytes)) }
         var table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -116,7 +118,7 @@ final class StoredModel: ModelSource {
         if gone.contains(key) { return nil }
         if let cached = cache.withLock({ $0[key] }) { return cached as? Value }
         // (Read outside a transaction: nothing writes the store while a build renders.)
-        guard let decoded = (try? queue.inDatabase { db in try BuildStore.value(db, key, as: type) }) ?? nil else { return nil }
+        guard let decoded = (try? readers.inDatabase { db in try BuildStore.value(db, key, as: type) }) ?? nil else { return nil }
         cache.withLock { $0[key] = decoded }
         return decoded
     }
@@ -148,7 +150,7 @@ final class StoredModel: ModelSource {
         if let made = bodies[file] { return made }
         let key = Dependency.body(file).key
         if let cached = cache.withLock({ $0[key] }) { return cached as? RenderedMarkdown }
-        let body = try? queue.inDatabase { db in try BuildStore.body(db, file: file) }
+        let body = try? readers.inDatabase { db in try BuildStore.body(db, file: file) }
         guard let body else { return nil }
         cache.withLock { $0[key] = body }
         return body
@@ -165,12 +167,12 @@ final class StoredModel: ModelSource {
             if let table = state.table { return .some(table[file]) }
             state.reads += 1
             guard state.reads > threshold else { return nil }
-            let loaded = (try? queue.inDatabase { db in try Self.leads(db, files: nil) }) ?? [:]
+            let loaded = (try? readers.inDatabase { db in try Self.leads(db, files: nil) }) ?? [:]
             state.table = loaded
             return .some(loaded[file])
         }
         if let found, let lead = found { return lead }
-        guard let lead = Self.lead(queue, file) ?? body(file).map({ Summaries.lead(of: $0.text) }) else { return nil }
+        guard let lead = Self.lead(readers, file) ?? body(file).map({ Summaries.lead(of: $0.text) }) else { return nil }
         cache.withLock { $0[key] = lead }
         return lead
     }
@@ -197,8 +199,8 @@ final class StoredModel: ModelSource {
     }
 
     /// The lead of one body's text, read on its own.
-    private static func lead(_ queue: DatabaseQueue, _ file: String) -> String? {
-        (try? queue.inDatabase { db in try leads(db, files: file) })?[file]
+    private static func lead(_ readers: StoreReaders, _ file: String) -> String? {
+        (try? readers.inDatabase { db in try leads(db, files: file) })?[file]
     }
 
     /// The keys' starts of the narrower views (`Dependency.key` with no id).
@@ -236,7 +238,7 @@ final class StoredModel: ModelSource {
             if let table = state.table { return .some(table[id]) }
             state.reads += 1
             guard state.reads > threshold else { return nil }
-            let loaded = Self.table(queue, made: made, gone: gone, prefix, as: Value.self) ?? [:]
+            let loaded = Self.table(readers, made: made, gone: gone, prefix, as: Value.self) ?? [:]
             state.table = loaded
             return .some(loaded[id])
         }

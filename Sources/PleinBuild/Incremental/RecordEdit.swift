@@ -190,8 +190,9 @@ struct RecordEdit {
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let fragments = StoredFragments(queue: queue, changed: Dictionary(changedFacts.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }))
-        let source = StoredModel(queue: queue, site: site, made: pieces, gone: gone, bodies: rendered, fragments: fragments)
+        let readers = StoreReaders(store)
+        let fragments = StoredFragments(readers: readers, changed: changedFacts.map(\.key))
+        let source = StoredModel(readers: readers, site: site, made: pieces, gone: gone, bodies: rendered, fragments: fragments)
         let renderer = Renderer(
             source: source, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
@@ -520,6 +521,7 @@ struct RecordEdit {
                     }
                     try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted()), Data(digest)])
                 }
+                try StoredFragments.forget(readersOf: facts.map(\.key), db)
                 try StoredFragments.save(fragments, db)
                 timer.lap("    save: bodies, outputs and fragments")
                 if spareVouched, let differences {

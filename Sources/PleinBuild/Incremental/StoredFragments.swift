@@ -5,118 +5,118 @@ import PleinRender
 import Synchronization
 
 /// The fragment memory of a build after edits (`RecordEdit`): the parts of outputs the build
-/// store keeps (`fragments`), each with the keys of the facts it was made from and those facts
-/// as they were. A part is taken while those facts are the same now (the store's, with the
-/// edit's in place of those it changed), and the site's settings and the theme are as they were;
-/// the parts made are saved with the edit (`made`). A full build keeps them: they are checked
-/// against the facts it leaves. A build with other options or another plein starts a new store.
+/// store keeps (`fragments`), each with the keys of the facts it was made from
+/// (`fragment_reads` holds them by key). The store keeps only parts made from its facts as they
+/// are: every save that changes facts forgets the parts that read them (`forget`), and a change
+/// of the site's settings or the theme forgets them all. A part is then taken while none of what
+/// it read is among the facts this edit changed; the parts made are saved with the edit
+/// (`made`). A build with other options or another plein starts a new store.
 final class StoredFragments: FragmentMemory {
     struct Part: Sendable {
         let reads: [String]
-        /// The facts of `reads` when the part was made (`facts(of:)`).
-        let facts: [UInt8]
         let bytes: [UInt8]
     }
 
-    private let queue: DatabaseQueue
-    /// The edit's facts that differ from the store's (nil: gone).
-    private let changed: [String: [UInt8]?]
-    private struct State {
-        /// The parts kept, of the kinds asked for so far (`kind(of:)`), as the store has them:
-        /// the keys of their reads (each ended by a NUL), their facts then, their bytes.
-        var kept: [String: (reads: [UInt8], facts: [UInt8], bytes: [UInt8])] = [:]
-        var keptKinds: Set<String> = []
-        /// The store's facts, of the kinds (what their keys start with) read so far.
-        var facts: [String: [UInt8]] = [:]
-        var kinds: Set<String> = []
-        var made: [String: Part] = [:]
-    }
-    private let state = Mutex(State())
+    private let readers: StoreReaders
+    /// The keys of the edit's facts that differ from the store's.
+    private let changed: Set<String>
+    /// Whether the edit changed what every part depends on (`FragmentFacts.always`).
+    private let changedAll: Bool
+    /// The parts kept, by kind (`kind(of:)`), as the store has them: the keys of their reads
+    /// (each ended by a NUL), their bytes; each kind read when first asked for.
+    private let kept = Mutex<[String: [String: (reads: [UInt8], bytes: [UInt8])]]>([:])
+    private let madeParts = Mutex<[String: Part]>([:])
 
-    init(queue: DatabaseQueue, changed: [String: [UInt8]?]) {
-        self.queue = queue
-        self.changed = changed
+    init(readers: StoreReaders, changed: some Sequence<String>) {
+        self.readers = readers
+        self.changed = Set(changed)
+        changedAll = FragmentFacts.always.contains(where: self.changed.contains)
     }
 
     /// The parts made by this build, to save.
-    var made: [String: Part] { state.withLock { $0.made } }
+    var made: [String: Part] { madeParts.withLock { $0 } }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
-        let found: (bytes: [UInt8], reads: [String])? = state.withLock { state in
-            // (A part two outputs show, made for the first.)
-            if let made = state.made[key] { return (made.bytes, made.reads) }
+        let bytes: [UInt8], keys: [String]
+        // (A part two outputs show, made for the first.)
+        if let made = madeParts.withLock({ $0[key] }) {
+            (bytes, keys) = (made.bytes, made.reads)
+        } else {
+            guard !changedAll else { return nil }
             let kind = Self.kind(of: key)
-            if state.keptKinds.insert(kind).inserted { load(kind, &state) }
-            guard let part = state.kept[key] else { return nil }
-            let reads = part.reads.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            // (A kind's table is read while the lock is held; a part is looked up in it without:
+            // the outputs of every report, rendered at once, look up ten thousand each.)
+            let parts = kept.withLock { tables in
+                if let table = tables[kind] { return table }
+                let table = self.parts(kind)
+                tables[kind] = table
+                return table
+            }
+            guard let part = parts[key] else { return nil }
+            keys = part.reads.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             // (Taken only while what it was made from is the same.)
-            return facts(of: reads, &state) == part.facts ? (part.bytes, reads) : nil
+            guard !keys.contains(where: changed.contains) else { return nil }
+            bytes = part.bytes
         }
-        guard let found else { return nil }
-        let reads = found.reads.compactMap(Dependency.init(key:))
-        return reads.count == found.reads.count ? (found.bytes, reads) : nil
+        let reads = keys.compactMap(Dependency.init(key:))
+        return reads.count == keys.count ? (bytes, reads) : nil
     }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
-        let keys = reads.map(\.key).sorted()
-        state.withLock { state in
-            state.made[key] = Part(reads: keys, facts: facts(of: keys, &state), bytes: bytes)
-        }
+        let part = Part(reads: reads.map(\.key).sorted(), bytes: bytes)
+        madeParts.withLock { $0[key] = part }
     }
 
     /// The kind of part a key names: up to its second colon ("geojson:report:"), or whole.
     private static func kind(of key: String) -> String {
         var colons = 0
-        for index in key.indices where key[index] == ":" {
+        let utf8 = key.utf8
+        for index in utf8.indices where utf8[index] == UInt8(ascii: ":") {
             colons += 1
             if colons == 2 { return String(key[...index]) }
         }
         return key
     }
 
-    /// Reads the stored parts of `kind`.
-    private func load(_ kind: String, _ state: inout State) {
+    /// The stored parts of `kind`.
+    private func parts(_ kind: String) -> [String: (reads: [UInt8], bytes: [UInt8])] {
         // (Every key of the kind sorts between it and it with its last character's successor.)
-        guard let last = kind.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return }
+        guard let last = kind.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return [:] }
         let end = String(kind.unicodeScalars.dropLast()) + String(next)
-        try? queue.inDatabase { db in
-            try RawStatement(db, "SELECT key, reads, facts, bytes FROM fragments WHERE key >= ? AND key < ?").each(.text(kind), .text(end)) { row in
-                state.kept[row.text(0)] = (row.blob(1), row.blob(2), row.blob(3))
+        var parts: [String: (reads: [UInt8], bytes: [UInt8])] = [:]
+        try? readers.inDatabase { db in
+            try RawStatement(db, "SELECT key, reads, bytes FROM fragments WHERE key >= ? AND key < ?").each(.text(kind), .text(end)) { row in
+                parts[row.text(0)] = (row.blob(1), row.blob(2))
             }
+        }
+        return parts
+    }
+
+    /// Forgets the stored parts that read any of `keys` (facts this save changes), in the save's
+    /// transaction: all of them when the site's settings or the theme are among them, or when
+    /// more than `all` are (forgetting part by part would take longer than making them again).
+    static func forget(readersOf keys: some Collection<String>, _ db: Database, all: Int = 2_000) throws {
+        if keys.count > all || keys.contains(where: FragmentFacts.always.contains) {
+            try db.execute(sql: "DELETE FROM fragments")
+            try db.execute(sql: "DELETE FROM fragment_reads")
+            return
+        }
+        let forgetParts = try RawStatement(db, "DELETE FROM fragments WHERE key IN (SELECT part FROM fragment_reads WHERE read = ?)")
+        let forgetReads = try RawStatement(db, "DELETE FROM fragment_reads WHERE read = ?")
+        for key in keys {
+            try forgetParts.run(.text(key))
+            try forgetReads.run(.text(key))
         }
     }
 
-    /// The facts of `keys` now (`FragmentFacts.of`).
-    private func facts(of keys: [String], _ state: inout State) -> [UInt8] {
-        FragmentFacts.of(keys) { key in
-            let fact: [UInt8]?
-            if let edited = changed[key] {
-                fact = edited
-            } else if let stored = state.facts[key] {
-                fact = stored
-            } else {
-                let kind = String(key.prefix { $0 != ":" })
-                if !state.kinds.contains(kind) {
-                    state.kinds.insert(kind)
-                    // (Every fact of a kind at once: a map of every report reads one of each.)
-                    try? queue.inDatabase { db in
-                        let (sql, from, to) = kind.count == key.count
-                            ? ("SELECT key, hash FROM facts WHERE key = ? OR key = ?", key, key)
-                            : ("SELECT key, hash FROM facts WHERE key >= ? AND key < ?", kind + ":", kind + ";")
-                        try RawStatement(db, sql).each(.text(from), .text(to)) { row in state.facts[row.text(0)] = row.blob(1) }
-                    }
-                }
-                fact = state.facts[key]
-            }
-            return fact
-        }
-    }
-
-    /// Saves the parts made (`made`) in the store, in the edit's transaction.
+    /// Saves the parts made (`made`) in the store, in the edit's transaction, after the parts
+    /// its facts make wrong are forgotten (`forget`).
     static func save(_ parts: [String: Part], _ db: Database) throws {
-        let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, facts, bytes) VALUES (?, ?, ?, ?)")
+        let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, bytes) VALUES (?, ?, ?)")
+        let putRead = try RawStatement(db, "INSERT OR IGNORE INTO fragment_reads (read, part) VALUES (?, ?)")
         for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
-            try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.facts), .blob(part.bytes))
+            try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.bytes))
+            for read in part.reads { try putRead.run(.text(read), .text(key)) }
         }
     }
 }
@@ -139,6 +139,23 @@ enum FragmentFacts {
             }
         }
         return bytes
+    }
+
+    /// Whether `stored` is `of(keys, fact:)`, compared fact by fact as it goes.
+    static func matches(_ stored: [UInt8], _ keys: [String], fact: (String) -> [UInt8]?) -> Bool {
+        var offset = 0
+        for key in always + keys {
+            guard offset < stored.count else { return false }
+            let length = Int(stored[offset])
+            offset += 1
+            if let fact = fact(key), fact.count < 255 {
+                guard length == fact.count, offset + length <= stored.count, stored[offset..<offset + length].elementsEqual(fact) else { return false }
+                offset += length
+            } else if length != 255 {
+                return false
+            }
+        }
+        return offset == stored.count
     }
 }
 
@@ -164,7 +181,7 @@ final class MemoryFragments: FragmentMemory {
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
         state.withLock { state in
             guard let facts = state.facts, let part = state.parts[key],
-                  FragmentFacts.of(part.keys, fact: { facts.values[$0] }) == part.facts else { return nil }
+                  FragmentFacts.matches(part.facts, part.keys, fact: { facts.values[$0] }) else { return nil }
             return (part.bytes, part.reads)
         }
     }

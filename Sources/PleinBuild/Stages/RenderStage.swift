@@ -43,9 +43,11 @@ struct RenderStage {
     }
 }
 
-/// With `BuildOptions.timings`: where render time goes, by kind of output.
+/// With `BuildOptions.timings`: where render time goes, by kind of output, and the slowest
+/// outputs.
 final class KindProfile: Sendable {
     private let totals = Mutex<[String: (count: Int, nanoseconds: UInt64)]>([:])
+    private let slowest = Mutex<[(id: OutputID, nanoseconds: UInt64)]>([])
     private let enabled: Bool
 
     init(enabled: Bool) {
@@ -56,6 +58,12 @@ final class KindProfile: Sendable {
         guard enabled else { return }
         let kind = id.kind.rawValue
         totals.withLock { $0[kind, default: (0, 0)].count += 1; $0[kind]!.nanoseconds += nanoseconds }
+        slowest.withLock { kept in
+            guard kept.count < 5 || nanoseconds > kept[kept.count - 1].nanoseconds else { return }
+            kept.append((id, nanoseconds))
+            kept.sort { $0.nanoseconds > $1.nanoseconds }
+            if kept.count > 5 { kept.removeLast() }
+        }
     }
 
     func report() {
@@ -63,5 +71,7 @@ final class KindProfile: Sendable {
         for (kind, total) in totals.withLock({ $0 }).sorted(by: { $0.value.nanoseconds > $1.value.nanoseconds }) {
             FileHandle.standardError.write(Data("    \(kind): \(total.count) in \(total.nanoseconds / 1_000_000) ms\n".utf8))
         }
+        let slowest = slowest.withLock { $0 }.map { "\($0.id) \($0.nanoseconds / 1_000_000) ms" }
+        if !slowest.isEmpty { FileHandle.standardError.write(Data("    slowest: \(slowest.joined(separator: ", "))\n".utf8)) }
     }
 }
