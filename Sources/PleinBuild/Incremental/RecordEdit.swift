@@ -7,6 +7,7 @@ import PleinLoad
 import PleinMarkdown
 import PleinModel
 import PleinRender
+import Synchronization
 
 /// `plein build` after edits of records in place, or new reports of one file and new replies
 /// (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
@@ -62,6 +63,9 @@ struct RecordEdit {
 
     func build(start: DispatchTime, timer: inout PhaseTimer) -> BuildReport? {
         let queue = store.queue
+        // An edit in place keeps the rest of the output: it must all be there. (Looked at while
+        // the edit loads and models, through a connection of its own.)
+        let whole = spareVouched ? nil : Background { [path = store.path, output = options.output] in Self.outputIsWhole(store: path, output: output) }
         guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
               !(site.search && options.pagefind != nil) else { return nil }
         let changed = Set(files)
@@ -179,8 +183,8 @@ struct RecordEdit {
         timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new"))")
 
         // An edit in place keeps the rest of the output: it must all be there.
-        if !spareVouched {
-            guard outputIsWhole() else { return nil }
+        if let whole {
+            guard whole.value else { return nil }
             timer.lap("every file the last build published is in the output")
         }
         // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
@@ -257,13 +261,13 @@ struct RecordEdit {
     /// published as they are) is still in the output: a file deleted from it by hand gives the
     /// edit in place (which would leave it deleted) to the build that loads everything, which
     /// notices it as it links each kept file.
-    private func outputIsWhole() -> Bool {
+    private static func outputIsWhole(store: String, output: String) -> Bool {
         // (Twenty thousand paths at 10,000 reports: read as SQLite gives them, each ended by a
         // NUL, and looked at from the output's folder on every core.)
         var names: [CChar] = []
         var starts: [Int] = []
         do {
-            try store.queue.read { db in
+            try StoreReaders.open(store).read { db in
                 let statement = try db.makeStatement(sql: "SELECT path FROM outputs UNION ALL SELECT path FROM published")
                 let raw = statement.sqliteStatement
                 defer { sqlite3_reset(raw) }
@@ -283,7 +287,7 @@ struct RecordEdit {
         } catch {
             return false
         }
-        let root = open(options.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let root = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else { return false }
         defer { close(root) }
         let step = max(1, starts.count / 16)
@@ -533,5 +537,25 @@ struct RecordEdit {
         } catch {
             throw BuildStore.Damaged(reason: "\(error)")
         }
+    }
+}
+
+/// A value worked out on another thread while this one goes on; `value` waits for it.
+final class Background<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> Value) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let value = work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+    }
+
+    var value: Value {
+        done.wait()
+        done.signal()
+        return result.withLock { $0! }
     }
 }
