@@ -76,7 +76,9 @@ struct RecordEdit {
         let loaded: Loaded
         do {
             (loaded, model) = try queue.read { db -> (Loaded, SiteModel) in
-                for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
+                // (The spare's differences from the output, for an edit written into the spare:
+                // an edit in place leaves the spare as it is.)
+                for row in try spareVouched ? Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") : [] {
                     differences.all.insert(row[0])
                     if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
                 }
@@ -214,7 +216,7 @@ struct RecordEdit {
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
                 let paths = Set(stale.map(\.path) + made.map(\.file.path))
-                for path in differences.all.sorted() where spareVouched && !paths.contains(path) {
+                for path in (spareVouched ? differences.all.sorted() : []) where !paths.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
                 try writer.commit()
