@@ -332,6 +332,47 @@ import Testing
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
     /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a
     /// study location, check-ins and a message. After each, the output is a clean build's.
+    /// The site's feed keeps its newest reports and replies from build to build and brings them
+    /// up to date with the reports an edit changed: with six entries a feed (three of them group events), the kept ones are
+    /// fewer than the reports, and new replies and a report whose time changed are chosen as a
+    /// clean build chooses them.
+    @Test func theSiteFeedBringsItsNewestReportsUpToDate() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "  limit: 50", with: "  limit: 6") }
+        var options = site.storeOptions()
+        options.pagefind = nil
+        var clean = site.options
+        (clean.output, clean.remember, clean.pagefind) = (site.dir.path + "/clean", false, nil)
+        clean.cache = options.cache
+        #expect(Pipeline.build(options).succeeded)
+        let replies = "reports/1018/2026-09-15-boomkap-plantage-middenlaan/replies/"
+        let other = "reports/1094/2026-08-16-buurtbarbecue-javaplein/replies/"
+        func reply(_ at: String, _ text: String) -> String { "---\nauthor: anna-de-vries\nat: \(at)\n---\n\(text)\n" }
+        // (A report's time changed is a full build, which keeps the newest entries for the next edit.)
+        let steps: [(String, () throws -> Void)] = [
+            ("a reply, the newest of all", { try site.write(replies + "20261201T0900-anna-de-vries.md", reply("2026-12-01T09:00:00+01:00", "Eerste.")) }),
+            ("a reply to another report, newer still", { try site.write(other + "20261202T0900-anna-de-vries.md", reply("2026-12-02T09:00:00+01:00", "Tweede.")) }),
+            ("the newest report, earlier that day", {
+                try site.edit("reports/1094/2026-11-19-inloop-energiecoach.md") { $0.replacingOccurrences(of: "at: 2026-11-19T15:25:00+01:00", with: "at: 2026-11-19T07:25:00+01:00") }
+            }),
+            ("a third reply, the newest", { try site.write(replies + "20261203T0900-anna-de-vries.md", reply("2026-12-03T09:00:00+01:00", "Derde.")) }),
+        ]
+        for (label, step) in steps {
+            try step()
+            let report = Pipeline.build(options)
+            #expect(report.succeeded)
+            if label.contains("reply") {
+                #expect(report.recordByRecord && report.renderedOutputs.contains("atom:site"), "\(label): \(report.renderedOutputs)")
+            }
+            #expect(Pipeline.build(clean).succeeded)
+            for feed in ["feed.xml", "feed.json"] {
+                let (a, b) = (try? String(contentsOfFile: options.output + "/" + feed, encoding: .utf8), try? String(contentsOfFile: clean.output + "/" + feed, encoding: .utf8))
+                #expect(a != nil && a == b, "\(label): \(feed) differs from a clean build's")
+            }
+        }
+    }
+
     @Test func aBuildAfterAnEditOfARecordRedoesThatRecordFromTheStore() throws {
         let site = try Site()
         defer { site.dir.cleanup() }

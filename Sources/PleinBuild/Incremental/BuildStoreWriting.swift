@@ -87,6 +87,7 @@ extension BuildStore {
                 let changedFacts = next.facts.values.filter { previous.facts.values[$0.key] != $0.value }.map(\.key)
                     + previous.facts.values.keys.filter { next.facts.values[$0] == nil }
                 try StoredFragments.forget(readersOf: changedFacts, db, all: known ? 2_000 : -1)
+                try StoredFragments.save(next.fragments, db)
 
                 timer.lap("    save: outputs, dependency keys and facts")
                 try Self.putValues(db, next, previous: previous)

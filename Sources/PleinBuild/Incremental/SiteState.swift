@@ -248,13 +248,15 @@ public struct SiteState: Sendable {
             notes.append("search is off: Pagefind is not installed (`make site` installs it, or `pip install pagefind-bin`)")
         }
         // (`plein serve` keeps the parts of outputs it made, checked by the facts found below.)
+        // (A full build with the build store keeps the parts brought up to date for the edit after it.)
         let memory = tracking && remembered == nil ? fragments : nil
         memory?.use(nil)
+        let updated = remembered != nil ? UpdatedParts() : nil
         let renderer = Renderer(
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
                                    search: searching, sealing: sealing),
-            fragments: memory)
+            fragments: memory.map { $0 as any FragmentMemory } ?? updated)
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil
         // The pages of the edited records first (those that show their texts), served at once,
@@ -362,6 +364,7 @@ public struct SiteState: Sendable {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
                         published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
             (memory.next.model, memory.next.catalog) = (model, catalog)
+            memory.next.fragments = updated?.made ?? [:]
             remembered = memory
         }
         last.model = model

@@ -43,16 +43,7 @@ final class StoredFragments: FragmentMemory {
             (bytes, keys) = (made.bytes, made.reads)
         } else {
             guard !changedAll else { return nil }
-            let kind = Self.kind(of: key)
-            // (A kind's table is read while the lock is held; a part is looked up in it without:
-            // the outputs of every report, rendered at once, look up ten thousand each.)
-            let parts = kept.withLock { tables in
-                if let table = tables[kind] { return table }
-                let table = self.parts(kind)
-                tables[kind] = table
-                return table
-            }
-            guard let part = parts[key] else { return nil }
+            guard let part = table(Self.kind(of: key))[key] else { return nil }
             keys = part.reads.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             // (Taken only while what it was made from is the same.)
             guard !keys.contains(where: changed.contains) else { return nil }
@@ -60,6 +51,24 @@ final class StoredFragments: FragmentMemory {
         }
         let reads = keys.compactMap(Dependency.init(key:))
         return reads.count == keys.count ? (bytes, reads) : nil
+    }
+
+    func keptBefore(_ key: String) -> (bytes: [UInt8], changed: Set<String>)? {
+        if let made = madeParts.withLock({ $0[key] }) { return (made.bytes, []) }
+        guard !changedAll, let part = table(Self.kind(of: key))[key] else { return nil }
+        return (part.bytes, changed)
+    }
+
+    /// The stored parts of `kind`, read when first asked for.
+    private func table(_ kind: String) -> [String: (reads: [UInt8], bytes: [UInt8])] {
+        // (A kind's table is read while the lock is held; a part is looked up in it without:
+        // the outputs of every report, rendered at once, look up ten thousand each.)
+        kept.withLock { tables in
+            if let table = tables[kind] { return table }
+            let table = parts(kind)
+            tables[kind] = table
+            return table
+        }
     }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
@@ -118,6 +127,24 @@ final class StoredFragments: FragmentMemory {
             try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.bytes))
             for read in part.reads { try putRead.run(.text(read), .text(key)) }
         }
+    }
+}
+
+/// The fragment memory of a full build with the build store: it takes nothing, and keeps only
+/// the parts brought up to date from build to build (`ModelView.updated`: the newest reports of
+/// the site's feed), which the store saves with the build (`BuildStore.Snapshot.fragments`), so
+/// that the edit after it brings them up to date rather than making them again.
+final class UpdatedParts: FragmentMemory {
+    private let parts = Mutex<[String: StoredFragments.Part]>([:])
+
+    var made: [String: StoredFragments.Part] { parts.withLock { $0 } }
+    var keepsParts: Bool { false }
+
+    func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? { nil }
+
+    func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
+        let part = StoredFragments.Part(reads: reads.map(\.key).sorted(), bytes: bytes)
+        parts.withLock { $0[key] = part }
     }
 }
 

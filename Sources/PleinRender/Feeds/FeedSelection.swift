@@ -13,6 +13,9 @@ struct FeedSelection: Rendering {
         let published: Moment
         let id: () -> String
         let make: () -> FeedEntry
+        /// A report's (`reply`: nil) or a reply's: what the site's feed keeps of it from build to
+        /// build (`NewestReports`).
+        var report: NewestReports.Entry?
 
         init(published: Moment, id: @autoclosure @escaping () -> String, make: @escaping () -> FeedEntry) {
             self.published = published
@@ -38,12 +41,7 @@ struct FeedSelection: Rendering {
         }
         switch id {
         case .site:
-            // (Every report's and member's times, as one read each; the chosen entries read theirs.)
-            var candidates = view.readingEvery {
-                var reports = view.reportOrder.map { reportCandidate($0) }
-                for rid in view.reportOrder { reports += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
-                return reports
-            }
+            var candidates = newestReports(limit: limit)
             // Of the groups, only when their albums and completions were made; only the
             // chosen ones are read whole.
             for gid in view.groupOrder {
@@ -110,18 +108,67 @@ struct FeedSelection: Rendering {
         return keyed.sorted { a, b in a.0.published != b.0.published ? a.0.published > b.0.published : a.1 < b.1 }.prefix(limit).map(\.0)
     }
 
+    /// The newest reports and replies, as candidates for the site's feed: every one, or as many
+    /// as two feeds hold. A build after edits brings the last build's up to date with the reports
+    /// it changed (`NewestReports`) rather than reading every report's times and replies.
+    func newestReports(limit: Int) -> [Candidate] {
+        let kept = 2 * max(limit, 1)
+        let newest: NewestReports = view.updated("newest:site-reports", every: [.everyReportTimes, .everyReportReplies], update: { bytes, changed -> NewestReports? in
+            guard let before = NewestReports(bytes: bytes) else { return nil }
+            let edited = Set(changed.compactMap(NewestReports.report(changedBy:)))
+            var candidates = before.entries.filter { !edited.contains($0.report) }.map(candidate)
+            // (Every report's entries older than the last kept were left out: as many must be left.)
+            guard !before.more || candidates.count >= limit else { return nil }
+            for rid in edited.sorted() {
+                guard view.reportTimes(rid) != nil else { continue }
+                candidates.append(reportCandidate(rid))
+                candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) }
+            }
+            return NewestReports(Self.newest(candidates, limit: kept), more: before.more || candidates.count > kept)
+        }, make: {
+            // (Every report's times and replies, as one read each; the chosen entries read theirs.)
+            let every = view.readingEvery {
+                var reports = view.reportOrder.map { reportCandidate($0) }
+                for rid in view.reportOrder { reports += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+                return reports
+            }
+            return NewestReports(Self.newest(every, limit: kept), more: every.count > kept)
+        }, bytes: { $0.bytes })
+        return newest.entries.map(candidate)
+    }
+
     // Candidates read only when things were published; an entry reads the whole record when
     // it makes the cut.
     func reportCandidate(_ id: String) -> Candidate {
         let r = view.reportTimes(id)!
-        return Candidate(published: r.at, id: entries.tagURI(r.at, routes.report(id).trimmingSlash)) { entries.reportEntry(id) }
+        var candidate = Candidate(published: r.at, id: entries.tagURI(r.at, routes.report(id).trimmingSlash)) { entries.reportEntry(id) }
+        candidate.report = .init(published: r.at, report: id, reply: nil)
+        return candidate
     }
 
     func replyCandidate(_ report: String, _ index: Int) -> Candidate {
         let reply = view.reportReplies(report)!.replies[index]
-        return Candidate(published: reply.at, id: entries.tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
+        var candidate = Candidate(published: reply.at, id: entries.tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
             entries.replyEntry(report, index)
         }
+        candidate.report = .init(published: reply.at, report: report, reply: (index, reply.name))
+        return candidate
+    }
+
+    /// The candidate of an entry kept from the last build (it reads nothing until it is chosen).
+    func candidate(_ entry: NewestReports.Entry) -> Candidate {
+        var candidate: Candidate
+        if let (index, name) = entry.reply {
+            candidate = Candidate(published: entry.published, id: entries.tagURI(entry.published, routes.report(entry.report) + "replies/" + name)) {
+                entries.replyEntry(entry.report, index)
+            }
+        } else {
+            candidate = Candidate(published: entry.published, id: entries.tagURI(entry.published, routes.report(entry.report).trimmingSlash)) {
+                entries.reportEntry(entry.report)
+            }
+        }
+        candidate.report = entry
+        return candidate
     }
 
     func albumCandidate(_ album: AlbumModel) -> Candidate {
@@ -166,5 +213,68 @@ struct FeedSelection: Rendering {
     func joinedCandidate(_ member: String) -> Candidate? {
         guard let joined = view.joined(member) else { return nil }
         return Candidate(published: joined, id: entries.tagURI(joined, routes.member(member).trimmingSlash)) { entries.joinedEntry(member)! }
+    }
+}
+
+/// The newest reports and replies the site's feed chooses among, in the order it chooses them,
+/// as a build keeps them for the next (`FeedSelection.newestReports`): each one's time, report,
+/// and for a reply its index and name; and whether there are more, older than all of these.
+struct NewestReports {
+    struct Entry {
+        let published: Moment
+        let report: String
+        let reply: (index: Int, name: String)?
+    }
+
+    let entries: [Entry]
+    let more: Bool
+
+    init(_ chosen: [FeedSelection.Candidate], more: Bool) {
+        entries = chosen.compactMap(\.report)
+        self.more = more
+    }
+
+    /// The report whose times or replies the fact under `key` is (`Dependency.key`).
+    static func report(changedBy key: String) -> String? {
+        for prefix in [timesPrefix, repliesPrefix] where key.hasPrefix(prefix) { return String(key.dropFirst(prefix.count)) }
+        return nil
+    }
+
+    private static let timesPrefix = Dependency.reportTimes("").key, repliesPrefix = Dependency.reportReplies("").key
+
+    /// Whether there are more, then each entry: its time (as `Moment` encodes it), its reply's
+    /// index (-1: the report itself), then its report and its reply's name, each ended by a NUL.
+    var bytes: [UInt8] {
+        var bytes: [UInt8] = [more ? 1 : 0]
+        for entry in entries {
+            KeptBytes.append(entry.published.seconds << 1 | (entry.published.isDateOnly ? 1 : 0), to: &bytes)
+            KeptBytes.append(Int64(entry.reply?.index ?? -1), to: &bytes)
+            bytes += entry.report.utf8
+            bytes.append(0)
+            bytes += (entry.reply?.name ?? "").utf8
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    init?(bytes: [UInt8]) {
+        guard let first = bytes.first, first <= 1 else { return nil }
+        more = first == 1
+        var entries: [Entry] = []
+        var offset = 1
+        func text() -> String? {
+            guard let end = bytes[offset...].firstIndex(of: 0) else { return nil }
+            defer { offset = end + 1 }
+            return String(decoding: bytes[offset..<end], as: UTF8.self)
+        }
+        while offset < bytes.count {
+            guard offset + 16 <= bytes.count else { return nil }
+            let stamp = KeptBytes.read(Int64.self, bytes, at: offset), index = KeptBytes.read(Int64.self, bytes, at: offset + 8)
+            offset += 16
+            guard let report = text(), let name = text() else { return nil }
+            entries.append(Entry(published: Moment(seconds: stamp >> 1, isDateOnly: stamp & 1 == 1), report: report,
+                                 reply: index < 0 ? nil : (Int(index), name)))
+        }
+        self.entries = entries
     }
 }
