@@ -117,13 +117,21 @@ struct FeedSelection: Rendering {
             guard let before = NewestReports(bytes: bytes) else { return nil }
             let edited = Set(changed.compactMap(NewestReports.report(changedBy:)))
             var candidates = before.entries.filter { !edited.contains($0.report) }.map(candidate)
-            // (Every report's entries older than the last kept were left out: as many must be left.)
-            guard !before.more || candidates.count >= limit else { return nil }
+            var made: [Candidate] = []
             for rid in edited.sorted() {
                 guard view.reportTimes(rid) != nil else { continue }
-                candidates.append(reportCandidate(rid))
-                candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) }
+                made.append(reportCandidate(rid))
+                made += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) }
             }
+            // When entries were left out (older than the last kept), those of the edited reports
+            // that come after it are left out too: what is kept is still the newest of all.
+            if before.more, let last = before.entries.last.map(candidate) {
+                let lastID = last.id()
+                made = made.filter { $0.published != last.published ? $0.published > last.published : $0.id() < lastID }
+            }
+            candidates += made
+            // (As many as a feed shows must be known.)
+            guard !before.more || candidates.count >= limit else { return nil }
             return NewestReports(Self.newest(candidates, limit: kept), more: before.more || candidates.count > kept)
         }, make: {
             // (Every report's times and replies, as one read each; the chosen entries read theirs.)
