@@ -94,11 +94,16 @@ struct RecordEdit {
                 }
                 let slice = ContentSlice(changed: changed, followed: followed)
                 var parts = PhaseTimer(enabled: options.timings)
+                // (An edit that models members and groups again reads every one's pieces on another
+                // thread, through a connection of its own, while the files load.)
+                let ahead = !changed.contains(where: ContentSlice.readsMembersAndGroups) ? nil
+                    : Background { [path = store.path, site, ids = reports.union(followed)] in
+                        Result { try StoreReaders.open(path).read { db in try StoredModel.restore(db, site: site, reports: ids) } }
+                    }
                 let loaded = try load(db, slice: slice, changed: changed, site: site, timer: &parts)
-                guard let model = try StoredModel.restore(db, site: site, reports: reports.union(followed),
-                                                          membersAndGroups: changed.contains(where: ContentSlice.readsMembersAndGroups),
-                                                          members: authors(loaded))
-                else { throw Unfit() }
+                let restored = try ahead.map { try $0.value.get() }
+                    ?? StoredModel.restore(db, site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
+                guard let model = restored else { throw Unfit() }
                 parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
                 return (loaded, model)
             }
