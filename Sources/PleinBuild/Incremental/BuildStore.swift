@@ -65,9 +65,9 @@ struct BuildStore: Sendable {
         /// The paths in which the spare differs from the output (the last build's changes), and
         /// those of them the output lacks (what the last build took away).
         var differences: Set<String> = []
+        var vanished: Set<String> = []
         /// Parts of outputs a full build brought up to date (`UpdatedParts`).
         var fragments: [String: StoredFragments.Part] = [:]
-        var vanished: Set<String> = []
         /// What this build loaded: the records it read anew are kept for the next (see
         /// `KnownRecords`), encoded when they are saved.
         var loaded: ContentState?
