@@ -281,7 +281,7 @@ public enum Pipeline {
 
 /// What one-off builds leave for the process's end to reclaim (see `leavesMemoryToExit`): each
 /// is retained once more and never released, so no shared list has to hold them.
-private enum Leftovers {
+enum Leftovers {
     private final class Kept {
         let value: Any
         init(_ value: Any) { self.value = value }

@@ -256,6 +256,9 @@ struct RecordEdit {
         report.warnings = previous.warnings
         report.videos = previous.videos
         report.recordByRecord = true
+        // (A one-off build leaves the model and what it loaded, tens of thousands of objects, to
+        // the process's end.)
+        if options.leavesMemoryToExit { Leftovers.keep((loaded, model, source, outputs)) }
         guard failure == nil else { return report }
         report.unchanged = outputs.isEmpty
         report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) })
