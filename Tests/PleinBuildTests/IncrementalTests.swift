@@ -328,14 +328,10 @@ import Testing
         expectSameAsFullBuild(state, site, "edit a template")
     }
 
-    /// `plein build` after an edit of one record's file in place redoes that record and what it
-    /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
-    /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a
-    /// study location, check-ins and a message. After each, the output is a clean build's.
     /// The site's feed keeps its newest reports and replies from build to build and brings them
-    /// up to date with the reports an edit changed: with six entries a feed (three of them group events), the kept ones are
-    /// fewer than the reports, and new replies and a report whose time changed are chosen as a
-    /// clean build chooses them.
+    /// up to date with the reports an edit changed: with six entries a feed (three of them group
+    /// events), the kept ones are fewer than the reports, and new replies and a report whose time
+    /// changed are chosen as a clean build chooses them.
     @Test func theSiteFeedBringsItsNewestReportsUpToDate() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
@@ -373,6 +369,10 @@ import Testing
         }
     }
 
+    /// `plein build` after an edit of one record's file in place redoes that record and what it
+    /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
+    /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a
+    /// study location, check-ins and a message. After each, the output is a clean build's.
     @Test func aBuildAfterAnEditOfARecordRedoesThatRecordFromTheStore() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
