@@ -138,6 +138,16 @@ extension BuildStore {
             .flatMap { ModelValues.decode(type, Array($0)) }
     }
 
+    /// The pieces whose keys start with `prefix`, by the rest of the key, as the store keeps them
+    /// (thousands at once: through SQLite's own calls).
+    static func values(_ db: Database, prefix: String) throws -> [(id: String, bytes: [UInt8])] {
+        var rows: [(id: String, bytes: [UInt8])] = []
+        // (The keys' prefixes are ASCII: SQLite's `substr` counts characters.)
+        try RawStatement(db, "SELECT substr(key, ?), value FROM model_values WHERE key >= ? AND key < ?")
+            .each(.integer(Int64(prefix.utf8.count + 1)), .text(prefix), .text(prefix + "\u{10FFFF}")) { row in rows.append((row.text(0), row.blob(1))) }
+        return rows
+    }
+
     // MARK: Encodings
 
     static func pack(_ values: [Int32]) -> Data { Data(packed(values)) }

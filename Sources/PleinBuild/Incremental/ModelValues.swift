@@ -99,12 +99,7 @@ final class StoredModel: ModelSource {
     /// of `made` and `gone` in their place.
     private static func table<Value: Decodable & Sendable>(_ readers: StoreReaders, made: [String: any Sendable], gone: Set<String>,
                                                              _ prefix: String, as type: Value.Type) -> [String: Value]? {
-        guard let rows = try? readers.inDatabase({ db in
-            var rows: [(String, [UInt8])] = []
-            try RawStatement(db, "SELECT substr(key, ?), value FROM model_values WHERE key >= ? AND key < ?")
-                .each(.integer(Int64(prefix.utf8.count + 1)), .text(prefix), .text(prefix + "\u{10FFFF}")) { row in rows.append((row.text(0), row.blob(1))) }
-            return rows
-        }) else { return nil }
+        guard let rows = try? readers.inDatabase({ db in try BuildStore.values(db, prefix: prefix) }) else { return nil }
         let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(Value.self, bytes)) }
         var table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
         for (key, value) in made where key.hasPrefix(prefix) { table[String(key.dropFirst(prefix.count))] = value as? Value }

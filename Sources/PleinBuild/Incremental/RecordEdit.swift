@@ -7,7 +7,6 @@ import PleinLoad
 import PleinMarkdown
 import PleinModel
 import PleinRender
-import Synchronization
 
 /// `plein build` after edits of records in place, or new reports of one file and new replies
 /// (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
@@ -547,25 +546,5 @@ struct RecordEdit {
         } catch {
             throw BuildStore.Damaged(reason: "\(error)")
         }
-    }
-}
-
-/// A value worked out on another thread while this one goes on; `value` waits for it.
-final class Background<Value: Sendable>: Sendable {
-    private let result = Mutex<Value?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let value = work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-    }
-
-    var value: Value {
-        done.wait()
-        done.signal()
-        return result.withLock { $0! }
     }
 }

@@ -15,6 +15,11 @@ final class StoredFragments: FragmentMemory {
     struct Part: Sendable {
         let reads: [String]
         let bytes: [UInt8]
+
+        init(_ bytes: [UInt8], reads: Set<Dependency>) {
+            self.reads = reads.map(\.key).sorted()
+            self.bytes = bytes
+        }
     }
 
     private let readers: StoreReaders
@@ -72,7 +77,7 @@ final class StoredFragments: FragmentMemory {
     }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
-        let part = Part(reads: reads.map(\.key).sorted(), bytes: bytes)
+        let part = Part(bytes, reads: reads)
         madeParts.withLock { $0[key] = part }
     }
 
@@ -143,13 +148,14 @@ final class UpdatedParts: FragmentMemory {
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? { nil }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
-        let part = StoredFragments.Part(reads: reads.map(\.key).sorted(), bytes: bytes)
+        let part = StoredFragments.Part(bytes, reads: reads)
         parts.withLock { $0[key] = part }
     }
 }
 
-/// What a part of an output is checked by: the facts of what it read, and of what every part
-/// depends on besides (the site's settings and the theme).
+/// What a part of an output depends on besides what it read (`always`: the site's settings and
+/// the theme); and, for `plein serve`'s parts, what one is checked by: the facts of what it read
+/// and of `always`.
 enum FragmentFacts {
     static let always = [Facts.siteKey, Dependency.theme.key]
 

@@ -96,10 +96,7 @@ extension StoredModel {
             try BuildStore.value(db, kind.key(), as: Value.self)
         }
         func all<Value>(_ kind: PieceKind<Value>) throws -> [String: Value]? {
-            let prefix = kind.key("")
-            var rows: [(String, [UInt8])] = []
-            try RawStatement(db, "SELECT substr(key, ?), value FROM model_values WHERE key >= ? AND key < ?")
-                .each(.integer(Int64(prefix.utf8.count + 1)), .text(prefix), .text(prefix + "\u{10FFFF}")) { row in rows.append((row.text(0), row.blob(1))) }
+            let rows = try BuildStore.values(db, prefix: kind.key(""))
             // (Decoded on every core: two thousand members are most of a build after an edit.)
             let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(Value.self, bytes)) }
             guard decoded.allSatisfy({ $0.1 != nil }) else { return nil }

@@ -1,6 +1,5 @@
 import Foundation
 import PleinModel
-import Synchronization
 import PleinCore
 
 /// Reads the content's history from git, in one `git log` per build (never one call per file):
@@ -183,27 +182,5 @@ public struct RepositoryPath: Sendable {
             return String(full.dropFirst(base.count + 1))
         }
         return path
-    }
-}
-
-/// Reading the history in the background while the content loads (`git log` over a long
-/// history takes a while; the two use different cores).
-final class HistoryReading: Sendable {
-    private let result = Mutex<GitHistory?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(content: String) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let history = GitHistory.read(content: content)
-            result.withLock { $0 = history }
-            done.signal()
-        }
-    }
-
-    /// Waits for the history.
-    func finish() -> GitHistory {
-        done.wait()
-        done.signal()
-        return result.withLock { $0 } ?? .empty
     }
 }

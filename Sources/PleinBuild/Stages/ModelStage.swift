@@ -6,15 +6,16 @@ import PleinModel
 struct ModelStage {
     /// When each content file was committed, read again only when HEAD moves.
     private(set) var history = GitHistory.empty
-    /// The first reading, started before loading so that both run at once.
-    private var firstReading: HistoryReading?
+    /// The first reading, started before loading so that both run at once (`git log` over a
+    /// long history takes a while; the two use different cores).
+    private var firstReading: Background<GitHistory>?
     let content: String
     let readsHistory: Bool
 
     init(content: String, readsHistory: Bool) {
         self.content = content
         self.readsHistory = readsHistory
-        firstReading = readsHistory ? HistoryReading(content: content) : nil
+        firstReading = readsHistory ? Background { GitHistory.read(content: content) } : nil
     }
 
     /// The model of the whole content, and notes worth telling (as below).
@@ -33,7 +34,7 @@ struct ModelStage {
                       threadKeys: ThreadKeys?, now: Moment, sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ModelChange?) {
         let head = history.head
         if let reading = firstReading {
-            history = reading.finish()
+            history = reading.value
             firstReading = nil
         } else if readsHistory {
             history = GitHistory.refresh(history, content: content)

@@ -77,3 +77,25 @@ private final class WorkList<R: Sendable>: Sendable {
 
     func results() -> [R] { slots.withLock { all in all.map { $0! } } }
 }
+
+/// A value worked out on another thread while this one goes on (the git history while the
+/// content loads; what an edit reads besides its files); `value` waits for it.
+public final class Background<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ work: @escaping @Sendable () -> Value) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let value = work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+    }
+
+    /// The value, once worked out.
+    public var value: Value {
+        done.wait()
+        done.signal()
+        return result.withLock { $0! }
+    }
+}

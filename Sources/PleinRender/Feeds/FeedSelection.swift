@@ -119,9 +119,11 @@ struct FeedSelection: Rendering {
             var candidates = before.entries.filter { !edited.contains($0.report) }.map(candidate)
             var made: [Candidate] = []
             for rid in edited.sorted() {
+                // (A report taken out has no times.)
                 guard view.reportTimes(rid) != nil else { continue }
+                guard let replies = view.reportReplies(rid) else { return nil }
                 made.append(reportCandidate(rid))
-                made += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) }
+                made += replies.replies.indices.map { replyCandidate(rid, $0) }
             }
             // When entries were left out (older than the last kept), those of the edited reports
             // that come after it are left out too: what is kept is still the newest of all.
