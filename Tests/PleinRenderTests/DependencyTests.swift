@@ -43,4 +43,22 @@ import Testing
         #expect(Set(all.map(\.key)).count == all.count)
         #expect(Dependency(key: "nothing:x") == nil && Dependency(key: "nothing") == nil)
     }
+
+    /// A list's entry is taken while none of its reads is among the facts changed; the reads
+    /// are compared whole, not by prefix.
+    @Test func aKeptListsEntryIsTakenWhileNoneOfItsReadsChanged() {
+        func reads(_ keys: [String]) -> [UInt8] { keys.flatMap { Array($0.utf8) + [0] } }
+        let entries: [String: (reads: [UInt8], bytes: [UInt8])] = [
+            "1094/a": (reads(["reportHeadline:1094/a", "summary:reports/1094/a.md"]), [1]),
+            "1094/b": (reads([]), [2]),
+        ]
+        let unchanged = KeptList(recorded: ["every:reportHeadline"], entries: entries, changed: [])
+        #expect(unchanged.bytes("1094/a") == [1] && unchanged.bytes("1094/b") == [2] && unchanged.bytes("1094/c") == nil)
+        let other = KeptList(recorded: [], entries: entries, changed: ["reportHeadline:1094/b", "reportHeadline:1094/", "summary:reports/1094/a"])
+        #expect(other.bytes("1094/a") == [1] && other.bytes("1094/b") == [2])
+        let summary = KeptList(recorded: [], entries: entries, changed: ["summary:reports/1094/a.md"])
+        #expect(summary.bytes("1094/a") == nil && summary.bytes("1094/b") == [2])
+        let headline = KeptList(recorded: [], entries: entries, changed: ["reportHeadline:1094/a"])
+        #expect(headline.bytes("1094/a") == nil)
+    }
 }

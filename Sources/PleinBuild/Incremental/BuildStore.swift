@@ -17,7 +17,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "20"
+    static let format = "21"
     let path: String
     let queue: DatabaseQueue
 
@@ -139,7 +139,7 @@ struct BuildStore: Sendable {
     /// Makes every table anew; with `keepingRecords`, the records read from content files stay
     /// (they depend on nothing but the file's bytes and what they were read with).
     static func createTables(_ db: Database, keepingRecords: Bool = false) throws {
-        for table in ["meta", "content", "scan", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences", "fragments", "fragment_reads"] {
+        for table in ["meta", "content", "scan", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences", "fragments", "fragment_reads", "fragment_entries"] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
         }
         if !keepingRecords {
@@ -158,6 +158,7 @@ struct BuildStore: Sendable {
             CREATE TABLE differences (path TEXT PRIMARY KEY, vanished INTEGER NOT NULL);
             CREATE TABLE fragments (key TEXT PRIMARY KEY, reads BLOB NOT NULL, bytes BLOB NOT NULL);
             CREATE TABLE fragment_reads (read TEXT NOT NULL, part TEXT NOT NULL, PRIMARY KEY (read, part)) WITHOUT ROWID;
+            CREATE TABLE fragment_entries (list TEXT NOT NULL, id TEXT NOT NULL, reads BLOB NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (list, id)) WITHOUT ROWID;
             """)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [Self.format])
     }

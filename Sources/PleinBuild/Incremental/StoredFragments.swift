@@ -15,10 +15,17 @@ final class StoredFragments: FragmentMemory {
     struct Part: Sendable {
         let reads: [String]
         let bytes: [UInt8]
+        /// For the head of a list (`keep(list:)`): how its entries changed.
+        var list: ListChanges?
 
         init(_ bytes: [UInt8], reads: Set<Dependency>) {
             self.reads = reads.map(\.key).sorted()
             self.bytes = bytes
+        }
+
+        /// The head of a list: no bytes, the reads of all its entries as the output recorded them.
+        init(list: ListChanges) {
+            (reads, bytes, self.list) = (list.recorded, [], list)
         }
     }
 
@@ -40,6 +47,7 @@ final class StoredFragments: FragmentMemory {
 
     /// The parts made by this build, to save.
     var made: [String: Part] { madeParts.withLock { $0 } }
+    var updatesParts: Bool { true }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
         let bytes: [UInt8], keys: [String]
@@ -56,6 +64,31 @@ final class StoredFragments: FragmentMemory {
         }
         let reads = keys.compactMap(Dependency.init(key:))
         return reads.count == keys.count ? (bytes, reads) : nil
+    }
+
+    /// A list is kept while its head is: the head's reads are those of every entry as the
+    /// output recorded them, so a save that changes an entry's read forgets the head, and the
+    /// output, which read it too, is rendered again and keeps the list anew in the same save.
+    /// Without a head, the list is made whole, and its entries kept before are forgotten.
+    func keptList(_ key: String) -> KeptList? {
+        guard !changedAll, let head = table(Self.kind(of: key))[key] else { return nil }
+        var entries: [String: (reads: [UInt8], bytes: [UInt8])] = [:]
+        do {
+            try readers.inDatabase { db in
+                try RawStatement(db, "SELECT id, reads, bytes FROM fragment_entries WHERE list = ?").each(.text(key)) { row in
+                    entries[row.text(0)] = (row.blob(1), row.blob(2))
+                }
+            }
+        } catch {
+            return nil
+        }
+        let recorded = head.reads.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return KeptList(recorded: recorded, entries: entries, changed: changed)
+    }
+
+    func keep(list key: String, _ changes: ListChanges) {
+        let part = Part(list: changes)
+        madeParts.withLock { $0[key] = part }
     }
 
     func keptBefore(_ key: String) -> (bytes: [UInt8], changed: Set<String>)? {
@@ -113,6 +146,7 @@ final class StoredFragments: FragmentMemory {
         if keys.count > all || keys.contains(where: FragmentFacts.always.contains) {
             try db.execute(sql: "DELETE FROM fragments")
             try db.execute(sql: "DELETE FROM fragment_reads")
+            try db.execute(sql: "DELETE FROM fragment_entries")
             return
         }
         let forgetParts = try RawStatement(db, "DELETE FROM fragments WHERE key IN (SELECT part FROM fragment_reads WHERE read = ?)")
@@ -131,6 +165,22 @@ final class StoredFragments: FragmentMemory {
         for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
             try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.bytes))
             for read in part.reads { try putRead.run(.text(read), .text(key)) }
+            if let list = part.list { try save(list: key, list, db) }
+        }
+    }
+
+    /// Saves how the list under `key` changed: only the entries made and gone, or, for a list
+    /// made whole, every entry in place of those kept before.
+    private static func save(list key: String, _ changes: ListChanges, _ db: Database) throws {
+        if changes.whole {
+            try RawStatement(db, "DELETE FROM fragment_entries WHERE list = ?").run(.text(key))
+        } else if !changes.gone.isEmpty {
+            let drop = try RawStatement(db, "DELETE FROM fragment_entries WHERE list = ? AND id = ?")
+            for id in changes.gone { try drop.run(.text(key), .text(id)) }
+        }
+        let put = try RawStatement(db, "INSERT OR REPLACE INTO fragment_entries (list, id, reads, bytes) VALUES (?, ?, ?, ?)")
+        for entry in changes.made {
+            try put.run(.text(key), .text(entry.id), .blob(entry.reads.flatMap { Array($0.utf8) + [0] }), .blob(entry.bytes))
         }
     }
 }
@@ -144,11 +194,17 @@ final class UpdatedParts: FragmentMemory {
 
     var made: [String: StoredFragments.Part] { parts.withLock { $0 } }
     var keepsParts: Bool { false }
+    var updatesParts: Bool { true }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? { nil }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
         let part = StoredFragments.Part(bytes, reads: reads)
+        parts.withLock { $0[key] = part }
+    }
+
+    func keep(list key: String, _ changes: ListChanges) {
+        let part = StoredFragments.Part(list: changes)
         parts.withLock { $0[key] = part }
     }
 }

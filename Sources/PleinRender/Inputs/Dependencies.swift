@@ -241,6 +241,12 @@ public final class DependencyRecorder: Sendable {
         return body()
     }
 
+    /// `dependency` as `record` records it here and now (inside `readingEvery`, a view of a
+    /// report or member as that view of every one).
+    func asRecorded(_ dependency: Dependency) -> Dependency {
+        recorded.withLock { $0.every > 0 } ? dependency.every ?? dependency : dependency
+    }
+
     public var dependencies: Set<Dependency> { recorded.withLock { $0.reads } }
 }
 

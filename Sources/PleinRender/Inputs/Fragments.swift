@@ -17,11 +17,63 @@ public protocol FragmentMemory: Sendable {
     /// Whether it keeps parts of one record (`ModelView.fragment`); a full build's memory keeps
     /// only the parts it brings up to date (`ModelView.updated`), which cost nothing to keep.
     var keepsParts: Bool { get }
+    /// Whether it keeps the parts of many records as a list (`keptList`, `keep(list:)`), which
+    /// tells what changed since they were kept (`ModelView.entries`). Without, each is a part.
+    var updatesParts: Bool { get }
+    /// The list kept under `key` as the last build left it, with the keys of the facts this
+    /// build changed; nil when none is kept, or when the memory cannot tell what changed.
+    func keptList(_ key: String) -> KeptList?
+    /// Keeps the list under `key` as `changes` says it changed.
+    func keep(list key: String, _ changes: ListChanges)
 }
 
 extension FragmentMemory {
     public func keptBefore(_ key: String) -> (bytes: [UInt8], changed: Set<String>)? { nil }
     public var keepsParts: Bool { true }
+    public var updatesParts: Bool { false }
+    public func keptList(_ key: String) -> KeptList? { nil }
+    public func keep(list key: String, _ changes: ListChanges) {}
+}
+
+/// The parts of many records of one output (`ModelView.entries`) as a memory kept them: each
+/// record's bytes with the keys of what it read (each ended by a NUL), by id; the reads the
+/// output recorded for all of them; the keys of the facts changed since.
+public struct KeptList: Sendable {
+    public let recorded: [String]
+    public let entries: [String: (reads: [UInt8], bytes: [UInt8])]
+    public let changed: Set<String>
+
+    public init(recorded: [String], entries: [String: (reads: [UInt8], bytes: [UInt8])], changed: Set<String>) {
+        (self.recorded, self.entries, self.changed) = (recorded, entries, changed)
+    }
+
+    /// The bytes of `id`'s entry, when it is kept and none of its reads changed.
+    func bytes(_ id: String) -> [UInt8]? {
+        guard let entry = entries[id] else { return nil }
+        guard !changed.isEmpty else { return entry.bytes }
+        var start = 0
+        for (index, byte) in entry.reads.enumerated() where byte == 0 {
+            if changed.contains(String(decoding: entry.reads[start..<index], as: UTF8.self)) { return nil }
+            start = index + 1
+        }
+        return entry.bytes
+    }
+}
+
+/// How a list of parts changed in a build (`ModelView.entries`): the reads the output recorded
+/// for all of them, the entries made (each with the keys of its reads, in order), the ids no
+/// longer there; `whole`: made from nothing (every entry kept before is forgotten).
+public struct ListChanges: Sendable {
+    public struct Entry: Sendable {
+        public let id: String
+        public let reads: [String]
+        public let bytes: [UInt8]
+    }
+
+    public var recorded: [String] = []
+    public var made: [Entry] = []
+    public var gone: [String] = []
+    public var whole: Bool
 }
 
 extension ModelView {
@@ -55,6 +107,52 @@ extension ModelView {
         let part = memory.keptBefore(key).flatMap { update($0.bytes, $0.changed) } ?? make()
         memory.keep(key, bytes: bytes(part), reads: Set(every))
         return part
+    }
+}
+
+extension ModelView {
+    /// One part per record of `ids` (a report's feature on the map of every report, its `<url>`
+    /// in the sitemap), each made by `make` from its id (no bytes: none), in the order of `ids`.
+    /// With a memory that keeps lists (`updatesParts`), they are kept as one list under `key`,
+    /// each with what it read: the next build takes each whose reads did not change and makes
+    /// the others (and the new records'), and the output depends on every read of all of them
+    /// as recorded here (inside `readingEvery`, a report's headline as every report's headline),
+    /// which the list keeps. Ten thousand records then cost a stored row each, read at once, and
+    /// a lookup of its reads, not a part each looked up, checked and recorded; an edit writes
+    /// only the entries it made. Without, each is a part of its own (`fragment`, under `each`
+    /// and its id, which other outputs showing the same part of a record share).
+    func entries(_ key: String, each: String, ids: [String], _ make: (String) -> [UInt8]) -> [[UInt8]] {
+        guard let memory = source.fragments, let recorder else { return ids.map(make) }
+        guard memory.updatesParts else {
+            return ids.map { id in fragment(each + id) { make(id) } }
+        }
+        let before = memory.keptList(key)
+        var changes = ListChanges(whole: before == nil)
+        var recorded = Set(before?.recorded ?? [])
+        if let before {
+            // (The reads of the parts taken, as recorded when they were made.)
+            recorder.record(before.recorded.compactMap(Dependency.init(key:)))
+        }
+        var result: [[UInt8]] = []
+        result.reserveCapacity(ids.count)
+        for id in ids {
+            if let bytes = before?.bytes(id) {
+                result.append(bytes)
+                continue
+            }
+            let (bytes, reads) = recorder.capturing { make(id) }
+            for read in reads { recorded.insert(recorder.asRecorded(read).key) }
+            changes.made.append(.init(id: id, reads: reads.map(\.key).sorted(), bytes: bytes))
+            result.append(bytes)
+        }
+        // (Some kept entry is gone when the kept and the new are not as many as the ids.)
+        if let before, before.entries.count + changes.made.count(where: { before.entries[$0.id] == nil }) != ids.count {
+            let now = Set(ids)
+            changes.gone = before.entries.keys.filter { !now.contains($0) }
+        }
+        changes.recorded = recorded.sorted()
+        memory.keep(list: key, changes)
+        return result
     }
 }
 

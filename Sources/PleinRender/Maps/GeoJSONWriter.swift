@@ -48,9 +48,9 @@ struct GeoJSONFile: Rendering {
     func render() -> OutputFile {
         let features = maps.features
         // (A report's feature is kept from the last build while what it shows is the same.)
-        let parts = features.things(id, each: part, report: { id in
-            let kept = view.fragment("geojson:report:" + id) { features.reportFeature(id).map(part)?.kept ?? [] }
-            return kept.isEmpty ? nil : Part(kept: kept) ?? features.reportFeature(id).map(part)
+        let parts = features.things(id, each: part, reports: { key, ids in
+            let kept = view.entries("geojson:" + key, each: "geojson:report:", ids: ids) { features.reportFeature($0).map(part)?.kept ?? [] }
+            return zip(ids, kept).compactMap { id, kept in kept.isEmpty ? nil : Part(kept: kept) ?? features.reportFeature(id).map(part) }
         })
         return OutputFile(path: features.path(id), bytes: collection(parts))
     }

@@ -78,23 +78,23 @@ struct MapFeatures: Rendering {
     /// report's description, so none is read (a page of every report's map then does not
     /// depend on their texts).
     func features(_ id: MapID, drawn: Bool = false) -> [MapFeature] {
-        guard drawn else { return things(id, each: { $0 }, report: { reportFeature($0) }) }
+        guard drawn else { return things(id, each: { $0 }, reports: { $1.compactMap { reportFeature($0) } }) }
         // (A report's drawn feature is kept from the last build while its headline is the same.)
-        return things(id, each: { $0 }, report: { id in
-            let kept = view.fragment("map:report:" + id) { reportFeature(id, described: false)?.kept ?? [] }
-            return kept.isEmpty ? nil : MapFeature(kept: kept) ?? reportFeature(id, described: false)
+        return things(id, each: { $0 }, reports: { key, ids in
+            let kept = view.entries("map:" + key, each: "map:report:", ids: ids) { reportFeature($0, described: false)?.kept ?? [] }
+            return zip(ids, kept).compactMap { id, kept in kept.isEmpty ? nil : MapFeature(kept: kept) ?? reportFeature(id, described: false) }
         })
     }
 
-    /// The things on a map, in order: each report's made by `report` from its id, the others by
-    /// `each` from their features.
-    func things<Thing>(_ id: MapID, each: (MapFeature) -> Thing, report: (String) -> Thing?) -> [Thing] {
+    /// The things on a map, in order: the reports' made by `reports` from their ids (with a key
+    /// that names them: `reports`, `area:` and its id), the others by `each` from their features.
+    func things<Thing>(_ id: MapID, each: (MapFeature) -> Thing, reports: (_ key: String, _ ids: [String]) -> [Thing]) -> [Thing] {
         switch id {
         case .reports:
-            return view.areas.compactMap(areaFeature).map(each) + view.readingEvery { view.reportOrder.sorted().compactMap(report) }
+            return view.areas.compactMap(areaFeature).map(each) + view.readingEvery { reports("reports", view.reportOrder.sorted()) }
         case .area(let aid):
             let area = view.area(aid)
-            return (area.flatMap(areaFeature).map { [each($0)] } ?? []) + (area?.reports.sorted().compactMap(report) ?? [])
+            return (area.flatMap(areaFeature).map { [each($0)] } ?? []) + reports("area:" + aid, area?.reports.sorted() ?? [])
         case .locations:
             return view.locations.compactMap(locationFeature).map(each)
         case .album(let key):

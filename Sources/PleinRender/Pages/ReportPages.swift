@@ -33,10 +33,10 @@ struct AreaListPage: PageRenderer {
     func page() -> Page {
         let areas = view.areas
         // (Every report's headline, as one read.)
-        let rows = view.readingEvery { areas.map { area in
+        let rows = view.readingEvery { zip(areas, cards.categoryCounts(areas: areas.map(\.id))).map { area, categories in
             Row(
                 id: area.id, name: area.name, url: routes.url(routes.area(area.id)), count: strings.count("report_count", area.reports.count),
-                feedURL: routes.url(routes.areaFeed(area.id)), categories: cards.categoryCounts(area: area.id),
+                feedURL: routes.url(routes.areaFeed(area.id)), categories: categories,
                 latest: area.reports.first.flatMap(view.headline).map {
                     Latest(title: $0.title, url: routes.url(routes.report($0.id)), at: time($0.at))
                 })

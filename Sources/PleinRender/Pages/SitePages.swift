@@ -48,10 +48,9 @@ struct Sitemap: Rendering {
     func entries() -> [[UInt8]] {
         var entries = pagesBeforeReports().map(entry)
         entries += view.readingEvery {
-            view.reportOrder.sorted().compactMap { id in
-                let made = view.fragment("sitemap:report:" + id) { view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? [] }
-                return made.isEmpty ? nil : made
-            }
+            view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportOrder.sorted()) { id in
+                view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
+            }.filter { !$0.isEmpty }
         }
         return entries + pagesAfterReports().map(entry)
     }
@@ -69,7 +68,7 @@ struct Sitemap: Rendering {
     private func pagesAfterReports() -> [(path: String, changed: Moment?)] {
         var pages = view.locationIDs.map { (routes.location($0), view.changed(.location($0))) }
         pages += view.pageIDs.map { (routes.page($0), view.changed(.page($0))) }
-        if !events(.site).isEmpty { pages.append((routes.events, nil)) }
+        if hasEvents(.site) { pages.append((routes.events, nil)) }
         return pages
     }
 

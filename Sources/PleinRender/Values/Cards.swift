@@ -93,17 +93,28 @@ struct Cards: Rendering {
     /// summaries: kept from the last build while the area's reports and their headlines are the
     /// same (a new report counts its own area's again, not every one's).
     func categoryCounts(area id: String) -> [CategoryBadge] {
-        let kept = view.fragment("categories:area:" + id) {
-            // (Each report's headline read once: a page of every report reads tens of thousands.)
-            var counts = [UInt32](repeating: 0, count: Category.allCases.count)
-            for report in view.area(id)?.reports ?? [] {
-                if let category = view.headline(report)?.category, let index = Category.allCases.firstIndex(of: category) { counts[index] += 1 }
-            }
-            var bytes: [UInt8] = []
-            for count in counts { KeptBytes.append(count, to: &bytes) }
-            return bytes
+        badges(view.fragment("categories:area:" + id) { counted(area: id) })
+    }
+
+    /// The counts of `categoryCounts` for each of `areas`, kept as one list (`ModelView.entries`).
+    func categoryCounts(areas: [String]) -> [[CategoryBadge]] {
+        view.entries("categories:areas", each: "categories:area:", ids: areas) { counted(area: $0) }.map(badges)
+    }
+
+    /// An area's counts, by category in `Category.allCases`'s order, as kept.
+    private func counted(area id: String) -> [UInt8] {
+        // (Each report's headline read once: a page of every report reads tens of thousands.)
+        var counts = [UInt32](repeating: 0, count: Category.allCases.count)
+        for report in view.area(id)?.reports ?? [] {
+            if let category = view.headline(report)?.category, let index = Category.allCases.firstIndex(of: category) { counts[index] += 1 }
         }
-        return Category.allCases.enumerated().compactMap { index, category in
+        var bytes: [UInt8] = []
+        for count in counts { KeptBytes.append(count, to: &bytes) }
+        return bytes
+    }
+
+    private func badges(_ kept: [UInt8]) -> [CategoryBadge] {
+        Category.allCases.enumerated().compactMap { index, category in
             let n = kept.count >= 4 * (index + 1) ? Int(KeptBytes.read(UInt32.self, kept, at: 4 * index)) : 0
             guard n > 0 else { return nil }
             var badge = self.category(category)

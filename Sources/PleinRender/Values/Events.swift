@@ -145,7 +145,33 @@ extension Rendering {
     func calendarLinks(_ scope: CalendarID) -> [Page.Feed] {
         if case .group(let group) = scope, sealed(group) { return [] }
         let calendar = CalendarFile(inputs: inputs, id: scope)
-        return calendar.events().isEmpty ? [] : [.calendar(calendar.name, routes.calendar(scope))]
+        return hasEvents(scope) ? [.calendar(calendar.name, routes.calendar(scope))] : []
+    }
+
+    /// Whether `scope` has an event: its calendar (and, for the site, its events page) exists.
+    /// For the site, without every event made and sorted: a listed group's events, else an event
+    /// report, which the memory of parts keeps from build to build (`ModelView.updated`), so that
+    /// an edit looks up the one found last time rather than every report's times.
+    func hasEvents(_ scope: CalendarID) -> Bool {
+        guard case .site = scope else { return !events(scope).isEmpty }
+        if site.has(.groups), view.groupOrder.contains(where: { view.groupEvents($0).map { $0.isListed && !$0.events.isEmpty } == true }) {
+            return true
+        }
+        guard site.has(.reports) else { return false }
+        // (An event report's id; no bytes for none.)
+        let found: [UInt8] = view.readingEvery {
+            view.updated("events:report", every: [.everyReportTimes, .reportOrder], update: { kept, changed -> [UInt8]? in
+                if !kept.isEmpty, view.reportTimes(String(decoding: kept, as: UTF8.self))?.starts != nil { return kept }
+                // None before: one now only among the reports whose times changed (or are new).
+                guard kept.isEmpty else { return nil }
+                let prefix = Dependency.reportTimes("").key
+                let changedTimes = changed.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+                return changedTimes.first { view.reportTimes($0)?.starts != nil }.map { Array($0.utf8) } ?? []
+            }, make: {
+                view.reportOrder.first { view.reportTimes($0)?.starts != nil }.map { Array($0.utf8) } ?? []
+            }, bytes: { $0 })
+        }
+        return !found.isEmpty
     }
 }
 
