@@ -408,6 +408,11 @@ import Testing
         func append(_ line: String) -> (String) -> String { { $0 + "\n" + line + "\n" } }
         let edits: [(String, (String) -> String)] = [
             ("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md", append("Een zin die er net bij kwam.")),
+            // (An event report a day later: the site's events, kept from build to build, in another order.)
+            ("reports/1018/2026-11-18-lichtjesavond-plantage.md", {
+                $0.replacingOccurrences(of: "starts: 2026-12-12T17:00:00+01:00", with: "starts: 2026-12-13T17:00:00+01:00")
+                    .replacingOccurrences(of: "ends: 2026-12-12T21:30:00+01:00", with: "ends: 2026-12-13T21:30:00+01:00")
+            }),
             ("reports/1018/2026-09-15-boomkap-plantage-middenlaan/replies/20260915T1748-lucas-de-graaf.md", append("Nog iets.")),
             ("users/anna-de-vries.md", append("Ze fietst graag.")),
             ("groups/duikclub-de-zeehond/index.md", append("Nieuwe leden zijn welkom.")),

@@ -28,7 +28,7 @@ extension Rendering {
         var groups: [String] = []
         switch scope {
         case .site:
-            if site.has(.reports) { reports = view.reportOrder }
+            if site.has(.reports) { reports = eventReports() }
             if site.has(.groups) { groups = view.groupOrder.filter { view.groupEvents($0)?.isListed == true } }
         case .area(let aid):
             reports = view.area(aid)?.reports ?? []
@@ -44,10 +44,9 @@ extension Rendering {
             guard let g = view.groupEvents(key.group), let e = g.events.first(where: { $0.id == key.event }) else { return [] }
             return [groupEvent(e, in: g)]
         }
-        // (Chosen by their times, which neither a reply nor a title changes; of every report,
-        // as one read, for the site's.)
-        let chosen = { reports.filter { view.reportTimes($0)?.starts != nil } }
-        var found = (scope == .site ? view.readingEvery(chosen) : chosen()).compactMap(reportEvent)
+        // (Chosen by their times, which neither a reply nor a title changes; for the site's, the
+        // event reports kept from the last build.)
+        var found = (scope == .site ? reports : reports.filter { view.reportTimes($0)?.starts != nil }).compactMap(reportEvent)
         for gid in groups {
             guard let g = view.groupEvents(gid) else { continue }
             found += g.events.map { groupEvent($0, in: g) }
@@ -149,29 +148,31 @@ extension Rendering {
     }
 
     /// Whether `scope` has an event: its calendar (and, for the site, its events page) exists.
-    /// For the site, without every event made and sorted: a listed group's events, else an event
-    /// report, which the memory of parts keeps from build to build (`ModelView.updated`), so that
-    /// an edit looks up the one found last time rather than every report's times.
+    /// For the site, without every event made and sorted.
     func hasEvents(_ scope: CalendarID) -> Bool {
         guard case .site = scope else { return !events(scope).isEmpty }
         if site.has(.groups), view.groupOrder.contains(where: { view.groupEvents($0).map { $0.isListed && !$0.events.isEmpty } == true }) {
             return true
         }
-        guard site.has(.reports) else { return false }
-        // (An event report's id; no bytes for none.)
-        let found: [UInt8] = view.readingEvery {
-            view.updated("events:report", every: [.everyReportTimes, .reportOrder], update: { kept, changed -> [UInt8]? in
-                if !kept.isEmpty, view.reportTimes(String(decoding: kept, as: UTF8.self))?.starts != nil { return kept }
-                // None before: one now only among the reports whose times changed (or are new).
-                guard kept.isEmpty else { return nil }
+        return site.has(.reports) && !eventReports().isEmpty
+    }
+
+    /// The ids of the reports that are events (with a start, `ReportTimes`), in order: kept
+    /// from build to build (`ModelView.updated`), so that an edit looks again only at the
+    /// reports whose times it changed (or added, or took out), not at every report's.
+    func eventReports() -> [String] {
+        view.readingEvery {
+            view.updated("events:reports", every: [.everyReportTimes, .reportOrder], update: { kept, changed -> [String]? in
                 let prefix = Dependency.reportTimes("").key
-                let changedTimes = changed.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
-                return changedTimes.first { view.reportTimes($0)?.starts != nil }.map { Array($0.utf8) } ?? []
+                let touched = Set(changed.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+                var ids = Set(kept.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+                ids.subtract(touched)
+                ids.formUnion(touched.filter { view.reportTimes($0)?.starts != nil })
+                return ids.sorted()
             }, make: {
-                view.reportOrder.first { view.reportTimes($0)?.starts != nil }.map { Array($0.utf8) } ?? []
-            }, bytes: { $0 })
+                view.reportOrder.filter { view.reportTimes($0)?.starts != nil }.sorted()
+            }, bytes: { ids in ids.flatMap { Array($0.utf8) + [0] } })
         }
-        return !found.isEmpty
     }
 }
 
