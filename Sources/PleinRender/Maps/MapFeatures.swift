@@ -51,10 +51,18 @@ extension MapFeature {
 
     /// A point as `kept` keeps it; nil for bytes it does not make (no bytes: no feature).
     init?(kept bytes: [UInt8]) {
-        guard bytes.count > 25 else { return nil }
+        guard bytes.count > 25, bytes.last == 0 else { return nil }
         func word(_ at: Int) -> UInt64 { KeptBytes.read(UInt64.self, bytes, at: at) }
-        let texts = bytes[25...].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        guard texts.count == 7, texts[6].isEmpty else { return nil }
+        // (Six texts, each ended by a NUL; read without a list of slices: a map of every report
+        // reads ten thousand.)
+        var texts: [String] = []
+        texts.reserveCapacity(6)
+        var start = 25
+        for index in 25..<bytes.count where bytes[index] == 0 {
+            texts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+            start = index + 1
+        }
+        guard texts.count == 6 else { return nil }
         let stamp = Int64(bitPattern: word(16))
         self.init(shape: .point(Coordinate(lat: Double(bitPattern: word(8)), lon: Double(bitPattern: word(0)))),
                   title: texts[0], path: texts[1], category: texts[2],

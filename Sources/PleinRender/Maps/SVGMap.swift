@@ -48,7 +48,7 @@ struct SVGMap {
 
         var svg = MarkupWriter.svg(
             class: "map-svg", id: id, width: width, height: height, title: title, description: description,
-            labelling: [.init("aria-labelledby", "\(id)-title"), .init("aria-describedby", "\(id)-desc")], capacity: 4096)
+            labelling: [.init("aria-labelledby", "\(id)-title"), .init("aria-describedby", "\(id)-desc")], capacity: 4096 + 256 * features.count)
         svg.empty("rect", .init("class", "map-bg"), .init("width", n(width)), .init("height", n(height)))
         for feature in features {
             guard case .polygon(let ring) = feature.shape else { continue }
@@ -59,11 +59,13 @@ struct SVGMap {
             svg.close("a")
         }
         // Southern markers are drawn last, so nearer ones overlap those behind them.
-        let markers = features.compactMap { f -> (MapFeature, Coordinate)? in
-            if case .point(let c) = f.shape { return (f, c) }
+        // (Sorted by position in `features`, not as copies of them: a map of every report has ten thousand.)
+        let markers = features.indices.compactMap { i -> (index: Int, at: Coordinate)? in
+            if case .point(let c) = features[i].shape { return (i, c) }
             return nil
-        }.sorted { a, b in a.1.lat != b.1.lat ? a.1.lat > b.1.lat : a.0.path < b.0.path }
-        for (feature, c) in markers {
+        }.sorted { a, b in a.at.lat != b.at.lat ? a.at.lat > b.at.lat : features[a.index].path < features[b.index].path }
+        for (index, c) in markers {
+            let feature = features[index]
             let (x, y) = project(c)
             let big = feature.path == highlight
             svg.open("a", .init("href", link(feature.path)), .init("class", "map-marker"), .init("data-category", feature.category))
