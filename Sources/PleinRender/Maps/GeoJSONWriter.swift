@@ -13,7 +13,8 @@ struct GeoJSONFile: Rendering {
     /// the collection's list of features.
     struct Part {
         let positions: [Coordinate]
-        let json: [UInt8]
+        /// (A slice of the kept bytes it was read from, not a copy of them.)
+        let json: ArraySlice<UInt8>
 
         /// As the fragment memory keeps it: the number of positions, each position's longitude
         /// and latitude (as their bits), then the JSON.
@@ -25,12 +26,13 @@ struct GeoJSONFile: Rendering {
                 KeptBytes.append(position.lon.bitPattern, to: &bytes)
                 KeptBytes.append(position.lat.bitPattern, to: &bytes)
             }
-            return bytes + json
+            bytes += json
+            return bytes
         }
 
         init(positions: [Coordinate], json: [UInt8]) {
             self.positions = positions
-            self.json = json
+            self.json = json[...]
         }
 
         /// A part as `kept` keeps it; nil for bytes it does not make (a report without a place
@@ -41,7 +43,7 @@ struct GeoJSONFile: Rendering {
             let count = Int(KeptBytes.read(UInt32.self, bytes, at: 0))
             guard bytes.count >= 4 + count * 16 else { return nil }
             positions = (0..<count).map { i in Coordinate(lat: word(4 + i * 16 + 8), lon: word(4 + i * 16)) }
-            json = Array(bytes[(4 + count * 16)...])
+            json = bytes[(4 + count * 16)...]
         }
     }
 
