@@ -5,12 +5,21 @@ extension Assembler {
 
     mutating func attachAvatars(_ avatars: [String]) {
         var unclaimed = Set(avatars)
+        let extensions = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"]
+        // (The names the files could be a member's avatar by: a member whose id is none of them
+        // has none to look for, and two thousand members cost a lookup each.)
+        let names = Set(avatars.compactMap { path -> Substring? in
+            let file = path.split(separator: "/").last ?? ""
+            guard let dot = file.lastIndex(of: "."), extensions.contains(String(file[file.index(after: dot)...])) else { return nil }
+            return file[..<dot]
+        })
         content.members = members.map { member in
             if let given = member.avatar {
                 unclaimed.remove(ContentLayout.avatar(given.value))
                 return member
             }
-            for ext in ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"] where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
+            guard names.contains(Substring(member.id)) else { return member }
+            for ext in extensions where unclaimed.contains(ContentLayout.avatar("\(member.id).\(ext)")) {
                 unclaimed.remove(ContentLayout.avatar("\(member.id).\(ext)"))
                 return Self.member(member, avatar: Located("\(member.id).\(ext)", .fileStart))
             }
