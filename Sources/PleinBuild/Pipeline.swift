@@ -215,9 +215,9 @@ public enum Pipeline {
             return report
         }
         // Only records edited in place: those records, from the store, and what they reach.
-        if let memory, let (files, added) = memory.editedRecordFiles, let store = memory.store, let previous = memory.previous {
+        if let memory, let (files, added, removed) = memory.editedRecordFiles, let store = memory.store, let previous = memory.previous {
             let edit = RecordEdit(options: options, store: store, previous: previous, next: memory.next, files: files, added: added,
-                                  spareVouched: memory.spareVouched)
+                                  removed: removed, spareVouched: memory.spareVouched)
             if let report = edit.build(start: start, timer: &timer) {
                 if options.leavesMemoryToExit { Leftovers.keep(memory) }
                 return report

@@ -164,6 +164,15 @@ class Community:
         os.remove(path)
         return f"{os.path.relpath(path, self.content)} deleted"
 
+    def delete_reply(self, rng):
+        """A reply deleted; the report's last one takes its reply feed with it."""
+        replies = self.files("reports/*/*/replies/*.md")
+        if not replies:
+            return None
+        path = rng.choice(replies)
+        os.remove(path)
+        return f"the reply {os.path.relpath(path, self.content)} deleted"
+
     def rename(self, rng):
         path = rng.choice(self.files("users/*.md"))
         self.write(path, re.sub(r'(?m)^name: "?([^"(\n]*?)(?: \(\d+\))?"?$', lambda m: f'name: "{m.group(1)} ({self.counter})"', self.read(path), count=1))
@@ -308,7 +317,7 @@ class Community:
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
              "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
-             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply"]
+             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -430,17 +439,23 @@ def record_by_record(plein, community, rng):
     community.body(rng)
     build(plein, community, out, cache)
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report"):
+                 "another_reply", "new_report", "reply", "delete", "move", "delete_reply"):
+        before = tree(out)[0]
         what = getattr(community, kind)(rng)
         if not what:
             continue
-        result = build(plein, community, out, cache)
+        listing = os.path.join(community.folder, "changed-record.txt")
+        result = build(plein, community, out, cache, changed=listing)
         reference = build(plein, community, clean, clean_cache, fresh=True)
         a, b = tree(out)[0], tree(clean)[0]
         differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
-        check(result.returncode == 0 and reference.returncode == 0 and "edited record" in result.stderr and not differing,
+        check(result.returncode == 0 and reference.returncode == 0 and "edited record" in result.stderr
+              and "record by record no further" not in result.stderr and not differing,
               f"{what}: built record by record (`RecordEdit`), byte-identical to a clean build "
               f"({len(differing)} files differ: {differing[:5]}) {result.stderr[-300:]}")
+        listed, expected = read_listing(listing), expected_listing(before, a)
+        check(listed == expected, f"{what}: --changed lists what changed record by record ({len(listed)} lines; "
+              f"missing {sorted(expected - listed)[:3]}, extra {sorted(listed - expected)[:3]})")
 
 
 def fresh_listing(plein, community):

@@ -8,8 +8,8 @@ import PleinMarkdown
 import PleinModel
 import PleinRender
 
-/// `plein build` after edits of records in place, or new reports of one file and new replies
-/// (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
+/// `plein build` after edits of records in place, or new or deleted reports of one file and
+/// replies (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
 /// (`ContentChange.records`), made from the build store instead of a site in memory. The stages are serve's: the part of the content the edited records reach
 /// is loaded as the last build read it (`ContentSlice`, from the store's records), the edited
 /// records made again in it (`ContentLoader.reloadInPlace`), checked (`Checker.check(_:records:)`)
@@ -24,9 +24,10 @@ import PleinRender
 /// that loads everything (nil): an edit serve's update would not take record by record; problems
 /// in the files the rules look at again other than the last build's; a change of what the media
 /// are made from (a member's home, an album's map); outputs that may be others than before (but
-/// for a new report's page, which is added); a
+/// for a report's page, added or taken out with it, and its reply feed, with its first reply or
+/// its last); a
 /// site with search, whose index is made from the whole model; pages of a members-only group
-/// (sealed with keys the build that loads everything derives).
+/// (sealed with keys the build that loads everything derives). With `PLEIN_TIMINGS` it says why.
 struct RecordEdit {
     let options: BuildOptions
     let store: BuildStore
@@ -35,6 +36,8 @@ struct RecordEdit {
     let files: [String]
     /// Of `files`, the new ones: reports of one file and replies.
     let added: Set<String>
+    /// Of `files`, the deleted ones: reports of one file and replies.
+    let removed: Set<String>
     /// Whether the store vouches for the spare: the new files go there and the two are swapped;
     /// else (the first edit after a build without a snapshot) into the output itself
     /// (`OutputWriter(inPlace:)`), and the spare stays unvouched for.
@@ -52,6 +55,12 @@ struct RecordEdit {
 
     private struct Unfit: Error {}
 
+    /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
+    private func giveUp(_ reason: String, _ timer: inout PhaseTimer) -> BuildReport? {
+        timer.lap("record by record no further: " + reason)
+        return nil
+    }
+
     /// The content the edit reaches, before and after it.
     private struct Loaded {
         var content: Content
@@ -66,10 +75,10 @@ struct RecordEdit {
         // the edit loads and models, through a connection of its own.)
         let whole = spareVouched ? nil : Background { [path = store.path, output = options.output] in Self.outputIsWhole(store: path, output: output) }
         guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
-              !(site.search && options.pagefind != nil) else { return nil }
+              !(site.search && options.pagefind != nil) else { return giveUp("a site with search", &timer) }
         let changed = Set(files)
         let (theme, themeProblems) = ThemeLoader.load(options.themeFiles, language: site.language)
-        guard let theme, themeProblems.isEmpty else { return nil }
+        guard let theme, themeProblems.isEmpty else { return giveUp("the theme has problems", &timer) }
         var model: SiteModel
         var differences: (all: Set<String>, vanished: Set<String>) = ([], [])
         let loaded: Loaded
@@ -107,23 +116,32 @@ struct RecordEdit {
                 return (loaded, model)
             }
         } catch {
-            return nil
+            return giveUp("the store could not give what the edit reaches", &timer)
         }
         let content = loaded.content
         // Pages of a members-only group are sealed with keys the build that loads everything derives.
-        if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return nil }
+        if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return giveUp("a members-only group", &timer) }
         timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
 
         // The rules over the files whose problems the edit can reach: the same problems there as
         // the last build found (it printed them; this one says how many there are).
-        let (checked, problems) = Checker.check(content, records: changed)
+        // A deleted report's rules would look again at the members who follow it, or follow one
+        // that is not there, among every report; the slice holds few. The model takes it out only
+        // when none follows it (`ModelBuilder.replace`), and a report followed that is not there
+        // is an error the last build did not have: none of its rules is left. Its file had no
+        // problem, or the count of warnings changes.
+        let goneReports = removed.filter { FileRole.of($0).isReport }
+        var (checked, problems) = Checker.check(content, records: changed.subtracting(goneReports))
+        checked.formUnion(goneReports)
         var counts: [String: Int] = [:]
         for problem in loaded.diagnostics + problems + CheckStage.labelProblems(content, theme: theme) {
             counts[problem.file, default: 0] += 1
         }
         guard !problems.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
-              checked.allSatisfy({ counts[$0] ?? 0 == previous.problemCounts[$0] ?? 0 }) else { return nil }
-        guard let captureTimes = mediaAsBefore(loaded, model: model) else { return nil }
+              checked.allSatisfy({ counts[$0] ?? 0 == previous.problemCounts[$0] ?? 0 }) else {
+            return giveUp("the rules found other problems than the last build", &timer)
+        }
+        guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
         timer.lap("check (\(checked.count) files)")
 
         // (The orders of reports read when the others were written: from the store, report by report.)
@@ -136,7 +154,7 @@ struct RecordEdit {
         }
         guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
                                                 captureTimes: captureTimes, sealed: [], times: times),
-              let newOutputs = newOutputs(change, loaded, model) else { return nil }
+              let (newOutputs, goneOutputs) = outputChanges(change, loaded, model) else { return giveUp("the model changes further than its pieces", &timer) }
         timer.lap("model (pieces made again)")
 
         // Bodies, then facts: those of the pieces made again, compared with the store's.
@@ -161,7 +179,7 @@ struct RecordEdit {
                 }
             }
         } catch {
-            return nil
+            return giveUp("the bodies or facts could not be read", &timer)
         }
         var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
         // The reads of every report's or member's views, from the facts they stand for.
@@ -172,29 +190,38 @@ struct RecordEdit {
                 for key in keys { sums[key] = try Data.fetchOne(db, sql: "SELECT hash FROM facts WHERE key = ?", arguments: [key]).map { [UInt8]($0) } }
             }
             let changes = changedFacts.map { (key: $0.key, old: oldFacts[$0.key], new: $0.value) }
-            guard let everies = Facts.everies(after: changes, current: { sums[$0] }) else { return nil }
+            guard let everies = Facts.everies(after: changes, current: { sums[$0] }) else { return giveUp("the facts could not be summed", &timer) }
             changedFacts += everies.filter { sums[$0.key] != $0.value }.map { ($0.key, Optional($0.value)) }
         } catch {
-            return nil
+            return giveUp("the facts could not be read", &timer)
         }
         timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed\(changedFacts.count <= 12 ? ": " + changedFacts.map(\.key).sorted().joined(separator: ", ") : ""))")
 
-        // The outputs that read a changed fact, from what each output read at the last build.
+        // The outputs that read a changed fact, from what each output read at the last build,
+        // but for those the edit takes out; and where those were.
         let stale: [Stale]
+        var vanished: [String: String] = [:]
         do {
-            stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue)
+            let goneKeys = Set(goneOutputs.map(\.key))
+            stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue).filter { !goneKeys.contains($0.key) }
+            try queue.read { db in
+                for key in goneKeys {
+                    guard let path = try String.fetchOne(db, sql: "SELECT path FROM outputs WHERE id = ?", arguments: [key]) else { throw Unfit() }
+                    vanished[key] = path
+                }
+            }
         } catch {
-            return nil
+            return giveUp("the outputs' reads could not be read", &timer)
         }
-        timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new"))")
+        timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new")\(vanished.isEmpty ? "" : "; \(vanished.count) gone"))")
 
         // An edit in place keeps the rest of the output: it must all be there.
         if let whole {
-            guard whole.value else { return nil }
+            guard whole.value else { return giveUp("the output is not whole", &timer) }
             timer.lap("every file the last build published is in the output")
         }
         // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
-        do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return nil }
+        do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return giveUp("the store could not be changed", &timer) }
         // The model's pieces, those made again among them, in place of the store's; and those
         // the edit took out (their facts are no more).
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
@@ -209,7 +236,7 @@ struct RecordEdit {
                                    threadKeys: threadKeys, search: false))
         var failure: String?
         var outputs: [RenderStage.Rendered] = []
-        if !stale.isEmpty || !newOutputs.isEmpty {
+        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty {
             do throws(OutputWriter.Failure) {
                 let writer = try spareVouched ? OutputWriter(output: options.output, knownSpare: differences.all) : OutputWriter(inPlace: options.output)
                 var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
@@ -220,9 +247,10 @@ struct RecordEdit {
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
                 let paths = Set(stale.map(\.path) + made.map(\.file.path))
-                for path in (spareVouched ? differences.all.sorted() : []) where !paths.contains(path) {
+                for path in (spareVouched ? differences.all.sorted() : []) where !paths.contains(path) && !vanished.values.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
+                for path in vanished.values.sorted() where !paths.contains(path) { writer.remove(path) }
                 try writer.commit()
             } catch {
                 failure = error.description
@@ -233,12 +261,16 @@ struct RecordEdit {
         let old = Dictionary(uniqueKeysWithValues: stale.map { ($0.key, $0) })
         let changedPaths = outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path).sorted()
         let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path)
-        let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") }, previous.files + addedPaths.count)
+        let removedPaths = Set(vanished.values).subtracting(outputs.map(\.file.path)).sorted()
+        let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") } - removedPaths.count { $0.hasSuffix(".html") },
+                              previous.files + addedPaths.count - removedPaths.count)
         if failure == nil {
             do throws(BuildStore.Damaged) {
                 let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
-                         fragments: fragments.made, differences: outputs.isEmpty ? nil : changedPaths, counts: addedPaths.isEmpty ? nil : (pages, files))
+                         gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: fragments.made,
+                         differences: outputs.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
+                         counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
                 do throws(BuildStore.Damaged) { try store.clear() } catch {}
@@ -259,8 +291,8 @@ struct RecordEdit {
         // the process's end.)
         if options.leavesMemoryToExit { Leftovers.keep((loaded, model, source, outputs)) }
         guard failure == nil else { return report }
-        report.unchanged = outputs.isEmpty
-        report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) })
+        report.unchanged = outputs.isEmpty && removedPaths.isEmpty
+        report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) }, removed: removedPaths)
         report.rendered = outputs.count
         report.renderedOutputs = outputs.map(\.id.key).sorted()
         return report
@@ -342,8 +374,12 @@ struct RecordEdit {
         guard changed.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw Unfit() }
         timer.lap("    their records (\(known.records.count))")
         let fs = ContentFS.disk(options.content).only { [slice] path, folder in slice.includes(path, folder: folder) }
-        let (result, loadedState) = ContentLoader.loadKeepingState(
-            added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) }, known: known, timings: options.timings)
+        // The content as it was: without the new files, with the deleted ones (in folders still
+        // there), whose records are known.
+        guard removed.allSatisfy({ ContentFS.isFolder(options.content + "/" + $0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) else { throw Unfit() }
+        let asBefore = (added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) })
+            .listing(Dictionary(uniqueKeysWithValues: removed.compactMap { path in then[path].map { (path, Int($0.size)) } }))
+        let (result, loadedState) = ContentLoader.loadKeepingState(asBefore, known: known, timings: options.timings)
         var state = loadedState
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
@@ -353,11 +389,11 @@ struct RecordEdit {
         return Loaded(content: content, before: before, diagnostics: result.diagnostics, state: state)
     }
 
-    /// The members whose lists a new report or reply changes: its author; for a reply, every
-    /// author of a reply to the same report, before and after.
+    /// The members whose lists a new or deleted report or reply changes: its author; for a
+    /// reply, every author of a reply to the same report, before and after.
     private func authors(_ loaded: Loaded) -> Set<String> {
         var authors: Set<String> = []
-        for path in added {
+        for path in added.union(removed) {
             let id: String
             switch FileRole.of(path) {
             case .report(let area, let name, _), .reply(let area, let name, _): id = area + "/" + name
@@ -372,26 +408,35 @@ struct RecordEdit {
         return authors
     }
 
-    /// The outputs a new report adds (its page; nil for an event, whose calendars are others
-    /// then), when the edit changes which outputs there are; nil when it changes them otherwise
-    /// (a report's first reply, its reply feed; check-ins of a member who had none).
-    private func newOutputs(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel) -> [OutputID]? {
-        guard change.outputsMayChange else { return [] }
-        var ids: [OutputID] = []
-        for path in added.sorted() {
+    /// The outputs the edit adds (a new report's page; a report's reply feed at its first reply)
+    /// and those it takes out (a deleted report's page; a reply feed whose last reply is
+    /// deleted), when it changes which outputs there are only so; nil when it changes them
+    /// otherwise (an event's calendars; check-ins of a member who had none).
+    private func outputChanges(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel) -> (new: [OutputID], gone: [OutputID])? {
+        guard change.outputsMayChange else { return ([], []) }
+        guard change.sessions == nil else { return nil }
+        var ids: Set<String> = []
+        for path in added.union(removed) {
             switch FileRole.of(path) {
-            case .report(let area, let name, _):
-                guard let report = model.reports[area + "/" + name], report.starts == nil, report.replies.isEmpty else { return nil }
-                ids.append(.report(report.id))
-            case .reply(let area, let name, _):
-                // The report had replies before: its reply feed was there.
-                guard let position = loaded.before.reportPosition(of: area + "/" + name), !loaded.before.reports[position].replies.isEmpty
-                else { return nil }
-            default:
-                return nil
+            case .report(let area, let name, _), .reply(let area, let name, _): ids.insert(area + "/" + name)
+            default: return nil
             }
         }
-        return ids.isEmpty || !change.removedFiles.isEmpty || change.sessions != nil ? nil : ids
+        var (new, gone): ([OutputID], [OutputID]) = ([], [])
+        for id in ids.sorted() {
+            let old = loaded.before.reportPosition(of: id).map { loaded.before.reports[$0] }
+            let now = model.reports[id]
+            guard old?.starts == nil, now?.starts == nil else { return nil }
+            let (had, has) = (old.map { !$0.replies.isEmpty } ?? false, now.map { !$0.replies.isEmpty } ?? false)
+            switch (old != nil, now != nil) {
+            case (false, true): new.append(.report(id))
+            case (true, false): gone.append(.report(id))
+            default: break
+            }
+            if has && !had { new.append(.atom(.report(id))) }
+            if had && !has { gone.append(.atom(.report(id))) }
+        }
+        return new.isEmpty && gone.isEmpty ? nil : (new, gone)
     }
 
     /// When each photo and video of the edited albums was taken, as far as their order needs it
@@ -470,7 +515,7 @@ struct RecordEdit {
     /// (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale],
-                      fragments: [String: StoredFragments.Part], differences: [String]?,
+                      gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], differences: [String]?,
                       counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         var timer = PhaseTimer(enabled: options.timings)
@@ -486,7 +531,9 @@ struct RecordEdit {
                     try putMeta.execute(arguments: ["files", String(counts.files)])
                 }
                 try BuildStore.putScan(db, next.scanChanges)
-                try BuildStore.putRecords(db, from: loaded, gone: [])
+                try BuildStore.putRecords(db, from: loaded, gone: removed)
+                let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
+                for file in removed { try dropBody.execute(arguments: [file]) }
                 timer.lap("    save: meta, scan and records")
                 let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
                 let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
@@ -534,13 +581,16 @@ struct RecordEdit {
                     }
                     try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted()), Data(digest)])
                 }
+                let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
+                for key in gone.outputs { try dropOutput.execute(arguments: [key]) }
                 try StoredFragments.forget(readersOf: facts.map(\.key), db)
                 try StoredFragments.save(fragments, db)
                 timer.lap("    save: bodies, outputs and fragments")
                 if spareVouched, let differences {
                     try db.execute(sql: "DELETE FROM differences")
-                    let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, 0)")
-                    for path in differences { try putDifference.execute(arguments: [path]) }
+                    let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
+                    for path in differences { try putDifference.execute(arguments: [path, 0]) }
+                    for path in gone.paths { try putDifference.execute(arguments: [path, 1]) }
                 }
             }
         } catch {

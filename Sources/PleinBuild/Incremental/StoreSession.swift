@@ -23,9 +23,10 @@ struct StoreSession {
     /// Set when nothing changed since the last build: its snapshot.
     private(set) var unchanged: BuildStore.Snapshot?
     /// Set when the content changed since the last build only in files of records, edited in
-    /// place or new (a report of one file, a reply), none vanished; the theme, HEAD and the day
-    /// are as they were: those files, and the new ones among them, for `RecordEdit`.
-    private(set) var editedRecordFiles: (files: [String], added: Set<String>)?
+    /// place, new or deleted (a report of one file, a reply); the theme, HEAD and the day are as
+    /// they were: those files, the new ones among them and the deleted ones, for `RecordEdit`.
+    private(set) var editedRecordFiles: RecordFiles?
+    typealias RecordFiles = (files: [String], added: Set<String>, removed: Set<String>)
     /// Whether the spare is the one the store describes (else `RecordEdit` writes in place).
     private(set) var spareVouched = false
 
@@ -96,25 +97,26 @@ struct StoreSession {
     /// The files whose bytes changed, when every one of them is a record's file that was there
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
-    /// message's) or a new report of one file or a new reply; else nil.
-    private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> (files: [String], added: Set<String>)? {
+    /// message's), or a report of one file or a reply that is new or deleted; else nil.
+    private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> RecordFiles? {
         var edited: [String] = []
-        var added: Set<String> = []
+        var added: Set<String> = [], removed: Set<String> = []
         for (path, change) in changes {
-            guard change.new != nil else { return nil }
             let role = FileRole.of(path)
-            if change.old == nil {
+            if change.old == nil || change.new == nil {
                 switch role {
-                case .report(_, _, bundle: false), .reply: added.insert(path)
+                case .report(_, _, bundle: false), .reply: break
                 default: return nil
                 }
+                if change.old == nil { added.insert(path) }
+                if change.new == nil { removed.insert(path) }
             }
             switch role {
             case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: edited.append(path)
             default: return nil
             }
         }
-        return edited.isEmpty ? nil : (edited.sorted(), added)
+        return edited.isEmpty ? nil : (edited.sorted(), added, removed)
     }
 
     /// Whether the last build was for today, in the site's zone it saved with the day.

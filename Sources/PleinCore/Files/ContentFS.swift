@@ -296,4 +296,27 @@ extension ContentFS {
             },
             read: read, readPrefix: readPrefix)
     }
+
+    /// The same files, and `gone` (path → size) listed in their folders as they were before
+    /// they were deleted: the content an edit that deletes them started from, whose records
+    /// are known (the files themselves cannot be read).
+    public func listing(_ gone: [String: Int]) -> ContentFS {
+        guard !gone.isEmpty else { return self }
+        let list = self.list
+        var byFolder: [String: [Entry]] = [:]
+        for (path, size) in gone {
+            let slash = path.lastIndex(of: "/")
+            byFolder[slash.map { String(path[..<$0]) } ?? "", default: []].append(
+                Entry(name: slash.map { String(path[path.index(after: $0)...]) } ?? path, kind: .file, size: size))
+        }
+        return ContentFS(
+            displayRoot: displayRoot,
+            list: { [byFolder] (directory: String) throws(Failure) -> [Entry] in
+                let entries = try list(directory)
+                guard let extra = byFolder[directory] else { return entries }
+                let names = Set(entries.map(\.name))
+                return (entries + extra.filter { !names.contains($0.name) }).sorted { $0.name < $1.name }
+            },
+            read: read, readPrefix: readPrefix)
+    }
 }
