@@ -137,6 +137,10 @@ public struct MarkupWriter {
         out += bytes
     }
 
+    public mutating func append(made bytes: ArraySlice<UInt8>) {
+        out += bytes
+    }
+
     public var html: TrustedHTML { TrustedHTML(String(decoding: out, as: UTF8.self)) }
     /// What it made, as UTF-8.
     public var bytes: [UInt8] { out }

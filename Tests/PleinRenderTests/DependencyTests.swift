@@ -45,20 +45,35 @@ import Testing
     }
 
     /// A list's entry is taken while none of its reads is among the facts changed; the reads
-    /// are compared whole, not by prefix.
+    /// are compared whole, not by prefix. Entries are found by their ids' bytes.
     @Test func aKeptListsEntryIsTakenWhileNoneOfItsReadsChanged() {
         func reads(_ keys: [String]) -> [UInt8] { keys.flatMap { Array($0.utf8) + [0] } }
-        let entries: [String: (reads: [UInt8], bytes: [UInt8])] = [
-            "1094/a": (reads(["reportHeadline:1094/a", "summary:reports/1094/a.md"]), [1]),
-            "1094/b": (reads([]), [2]),
+        let entries: [(id: String, reads: [UInt8], bytes: [UInt8])] = [
+            ("1094/a", reads(["reportHeadline:1094/a", "summary:reports/1094/a.md"]), [1]),
+            ("1094/ab", reads([]), [3]),
+            ("1094/b", reads([]), [2]),
+            ("1094/é", reads(["reportHeadline:1094/é"]), [4]),
         ]
-        let unchanged = KeptList(recorded: ["every:reportHeadline"], entries: entries, changed: [])
-        #expect(unchanged.bytes("1094/a") == [1] && unchanged.bytes("1094/b") == [2] && unchanged.bytes("1094/c") == nil)
-        let other = KeptList(recorded: [], entries: entries, changed: ["reportHeadline:1094/b", "reportHeadline:1094/", "summary:reports/1094/a"])
-        #expect(other.bytes("1094/a") == [1] && other.bytes("1094/b") == [2])
-        let summary = KeptList(recorded: [], entries: entries, changed: ["summary:reports/1094/a.md"])
-        #expect(summary.bytes("1094/a") == nil && summary.bytes("1094/b") == [2])
-        let headline = KeptList(recorded: [], entries: entries, changed: ["reportHeadline:1094/a"])
-        #expect(headline.bytes("1094/a") == nil)
+        func list(_ changed: Set<String>, recorded: [String] = []) -> KeptList {
+            var storage: [UInt8] = []
+            var rows: [KeptList.Row] = []
+            func put(_ bytes: [UInt8]) -> Range<Int> {
+                storage += bytes
+                return (storage.count - bytes.count)..<storage.count
+            }
+            for entry in entries { rows.append(KeptList.Row(id: put(Array(entry.id.utf8)), reads: put(entry.reads), bytes: put(entry.bytes))) }
+            return KeptList(recorded: recorded, storage: storage, rows: rows, changed: changed)
+        }
+        func bytes(_ list: KeptList, _ id: String) -> [UInt8]? { list.find(id).flatMap(list.bytes(at:)).map(Array.init) }
+        let unchanged = list([], recorded: ["every:reportHeadline"])
+        #expect(bytes(unchanged, "1094/a") == [1] && bytes(unchanged, "1094/b") == [2] && bytes(unchanged, "1094/ab") == [3])
+        #expect(bytes(unchanged, "1094/é") == [4] && bytes(unchanged, "1094/c") == nil && bytes(unchanged, "1094/") == nil)
+        #expect(unchanged.find("1094/c") == nil && unchanged.id(at: 1) == "1094/ab")
+        let other = list(["reportHeadline:1094/b", "reportHeadline:1094/", "summary:reports/1094/a"])
+        #expect(bytes(other, "1094/a") == [1] && bytes(other, "1094/b") == [2])
+        let summary = list(["summary:reports/1094/a.md"])
+        #expect(bytes(summary, "1094/a") == nil && summary.find("1094/a") != nil && bytes(summary, "1094/b") == [2])
+        let headline = list(["reportHeadline:1094/a", "reportHeadline:1094/é"])
+        #expect(bytes(headline, "1094/a") == nil && bytes(headline, "1094/é") == nil && bytes(headline, "1094/ab") == [3])
     }
 }

@@ -73,9 +73,11 @@ struct BuildStore: Sendable {
         var loaded: ContentState?
         /// The paths of the records the store holds.
         var recordPaths: Set<String> = []
-        /// The model and its images, for `model_values` (see `ModelValues`).
+        /// The model and its images, for `model_values` (see `ModelValues`), and the index of
+        /// the members the build loaded.
         var model: SiteModel?
         var catalog: ImageCatalog?
+        var memberIndex: MemberIndex?
         /// How many problems each content file (content-relative) had, and the build's notes: a
         /// build that redoes only edited records keeps both as they were.
         var problemCounts: [String: Int] = [:]

@@ -128,6 +128,7 @@ extension BuildStore {
             try put.run(.text(key), .blob(value))
         }
         try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
+        if let index = next.memberIndex { try put.run(.text(ModelValues.memberIndexKey), .blob(ModelValues.encode(index))) }
         let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
         for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
     }

@@ -13,6 +13,11 @@ import Synchronization
 /// changed; the site's settings under a key of its own.
 enum ModelValues {
     static let siteKey = "value:site"
+    /// The members by id and address (`MemberIndex`): what a build after an edit of reports
+    /// only resolves their authors and finds members' addresses in their texts with, without
+    /// the members' records. Members come and go, and change their addresses, only in a build
+    /// that loads everything, which writes it.
+    static let memberIndexKey = "value:member-index"
 
     /// Every piece of `model` and `images` that an output reads, by key, and the narrower views
     /// of reports that lists, maps and feeds read of every report (`ReportTimes`, `ReportReplies`,

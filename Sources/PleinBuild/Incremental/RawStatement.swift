@@ -51,6 +51,16 @@ struct RawStatement {
             return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, column))), as: UTF8.self)
         }
 
+        /// Appends the column's bytes (a text's UTF-8, a blob's) to `storage`; where they are in it.
+        func append(_ column: Int32, to storage: inout [UInt8]) -> Range<Int> {
+            let start = storage.count
+            // (The pointer first, then its length, as SQLite asks.)
+            if let blob = sqlite3_column_blob(raw, column) {
+                storage.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(raw, column))))
+            }
+            return start..<storage.count
+        }
+
         func blob(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(raw, column))
             guard count > 0, let blob = sqlite3_column_blob(raw, column) else { return [] }

@@ -383,6 +383,10 @@ struct RecordEdit {
         var state = loadedState
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+        if !slice.membersRead {
+            guard let index = try BuildStore.value(db, ModelValues.memberIndexKey, as: MemberIndex.self) else { throw Unfit() }
+            content.resolveMembers(with: index)
+        }
         let before = content
         guard ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed) == added else { throw Unfit() }
         timer.lap("    the edited records made again")

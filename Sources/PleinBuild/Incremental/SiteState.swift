@@ -363,7 +363,7 @@ public struct SiteState: Sendable {
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
                         published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
-            (memory.next.model, memory.next.catalog) = (model, catalog)
+            (memory.next.model, memory.next.catalog, memory.next.memberIndex) = (model, catalog, content.memberIndex)
             memory.next.fragments = updated?.made ?? [:]
             remembered = memory
         }

@@ -72,18 +72,21 @@ final class StoredFragments: FragmentMemory {
     /// Without a head, the list is made whole, and its entries kept before are forgotten.
     func keptList(_ key: String) -> KeptList? {
         guard !changedAll, let head = table(Self.kind(of: key))[key] else { return nil }
-        var entries: [String: (reads: [UInt8], bytes: [UInt8])] = [:]
+        var storage: [UInt8] = []
+        var rows: [KeptList.Row] = []
         do {
             try readers.inDatabase { db in
-                try RawStatement(db, "SELECT id, reads, bytes FROM fragment_entries WHERE list = ?").each(.text(key)) { row in
-                    entries[row.text(0)] = (row.blob(1), row.blob(2))
+                // (In the order of the ids' bytes, as the table's key keeps them.)
+                try RawStatement(db, "SELECT id, reads, bytes FROM fragment_entries WHERE list = ? ORDER BY id").each(.text(key)) { row in
+                    let id = row.append(0, to: &storage), reads = row.append(1, to: &storage), bytes = row.append(2, to: &storage)
+                    rows.append(KeptList.Row(id: id, reads: reads, bytes: bytes))
                 }
             }
         } catch {
             return nil
         }
         let recorded = head.reads.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        return KeptList(recorded: recorded, entries: entries, changed: changed)
+        return KeptList(recorded: recorded, storage: storage, rows: rows, changed: changed)
     }
 
     func keep(list key: String, _ changes: ListChanges) {

@@ -8,8 +8,10 @@ import PleinRender
 /// files the stages read around the edited records, as `plein serve`'s update of the same edit
 /// reads them from the whole content in memory, and nothing else.
 ///
-/// - Always: `site.yaml` and `places.yaml`, and every member (who the members are, their homes
-///   and their addresses, which the rules and the model resolve every reference with).
+/// - Always: `site.yaml` and `places.yaml`; and every member (who the members are, their homes
+///   and their addresses, which the rules and the model resolve every reference with), but
+///   for an edit of reports and replies only (`membersRead` false), which resolves them with
+///   the index the last build kept (`ModelValues.memberIndexKey`).
 /// - A page: every page (the menu is made of them all).
 /// - A group's record, album, goal or event: every group's own file (which groups are published,
 ///   and their names, told apart by the rules) and that group's folder (its whole group is
@@ -20,13 +22,22 @@ import PleinRender
 /// - The reports the edited members follow (whether each is there).
 struct ContentSlice: Sendable {
     /// Folders read whole, content-relative.
-    private(set) var folders: Set<String> = [ContentLayout.members]
+    private(set) var folders: Set<String> = []
     /// Files read besides them.
     private(set) var files: Set<String> = [ContentLayout.site, ContentLayout.places]
     /// Whether every group's own file is read.
     private(set) var groupFiles = false
 
+    /// Whether the members' records are read.
+    var membersRead: Bool { folders.contains(ContentLayout.members) }
+
     init(changed: Set<String>, followed: Set<String>) {
+        if !changed.allSatisfy({ path in
+            switch FileRole.of(path) {
+            case .report, .reply: true
+            default: false
+            }
+        }) { folders.insert(ContentLayout.members) }
         for path in changed {
             switch FileRole.of(path) {
             case .group(let id), .album(let id, _), .goal(let id, _), .event(let id, _):

@@ -8,6 +8,13 @@ public struct Content: Sendable {
     /// `members` by id and by e-mail address, made when they are set: every stage resolves
     /// references with this one index.
     public private(set) var memberIndex = MemberIndex([Member]())
+
+    /// Sets the member index of a content loaded without its members' records (a build after
+    /// an edit of reports only, from the index the last build kept): until `members` is set
+    /// again, references resolve as they did then.
+    public mutating func resolveMembers(with index: MemberIndex) {
+        memberIndex = index
+    }
     public var groups: [Group] = []
     public var albums: [Album] = []
     public var goals: [Goal] = []

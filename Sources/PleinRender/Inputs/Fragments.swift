@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parts of outputs kept from the last build with what each was made from, so that an output
 /// of many records (the map of every report) made again after an edit makes again only the
 /// parts of the records the edit changed, and takes the others as they were (Salsa's memoized
@@ -36,27 +38,75 @@ extension FragmentMemory {
 }
 
 /// The parts of many records of one output (`ModelView.entries`) as a memory kept them: each
-/// record's bytes with the keys of what it read (each ended by a NUL), by id; the reads the
-/// output recorded for all of them; the keys of the facts changed since.
+/// record's id, the keys of what it read (each ended by a NUL) and its bytes, one after another
+/// in one buffer, in the order of their ids' bytes; the reads the output recorded for all of
+/// them; the keys of the facts changed since.
 public struct KeptList: Sendable {
     public let recorded: [String]
-    public let entries: [String: (reads: [UInt8], bytes: [UInt8])]
-    public let changed: Set<String>
+    /// (Ten thousand entries for a map of every report: in one buffer, looked up by bisection,
+    /// not as ten thousand arrays in a dictionary.)
+    let storage: [UInt8]
+    let rows: [Row]
+    /// The keys of `changed`, as bytes.
+    let changed: [[UInt8]]
 
-    public init(recorded: [String], entries: [String: (reads: [UInt8], bytes: [UInt8])], changed: Set<String>) {
-        (self.recorded, self.entries, self.changed) = (recorded, entries, changed)
+    public struct Row: Sendable {
+        let id: Range<Int>, reads: Range<Int>, bytes: Range<Int>
+        public init(id: Range<Int>, reads: Range<Int>, bytes: Range<Int>) {
+            (self.id, self.reads, self.bytes) = (id, reads, bytes)
+        }
     }
 
-    /// The bytes of `id`'s entry, when it is kept and none of its reads changed.
-    func bytes(_ id: String) -> [UInt8]? {
-        guard let entry = entries[id] else { return nil }
-        guard !changed.isEmpty else { return entry.bytes }
-        var start = 0
-        for (index, byte) in entry.reads.enumerated() where byte == 0 {
-            if changed.contains(String(decoding: entry.reads[start..<index], as: UTF8.self)) { return nil }
+    /// `rows` in `storage` must be in the order of their ids' bytes.
+    public init(recorded: [String], storage: [UInt8], rows: [Row], changed: Set<String>) {
+        (self.recorded, self.storage, self.rows) = (recorded, storage, rows)
+        self.changed = changed.map { Array($0.utf8) }
+    }
+
+    var count: Int { rows.count }
+
+    /// The place of `id`'s entry, if it is kept.
+    func find(_ id: String) -> Int? {
+        var id = id
+        return id.withUTF8 { key in
+            storage.withUnsafeBufferPointer { all in
+                var (low, high) = (0, rows.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    let order = Self.compare(UnsafeBufferPointer(rebasing: all[rows[middle].id]), key)
+                    if order == 0 { return middle }
+                    if order < 0 { low = middle + 1 } else { high = middle }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The bytes of the entry at `place`, when none of its reads changed.
+    func bytes(at place: Int) -> ArraySlice<UInt8>? {
+        let row = rows[place]
+        guard !changed.isEmpty else { return storage[row.bytes] }
+        var start = row.reads.lowerBound
+        for index in row.reads where storage[index] == 0 {
+            let length = index - start
+            for key in changed where key.count == length && storage[start..<index].elementsEqual(key) { return nil }
             start = index + 1
         }
-        return entry.bytes
+        return storage[row.bytes]
+    }
+
+    /// The id of the entry at `place`.
+    func id(at place: Int) -> String {
+        String(decoding: storage[rows[place].id], as: UTF8.self)
+    }
+
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
     }
 }
 
@@ -121,10 +171,10 @@ extension ModelView {
     /// a lookup of its reads, not a part each looked up, checked and recorded; an edit writes
     /// only the entries it made. Without, each is a part of its own (`fragment`, under `each`
     /// and its id, which other outputs showing the same part of a record share).
-    func entries(_ key: String, each: String, ids: [String], _ make: (String) -> [UInt8]) -> [[UInt8]] {
-        guard let memory = source.fragments, let recorder else { return ids.map(make) }
+    func entries(_ key: String, each: String, ids: [String], _ make: (String) -> [UInt8]) -> [ArraySlice<UInt8>] {
+        guard let memory = source.fragments, let recorder else { return ids.map { make($0)[...] } }
         guard memory.updatesParts else {
-            return ids.map { id in fragment(each + id) { make(id) } }
+            return ids.map { id in fragment(each + id) { make(id) }[...] }
         }
         let before = memory.keptList(key)
         var changes = ListChanges(whole: before == nil)
@@ -133,22 +183,26 @@ extension ModelView {
             // (The reads of the parts taken, as recorded when they were made.)
             recorder.record(before.recorded.compactMap(Dependency.init(key:)))
         }
-        var result: [[UInt8]] = []
+        var result: [ArraySlice<UInt8>] = []
         result.reserveCapacity(ids.count)
+        var found = 0
         for id in ids {
-            if let bytes = before?.bytes(id) {
-                result.append(bytes)
-                continue
+            if let before, let place = before.find(id) {
+                found += 1
+                if let bytes = before.bytes(at: place) {
+                    result.append(bytes)
+                    continue
+                }
             }
             let (bytes, reads) = recorder.capturing { make(id) }
             for read in reads { recorded.insert(recorder.asRecorded(read).key) }
             changes.made.append(.init(id: id, reads: reads.map(\.key).sorted(), bytes: bytes))
-            result.append(bytes)
+            result.append(bytes[...])
         }
-        // (Some kept entry is gone when the kept and the new are not as many as the ids.)
-        if let before, before.entries.count + changes.made.count(where: { before.entries[$0.id] == nil }) != ids.count {
+        // (Some kept entry is gone when not every one was found among the ids.)
+        if let before, found != before.count {
             let now = Set(ids)
-            changes.gone = before.entries.keys.filter { !now.contains($0) }
+            changes.gone = (0..<before.count).map(before.id(at:)).filter { !now.contains($0) }
         }
         changes.recorded = recorded.sorted()
         memory.keep(list: key, changes)
@@ -164,6 +218,11 @@ enum KeptBytes {
 
     /// The number of `type` at `offset` (the caller has checked that the bytes hold it).
     static func read<Number: FixedWidthInteger>(_ type: Number.Type, _ bytes: [UInt8], at offset: Int) -> Number {
+        bytes.withUnsafeBytes { Number(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Number.self)) }
+    }
+
+    /// The same, `offset` counted from the slice's start.
+    static func read<Number: FixedWidthInteger>(_ type: Number.Type, _ bytes: ArraySlice<UInt8>, at offset: Int) -> Number {
         bytes.withUnsafeBytes { Number(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Number.self)) }
     }
 }

@@ -37,13 +37,13 @@ struct GeoJSONFile: Rendering {
 
         /// A part as `kept` keeps it; nil for bytes it does not make (a report without a place
         /// on the map is kept as no bytes).
-        init?(kept bytes: [UInt8]) {
+        init?(kept bytes: ArraySlice<UInt8>) {
             guard bytes.count >= 4 else { return nil }
             func word(_ at: Int) -> Double { Double(bitPattern: KeptBytes.read(UInt64.self, bytes, at: at)) }
             let count = Int(KeptBytes.read(UInt32.self, bytes, at: 0))
             guard bytes.count >= 4 + count * 16 else { return nil }
             positions = (0..<count).map { i in Coordinate(lat: word(4 + i * 16 + 8), lon: word(4 + i * 16)) }
-            json = bytes[(4 + count * 16)...]
+            json = bytes[(bytes.startIndex + 4 + count * 16)...]
         }
     }
 

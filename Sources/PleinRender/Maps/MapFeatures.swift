@@ -50,15 +50,16 @@ extension MapFeature {
     }
 
     /// A point as `kept` keeps it; nil for bytes it does not make (no bytes: no feature).
-    init?(kept bytes: [UInt8]) {
+    init?(kept bytes: ArraySlice<UInt8>) {
         guard bytes.count > 25, bytes.last == 0 else { return nil }
         func word(_ at: Int) -> UInt64 { KeptBytes.read(UInt64.self, bytes, at: at) }
+        let base = bytes.startIndex
         // (Six texts, each ended by a NUL; read without a list of slices: a map of every report
         // reads ten thousand.)
         var texts: [String] = []
         texts.reserveCapacity(6)
-        var start = 25
-        for index in 25..<bytes.count where bytes[index] == 0 {
+        var start = base + 25
+        for index in (base + 25)..<bytes.endIndex where bytes[index] == 0 {
             texts.append(String(decoding: bytes[start..<index], as: UTF8.self))
             start = index + 1
         }
@@ -66,7 +67,7 @@ extension MapFeature {
         let stamp = Int64(bitPattern: word(16))
         self.init(shape: .point(Coordinate(lat: Double(bitPattern: word(8)), lon: Double(bitPattern: word(0)))),
                   title: texts[0], path: texts[1], category: texts[2],
-                  date: bytes[24] == 1 ? Moment(seconds: stamp >> 1, isDateOnly: stamp & 1 == 1) : nil,
+                  date: bytes[base + 24] == 1 ? Moment(seconds: stamp >> 1, isDateOnly: stamp & 1 == 1) : nil,
                   description: texts[3], color: texts[4], symbol: texts[5])
     }
 }

@@ -45,14 +45,14 @@ struct Sitemap: Rendering {
     }
 
     /// Each page's `<url>`; a report's kept from the last build while its headline is the same.
-    func entries() -> [[UInt8]] {
-        var entries = pagesBeforeReports().map(entry)
+    func entries() -> [ArraySlice<UInt8>] {
+        var entries = pagesBeforeReports().map { entry($0)[...] }
         entries += view.readingEvery {
             view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportOrder.sorted()) { id in
                 view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
             }.filter { !$0.isEmpty }
         }
-        return entries + pagesAfterReports().map(entry)
+        return entries + pagesAfterReports().map { entry($0)[...] }
     }
 
     private func entry(_ page: (path: String, changed: Moment?)) -> [UInt8] {

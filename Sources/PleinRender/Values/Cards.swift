@@ -93,7 +93,7 @@ struct Cards: Rendering {
     /// summaries: kept from the last build while the area's reports and their headlines are the
     /// same (a new report counts its own area's again, not every one's).
     func categoryCounts(area id: String) -> [CategoryBadge] {
-        badges(view.fragment("categories:area:" + id) { counted(area: id) })
+        badges(view.fragment("categories:area:" + id) { counted(area: id) }[...])
     }
 
     /// The counts of `categoryCounts` for each of `areas`, kept as one list (`ModelView.entries`).
@@ -113,7 +113,7 @@ struct Cards: Rendering {
         return bytes
     }
 
-    private func badges(_ kept: [UInt8]) -> [CategoryBadge] {
+    private func badges(_ kept: ArraySlice<UInt8>) -> [CategoryBadge] {
         Category.allCases.enumerated().compactMap { index, category in
             let n = kept.count >= 4 * (index + 1) ? Int(KeptBytes.read(UInt32.self, kept, at: 4 * index)) : 0
             guard n > 0 else { return nil }
