@@ -141,28 +141,49 @@ public enum FixedPoint {
     /// whole): `52.3`, `4.05`, `12`. The same as `String(format: "%.*f")` and trimming, without
     /// Foundation's formatter, which is slow.
     public static func text(_ value: Double, digits: Int) -> String {
+        var bytes: [UInt8] = []
+        append(value, digits: digits, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text(value, digits:)`'s bytes, appended to `out` (a drawn map writes twenty thousand).
+    public static func append(_ value: Double, digits: Int, to out: inout [UInt8]) {
         var scale = 1.0
-        var power = 1
+        var power: UInt = 1
         for _ in 0..<digits {
             scale *= 10
             power *= 10
         }
         let scaled = (value * scale).rounded()
-        guard scaled.isFinite, abs(scaled) < 9e15 else { return value.isFinite ? String(value) : "0" }
+        guard scaled.isFinite, abs(scaled) < 9e15 else {
+            out += (value.isFinite ? String(value) : "0").utf8
+            return
+        }
         let units = Int(scaled)
         let magnitude = units.magnitude
-        var text = units < 0 ? "-" : ""
-        text += String(magnitude / UInt(power))
-        var fraction = magnitude % UInt(power)
-        if fraction > 0 {
-            var shown = digits
-            while fraction % 10 == 0 {
-                fraction /= 10
-                shown -= 1
-            }
-            let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: shown - fractionText.count) + fractionText
+        if units < 0 { out.append(UInt8(ascii: "-")) }
+        var whole = magnitude / power
+        var reversed: [UInt8] = []
+        repeat {
+            reversed.append(UInt8(ascii: "0") + UInt8(whole % 10))
+            whole /= 10
+        } while whole > 0
+        out += reversed.reversed()
+        var fraction = magnitude % power
+        guard fraction > 0 else { return }
+        var shown = digits
+        while fraction % 10 == 0 {
+            fraction /= 10
+            shown -= 1
         }
-        return text
+        out.append(UInt8(ascii: "."))
+        let start = out.count
+        out += repeatElement(UInt8(ascii: "0"), count: shown)
+        var place = start + shown - 1
+        while fraction > 0 {
+            out[place] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+            place -= 1
+        }
     }
 }

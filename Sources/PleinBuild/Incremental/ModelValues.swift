@@ -140,6 +140,13 @@ final class StoredModel: ModelSource {
     var memberOrder: [String] { value(ModelPieces.memberOrder) ?? [] }
     var groupOrder: [String] { value(ModelPieces.groupOrder) ?? [] }
     var reportOrder: [String] { value(ModelPieces.reportOrder) ?? [] }
+    var reportIDs: [String] {
+        let key = "sorted:" + ModelPieces.reportOrder.key()
+        if let cached = cache.withLock({ $0[key] }) as? [String] { return cached }
+        let sorted = reportOrder.sorted()
+        cache.withLock { $0[key] = sorted }
+        return sorted
+    }
     var areaOrder: [String] { value(ModelPieces.areaOrder) ?? [] }
     var locationOrder: [String] { value(ModelPieces.locationOrder) ?? [] }
     var places: [Place] { value(ModelPieces.places) ?? [] }

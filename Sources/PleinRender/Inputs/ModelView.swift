@@ -1,6 +1,7 @@
 public import PleinCore
 public import PleinModel
 public import PleinMarkdown
+import Synchronization
 
 /// Where a `ModelView` reads the model's pieces from: the model in memory (`InMemoryModel`), or
 /// (for `plein build` after an edit of reports) the build store, which gives each piece when it
@@ -22,6 +23,9 @@ public protocol ModelSource: Sendable {
     var memberOrder: [String] { get }
     var groupOrder: [String] { get }
     var reportOrder: [String] { get }
+    /// Every report's id, sorted (the order of the maps and the sitemap): `reportOrder` sorted,
+    /// once for all the outputs that read it (made from it unless the source keeps it).
+    var reportIDs: [String] { get }
     var areaOrder: [String] { get }
     var locationOrder: [String] { get }
     var places: [Place] { get }
@@ -55,6 +59,7 @@ extension ModelSource {
     public func lead(_ file: String) -> String? { body(file)?.text }
     public func joined(_ id: String) -> Moment? { member(id)?.joined }
     public var fragments: (any FragmentMemory)? { nil }
+    public var reportIDs: [String] { reportOrder.sorted() }
 }
 
 /// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
@@ -69,6 +74,16 @@ public final class InMemoryModel: ModelSource {
     private let pagesByID: [String: PageModel]
 
     public let fragments: (any FragmentMemory)?
+    private let sortedReports = Mutex<[String]?>(nil)
+
+    public var reportIDs: [String] {
+        sortedReports.withLock { sorted in
+            if let sorted { return sorted }
+            let made = model.reportOrder.sorted()
+            sorted = made
+            return made
+        }
+    }
 
     public init(model: SiteModel, bodies: Bodies, images: ImageCatalog, fragments: (any FragmentMemory)? = nil) {
         self.fragments = fragments
@@ -251,6 +266,8 @@ struct ModelView: Sendable {
     var memberOrder: [String] { note(.memberOrder); return source.memberOrder }
     var groupOrder: [String] { note(.groupOrder); return source.groupOrder }
     var reportOrder: [String] { note(.reportOrder); return source.reportOrder }
+    /// `reportOrder` sorted.
+    var reportIDs: [String] { note(.reportOrder); return source.reportIDs }
 
     /// Every area, in order (the output depends on each of them).
     var areas: [AreaModel] {

@@ -31,47 +31,6 @@ struct MapFeature {
     let symbol: String
 }
 
-extension MapFeature {
-    /// A point as the fragment memory keeps it: its longitude and latitude (as their bits), its
-    /// date (its encoding as a `Moment`, or none), then its texts, each ended by a NUL. No
-    /// bytes for an outline.
-    var kept: [UInt8] {
-        guard case .point(let c) = shape else { return [] }
-        var bytes: [UInt8] = []
-        for word in [c.lon.bitPattern, c.lat.bitPattern, date.map { UInt64(bitPattern: $0.seconds << 1 | ($0.isDateOnly ? 1 : 0)) } ?? 0] {
-            KeptBytes.append(word, to: &bytes)
-        }
-        bytes.append(date == nil ? 0 : 1)
-        for text in [title, path, category, description, color, symbol] {
-            bytes += text.utf8
-            bytes.append(0)
-        }
-        return bytes
-    }
-
-    /// A point as `kept` keeps it; nil for bytes it does not make (no bytes: no feature).
-    init?(kept bytes: ArraySlice<UInt8>) {
-        guard bytes.count > 25, bytes.last == 0 else { return nil }
-        func word(_ at: Int) -> UInt64 { KeptBytes.read(UInt64.self, bytes, at: at) }
-        let base = bytes.startIndex
-        // (Six texts, each ended by a NUL; read without a list of slices: a map of every report
-        // reads ten thousand.)
-        var texts: [String] = []
-        texts.reserveCapacity(6)
-        var start = base + 25
-        for index in (base + 25)..<bytes.endIndex where bytes[index] == 0 {
-            texts.append(String(decoding: bytes[start..<index], as: UTF8.self))
-            start = index + 1
-        }
-        guard texts.count == 6 else { return nil }
-        let stamp = Int64(bitPattern: word(16))
-        self.init(shape: .point(Coordinate(lat: Double(bitPattern: word(8)), lon: Double(bitPattern: word(0)))),
-                  title: texts[0], path: texts[1], category: texts[2],
-                  date: bytes[base + 24] == 1 ? Moment(seconds: stamp >> 1, isDateOnly: stamp & 1 == 1) : nil,
-                  description: texts[3], color: texts[4], symbol: texts[5])
-    }
-}
-
 /// Colours and Maki symbols of the things that are not report categories.
 enum MapStyle {
     static let location = (color: "#334155", symbol: "library")
@@ -83,16 +42,27 @@ enum MapStyle {
 struct MapFeatures: Rendering {
     let inputs: RenderInputs
 
-    /// The things on a map. `drawn`: for a map drawn in a page (`SVGMap`), which shows no
-    /// report's description, so none is read (a page of every report's map then does not
+    /// The things on a map.
+    func features(_ id: MapID) -> [MapFeature] {
+        things(id, each: { $0 }, reports: { $1.compactMap { reportFeature($0) } })
+    }
+
+    /// The things on a map drawn in a page (`SVGMap`): the outlines as features, the reports as
+    /// their markers, kept from the last build while a report's headline is the same. It shows
+    /// no report's description, so none is read (a page of every report's map then does not
     /// depend on their texts).
-    func features(_ id: MapID, drawn: Bool = false) -> [MapFeature] {
-        guard drawn else { return things(id, each: { $0 }, reports: { $1.compactMap { reportFeature($0) } }) }
-        // (A report's drawn feature is kept from the last build while its headline is the same.)
-        return things(id, each: { $0 }, reports: { key, ids in
-            let kept = view.entries("map:" + key, each: "map:report:", ids: ids) { reportFeature($0, described: false)?.kept ?? [] }
-            return zip(ids, kept).compactMap { id, kept in kept.isEmpty ? nil : MapFeature(kept: kept) ?? reportFeature(id, described: false) }
+    func drawn(_ id: MapID, link: (String) -> String) -> (features: [MapFeature], markers: [DrawnMarker]) {
+        var markers: [DrawnMarker] = []
+        let features = things(id, each: { $0 }, reports: { key, ids in
+            let kept = view.entries("map:" + key, each: "map:report:", ids: ids) { id in
+                reportFeature(id, described: false).map { DrawnMarker.kept($0, link: link) } ?? []
+            }
+            markers = zip(ids, kept).compactMap { id, kept in
+                kept.isEmpty ? nil : DrawnMarker(kept: kept) ?? reportFeature(id, described: false).flatMap { DrawnMarker(made: $0, link: link) }
+            }
+            return []
         })
+        return (features, markers)
     }
 
     /// The things on a map, in order: the reports' made by `reports` from their ids (with a key
@@ -100,7 +70,7 @@ struct MapFeatures: Rendering {
     func things<Thing>(_ id: MapID, each: (MapFeature) -> Thing, reports: (_ key: String, _ ids: [String]) -> [Thing]) -> [Thing] {
         switch id {
         case .reports:
-            return view.areas.compactMap(areaFeature).map(each) + view.readingEvery { reports("reports", view.reportOrder.sorted()) }
+            return view.areas.compactMap(areaFeature).map(each) + view.readingEvery { reports("reports", view.reportIDs) }
         case .area(let aid):
             let area = view.area(aid)
             return (area.flatMap(areaFeature).map { [each($0)] } ?? []) + reports("area:" + aid, area?.reports.sorted() ?? [])

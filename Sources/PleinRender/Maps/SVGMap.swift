@@ -17,6 +17,8 @@ struct SVGMap {
     let title: String
     let description: String
     let features: [MapFeature]
+    /// Markers besides the features' points (the reports' markers, as kept: `MapFeatures.drawn`).
+    var markers: [DrawnMarker] = []
     /// The feature drawn larger (the report of a report page), by path.
     let highlight: String?
     /// Turns a site-relative path into a link.
@@ -24,7 +26,7 @@ struct SVGMap {
     let strings: Strings
 
     func render() -> TrustedHTML? {
-        var points: [Coordinate] = []
+        var points: [Coordinate] = markers.map(\.at)
         for feature in features {
             switch feature.shape {
             case .point(let c): points.append(c)
@@ -58,20 +60,28 @@ struct SVGMap {
             svg.empty("polygon", .init("class", "map-area"), .init("points", pts), .init("fill", feature.color), .init("stroke", feature.color))
             svg.close("a")
         }
-        // Southern markers are drawn last, so nearer ones overlap those behind them.
-        // (Sorted by position in `features`, not as copies of them: a map of every report has ten thousand.)
-        let markers = features.indices.compactMap { i -> (index: Int, at: Coordinate)? in
-            if case .point(let c) = features[i].shape { return (i, c) }
-            return nil
-        }.sorted { a, b in a.at.lat != b.at.lat ? a.at.lat > b.at.lat : features[a.index].path < features[b.index].path }
-        for (index, c) in markers {
-            let feature = features[index]
-            let (x, y) = project(c)
-            let big = feature.path == highlight
-            svg.open("a", .init("href", link(feature.path)), .init("class", "map-marker"), .init("data-category", feature.category))
-            svg.element("title", text: feature.title)
-            svg.empty("circle", .init("cx", n(x)), .init("cy", n(y)), .init("r", big ? "10" : "7"), .init("fill", feature.color))
-            svg.close("a")
+        // Southern markers are drawn last, so nearer ones overlap those behind them; at one
+        // latitude, in the order of their paths' bytes. (Each point's marker is drawn as a kept
+        // one is: its markup around its position. A map of every report has ten thousand,
+        // sorted by their places in the list, not as copies.)
+        let all = markers + features.compactMap { DrawnMarker(made: $0, link: link) }
+        let order = all.indices.sorted { a, b in
+            all[a].at.lat != all[b].at.lat ? all[a].at.lat > all[b].at.lat : all[a].path.lexicographicallyPrecedes(all[b].path)
+        }
+        let highlighted = highlight.map { Array($0.utf8) }
+        var markup: [UInt8] = []
+        for index in order {
+            let marker = all[index]
+            let (x, y) = project(marker.at)
+            markup.removeAll(keepingCapacity: true)
+            markup += marker.head
+            FixedPoint.append(x, digits: 1, to: &markup)
+            markup += "\" cy=\"".utf8
+            FixedPoint.append(y, digits: 1, to: &markup)
+            markup += "\" r=\"".utf8
+            svg.append(made: markup)
+            if let highlighted, marker.path.elementsEqual(highlighted) { svg.append(literal: "10") } else { svg.append(literal: "7") }
+            svg.append(made: marker.tail)
         }
         scaleBar(metresPerPixel: metresPerUnit / scale, into: &svg)
         svg.close("svg")
@@ -94,5 +104,68 @@ struct SVGMap {
 
     private func n(_ value: Double) -> String {
         FixedPoint.text(value, digits: 1)
+    }
+}
+
+/// A point's marker on a drawn map: its markup but for where it is drawn, which the map's
+/// projection gives, and its radius (larger for the highlighted one). The reports' markers are
+/// kept so from build to build (`MapFeatures.drawn`), and every point is drawn so
+/// (`init(made:link:)`): a kept marker is drawn as a made one.
+struct DrawnMarker {
+    let at: Coordinate
+    /// Its page's path (the order of markers at one latitude, and which is highlighted), its
+    /// category and colour (the legend).
+    let path: ArraySlice<UInt8>
+    let category: ArraySlice<UInt8>
+    let color: ArraySlice<UInt8>
+    /// `<a …><title>…</title><circle cx="`, and after the radius `" fill="…"/></a>`.
+    let head: ArraySlice<UInt8>
+    let tail: ArraySlice<UInt8>
+
+    /// A point feature's marker as kept: its longitude's and latitude's bits, then its path,
+    /// category, colour, head and tail, each after its length; no bytes for an outline.
+    static func kept(_ feature: MapFeature, link: (String) -> String) -> [UInt8] {
+        guard case .point(let c) = feature.shape else { return [] }
+        var head = MarkupWriter(capacity: 256)
+        head.open("a", .init("href", link(feature.path)), .init("class", "map-marker"), .init("data-category", feature.category))
+        head.element("title", text: feature.title)
+        head.append(literal: "<circle cx=\"")
+        // (`<circle fill="…"/></a>` but for `<circle`, after the radius's closing quote.)
+        var circle = MarkupWriter(capacity: 64)
+        circle.empty("circle", .init("fill", feature.color))
+        circle.close("a")
+        let tail = [UInt8(ascii: "\"")] + circle.bytes.dropFirst("<circle".utf8.count)
+        var bytes: [UInt8] = []
+        KeptBytes.append(c.lon.bitPattern, to: &bytes)
+        KeptBytes.append(c.lat.bitPattern, to: &bytes)
+        for part in [Array(feature.path.utf8), Array(feature.category.utf8), Array(feature.color.utf8), head.bytes, tail] {
+            KeptBytes.append(UInt32(part.count), to: &bytes)
+            bytes += part
+        }
+        return bytes
+    }
+
+    /// A marker as `kept` keeps it; nil for bytes it does not make.
+    init?(kept bytes: ArraySlice<UInt8>) {
+        guard bytes.count >= 36 else { return nil }
+        var at = bytes.startIndex + 16
+        func part() -> ArraySlice<UInt8>? {
+            guard bytes.endIndex - at >= 4 else { return nil }
+            let count = Int(KeptBytes.read(UInt32.self, bytes, at: at - bytes.startIndex))
+            guard bytes.endIndex - at - 4 >= count else { return nil }
+            defer { at += 4 + count }
+            return bytes[(at + 4)..<(at + 4 + count)]
+        }
+        guard let path = part(), let category = part(), let color = part(), let head = part(), let tail = part(), at == bytes.endIndex else { return nil }
+        self.at = Coordinate(lat: Double(bitPattern: KeptBytes.read(UInt64.self, bytes, at: 8)),
+                             lon: Double(bitPattern: KeptBytes.read(UInt64.self, bytes, at: 0)))
+        (self.path, self.category, self.color, self.head, self.tail) = (path, category, color, head, tail)
+    }
+
+    /// A point feature's marker (nil for an outline).
+    init?(made feature: MapFeature, link: (String) -> String) {
+        let bytes = Self.kept(feature, link: link)
+        guard !bytes.isEmpty else { return nil }
+        self.init(kept: bytes[...])
     }
 }

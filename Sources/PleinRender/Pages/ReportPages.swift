@@ -44,7 +44,8 @@ struct AreaListPage: PageRenderer {
         var page = Page(
             kind: .areas, path: routes.areas, title: strings["areas_title"],
             description: strings.format("areas_description", ["site": site.title]), section: .reports)
-        let map = maps.block(id: "map-reports", title: strings["areas_title"], features: maps.features.features(.reports, drawn: true), geoJSON: routes.reportsMap)
+        let drawn = maps.features.drawn(.reports, link: maps.link)
+        let map = maps.block(id: "map-reports", title: strings["areas_title"], features: drawn.features, markers: drawn.markers, geoJSON: routes.reportsMap)
         page.values = Values(areas: rows, recent: view.reportOrder.prefix(6).compactMap(cards.report), map: map,
                              newReportURL: cms.newReport(area: nil))
         page.hasMap = map != nil
@@ -79,7 +80,8 @@ struct AreaPage: PageRenderer {
     func page() -> Page {
         let area = view.area(id)!
         let title = names.area(area)
-        let map = maps.block(id: "map-area", title: title, features: maps.features.features(.area(id), drawn: true), geoJSON: routes.areaMap(id))
+        let drawn = maps.features.drawn(.area(id), link: maps.link)
+        let map = maps.block(id: "map-area", title: title, features: drawn.features, markers: drawn.markers, geoJSON: routes.areaMap(id))
         let newest = area.reports.first.flatMap(view.report)?.at
         let today = newest.map { site.clock.civil($0).isoDate } ?? "2026-01-01"
         var page = Page(

@@ -48,7 +48,7 @@ struct Sitemap: Rendering {
     func entries() -> [ArraySlice<UInt8>] {
         var entries = pagesBeforeReports().map { entry($0)[...] }
         entries += view.readingEvery {
-            view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportOrder.sorted()) { id in
+            view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportIDs) { id in
                 view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
             }.filter { !$0.isEmpty }
         }

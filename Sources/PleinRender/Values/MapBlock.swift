@@ -25,25 +25,38 @@ struct MapBlocks: Rendering {
     let inputs: RenderInputs
 
     /// Nil when nothing has a position.
-    func block(id: String, title: String, features: [MapFeature], geoJSON: String?, highlight: String? = nil) -> MapBlock? {
-        let description = strings.count("map_points", features.count { if case .point = $0.shape { true } else { false } })
-        let svg = SVGMap(
+    func block(id: String, title: String, features: [MapFeature], markers: [DrawnMarker] = [], geoJSON: String?,
+               highlight: String? = nil) -> MapBlock? {
+        let description = strings.count("map_points", features.count { if case .point = $0.shape { true } else { false } } + markers.count)
+        var svg = SVGMap(
             id: id, title: title, description: description, features: features, highlight: highlight,
-            link: { [routes] in routes.url($0) }, strings: strings)
+            link: link, strings: strings)
+        svg.markers = markers
         guard let drawing = svg.render() else { return nil }
         var legend: [MapBlock.LegendItem] = []
         var seen: Set<String> = []
-        for feature in features where seen.insert(feature.category).inserted {
+        func add(_ category: String, color: String) {
+            guard seen.insert(category).inserted else { return }
             let label: String
-            if let category = Category(rawValue: feature.category) {
-                label = strings["category_\(category.rawValue)"]
+            if let known = Category(rawValue: category) {
+                label = strings["category_\(known.rawValue)"]
             } else {
-                label = strings["map_legend_\(feature.category)"]
+                label = strings["map_legend_\(category)"]
             }
-            legend.append(MapBlock.LegendItem(label: label, color: feature.color, area: feature.category == "area"))
+            legend.append(MapBlock.LegendItem(label: label, color: color, area: category == "area"))
+        }
+        for feature in features { add(feature.category, color: feature.color) }
+        // (Ten thousand markers: a category's name made only when none of the seen is it.)
+        var seenBytes: [[UInt8]] = []
+        for marker in markers where !seenBytes.contains(where: { marker.category.elementsEqual($0) }) {
+            seenBytes.append(Array(marker.category))
+            add(String(decoding: marker.category, as: UTF8.self), color: String(decoding: marker.color, as: UTF8.self))
         }
         return MapBlock(svg: drawing, legend: legend, tiles: site.mapTiles, attribution: site.mapAttribution, geojson: geoJSON.map(routes.url))
     }
 
     var features: MapFeatures { MapFeatures(inputs: inputs) }
+
+    /// A site-relative path as a map links it.
+    func link(_ path: String) -> String { routes.url(path) }
 }
