@@ -173,6 +173,26 @@ class Community:
         os.remove(path)
         return f"the reply {os.path.relpath(path, self.content)} deleted"
 
+    def diver(self, rng):
+        """A member starts or stops diving (the count of divers on the home page)."""
+        path = rng.choice(self.files("users/*.md"))
+        text = self.read(path)
+        lines = text.split("\n")
+        if any(line.startswith("diving:") for line in lines):
+            kept, skipping = [], False
+            for line in lines:
+                if line.startswith("diving:"):
+                    skipping = True
+                    continue
+                if skipping and line.startswith((" ", "\t")):
+                    continue
+                skipping = False
+                kept.append(line)
+            self.write(path, "\n".join(kept))
+            return f"member {os.path.relpath(path, self.content)} stops diving"
+        self.write(path, re.sub(r"(?m)^(name: .*)$", r"\1\ndiving: {certification: PADI Open Water, years: 3, dives: 40}", text, count=1))
+        return f"member {os.path.relpath(path, self.content)} dives"
+
     def rename(self, rng):
         path = rng.choice(self.files("users/*.md"))
         self.write(path, re.sub(r'(?m)^name: "?([^"(\n]*?)(?: \(\d+\))?"?$', lambda m: f'name: "{m.group(1)} ({self.counter})"', self.read(path), count=1))
@@ -317,7 +337,7 @@ class Community:
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
              "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
-             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply"]
+             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply", "diver"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -439,7 +459,7 @@ def record_by_record(plein, community, rng):
     community.body(rng)
     build(plein, community, out, cache)
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report", "reply", "delete", "move", "delete_reply"):
+                 "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver"):
         before = tree(out)[0]
         what = getattr(community, kind)(rng)
         if not what:

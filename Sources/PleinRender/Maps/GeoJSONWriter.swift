@@ -72,9 +72,11 @@ struct GeoJSONFile: Rendering {
             out += "[]".utf8
         } else {
             out.append(UInt8(ascii: "["))
+            // (Ten thousand features of a map of every report: each copied in whole.)
+            let separator = Array(",\n    ".utf8)
             for (index, part) in parts.enumerated() {
-                out += (index == 0 ? "\n    " : ",\n    ").utf8
-                out += part.json
+                if index == 0 { out += separator.dropFirst() } else { out += separator }
+                part.json.withUnsafeBufferPointer { out.append(contentsOf: $0) }
             }
             out += "\n  ]".utf8
         }

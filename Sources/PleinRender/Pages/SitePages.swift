@@ -44,9 +44,22 @@ struct Sitemap: Rendering {
         return OutputFile(path: routes.sitemap, bytes: xml.bytes)
     }
 
-    /// Each page's `<url>`; a report's kept from the last build while its headline is the same.
+    /// Each page's `<url>`; a report's kept from the last build while its headline is the same,
+    /// a member's while their piece is.
     func entries() -> [ArraySlice<UInt8>] {
-        var entries = pagesBeforeReports().map { entry($0)[...] }
+        let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
+                                              (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
+        var entries = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { entry(($0, nil))[...] }
+        if site.has(.members) {
+            let everyone = view.memberOrder + view.formerMembers
+            entries += view.entries("sitemap:members", each: "sitemap:member:", ids: everyone) { id in
+                entry((routes.member(id), view.card(id)?.changed))
+            }
+            entries += view.entries("sitemap:progress", each: "sitemap:progress:", ids: everyone) { id in
+                view.hasCheckIns(id) ? entry((routes.progress(id), nil)) : []
+            }.filter { !$0.isEmpty }
+        }
+        entries += groupAndAreaPages().map { entry($0)[...] }
         entries += view.readingEvery {
             view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportIDs) { id in
                 view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
@@ -74,15 +87,9 @@ struct Sitemap: Rendering {
 
     /// The pages listed before the reports: the home page and the lists, the members, the
     /// groups with their albums and events, the areas.
-    private func pagesBeforeReports() -> [(path: String, changed: Moment?)] {
-        let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
-                                              (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
-        var pages: [(path: String, changed: Moment?)] = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { ($0, nil) }
-        if site.has(.members) {
-            let everyone = view.memberOrder + view.formerMembers
-            pages += everyone.map { (routes.member($0), view.card($0)?.changed) }
-            pages += everyone.filter(view.hasCheckIns).map { (routes.progress($0), nil) }
-        }
+    /// The groups' pages, their albums' and photos', and the areas'.
+    private func groupAndAreaPages() -> [(path: String, changed: Moment?)] {
+        var pages: [(path: String, changed: Moment?)] = []
         for gid in view.groupOrder {
             guard let g = view.groupCard(gid), g.isListed else { continue }
             pages.append((routes.group(gid), g.changed))
