@@ -64,15 +64,23 @@ import Testing
             for entry in entries { rows.append(KeptList.Row(id: put(Array(entry.id.utf8)), reads: put(entry.reads), bytes: put(entry.bytes))) }
             return KeptList(recorded: recorded, storage: storage, rows: rows, changed: changed)
         }
-        func bytes(_ list: KeptList, _ id: String) -> [UInt8]? { list.find(id).flatMap(list.bytes(at:)).map(Array.init) }
+        func find(_ list: KeptList, _ id: String) -> Int? {
+            var hint = 0
+            return list.find(id, hint: &hint)
+        }
+        func bytes(_ list: KeptList, _ id: String) -> [UInt8]? { find(list, id).flatMap(list.bytes(at:)).map(Array.init) }
         let unchanged = list([], recorded: ["every:reportHeadline"])
         #expect(bytes(unchanged, "1094/a") == [1] && bytes(unchanged, "1094/b") == [2] && bytes(unchanged, "1094/ab") == [3])
         #expect(bytes(unchanged, "1094/é") == [4] && bytes(unchanged, "1094/c") == nil && bytes(unchanged, "1094/") == nil)
-        #expect(unchanged.find("1094/c") == nil && unchanged.id(at: 1) == "1094/ab")
+        #expect(find(unchanged, "1094/c") == nil && unchanged.id(at: 1) == "1094/ab")
+        // Ids asked for in order are found from the last one found; others by bisection.
+        var hint = 0
+        #expect(["1094/a", "1094/ab", "1094/b", "1094/é"].map { unchanged.find($0, hint: &hint) } == [0, 1, 2, 3] && hint == 4)
+        #expect(["1094/b", "1094/a", "1094/zz", "1094/ab"].map { unchanged.find($0, hint: &hint) } == [2, 0, nil, 1])
         let other = list(["reportHeadline:1094/b", "reportHeadline:1094/", "summary:reports/1094/a"])
         #expect(bytes(other, "1094/a") == [1] && bytes(other, "1094/b") == [2])
         let summary = list(["summary:reports/1094/a.md"])
-        #expect(bytes(summary, "1094/a") == nil && summary.find("1094/a") != nil && bytes(summary, "1094/b") == [2])
+        #expect(bytes(summary, "1094/a") == nil && find(summary, "1094/a") != nil && bytes(summary, "1094/b") == [2])
         let headline = list(["reportHeadline:1094/a", "reportHeadline:1094/é"])
         #expect(bytes(headline, "1094/a") == nil && bytes(headline, "1094/é") == nil && bytes(headline, "1094/ab") == [3])
     }

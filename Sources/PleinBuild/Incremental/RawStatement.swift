@@ -46,6 +46,14 @@ struct RawStatement {
     struct Columns {
         fileprivate let raw: OpaquePointer
 
+        func integer(_ column: Int32) -> Int64 {
+            sqlite3_column_int64(raw, column)
+        }
+
+        func double(_ column: Int32) -> Double {
+            sqlite3_column_double(raw, column)
+        }
+
         func text(_ column: Int32) -> String {
             guard let text = sqlite3_column_text(raw, column) else { return "" }
             return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, column))), as: UTF8.self)
