@@ -453,6 +453,12 @@ class KindEdit:
         with open(full, "w") as f:
             f.write(edit(text))
 
+    def remove(self, rel):
+        full = self.path(rel)
+        with open(full) as f:
+            self.saved[full] = f.read()
+        os.remove(full)
+
     def add(self, rel, text):
         full = self.path(rel)
         os.makedirs(os.path.dirname(full), exist_ok=True)
@@ -510,6 +516,18 @@ def kind_edits(content):
                  f"---\nauthor: {os.path.basename(pick(users, i))[:-3]}\nat: 2026-11-30T{i % 24:02d}:00:00+01:00\n---\n{edit.marker}\n")
         return "/" + folder + "/"
 
+    # A report deleted: one no member follows and no text links to (deleting one that is
+    # followed is an error to fix first).
+    named = set()
+    for path in users + listing("reports/*/*.md") + listing("reports/*/*/index.md") + listing("reports/*/*/replies/*.md"):
+        with open(path, errors="replace") as f:
+            named.update(re.findall(r"\d{4}/\d{4}-\d\d-\d\d-[a-z0-9-]+", f.read()))
+    unnamed = [p for p in reports if os.path.relpath(p, os.path.join(content, "reports"))[:-3] not in named]
+
+    def delete(edit, i):
+        edit.remove(pick(unnamed, i))
+        return None
+
     def checkout(edit, i):
         rel = pick(checkins, i)
         edit.change(rel, lambda t: re.sub(r"\n  out: [^\n]*\n$", "\n", t))
@@ -517,7 +535,8 @@ def kind_edits(content):
 
     kinds = [("a report's text", lambda e, i: text(e, i, reports)), ("a member's bio", lambda e, i: text(e, i, users)),
              ("a group's text", lambda e, i: text(e, i, groups)), ("an album's text", lambda e, i: text(e, i, albums)),
-             ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a check-out taken back", checkout)]
+             ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a report deleted", delete),
+             ("a check-out taken back", checkout)]
     if pages:
         kinds.append(("a page's text", lambda e, i: text(e, i, pages)))
     return kinds
