@@ -77,8 +77,11 @@ struct RecordEdit {
         guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
               !(site.search && options.pagefind != nil) else { return giveUp("a site with search", &timer) }
         let changed = Set(files)
-        let (theme, themeProblems) = ThemeLoader.load(options.themeFiles, language: site.language)
-        guard let theme, themeProblems.isEmpty else { return giveUp("the theme has problems", &timer) }
+        // (The theme is read on another thread while the edit loads.)
+        let themeRead = Background { [files = options.themeFiles, language = site.language] in
+            let (theme, problems) = ThemeLoader.load(files, language: language)
+            return problems.isEmpty ? theme : nil
+        }
         var model: SiteModel
         var differences: (all: Set<String>, vanished: Set<String>) = ([], [])
         let loaded: Loaded
@@ -119,6 +122,7 @@ struct RecordEdit {
             return giveUp("the store could not give what the edit reaches", &timer)
         }
         let content = loaded.content
+        guard let theme = themeRead.value else { return giveUp("the theme has problems", &timer) }
         // Pages of a members-only group are sealed with keys the build that loads everything derives.
         if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return giveUp("a members-only group", &timer) }
         timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")

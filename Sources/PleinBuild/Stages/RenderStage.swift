@@ -24,10 +24,29 @@ struct RenderStage {
     }
 
     /// The outputs, and the first failure to write a streamed one.
+    /// How much of the model an output reads: 3 for every report's, 2 for many records'.
+    private static func weight(_ id: OutputID) -> Int {
+        switch id {
+        case .geoJSON(.reports), .areas, .sitemap: 3
+        case .area, .geoJSON(.area), .home, .atom(.site), .jsonFeed(.site), .events, .members, .groups, .leaderboard: 2
+        default: 1
+        }
+    }
+
     func run(_ ids: [OutputID]) -> (outputs: [Rendered], failure: OutputWriter.Failure?) {
         let profile = KindProfile(enabled: timings)
         let failures = Mutex<OutputWriter.Failure?>(nil)
-        let rendered: [Rendered] = parallelMap(OutputID.batches(ids)) { [renderer, tracking, stream, hashing] batch in
+        // The outputs of every report first (the map of every report, the page of areas, the
+        // sitemap), then those of many: started last, one of them would leave a core idle while
+        // it ends the build.
+        let batches = OutputID.batches(ids)
+        let order = batches.indices.sorted { a, b in
+            let (wa, wb) = (Self.weight(batches[a][0]), Self.weight(batches[b][0]))
+            return wa != wb ? wa > wb : a < b
+        }
+        var placed: [Int] = Array(repeating: 0, count: batches.count)
+        for (place, index) in order.enumerated() { placed[index] = place }
+        let made: [[Rendered]] = parallelMap(order.map { batches[$0] }) { [renderer, tracking, stream, hashing] batch in
             let start = DispatchTime.now().uptimeNanoseconds
             defer { profile.add(batch[0], DispatchTime.now().uptimeNanoseconds - start) }
             let (files, dependencies) = tracking ? renderer.renderTracked(batch: batch) : (renderer.render(batch: batch), [])
@@ -37,7 +56,8 @@ struct RenderStage {
                 do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.withLock { $0 = $0 ?? error } }
                 return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: dependencies, hash: hash)
             }
-        }.flatMap { $0 }
+        }
+        let rendered = batches.indices.flatMap { made[placed[$0]] }
         profile.report()
         return (rendered, failures.withLock { $0 })
     }
