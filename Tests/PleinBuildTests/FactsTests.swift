@@ -67,6 +67,11 @@ import Testing
         let index = MemberIndex(Pipeline.check(content: Repo.content).content.members)
         #expect(ModelValues.decode(MemberIndex.self, ModelValues.encode(index)) == index)
         #expect(!index.byEmail.isEmpty)
+        // The members' index as the store keeps it: an address two members give names the first.
+        #expect(MemberIndex(packed: index.packed) == index)
+        let shared = MemberIndex([("zoe", "Z@Example.org"), ("anna", "z@example.org"), ("bram", "")])
+        #expect(MemberIndex(packed: shared.packed) == shared && shared.resolve("z@EXAMPLE.org") == "zoe")
+        #expect(MemberIndex(packed: Array(shared.packed.dropLast())) == nil && MemberIndex(packed: [])?.ids.isEmpty == true)
         // Scalars at their edges, and a damaged value is refused rather than misread.
         let edges: [Int64] = [0, -1, 1, .min, .max]
         #expect(ModelValues.decode([Int64].self, ModelValues.encode(edges)) == edges)

@@ -128,7 +128,7 @@ extension BuildStore {
             try put.run(.text(key), .blob(value))
         }
         try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
-        if let index = next.memberIndex { try put.run(.text(ModelValues.memberIndexKey), .blob(ModelValues.encode(index))) }
+        if let index = next.memberIndex { try put.run(.text(ModelValues.memberIndexKey), .blob(index.packed)) }
         let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
         for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
     }

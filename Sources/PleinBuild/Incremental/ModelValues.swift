@@ -13,7 +13,7 @@ import Synchronization
 /// changed; the site's settings under a key of its own.
 enum ModelValues {
     static let siteKey = "value:site"
-    /// The members by id and address (`MemberIndex`): what a build after an edit of reports
+    /// The members by id and address (`MemberIndex`, as `packed`): what a build after an edit of reports
     /// only resolves their authors and finds members' addresses in their texts with, without
     /// the members' records. Members come and go, and change their addresses, only in a build
     /// that loads everything, which writes it.

@@ -388,7 +388,8 @@ struct RecordEdit {
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         if !slice.membersRead {
-            guard let index = try BuildStore.value(db, ModelValues.memberIndexKey, as: MemberIndex.self) else { throw Unfit() }
+            guard let packed = try Data.fetchOne(db, sql: "SELECT value FROM model_values WHERE key = ?", arguments: [ModelValues.memberIndexKey]),
+                  let index = MemberIndex(packed: [UInt8](packed)) else { throw Unfit() }
             content.resolveMembers(with: index)
         }
         let before = content

@@ -42,4 +42,33 @@ public struct MemberIndex: Sendable, Codable, Equatable {
         }
         return Suggestions.closest(to: reference, in: ids ?? Array(self.ids))
     }
+
+    /// The index as a build keeps it: each member's id and the address it is known by ("" for
+    /// none, or one an earlier member has), each ended by a NUL, in id order. Two thousand
+    /// members decode in a fraction of what their `Codable` form takes.
+    public var packed: [UInt8] {
+        var addressOf: [String: String] = [:]
+        for address in byEmail.values { addressOf[address.id] = address.email }
+        var bytes: [UInt8] = []
+        for id in ids.sorted() {
+            bytes += id.utf8
+            bytes.append(0)
+            bytes += (addressOf[id] ?? "").utf8
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    /// An index as `packed` keeps it; nil for bytes it does not make.
+    public init?(packed bytes: [UInt8]) {
+        let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
+        // (Pairs, and the empty piece after the last NUL.)
+        guard parts.count % 2 == 1, parts.last?.isEmpty == true else { return nil }
+        var members: [(id: String, email: String)] = []
+        members.reserveCapacity(parts.count / 2)
+        for index in stride(from: 0, to: parts.count - 1, by: 2) {
+            members.append((String(decoding: parts[index], as: UTF8.self), String(decoding: parts[index + 1], as: UTF8.self)))
+        }
+        self.init(members)
+    }
 }
