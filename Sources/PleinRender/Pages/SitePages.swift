@@ -45,7 +45,7 @@ struct Sitemap: Rendering {
     }
 
     /// Each page's `<url>`; a report's kept from the last build while its headline is the same,
-    /// a member's while their piece is.
+    /// a member's while their card is.
     func entries() -> [ArraySlice<UInt8>] {
         let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
                                               (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
