@@ -139,7 +139,7 @@ public enum OutputID: Hashable, Sendable {
         // A report's reply feed once it has a reply: most reports never get one, and an empty
         // feed per report was a third of the site's files (members follow a report without replies
         // through `follows` and their "following" feed).
-        feeds += model.reportOrder.sorted().filter { model.reports[$0]?.replies.isEmpty == false }.map { .report($0) }
+        feeds += model.reportOrder.sortedByBytes().filter { model.reports[$0]?.replies.isEmpty == false }.map { .report($0) }
         feeds += model.groupOrder.map { .group($0) }
         if model.site.has(.members) {
             // A member who follows no report has no "following" feed: it could only ever be empty.
@@ -182,7 +182,7 @@ public enum OutputID: Hashable, Sendable {
             }
         }
         ids += model.areas.map { .area($0.id) }
-        ids += model.reportOrder.sorted().map { .report($0) }
+        ids += model.reportOrder.sortedByBytes().map { .report($0) }
         ids += model.locations.map { .location($0.id) }
         ids += model.pages.map { .page($0.id) }
         for feed in feeds(model) { ids += feed.hasJSONTwin ? [.atom(feed), .jsonFeed(feed)] : [.atom(feed)] }

@@ -1,6 +1,7 @@
 import Foundation
 import PleinCore
 @testable import PleinBuild
+import PleinRender
 import Testing
 
 @Suite(.serialized) struct BuildTests {
@@ -57,6 +58,38 @@ import Testing
         handle.write(Data(" and more".utf8))
         handle.closeFile()
         #expect(try String(contentsOfFile: root + "/reports/1094/a/plan.txt", encoding: .utf8) == "plan")
+    }
+
+    /// A file of the recycled spare that nothing else links to is brought up to date in place
+    /// from its first changed byte, longer or shorter; one shared with the output as a hard link is
+    /// replaced, never written into; the output is whole after every swap.
+    @Test func theSpareIsWrittenInPlaceOnlyWhereItOwnsAFile() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let output = dir.path + "/public"
+        func publish(_ files: [String: String]) throws {
+            let writer = try OutputWriter(output: output)
+            for (path, text) in files.sorted(by: { $0.key < $1.key }) { try writer.write(OutputFile(path: path, bytes: Array(text.utf8))) }
+            try writer.commit()
+            for (path, text) in files { #expect(try String(contentsOfFile: output + "/" + path, encoding: .utf8) == text, "\(path)") }
+        }
+        func inode(_ path: String) -> (inode: UInt64, links: Int) {
+            var info = stat()
+            return stat(path, &info) == 0 ? (UInt64(info.st_ino), Int(info.st_nlink)) : (0, 0)
+        }
+        let long = String(repeating: "feature,", count: 20_000)
+        try publish(["map.geojson": "[" + long + "]", "same.txt": "kept"])
+        try publish(["map.geojson": "[" + long + "new]", "same.txt": "kept"])
+        // The spare now holds the first map (its own file) and the same text (shared with the output).
+        let spare = OutputWriter.sparePath(for: output)
+        let ownMap = inode(spare + "/map.geojson"), shared = inode(spare + "/same.txt")
+        #expect(ownMap.links == 1 && shared.links == 2)
+        try publish(["map.geojson": "[" + long + "newer, and longer]", "same.txt": "changed"])
+        #expect(inode(output + "/map.geojson").inode == ownMap.inode, "the spare's own file was written into and swapped in")
+        #expect(inode(output + "/same.txt").inode != shared.inode, "a shared file is replaced")
+        #expect(try String(contentsOfFile: spare + "/same.txt", encoding: .utf8) == "kept", "and the old output keeps its bytes")
+        try publish(["map.geojson": "[short]", "same.txt": "changed"])
+        try publish(["map.geojson": "[" + long + "]", "same.txt": "changed"])
     }
 
     /// `public/` owns its bytes: no file of it is a file of the content or the cache (photo

@@ -66,8 +66,9 @@ final class StoredModel: ModelSource {
     /// wait) once pages have read `readsBeforeTable` of them one by one: a thirtieth of the
     /// reports, and at least 300 (a page of one area's cards reads its few hundred one by one;
     /// the sitemap and the maps read every report's, and so every one at once); only reads of
-    /// views not read before count. Times, replies and joinings are read at once after 300: the
-    /// site's feed reads every report's and member's.
+    /// views not read before count. (An area's page and feed read the times and replies of their
+    /// area's reports, a fortieth of them: read one by one, not as the table of every report.)
+    /// Joinings are read at once after 300 (there are few members).
     private let headlines = Mutex(ViewTable<ReportHeadline>())
     private let times = Mutex(ViewTable<ReportTimes>())
     private let replies = Mutex(ViewTable<ReportReplies>())
@@ -143,7 +144,7 @@ final class StoredModel: ModelSource {
     var reportIDs: [String] {
         let key = "sorted:" + ModelPieces.reportOrder.key()
         if let cached = cache.withLock({ $0[key] }) as? [String] { return cached }
-        let sorted = reportOrder.sorted()
+        let sorted = reportOrder.sortedByBytes()
         cache.withLock { $0[key] = sorted }
         return sorted
     }
@@ -215,7 +216,7 @@ final class StoredModel: ModelSource {
                        repliesPrefix = Dependency.reportReplies("").key, headlinePrefix = Dependency.reportHeadline("").key
 
     func reportTimes(_ id: String) -> ReportTimes? {
-        view(times, Self.timesPrefix, id, after: 300) ?? report(id).map(ReportTimes.init)
+        view(times, Self.timesPrefix, id, after: readsBeforeTable) ?? report(id).map(ReportTimes.init)
     }
 
     func joined(_ id: String) -> Moment? {
@@ -223,7 +224,7 @@ final class StoredModel: ModelSource {
     }
 
     func reportReplies(_ id: String) -> ReportReplies? {
-        view(replies, Self.repliesPrefix, id, after: 300) ?? report(id).map(ReportReplies.init)
+        view(replies, Self.repliesPrefix, id, after: readsBeforeTable) ?? report(id).map(ReportReplies.init)
     }
 
     func headline(_ id: String) -> ReportHeadline? {

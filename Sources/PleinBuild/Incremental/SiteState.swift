@@ -320,9 +320,9 @@ public struct SiteState: Sendable {
         } else if sameOutputs, let changedFacts {
             todo = last.outputs(keys: last.graph.outputs(reading: changedFacts, keepingReaders: true))
         } else if let changedFacts {
-            todo = last.graph.outputsToRender(ids, changed: changedFacts, keepingReaders: true)
+            todo = last.outputsToRender(ids, changed: changedFacts)
         } else if let facts, let before = last.facts {
-            todo = last.graph.outputsToRender(ids, changed: before.changes(to: facts), keepingReaders: true)
+            todo = last.outputsToRender(ids, changed: before.changes(to: facts))
         } else {
             todo = ids
         }

@@ -11,9 +11,10 @@ import Synchronization
 /// The site before the previous one is kept as a spare (`.public.plein-spare` beside the output)
 /// and becomes the next build's staging folder: its folders are reused and its files kept where
 /// their bytes are still right, so a rebuild creates, links and deletes only what changed
-/// (creating folders is the slowest thing a build asks of ext4). Files are never written in
-/// place: a file that changes is replaced by a new one, so the two trees can share unchanged
-/// files as hard links. Nothing else is shared: files from plein's cache (image variants,
+/// (creating folders is the slowest thing a build asks of ext4). The two trees share unchanged
+/// files as hard links, and a shared file is never written into: it is replaced by a new one. A
+/// file of the staging folder that nothing shares is written in place from its first byte that
+/// changed (the staging folder is not the output until the swap). Nothing else is shared: files from plein's cache (image variants,
 /// videos, search indexes) and from the content folder (attachments) are copied, so the output
 /// owns its bytes, and writing into it changes neither the cache nor the content.
 public final class OutputWriter: Sendable {
@@ -172,13 +173,83 @@ public final class OutputWriter: Sendable {
         try makeParent(of: file.path)
         writtenFiles.withLock { _ = $0.insert(file.path) }
         if oldDirectories.contains(file.path) { _ = plein_remove_tree(path) }
-        if knownDifferences != nil || oldFiles.contains(file.path) {
-            if Self.holds(path, file.bytes) { return }
-            guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
-        }
         let current = output + "/" + file.path
+        if knownDifferences != nil || oldFiles.contains(file.path) {
+            let staged = Self.compare(path, file.bytes)
+            if case .same = staged { return }
+            // (The current output's file, when it holds these bytes, is shared rather than copied.)
+            let linked = hasOutput && Self.holds(current, file.bytes)
+            if !linked, case .differs(let common, true) = staged, Self.rewrite(path, file.bytes, from: common) { return }
+            guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
+            if linked, Glibc.link(current, path) == 0 { return }
+            return try Self.create(path, file)
+        }
         if hasOutput, Self.holds(current, file.bytes), Glibc.link(current, path) == 0 { return }
         try Self.create(path, file)
+    }
+
+    /// A file of the staging folder against the bytes it is to hold.
+    private enum Staged {
+        case same
+        /// It differs from its byte `common` on; `own`: no other tree links to it, so it can be
+        /// written into.
+        case differs(common: Int, own: Bool)
+        case missing
+    }
+
+    private static func compare(_ path: String, _ bytes: [UInt8]) -> Staged {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return .missing }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
+        let own = info.st_nlink == 1
+        // (A file shared with the output is only ever replaced whole: its bytes need not be read.)
+        guard own || Int(info.st_size) == bytes.count else { return .differs(common: 0, own: false) }
+        guard let common = commonPrefix(fd, size: Int(info.st_size), bytes) else { return .differs(common: 0, own: own) }
+        return common == bytes.count && Int(info.st_size) == bytes.count ? .same : .differs(common: common, own: own)
+    }
+
+    /// A file of the staging folder that no other tree shares, brought up to `bytes` in place:
+    /// from their first byte that differs, so a long file with a line added rewrites what
+    /// follows the line, into pages the system already holds. False when it could not be
+    /// written; it is then replaced by a new file.
+    private static func rewrite(_ path: String, _ bytes: [UInt8], from common: Int) -> Bool {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var written = common
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in pwrite(fd, raw.baseAddress! + written, bytes.count - written, off_t(written)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            written += n
+        }
+        return ftruncate(fd, off_t(bytes.count)) == 0
+    }
+
+    /// How many bytes at the start of the open file (of `size` bytes) equal those of `bytes`
+    /// (mapped, not copied: a map of ninety megabytes is compared where the system keeps it);
+    /// nil when it cannot be read.
+    private static func commonPrefix(_ fd: Int32, size: Int, _ bytes: [UInt8]) -> Int? {
+        let length = min(size, bytes.count)
+        guard length > 0 else { return 0 }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else { return nil }
+        defer { munmap(mapped, size) }
+        return bytes.withUnsafeBytes { raw in
+            let (old, new) = (UnsafeRawPointer(mapped), raw.baseAddress!)
+            var at = 0
+            // Block by block, then byte by byte in the block that differs.
+            while at < length {
+                let block = min(65_536, length - at)
+                if memcmp(old + at, new + at, block) != 0 {
+                    while old.load(fromByteOffset: at, as: UInt8.self) == new.load(fromByteOffset: at, as: UInt8.self) { at += 1 }
+                    return at
+                }
+                at += block
+            }
+            return length
+        }
     }
 
     /// Writes `file`'s bytes to a new file at `path`, never into an existing one: it may be a
@@ -303,15 +374,7 @@ public final class OutputWriter: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, Int(info.st_size) == bytes.count, (info.st_mode & S_IFMT) == S_IFREG else { return false }
-        guard !bytes.isEmpty else { return true }
-        var old = [UInt8](repeating: 0, count: bytes.count)
-        var done = 0
-        while done < old.count {
-            let n = old.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n <= 0 { return false }
-            done += n
-        }
-        return old.withUnsafeBytes { a in bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+        return commonPrefix(fd, size: bytes.count, bytes) == bytes.count
     }
 
     /// Creates the folders of a path that the staging folder lacks (POSIX `mkdir`, remembered:

@@ -59,7 +59,7 @@ extension ModelSource {
     public func lead(_ file: String) -> String? { body(file)?.text }
     public func joined(_ id: String) -> Moment? { member(id)?.joined }
     public var fragments: (any FragmentMemory)? { nil }
-    public var reportIDs: [String] { reportOrder.sorted() }
+    public var reportIDs: [String] { reportOrder.sortedByBytes() }
 }
 
 /// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
@@ -79,7 +79,7 @@ public final class InMemoryModel: ModelSource {
     public var reportIDs: [String] {
         sortedReports.withLock { sorted in
             if let sorted { return sorted }
-            let made = model.reportOrder.sorted()
+            let made = model.reportOrder.sortedByBytes()
             sorted = made
             return made
         }
