@@ -649,14 +649,19 @@ def kinds_table(measured):
              "each to a different record; medians, p90 in brackets):", "",
              "| edit | `serve`: saved → its page shows it | `serve`: every output current | `build` after it |", "| --- | ---: | ---: | ---: |"]
     verdicts = []
+    # Issue 56's targets: at 100,000 reports and more, a page ≤ 100 ms and a build ≤ 1 s.
+    large = measured["reports"] >= 100_000
+    page_limit, build_limit = (100, 1.0) if large else (50, 0.3)
     for name, r in measured["kinds"].items():
         page = f"{med(r['page']):.0f} ms ({p90(r['page']):.0f})" if r["page"] else "—"
         every = f"{med(r['all']):.0f} ms ({p90(r['all']):.0f})" if r["all"] else "—"
         lines.append(f"| {name} | {page} | {every} | {med(r['build']) * 1000:.0f} ms |")
-        missed = [what for what, ok in (("page", not r["page"] or (med(r["page"]) <= 50 and p90(r["page"]) <= 100)),
-                                        ("every output", not r["all"] or med(r["all"]) <= 500), ("build", med(r["build"]) <= 0.3)) if not ok]
+        missed = [what for what, ok in (("page", not r["page"] or (med(r["page"]) <= page_limit and (large or p90(r["page"]) <= 100))),
+                                        ("every output", large or not r["all"] or med(r["all"]) <= 500),
+                                        ("build", med(r["build"]) <= build_limit)) if not ok]
         verdicts.append(f"{name} " + ("met" if not missed else "missed: " + ", ".join(missed)))
-    lines += ["", "- Targets of issue 56 (page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s): " + "; ".join(verdicts) + "."]
+    targets = "page ≤ 100 ms; build ≤ 1 s" if large else "page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s"
+    lines += ["", f"- Targets of issue 56 ({targets}): " + "; ".join(verdicts) + "."]
     return "\n".join(lines)
 
 
