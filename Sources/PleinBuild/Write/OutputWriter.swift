@@ -14,9 +14,10 @@ import Synchronization
 /// (creating folders is the slowest thing a build asks of ext4). The two trees share unchanged
 /// files as hard links, and a shared file is never written into: it is replaced by a new one. A
 /// file of the staging folder that nothing shares is written in place from its first byte that
-/// changed (the staging folder is not the output until the swap). Nothing else is shared: files from plein's cache (image variants,
-/// videos, search indexes) and from the content folder (attachments) are copied, so the output
-/// owns its bytes, and writing into it changes neither the cache nor the content.
+/// changed (the staging folder is not the output until the swap). Nothing else is shared: files
+/// from plein's cache (image variants, videos, search indexes) and from the content folder
+/// (attachments) are copied, so the output owns its bytes, and writing into it changes neither
+/// the cache nor the content.
 public final class OutputWriter: Sendable {
     public let output: String
     let staging: String
