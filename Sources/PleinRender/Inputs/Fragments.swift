@@ -197,11 +197,12 @@ extension ModelView {
         }
         var result: [ArraySlice<UInt8>] = []
         result.reserveCapacity(ids.count)
-        var found = 0
+        // (Which kept entries were found among the ids, by place: those not found are gone.)
+        var taken = [Bool](repeating: false, count: before?.count ?? 0)
         var hint = 0
         for id in ids {
             if let before, let place = before.find(id, hint: &hint) {
-                found += 1
+                taken[place] = true
                 if let bytes = before.bytes(at: place) {
                     result.append(bytes)
                     continue
@@ -212,10 +213,10 @@ extension ModelView {
             changes.made.append(.init(id: id, reads: reads.map(\.key).sorted(), bytes: bytes))
             result.append(bytes[...])
         }
-        // (Some kept entry is gone when not every one was found among the ids.)
-        if let before, found != before.count {
-            let now = Set(ids)
-            changes.gone = (0..<before.count).map(before.id(at:)).filter { !now.contains($0) }
+        // (A set of every id and the id of every kept entry, made to find one report taken out,
+        // cost a deletion 100–200 ms at 100,000 reports.)
+        if let before, taken.contains(false) {
+            changes.gone = taken.indices.filter { !taken[$0] }.map(before.id(at:))
         }
         changes.recorded = recorded.sorted()
         memory.keep(list: key, changes)
