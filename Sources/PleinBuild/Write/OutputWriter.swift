@@ -229,25 +229,35 @@ public final class OutputWriter: Sendable {
         return ftruncate(fd, off_t(bytes.count)) == 0
     }
 
-    /// How many bytes at the start of the open file (of `size` bytes) equal those of `bytes`
-    /// (mapped, not copied: a map of ninety megabytes is compared where the system keeps it);
-    /// nil when it cannot be read.
+    /// How many bytes at the start of the open file (of `size` bytes) equal those of `bytes`,
+    /// read a block at a time into one small buffer and stopping at the first block that differs
+    /// (a map of ninety megabytes read into a new buffer of its size cost more in the pages given
+    /// to that buffer than in the reading; a mapped file would end the process if another one
+    /// shortened it meanwhile); nil when it cannot be read.
     private static func commonPrefix(_ fd: Int32, size: Int, _ bytes: [UInt8]) -> Int? {
         let length = min(size, bytes.count)
         guard length > 0 else { return 0 }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else { return nil }
-        defer { munmap(mapped, size) }
-        return bytes.withUnsafeBytes { raw in
-            let (old, new) = (UnsafeRawPointer(mapped), raw.baseAddress!)
+        let block = 65_536
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: block, alignment: 64)
+        defer { buffer.deallocate() }
+        return bytes.withUnsafeBytes { raw -> Int? in
+            let new = raw.baseAddress!
             var at = 0
-            // Block by block, then byte by byte in the block that differs.
             while at < length {
-                let block = min(65_536, length - at)
-                if memcmp(old + at, new + at, block) != 0 {
-                    while old.load(fromByteOffset: at, as: UInt8.self) == new.load(fromByteOffset: at, as: UInt8.self) { at += 1 }
-                    return at
+                let wanted = min(block, length - at)
+                var got = 0
+                while got < wanted {
+                    let n = pread(fd, buffer + got, wanted - got, off_t(at + got))
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { return nil }
+                    got += n
                 }
-                at += block
+                if memcmp(buffer, new + at, wanted) != 0 {
+                    var offset = 0
+                    while buffer.load(fromByteOffset: offset, as: UInt8.self) == new.load(fromByteOffset: at + offset, as: UInt8.self) { offset += 1 }
+                    return at + offset
+                }
+                at += wanted
             }
             return length
         }
