@@ -135,8 +135,12 @@ extension BuildStore {
 
     /// A piece of the model as `model_values` keeps it (see `ModelValues`).
     static func value<Value: Decodable>(_ db: Database, _ key: String, as type: Value.Type) throws -> Value? {
-        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM model_values WHERE key = ?"), arguments: [key])
-            .flatMap { ModelValues.decode(type, Array($0)) }
+        try bytes(db, key).flatMap { ModelValues.decode(type, $0) }
+    }
+
+    /// The stored bytes of one value of `model_values`, as they are.
+    static func bytes(_ db: Database, _ key: String) throws -> [UInt8]? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM model_values WHERE key = ?"), arguments: [key]).map { [UInt8]($0) }
     }
 
     /// The pieces whose keys start with `prefix`, by the rest of the key, as the store keeps them

@@ -388,8 +388,7 @@ struct RecordEdit {
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         if !slice.membersRead {
-            guard let packed = try Data.fetchOne(db, sql: "SELECT value FROM model_values WHERE key = ?", arguments: [ModelValues.memberIndexKey]),
-                  let index = MemberIndex(packed: [UInt8](packed)) else { throw Unfit() }
+            guard let index = try BuildStore.bytes(db, ModelValues.memberIndexKey).flatMap(MemberIndex.init(packed:)) else { throw Unfit() }
             content.resolveMembers(with: index)
         }
         let before = content

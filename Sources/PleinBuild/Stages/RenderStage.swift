@@ -23,7 +23,6 @@ struct RenderStage {
         let hash: [UInt8]
     }
 
-    /// The outputs, and the first failure to write a streamed one.
     /// How much of the model an output reads: 3 for every report's, 2 for many records'.
     private static func weight(_ id: OutputID) -> Int {
         switch id {
@@ -33,6 +32,7 @@ struct RenderStage {
         }
     }
 
+    /// The outputs, and the first failure to write a streamed one.
     func run(_ ids: [OutputID]) -> (outputs: [Rendered], failure: OutputWriter.Failure?) {
         let profile = KindProfile(enabled: timings)
         let failures = Mutex<OutputWriter.Failure?>(nil)
