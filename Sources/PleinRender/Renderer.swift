@@ -37,6 +37,25 @@ public struct Renderer: Sendable {
         inputs.options.search ? SearchRecords(inputs: inputs).shards() : []
     }
 
+    /// The search index's shards, each with what its records read (nothing without
+    /// `RenderOptions.search`).
+    public func searchShardsTracked() -> [(shard: SearchShard, reads: Set<Dependency>)] {
+        inputs.options.search ? SearchRecords(inputs: inputs).shards(recording: true) : []
+    }
+
+    /// The names of the search index's shards, in the order the search page merges them.
+    public func searchShardNames() -> [String] {
+        inputs.options.search ? SearchRecords(inputs: inputs).shardNames() : []
+    }
+
+    /// One shard of the search index and what its records read; nil when there is none of
+    /// that name.
+    public func searchShardTracked(named name: String) -> (shard: SearchShard, reads: Set<Dependency>)? {
+        guard inputs.options.search else { return nil }
+        let (shard, reads) = SearchRecords(inputs: inputs).shard(named: name, recording: true)
+        return shard.map { ($0, reads) }
+    }
+
     /// Renders one output and tells what it read.
     public func renderTracked(_ id: OutputID) -> (OutputFile, Set<Dependency>) {
         let (files, dependencies) = renderTracked(batch: [id])

@@ -449,7 +449,7 @@ def build_path(plein, community, rng, steps):
 
 
 def record_by_record(plein, community, rng):
-    """Edits in a row of records' files, each of another kind, on a site without search: each
+    """Edits in a row of records' files, each of another kind, with search or without: each
     build after an incremental one (whose spare the store vouches for) loads, checks and models
     only what the edited record reaches (`RecordEdit`), and its output is a clean build's."""
     out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
@@ -622,13 +622,12 @@ def main():
             rng = random.Random(f"{args.seed}-{name}")
             print(f"{name}: plein build")
             community = Community(work, name + "-build", content)
-            # The generated community is built without search: `plein build` then redoes an edit
-            # of records in place record by record, from the build store (`RecordEdit`).
+            # The generated community is built without search, the demo with it (its index's
+            # shards made again record by record too).
             community.search = name == "demo"
             build_path(plein, community, rng, args.steps)
             if community.broken is None and not community.undo_next:
-                if not community.search:
-                    record_by_record(plein, community, rng)
+                record_by_record(plein, community, rng)
                 hand_edited_output(plein, community)
                 fresh_listing(plein, community)
             print(f"{name}: plein serve")

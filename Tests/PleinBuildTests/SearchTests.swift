@@ -114,13 +114,22 @@ import Testing
         let before = Self.cachedIndexes(options)
         let report = dir.path + "/content/reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md"
         try (String(contentsOfFile: report, encoding: .utf8) + "\nMet een draaiorgel.\n").write(toFile: report, atomically: true, encoding: .utf8)
-        #expect(Pipeline.build(options).succeeded)
+        // Built record by record (`RecordEdit`): the shard's records from the build store.
+        let edited = Pipeline.build(options)
+        #expect(edited.succeeded && edited.recordByRecord)
         let after = Self.cachedIndexes(options)
         #expect(before.count == after.count)
         #expect(after.subtracting(before).map { $0.components(separatedBy: "-").prefix(2).joined(separator: "-") } == ["area-1011"])
         let live = dir.path + "/public/pagefind/area-1011"
         let manifest = try String(contentsOfFile: options.cacheRoot + "/search/" + after.subtracting(before).first! + "/" + SearchStage.manifest, encoding: .utf8)
         #expect(Self.files(in: live) == manifest.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted())
+        // A member's bio: the community's index, record by record too.
+        let member = dir.path + "/content/users/sophie-bakker.md"
+        try (String(contentsOfFile: member, encoding: .utf8) + "\nZe fotografeert graag vogels.\n").write(toFile: member, atomically: true, encoding: .utf8)
+        let bio = Pipeline.build(options)
+        #expect(bio.succeeded && bio.recordByRecord)
+        let community = Self.cachedIndexes(options).subtracting(after)
+        #expect(community.map { $0.components(separatedBy: "-")[0] } == ["community"])
         // Built again from nothing, the index is the same, byte for byte (`PagefindFiles`).
         var fresh = options
         fresh.output = dir.path + "/again"
@@ -131,6 +140,7 @@ import Testing
             try FileManager.default.copyItem(atPath: options.cacheRoot + "/" + media, toPath: fresh.cacheRoot + "/" + media)
         }
         #expect(Pipeline.build(fresh).succeeded)
+        #expect(Self.files(in: dir.path + "/public/pagefind") == Self.files(in: dir.path + "/again/pagefind"))
         for file in Self.files(in: dir.path + "/public/pagefind") {
             #expect(FileManager.default.contentsEqual(atPath: dir.path + "/public/pagefind/" + file, andPath: dir.path + "/again/pagefind/" + file), "\(file)")
         }

@@ -17,7 +17,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "24"
+    static let format = "25"
     let path: String
     let queue: DatabaseQueue
 
@@ -29,6 +29,13 @@ struct BuildStore: Sendable {
         var dependencies: [Int32]
         /// The digest of what it read (`ReadsDigest`).
         var reads: [UInt8]
+    }
+
+    /// One shard of the search index as the last build left it.
+    struct SearchIndex: Sendable, Equatable {
+        var name: String
+        var key: String
+        var dependencies: [Int32]
     }
 
     /// Everything the last build left. `content` and the figures are read first (enough to see
@@ -62,6 +69,9 @@ struct BuildStore: Sendable {
         var bodies = BodiesStage()
         /// Files published as they are (assets, image variants, attachments): path → identity.
         var published: [String: String] = [:]
+        /// The search index's shards, in the order the search page merges them: each one's cache
+        /// folder (`SearchStage.key`) and what its records read, as indexes into `dependencyKeys`.
+        var searchIndexes: [SearchIndex] = []
         /// The paths in which the spare differs from the output (the last build's changes), and
         /// those of them the output lacks (what the last build took away).
         var differences: Set<String> = []
@@ -146,7 +156,7 @@ struct BuildStore: Sendable {
     /// Makes every table anew; with `keepingRecords`, the records read from content files stay
     /// (they depend on nothing but the file's bytes and what they were read with).
     static func createTables(_ db: Database, keepingRecords: Bool = false) throws {
-        for table in ["meta", "content", "scan", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences", "fragments", "fragment_reads", "fragment_entries"] {
+        for table in ["meta", "content", "scan", "outputs", "dependency_keys", "facts", "model_values", "bodies", "published", "differences", "fragments", "fragment_reads", "fragment_entries", "search_indexes"] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
         }
         if !keepingRecords {
@@ -166,6 +176,7 @@ struct BuildStore: Sendable {
             CREATE TABLE fragments (key TEXT PRIMARY KEY, reads BLOB NOT NULL, bytes BLOB NOT NULL);
             CREATE TABLE fragment_reads (read TEXT NOT NULL, part TEXT NOT NULL, PRIMARY KEY (read, part)) WITHOUT ROWID;
             CREATE TABLE fragment_entries (list TEXT NOT NULL, id TEXT NOT NULL, reads BLOB NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (list, id)) WITHOUT ROWID;
+            CREATE TABLE search_indexes (name TEXT PRIMARY KEY, position INTEGER NOT NULL, key TEXT NOT NULL, dependencies BLOB NOT NULL);
             """)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [Self.format])
     }

@@ -104,6 +104,11 @@ extension BuildStore {
                 try db.execute(sql: "DELETE FROM published")
                 let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
                 for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
+                try db.execute(sql: "DELETE FROM search_indexes")
+                let putIndex = try db.makeStatement(sql: "INSERT INTO search_indexes (name, position, key, dependencies) VALUES (?, ?, ?, ?)")
+                for (position, index) in next.searchIndexes.enumerated() {
+                    try putIndex.execute(arguments: [index.name, position, index.key, Self.pack(index.dependencies)])
+                }
                 timer.lap("    save: bodies")
                 try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
                 timer.lap("    save: records")

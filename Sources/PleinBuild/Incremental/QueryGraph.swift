@@ -51,9 +51,14 @@ struct QueryGraph: Sendable {
         return made
     }
 
+    /// The nodes of `dependencies`, sorted (added when new): what a search index's records read.
+    mutating func nodes(_ dependencies: Set<Dependency>) -> [Int32] {
+        dependencies.map { node($0) }.sorted()
+    }
+
     /// Records what `output` read in its last rendering, in place of what it read before.
     mutating func record(_ output: String, read dependencies: Set<Dependency>) {
-        let nodes = dependencies.map { node($0) }.sorted()
+        let nodes = nodes(dependencies)
         let before = reads.updateValue(nodes, forKey: output)
         // (Most outputs rendered again read what they read before.)
         guard readers != nil, before != nodes else { return }

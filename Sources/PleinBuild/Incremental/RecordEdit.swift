@@ -26,7 +26,8 @@ import PleinRender
 /// are made from (a member's home, an album's map); outputs that may be others than before (but
 /// for a report's page, added or taken out with it, and its reply feed, with its first reply or
 /// its last); a
-/// site with search, whose index is made from the whole model; pages of a members-only group
+/// change of which search shards there are, or Pagefind failing (the shards whose records read a
+/// changed fact are made again, `searchChange`); pages of a members-only group
 /// (sealed with keys the build that loads everything derives). With `PLEIN_TIMINGS` it says why.
 struct RecordEdit {
     let options: BuildOptions
@@ -74,8 +75,10 @@ struct RecordEdit {
         // An edit in place keeps the rest of the output: it must all be there. (Looked at while
         // the edit loads and models, through a connection of its own.)
         let whole = spareVouched ? nil : Background { [path = store.path, output = options.output] in Self.outputIsWhole(store: path, output: output) }
-        guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil,
-              !(site.search && options.pagefind != nil) else { return giveUp("a site with search", &timer) }
+        guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil else {
+            return giveUp("the store could not give the site's settings", &timer)
+        }
+        let searching = site.search && options.pagefind != nil
         let changed = Set(files)
         // (The theme is read on another thread while the edit loads.)
         let themeRead = Background { [files = options.themeFiles, language = site.language] in
@@ -138,7 +141,10 @@ struct RecordEdit {
         var (checked, problems) = Checker.check(content, records: changed.subtracting(goneReports))
         checked.formUnion(goneReports)
         var counts: [String: Int] = [:]
-        for problem in loaded.diagnostics + problems + CheckStage.labelProblems(content, theme: theme) {
+        // (Without passphrases, the members-only groups' warnings: nothing of them is published.)
+        var sealing = SealingStage()
+        let unsealed = options.passphrases.isEmpty ? sealing.run(content, passphrases: [:]).1 : []
+        for problem in loaded.diagnostics + problems + unsealed + CheckStage.labelProblems(content, theme: theme) {
             counts[problem.file, default: 0] += 1
         }
         guard !problems.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
@@ -219,13 +225,6 @@ struct RecordEdit {
         }
         timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new")\(vanished.isEmpty ? "" : "; \(vanished.count) gone"))")
 
-        // An edit in place keeps the rest of the output: it must all be there.
-        if let whole {
-            guard whole.value else { return giveUp("the output is not whole", &timer) }
-            timer.lap("every file the last build published is in the output")
-        }
-        // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
-        do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return giveUp("the store could not be changed", &timer) }
         // The model's pieces, those made again among them, in place of the store's; and those
         // the edit took out (their facts are no more).
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
@@ -237,10 +236,28 @@ struct RecordEdit {
         let renderer = Renderer(
             source: source, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
-                                   threadKeys: threadKeys, search: false))
+                                   threadKeys: threadKeys, search: searching))
+        // The search index's shards whose records read a changed fact, made again (Pagefind runs
+        // before anything is written: a failure still leaves the edit to the full build).
+        var search = SearchChange()
+        if searching {
+            guard let change = searchChange(renderer, site: site, changed: Set(changedFacts.map(\.key))) else {
+                return giveUp("the search index changes further than its shards, or Pagefind failed", &timer)
+            }
+            search = change
+            timer.lap("search (\(search.remade.count) of its indexes again, \(search.indexed) by Pagefind)")
+        }
+
+        // An edit in place keeps the rest of the output: it must all be there.
+        if let whole {
+            guard whole.value else { return giveUp("the output is not whole", &timer) }
+            timer.lap("every file the last build published is in the output")
+        }
+        // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
+        do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return giveUp("the store could not be changed", &timer) }
         var failure: String?
         var outputs: [RenderStage.Rendered] = []
-        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty {
+        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty {
             do throws(OutputWriter.Failure) {
                 let writer = try spareVouched ? OutputWriter(output: options.output, knownSpare: differences.all) : OutputWriter(inPlace: options.output)
                 var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
@@ -248,9 +265,11 @@ struct RecordEdit {
                 let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
                 outputs = made
                 if let streamFailure { writer.discard(); throw streamFailure }
+                for (source, target) in search.writes { try writer.copy(source, as: target) }
+                for path in search.removed { writer.remove(path) }
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
-                let paths = Set(stale.map(\.path) + made.map(\.file.path))
+                let paths = Set(stale.map(\.path) + made.map(\.file.path) + search.writes.map(\.target) + search.removed)
                 for path in (spareVouched ? differences.all.sorted() : []) where !paths.contains(path) && !vanished.values.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
@@ -263,9 +282,9 @@ struct RecordEdit {
         timer.lap("render and write (\(outputs.count) outputs\(outputs.count <= 12 ? ": " + outputs.map(\.id.key).sorted().joined(separator: ", ") : ""))")
         var notes = previous.notes
         let old = Dictionary(uniqueKeysWithValues: stale.map { ($0.key, $0) })
-        let changedPaths = outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path).sorted()
-        let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path)
-        let removedPaths = Set(vanished.values).subtracting(outputs.map(\.file.path)).sorted()
+        let changedPaths = (outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path) + search.writes.map(\.target)).sorted()
+        let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path) + search.added
+        let removedPaths = Set(vanished.values).subtracting(outputs.map(\.file.path)).union(search.removed).sorted()
         let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") } - removedPaths.count { $0.hasSuffix(".html") },
                               previous.files + addedPaths.count - removedPaths.count)
         if failure == nil {
@@ -273,7 +292,7 @@ struct RecordEdit {
                 let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: fragments.made,
-                         differences: outputs.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
+                         search: search, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
                          counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
@@ -295,7 +314,9 @@ struct RecordEdit {
         // the process's end.)
         if options.leavesMemoryToExit { Leftovers.keep((loaded, model, source, outputs)) }
         guard failure == nil else { return report }
-        report.unchanged = outputs.isEmpty && removedPaths.isEmpty
+        report.unchanged = outputs.isEmpty && removedPaths.isEmpty && search.writes.isEmpty
+        // (The cache folders of the indexes made again: the output holds copies of their files.)
+        for key in search.replacedKeys { try? FileManager.default.removeItem(atPath: options.cacheRoot + "/search/" + key) }
         report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) }, removed: removedPaths)
         report.rendered = outputs.count
         report.renderedOutputs = outputs.map(\.id.key).sorted()
@@ -523,7 +544,8 @@ struct RecordEdit {
     /// (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale],
-                      gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], differences: [String]?,
+                      gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
+                      differences: [String]?,
                       counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         var timer = PhaseTimer(enabled: options.timings)
@@ -566,15 +588,9 @@ struct RecordEdit {
                 let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
                 let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies, reads) VALUES (?, ?, ?, ?, ?)")
                 let putHash = try db.makeStatement(sql: "UPDATE outputs SET hash = ? WHERE id = ?")
-                for output in outputs {
-                    // An output that read what it read before keeps its reads; its hash is written.
-                    let digest = ReadsDigest.digest(keys: output.dependencies.lazy.map(\.key))
-                    if let before = old[output.id.key], before.reads == digest {
-                        if before.hash != output.hash { try putHash.execute(arguments: [Data(output.hash), output.id.key]) }
-                        continue
-                    }
+                func ids(_ dependencies: Set<Dependency>) throws -> [Int32] {
                     var reads: [Int32] = []
-                    for key in output.dependencies.map(\.key) {
+                    for key in dependencies.map(\.key) {
                         if let id = keyIDs[key] {
                             reads.append(id)
                         } else if let id = try findKey.integer(.text(key)).map(Int32.init) {
@@ -587,8 +603,24 @@ struct RecordEdit {
                             nextID += 1
                         }
                     }
-                    try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(reads.sorted()), Data(digest)])
+                    return reads.sorted()
                 }
+                for output in outputs {
+                    // An output that read what it read before keeps its reads; its hash is written.
+                    let digest = ReadsDigest.digest(keys: output.dependencies.lazy.map(\.key))
+                    if let before = old[output.id.key], before.reads == digest {
+                        if before.hash != output.hash { try putHash.execute(arguments: [Data(output.hash), output.id.key]) }
+                        continue
+                    }
+                    try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(try ids(output.dependencies)), Data(digest)])
+                }
+                // The search index's shards made again, and their files.
+                let putIndex = try db.makeStatement(sql: "UPDATE search_indexes SET key = ?, dependencies = ? WHERE name = ?")
+                for index in search.remade { try putIndex.execute(arguments: [index.key, BuildStore.pack(try ids(index.reads)), index.name]) }
+                let putPublished = try db.makeStatement(sql: "INSERT OR REPLACE INTO published (path, identity) VALUES (?, ?)")
+                for (path, identity) in search.identities { try putPublished.execute(arguments: [path, identity]) }
+                let dropPublished = try db.makeStatement(sql: "DELETE FROM published WHERE path = ?")
+                for path in search.removed { try dropPublished.execute(arguments: [path]) }
                 let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
                 for key in gone.outputs { try dropOutput.execute(arguments: [key]) }
                 try StoredFragments.forget(readersOf: facts.map(\.key), db)

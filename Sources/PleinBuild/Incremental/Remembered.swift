@@ -80,6 +80,12 @@ struct Remembered: Sendable {
         return graph.outputsToRender(ids, changed: previous.facts.changes(to: facts), keepingReaders: false)
     }
 
+    /// Takes in the search index's shards: each one's name, cache folder and what its records read.
+    mutating func take(searchIndexes: [(name: String, key: String, reads: Set<Dependency>)]) {
+        next.searchIndexes = searchIndexes.map { BuildStore.SearchIndex(name: $0.name, key: $0.key, dependencies: graph.nodes($0.reads)) }
+        next.dependencyKeys = graph.keys
+    }
+
     /// Takes in what the build made: every output id, those rendered (with what they read and
     /// their hash), the facts and bodies, and the files published as they are (path → identity).
     /// Its cost follows what was rendered, apart from one pass over the ids.

@@ -335,12 +335,16 @@ public struct SiteState: Sendable {
         timer.lap("render (\(rendered.count) outputs)")
         var publishedLinks = media.links
         var searchLinks: [(String, String)] = []
+        var searchIndexes: [(name: String, key: String, reads: Set<Dependency>)] = []
         if searching, let executable = options.pagefind {
             // Made in the cache and linked like image variants (see `SearchStage`).
             let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings)
-            let shards = renderer.searchShards()
+            // (With the build store, each shard with what its records read: an edit then makes
+            // again the shards that read what it changed, `RecordEdit`.)
+            let shards = remembered != nil ? renderer.searchShardsTracked() : renderer.searchShards().map { ($0, Set<Dependency>()) }
             timer.lap("search records")
-            let outcome = search.run(shards, language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
+            let outcome = search.run(shards.map(\.0), language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
+            searchIndexes = zip(shards, outcome.keys).map { shard, key in (shard.0.name, key, shard.1) }
             searchLinks = outcome.links
             publishedLinks += outcome.links
             notes += outcome.problems.map { "search: \($0); that part of the site is missing from search" }
@@ -363,6 +367,7 @@ public struct SiteState: Sendable {
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
                         published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
+            memory.take(searchIndexes: searchIndexes)
             (memory.next.model, memory.next.catalog, memory.next.memberIndex) = (model, catalog, content.memberIndex)
             memory.next.fragments = updated?.made ?? [:]
             remembered = memory

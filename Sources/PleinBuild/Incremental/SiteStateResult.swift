@@ -83,12 +83,8 @@ extension SiteState {
                            attachments: [(source: String, target: String)]) -> [String: String] {
         var identities: [String: String] = [:]
         for asset in assets { identities[asset.path] = "bytes " + Hashing.sha256Hex(asset.bytes) }
-        // A search index made again may hold files as they were: Pagefind names most of them after
-        // their bytes; the others are compared by their bytes.
-        for (source, target) in searchLinks {
-            identities[target] = SearchStage.isNamedByContent(target) ? "search"
-                : "bytes " + ((try? Data(contentsOf: URL(fileURLWithPath: source))).map { Hashing.sha256Hex(Array($0)) } ?? "?")
-        }
+        // (A search index made again may hold files as they were.)
+        for (source, target) in searchLinks { identities[target] = SearchStage.identity(source: source, target: target) }
         for (source, target) in imageLinks {
             var info = stat()
             identities[target] = "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"

@@ -18,6 +18,8 @@ struct SearchStage: Sendable {
         /// Cache file → output path.
         var links: [(String, String)] = []
         var shards = 0
+        /// Each shard's cache folder (`key`), in the order of the shards.
+        var keys: [String] = []
         /// Shards indexed now (the others came from the cache).
         var indexed = 0
         /// Shards Pagefind failed on, with why: their part of the site is missing from search.
@@ -42,14 +44,29 @@ struct SearchStage: Sendable {
         path.contains("/fragment/") || path.contains("/index/") || path.contains("/filter/") || path.hasSuffix(".pf_meta")
     }
 
+    /// Every shard of the site (the first one loads Pagefind's script), with the cache folders
+    /// of earlier builds pruned.
     func run(_ shards: [SearchShard], language: String, routes: Routes) -> Outcome {
+        let result = index(shards.enumerated().map { ($1, $0 == 0) }, language: language, routes: routes)
+        // The indexes of earlier builds: their files live on in the outputs as hard links.
+        let used = Set(result.keys + ["shared"])
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where !used.contains(entry) {
+            try? FileManager.default.removeItem(atPath: root + "/" + entry)
+        }
+        pruneShared(keeping: result.links.map(\.0))
+        return result
+    }
+
+    /// Some shards of the site, each made again unless its cache folder holds it; the cache's
+    /// other folders are left as they are (an edit's, `RecordEdit`).
+    func index(_ shards: [(shard: SearchShard, primary: Bool)], language: String, routes: Routes) -> Outcome {
         var result = Outcome(shards: shards.count)
         var timer = PhaseTimer(enabled: timings)
         let fm = FileManager.default
         try? fm.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
         let identity = pagefind.identity
-        let keyed = parallelMap(Array(shards.enumerated())) { offset, shard in
-            (shard, offset == 0, Self.key(shard, primary: offset == 0, language: language, pagefind: identity))
+        let keyed = parallelMap(shards) { shard, primary in
+            (shard, primary, Self.key(shard, primary: primary, language: language, pagefind: identity))
         }
         // A shard is made again when its folder is not whole (or its shared module was removed).
         let missing = keyed.filter { _, _, key in
@@ -68,19 +85,20 @@ struct SearchStage: Sendable {
         timer.lap("    search: Pagefind (\(missing.count) indexes)")
         result.indexed = missing.count
         result.problems = made.compactMap { $0 }
-        var used: Set<String> = ["shared"]
         for (shard, _, key) in keyed {
+            result.keys.append(key)
             guard let files = Self.files(root: root, key: key) else { continue }
-            used.insert(key)
             result.links += files.map { ($0.source, routes.searchIndex(shard.name) + $0.path) }
         }
         timer.lap("    search: files")
-        // The indexes of earlier builds: their files live on in the outputs as hard links.
-        for entry in (try? fm.contentsOfDirectory(atPath: root)) ?? [] where !used.contains(entry) {
-            try? fm.removeItem(atPath: root + "/" + entry)
-        }
-        pruneShared(keeping: result.links.map(\.0))
         return result
+    }
+
+    /// What the build store keeps of a published file of an index (`published`'s identity):
+    /// Pagefind names most of them after their bytes; the others are told by their bytes.
+    static func identity(source: String, target: String) -> String {
+        isNamedByContent(target) ? "search"
+            : "bytes " + ((try? Data(contentsOf: URL(fileURLWithPath: source))).map { Hashing.sha256Hex(Array($0)) } ?? "?")
     }
 
     /// The cache folder of a shard: its name and the SHA-256 of everything its index is made from

@@ -34,13 +34,41 @@ struct SearchRecords: Rendering {
     let inputs: RenderInputs
 
     func shards() -> [SearchShard] {
-        var shards: [SearchShard] = []
-        if site.has(.reports) {
-            // The areas' records on every core: at 10,000 reports they are most of the work.
-            shards = parallelMap(view.areas.filter { !$0.reports.isEmpty }) { [self] area in
-                SearchShard(name: Self.areaShard(area.id), records: area.reports.sorted().compactMap(report))
-            }
+        shards(recording: false).map(\.shard)
+    }
+
+    /// Every shard, in the order of `shardNames`, on every core (at 10,000 reports the areas'
+    /// records are most of the work); with `recording`, each with what its records read.
+    func shards(recording: Bool) -> [(shard: SearchShard, reads: Set<Dependency>)] {
+        parallelMap(shardNames()) { [self] name in
+            let (shard, reads) = self.shard(named: name, recording: recording)
+            return (shard!, reads)
         }
+    }
+
+    /// The shard of this name, nil when the site has none; with `recording`, with what its
+    /// records read (the build store's account of which edits make it again).
+    func shard(named name: String, recording: Bool) -> (shard: SearchShard?, reads: Set<Dependency>) {
+        guard recording else { return (shard(named: name), []) }
+        let recorder = DependencyRecorder()
+        // (The kinds' names are the interface's texts.)
+        recorder.record(.theme)
+        var tracked = inputs
+        tracked.recorder = recorder
+        return (SearchRecords(inputs: tracked).shard(named: name), recorder.dependencies)
+    }
+
+    private func shard(named name: String) -> SearchShard? {
+        if name == Self.communityShard {
+            let records = communityRecords()
+            return records.isEmpty ? nil : SearchShard(name: name, records: records)
+        }
+        guard site.has(.reports), name.hasPrefix(Self.areaPrefix), let area = view.area(String(name.dropFirst(Self.areaPrefix.count))),
+              !area.reports.isEmpty else { return nil }
+        return SearchShard(name: name, records: area.reports.sorted().compactMap(report))
+    }
+
+    private func communityRecords() -> [SearchRecord] {
         var community: [SearchRecord] = []
         if site.has(.members) { community += view.memberOrder.compactMap(member) }
         for group in view.groupOrder.compactMap(view.group) where group.isListed {
@@ -53,13 +81,12 @@ struct SearchRecords: Rendering {
         }
         if site.has(.study) { community += view.locations.map(location) }
         community += view.pages.map(page)
-        if !community.isEmpty { shards.insert(SearchShard(name: Self.communityShard, records: community), at: 0) }
-        assert(shards.map(\.name) == shardNames())
-        return shards
+        return community
     }
 
     static let communityShard = "community"
-    static func areaShard(_ area: String) -> String { "area-" + area }
+    static let areaPrefix = "area-"
+    static func areaShard(_ area: String) -> String { areaPrefix + area }
 
     /// The shards a site of this model has, by name, in the order the search page merges them
     /// (without making their records).

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import PleinCore
+import PleinModel
+import PleinRender
+
+/// What an edit changes of the search index (`RecordEdit.searchChange`): the shards whose
+/// records read a fact the edit changed, made again, and the files of those whose index is
+/// another than before.
+struct SearchChange {
+    /// The shards made again: each one's name, cache folder and what its records read.
+    var remade: [(name: String, key: String, reads: Set<Dependency>)] = []
+    /// How many of them Pagefind indexed now (the others' cache folders held them).
+    var indexed = 0
+    /// Files to put into the output: cache file → output path.
+    var writes: [(source: String, target: String)] = []
+    /// The build store's identity of each file written (`published`).
+    var identities: [(path: String, identity: String)] = []
+    /// The output paths among `writes` that the last build did not publish.
+    var added: [String] = []
+    /// The files of the old indexes that the new ones do not have.
+    var removed: [String] = []
+    /// The cache folders of the indexes made again under another key.
+    var replacedKeys: [String] = []
+}
+
+extension RecordEdit {
+    /// The shards of the search index whose records read any of `changed` (the build store
+    /// keeps what each read, `search_indexes`), made again with `renderer` and indexed by
+    /// Pagefind where their records are others; nil when the edit changes which shards there
+    /// are, or Pagefind fails (the full build then says so).
+    func searchChange(_ renderer: Renderer, site: SiteConfig, changed: Set<String>) -> SearchChange? {
+        guard let executable = options.pagefind else { return nil }
+        var rows: [(name: String, key: String, dependencies: [Int32])] = []
+        var wanted: Set<Int32> = []
+        do {
+            try store.queue.read { db in
+                for key in changed {
+                    if let id = try Int32.fetchOne(db, sql: "SELECT id FROM dependency_keys WHERE key = ?", arguments: [key]) { wanted.insert(id) }
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT name, key, dependencies FROM search_indexes ORDER BY position") {
+                    rows.append((row[0], row[1], BuildStore.unpack(row[2])))
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard rows.map(\.name) == renderer.searchShardNames() else { return nil }
+        let stale = rows.indices.filter { rows[$0].dependencies.contains(where: wanted.contains) }
+        var change = SearchChange()
+        guard !stale.isEmpty else { return change }
+        var shards: [(shard: SearchShard, primary: Bool)] = []
+        var reads: [Set<Dependency>] = []
+        for index in stale {
+            guard let (shard, read) = renderer.searchShardTracked(named: rows[index].name) else { return nil }
+            shards.append((shard, index == 0))
+            reads.append(read)
+        }
+        let routes = Routes(baseURL: site.baseURL)
+        let stage = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings)
+        let outcome = stage.index(shards, language: site.language.rawValue, routes: routes)
+        guard outcome.problems.isEmpty, outcome.keys.count == stale.count else { return nil }
+        change.indexed = outcome.indexed
+        for (place, index) in stale.enumerated() {
+            let (name, key) = (rows[index].name, outcome.keys[place])
+            change.remade.append((name, key, reads[place]))
+            guard key != rows[index].key else { continue }
+            change.replacedKeys.append(rows[index].key)
+            // The files the last build published of this index, and those of the new one.
+            let prefix = routes.searchIndex(name)
+            var published: [String: String] = [:]
+            do {
+                try store.queue.read { db in
+                    // (`prefix` ends with "/"; "0" is the character after it.)
+                    let rows = try Row.fetchAll(db, sql: "SELECT path, identity FROM published WHERE path >= ? AND path < ?",
+                                                arguments: [prefix, String(prefix.dropLast()) + "0"])
+                    for row in rows { published[row[0]] = row[1] }
+                }
+            } catch {
+                return nil
+            }
+            var now: Set<String> = []
+            for (source, target) in outcome.links where target.hasPrefix(prefix) {
+                now.insert(target)
+                let identity = SearchStage.identity(source: source, target: target)
+                guard published[target] != identity else { continue }
+                if published[target] == nil { change.added.append(target) }
+                change.writes.append((source, target))
+                change.identities.append((target, identity))
+            }
+            change.removed += published.keys.filter { !now.contains($0) }.sorted()
+        }
+        return change
+    }
+}
