@@ -42,8 +42,8 @@ struct SearchRecords: Rendering {
     func shards(recording: Bool) -> [(shard: SearchShard, reads: Set<Dependency>)] {
         parallelMap(shardNames()) { [self] name in
             let (shard, reads) = self.shard(named: name, recording: recording)
-            return (shard!, reads)
-        }
+            return shard.map { ($0, reads) }
+        }.compactMap { $0 }
     }
 
     /// The shard of this name, nil when the site has none; with `recording`, with what its
