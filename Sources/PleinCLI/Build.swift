@@ -65,10 +65,13 @@ struct Build: ParsableCommand {
         if report.videos > 0 { summary += ", \(report.videos) video\(report.videos == 1 ? "" : "s") (\(report.videosMade) made)" }
         summary += " in \(seconds) s → \(site.output)/"
         if let rendered = report.rendered, rendered < report.files { summary += " (\(rendered) rendered again)" }
-        if report.diagnostics.warningCount > 0 {
+        if report.recordByRecord, report.warnings > 0 {
+            // A build that redid only edited records: it showed their problems; the others' are as they were.
+            summary += " (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"), which plein check shows)"
+        } else if report.diagnostics.warningCount > 0 {
             summary += " (\(report.diagnostics.warningCount) warning\(report.diagnostics.warningCount == 1 ? "" : "s"))"
         } else if report.warnings > 0 {
-            // A build that redid only edited reports, which had no problem: the others' problems are as they were.
+            // A build that found nothing to do: the problems are as they were.
             summary += " (\(report.warnings) warning\(report.warnings == 1 ? "" : "s"), which plein check shows)"
         }
         for note in report.notes { Terminal.error("note: " + note) }

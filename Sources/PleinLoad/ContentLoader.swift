@@ -124,7 +124,7 @@ public enum ContentLoader {
     /// the change names their files (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
-        if let added = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed) {
+        if let (added, _) = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: false) {
             return .records(changed, added: added)
         }
         let loaded: LoadResult
@@ -136,9 +136,14 @@ public enum ContentLoader {
     /// The records of `changed` files made again in place, as `reload` makes them when it can
     /// (`ContentChange.records`), with the new files among them; nil, with `content` as it was,
     /// when it cannot (and then nothing is reloaded).
+    ///
+    /// With `tolerating`, files with warnings (no error) before or after are made again too, when
+    /// every problem the last load found in them is one their own records give (their reading's,
+    /// and those `Assembler` finds in each record alone): then `problems` are the edited files'
+    /// problems now, in place of those.
     public static func reloadInPlace(_ state: inout ContentState, content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
-                                     changed: Set<String>) -> Set<String>? {
-        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed)
+                                     changed: Set<String>, tolerating: Bool = false) -> (added: Set<String>, problems: [Diagnostic])? {
+        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: tolerating)
     }
 
     /// The reload of edited records, file by file, and of new and deleted reports and replies;
@@ -150,7 +155,9 @@ public enum ContentLoader {
     /// as it was, and `state` at most holds the changed files' new sizes (which the full reload
     /// lists again).
     private static func reloadRecords(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
-                                      changed: Set<String>) -> Set<String>? {
+                                      changed: Set<String>, tolerating: Bool) -> (added: Set<String>, problems: [Diagnostic])? {
+        // (Without `tolerating`, a file with any problem goes the whole way.)
+        func fine(_ problems: [Diagnostic]) -> Bool { tolerating ? !problems.hasErrors : problems.isEmpty }
         guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
         func listed(_ path: String) -> Bool {
             let folder = FileTree.parent(of: path)
@@ -164,7 +171,7 @@ public enum ContentLoader {
             guard FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
             if let before = state.parsed[path], state.tree.files[path] != nil, !listed(path) {
                 // A report of one file, or a reply, deleted.
-                switch (before.role, before.diagnostics.isEmpty) {
+                switch (before.role, fine(before.diagnostics)) {
                 case (.report(let area, let name, bundle: false), true) where single(area, name): break
                 case (.reply, true): break
                 default: return nil
@@ -182,7 +189,7 @@ public enum ContentLoader {
                 added.insert(path)
                 continue
             }
-            guard before.read != nil, before.diagnostics.isEmpty else { return nil }
+            guard before.read != nil, fine(before.diagnostics) else { return nil }
             switch FileRole.of(path) {
             case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: break
             default: return nil
@@ -191,14 +198,25 @@ public enum ContentLoader {
         // A file with a problem of the whole content (an id taken twice, a date its name contradicts)
         // goes the whole way; but for what the files joined to it say, which its own edit leaves
         // as it was (an album without photos, a thread without messages).
-        guard !diagnostics.contains(where: { changed.contains($0.file) && !Self.isOfJoinedFiles($0.problem) }) else { return nil }
+        if !tolerating {
+            guard !diagnostics.contains(where: { changed.contains($0.file) && !Self.isOfJoinedFiles($0.problem) }) else { return nil }
+        } else {
+            // Each edited or deleted file's problems are those its reading and its records alone
+            // give (made again from what was read before), and no other.
+            let before = changed.subtracting(added).sorted().compactMap { state.parsed[$0] }
+            guard let made = RecordEdits(read: before, added: [], content: content, displayRoot: fs.displayRoot, tolerating: true) else { return nil }
+            let own = (before.flatMap(\.diagnostics) + made.problems).sorted()
+            let found = diagnostics.filter { changed.contains($0.file) && !Self.isOfJoinedFiles($0.problem) }.sorted()
+            guard own == found else { return nil }
+        }
         // Sizes are taken in only when nothing else changed; the rest of the state is changed
         // once every file has been read and made into its record.
         guard state.tree.take(fs, edited: changed.subtracting(added).subtracting(removed), added: added, removed: removed) else { return nil }
         let touched = changed.subtracting(removed).sorted().map { ($0, state.tree.files[$0]!) }
         let read = parse(touched, fs: fs, clock: state.site.clock)
-        guard read.allSatisfy({ $0.read != nil && $0.diagnostics.isEmpty }),
-              var made = RecordEdits(read: read, added: added, removed: removed, content: content, displayRoot: fs.displayRoot) else { return nil }
+        guard read.allSatisfy({ $0.read != nil && fine($0.diagnostics) }),
+              var made = RecordEdits(read: read, added: added, removed: removed, content: content, displayRoot: fs.displayRoot,
+                                     tolerating: tolerating) else { return nil }
         made.apply(to: &content)
         for item in read {
             if let text = item.text { content.sources[item.path] = text }
@@ -209,11 +227,11 @@ public enum ContentLoader {
             state.parsed.removeValue(forKey: path)
         }
         state.fresh = changed
-        return added
+        return (added, (read.flatMap(\.diagnostics) + made.problems).sorted())
     }
 
     /// Whether a problem of a record's file comes of the files joined to it, not of its own text.
-    private static func isOfJoinedFiles(_ problem: Problem) -> Bool {
+    public static func isOfJoinedFiles(_ problem: Problem) -> Bool {
         switch problem {
         case .emptyAlbum, .threadWithoutMessages: return true
         default: return false

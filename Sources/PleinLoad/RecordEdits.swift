@@ -6,8 +6,12 @@ import PleinCore
 /// (`apply`). Nil when one cannot be made without the whole content: a problem in its file, or a
 /// change of what the rules that span records read of it (a member's address, the avatar a
 /// member's file names, a group's name), or of what is published of a group's photos (its
-/// visibility, whether anyone is in it).
+/// visibility, whether anyone is in it). With `tolerating`, a record whose file has warnings (no
+/// error) is made too, as the whole load makes it, and its problems are kept (`problems`).
 struct RecordEdits {
+    /// The problems of the records made (only with `tolerating`).
+    private(set) var problems: [Diagnostic] = []
+    private let tolerating: Bool
     private var reports: [Int: Report] = [:]
     private var members: [Int: Member] = [:]
     private var groups: [Int: Group] = [:]
@@ -23,7 +27,8 @@ struct RecordEdits {
     /// The places of deleted reports.
     private var goneReports: Set<Int> = []
 
-    init?(read: [Parsed], added: Set<String>, removed: Set<String> = [], content: Content, displayRoot: String) {
+    init?(read: [Parsed], added: Set<String>, removed: Set<String> = [], content: Content, displayRoot: String, tolerating: Bool = false) {
+        self.tolerating = tolerating
         let clock = content.site.clock
         for path in removed.sorted() {
             switch FileRole.of(path) {
@@ -55,20 +60,20 @@ struct RecordEdits {
                 // A new report: its id taken by no other, in any case (`Assembler.checkID`).
                 let id = area + "/" + name
                 let (made, problems) = Assembler.record(of: item, site: content.site, displayRoot: displayRoot)
-                guard problems.isEmpty, let report = made.reports.first, content.reportPosition(of: id) == nil, newReports[id] == nil,
+                guard accept(problems), let report = made.reports.first, content.reportPosition(of: id) == nil, newReports[id] == nil,
                       !content.reports.contains(where: { $0.area == area && $0.slug.lowercased() == name.lowercased() }) else { return nil }
                 newReports[id] = report
             case .reply(let area, let reportName, let name) where added.contains(item.path):
                 guard let index = content.reportPosition(of: area + "/" + reportName),
                       let (reply, problems) = Assembler.replyRecord(record, path: item.path, area: area, report: reportName, name: name),
-                      problems.isEmpty else { return nil }
+                      accept(problems) else { return nil }
                 var report = reports[index] ?? content.reports[index]
                 report.replies = Assembler.ordered(report.replies + [reply])
                 reports[index] = report
             case .report(let area, let name, _):
                 guard let index = content.reportPosition(of: area + "/" + name), content.reports[index].file == item.path else { return nil }
                 let (made, problems) = Assembler.reportRecord(record, path: item.path, area: area, name: name, clock: clock)
-                guard problems.isEmpty else { return nil }
+                guard accept(problems) else { return nil }
                 var report = made
                 report.replies = content.reports[index].replies
                 report.resources = content.reports[index].resources
@@ -76,7 +81,7 @@ struct RecordEdits {
             case .reply(let area, let reportName, let name):
                 guard let index = content.reportPosition(of: area + "/" + reportName),
                       let (reply, problems) = Assembler.replyRecord(record, path: item.path, area: area, report: reportName, name: name),
-                      problems.isEmpty else { return nil }
+                      accept(problems) else { return nil }
                 var report = reports[index] ?? content.reports[index]
                 guard let at = report.replies.firstIndex(where: { $0.file == item.path }) else { return nil }
                 report.replies[at] = reply
@@ -93,9 +98,18 @@ struct RecordEdits {
             default:
                 // A file that is a record on its own, made as the whole load makes it.
                 let (made, problems) = Assembler.record(of: item, site: content.site, displayRoot: displayRoot)
-                guard problems.isEmpty, take(made, item: item, content: content) else { return nil }
+                guard accept(problems), take(made, item: item, content: content) else { return nil }
             }
         }
+    }
+
+    /// Whether a record with these problems is made in place: none, or (`tolerating`) no error;
+    /// the problems are kept.
+    private mutating func accept(_ found: [Diagnostic]) -> Bool {
+        guard !found.isEmpty else { return true }
+        guard tolerating, !found.hasErrors else { return false }
+        problems += found
+        return true
     }
 
     /// Takes the record `made` of `item` in; false when it cannot be taken without the whole content.

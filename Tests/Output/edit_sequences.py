@@ -156,6 +156,39 @@ class Community:
                          f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\nIets nieuws in de buurt.\n")
         return f"a new report {os.path.relpath(path, self.content)}"
 
+    def warned_report(self, rng):
+        """A new report with a warning: its file's name says another day than its time."""
+        areas = sorted({os.path.dirname(p) for p in self.files("reports/*/*.md")})
+        members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
+        if not areas or not members:
+            return None
+        area = rng.choice(areas)
+        path = os.path.join(area, f"2026-11-27-melding-met-waarschuwing-{self.counter}.md")
+        self.write(path, f"---\ntitle: Melding {self.counter}\ncategory: message\nat: 2026-11-20T09:30:00+01:00\n"
+                         f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\nMet een waarschuwing.\n")
+        return f"a new report with a warning {os.path.relpath(path, self.content)}"
+
+    WARNING_LINE = "Zie [de kaart](kaart van de buurt.pdf)."
+
+    def warned_edit(self, rng):
+        """A report's body edited so that it warns: a link with a space in its address."""
+        files = self.files("reports/*/*.md")
+        if not files:
+            return None
+        path = rng.choice(files)
+        self.write(path, self.read(path).rstrip("\n") + f"\n\n{self.WARNING_LINE}\n")
+        self.warned = path
+        return f"a warning in the text of {os.path.relpath(path, self.content)}"
+
+    def unwarned_edit(self, rng):
+        """The warning of `warned_edit` mended."""
+        path = getattr(self, "warned", None)
+        if not path or not os.path.exists(path):
+            return None
+        self.write(path, self.read(path).replace(f"\n\n{self.WARNING_LINE}\n", "\n"))
+        self.warned = None
+        return f"the warning in the text of {os.path.relpath(path, self.content)} mended"
+
     def delete(self, rng):
         singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
         if not singles:
@@ -459,7 +492,8 @@ def record_by_record(plein, community, rng):
     community.body(rng)
     build(plein, community, out, cache)
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver"):
+                 "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
+                 "unwarned_edit"):
         before = tree(out)[0]
         what = getattr(community, kind)(rng)
         if not what:
@@ -476,6 +510,12 @@ def record_by_record(plein, community, rng):
         listed, expected = read_listing(listing), expected_listing(before, a)
         check(listed == expected, f"{what}: --changed lists what changed record by record ({len(listed)} lines; "
               f"missing {sorted(expected - listed)[:3]}, extra {sorted(listed - expected)[:3]})")
+        # As many warnings as the clean build finds, the edited file's shown.
+        counted = [re.search(r"(\d+) warnings?\b", r.stdout) for r in (result, reference)]
+        warned = [int(m.group(1)) if m else 0 for m in counted]
+        check(warned[0] == warned[1], f"{what}: the build record by record counts {warned[0]} warnings, a clean build {warned[1]}")
+        if kind in ("warned_report", "warned_edit"):
+            check("warning:" in result.stderr, f"{what}: the build record by record shows the edited file's warning ({result.stderr[-200:]})")
 
 
 def fresh_listing(plein, community):

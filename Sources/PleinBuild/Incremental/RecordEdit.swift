@@ -21,8 +21,9 @@ import PleinRender
 /// in those rows only. Its cost follows the edit, not the size of the site.
 ///
 /// Whenever the edit reaches further, it gives way, before it has changed anything, to the build
-/// that loads everything (nil): an edit serve's update would not take record by record; problems
-/// in the files the rules look at again other than the last build's; a change of what the media
+/// that loads everything (nil): an edit serve's update would not take record by record (but for
+/// files with warnings, which this edit takes); an error, or problems this build cannot tell
+/// from the last build's; a change of what the media
 /// are made from (a member's home, an album's map); outputs that may be others than before (but
 /// for a report's page, added or taken out with it, and its reply feed, with its first reply or
 /// its last); a
@@ -54,7 +55,8 @@ struct RecordEdit {
         let reads: [UInt8]
     }
 
-    private struct Unfit: Error {}
+    /// What the store could not give.
+    private struct Unfit: Error { var reason = "" }
 
     /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
     private func giveUp(_ reason: String, _ timer: inout PhaseTimer) -> BuildReport? {
@@ -66,7 +68,10 @@ struct RecordEdit {
     private struct Loaded {
         var content: Content
         let before: Content
+        /// The problems the load found, before the edit.
         let diagnostics: [Diagnostic]
+        /// The edited files' problems of reading and of their records alone, after it.
+        let problems: [Diagnostic]
         let state: ContentState
     }
 
@@ -117,12 +122,12 @@ struct RecordEdit {
                 let loaded = try load(db, slice: slice, changed: changed, site: site, timer: &parts)
                 let restored = try ahead.map { try $0.value.get() }
                     ?? StoredModel.restore(db, site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
-                guard let model = restored else { throw Unfit() }
+                guard let model = restored else { throw Unfit(reason: "the model's pieces") }
                 parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
                 return (loaded, model)
             }
         } catch {
-            return giveUp("the store could not give what the edit reaches", &timer)
+            return giveUp("the store could not give what the edit reaches (\((error as? Unfit)?.reason ?? "\(error)"))", &timer)
         }
         let content = loaded.content
         guard let theme = themeRead.value else { return giveUp("the theme has problems", &timer) }
@@ -130,27 +135,42 @@ struct RecordEdit {
         if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return giveUp("a members-only group", &timer) }
         timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
 
-        // The rules over the files whose problems the edit can reach: the same problems there as
-        // the last build found (it printed them; this one says how many there are).
+        // The rules over the files whose problems the edit can reach, after the edit and before
+        // it: what they find before it must be what the last build found there (else a problem
+        // this build cannot see, a photo's, counts), and the difference is the edit's.
         // A deleted report's rules would look again at the members who follow it, or follow one
         // that is not there, among every report; the slice holds few. The model takes it out only
         // when none follows it (`ModelBuilder.replace`), and a report followed that is not there
-        // is an error the last build did not have: none of its rules is left. Its file had no
-        // problem, or the count of warnings changes.
+        // is an error the last build did not have: none of its rules is left; its own problems
+        // before were those of its reading.
         let goneReports = removed.filter { FileRole.of($0).isReport }
         var (checked, problems) = Checker.check(content, records: changed.subtracting(goneReports))
+        let (checkedBefore, problemsBefore) = Checker.check(loaded.before, records: checked.subtracting(added).subtracting(goneReports))
         checked.formUnion(goneReports)
-        var counts: [String: Int] = [:]
         // (Without passphrases, the members-only groups' warnings: nothing of them is published.)
-        var sealing = SealingStage()
-        let unsealed = options.passphrases.isEmpty ? sealing.run(content, passphrases: [:]).1 : []
-        for problem in loaded.diagnostics + problems + unsealed + CheckStage.labelProblems(content, theme: theme) {
-            counts[problem.file, default: 0] += 1
+        func unsealed(_ content: Content) -> [Diagnostic] {
+            var sealing = SealingStage()
+            return options.passphrases.isEmpty ? sealing.run(content, passphrases: [:]).1 : []
         }
-        guard !problems.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
-              checked.allSatisfy({ counts[$0] ?? 0 == previous.problemCounts[$0] ?? 0 }) else {
-            return giveUp("the rules found other problems than the last build", &timer)
+        let found = (loaded.diagnostics.filter { !changed.contains($0.file) || ContentLoader.isOfJoinedFiles($0.problem) } + loaded.problems
+                     + problems + unsealed(content) + CheckStage.labelProblems(content, theme: theme)).filter { checked.contains($0.file) }
+        let foundBefore = (loaded.diagnostics + problemsBefore + unsealed(loaded.before) + CheckStage.labelProblems(loaded.before, theme: theme))
+            .filter { checked.contains($0.file) }
+        var (counts, countsBefore): ([String: Int], [String: Int]) = ([:], [:])
+        for problem in found { counts[problem.file, default: 0] += 1 }
+        for problem in foundBefore { countsBefore[problem.file, default: 0] += 1 }
+        guard !found.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
+              checked.subtracting(added).subtracting(goneReports).isSubset(of: checkedBefore),
+              checked.allSatisfy({ countsBefore[$0] ?? 0 == previous.problemCounts[$0] ?? 0 }) else {
+            return giveUp("the rules found problems the last build did not, or this build cannot see some it did", &timer)
         }
+        // The problems of the files whose problems changed, and of the edited ones, shown as a
+        // full build shows them; the others were shown by the builds that found them.
+        let shown = Set(changed.subtracting(removed)).union(checked.filter { counts[$0] ?? 0 != countsBefore[$0] ?? 0 })
+        let diagnostics = found.filter { shown.contains($0.file) }.sorted().map { $0.under(content.displayRoot) }
+        var problemCounts = previous.problemCounts
+        for file in checked { problemCounts[file] = counts[file] }
+        let warnings = previous.warnings + checked.reduce(0) { $0 + (counts[$1] ?? 0) - (countsBefore[$1] ?? 0) }
         guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
         timer.lap("check (\(checked.count) files)")
 
@@ -216,7 +236,7 @@ struct RecordEdit {
             stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue).filter { !goneKeys.contains($0.key) }
             try queue.read { db in
                 for key in goneKeys {
-                    guard let path = try String.fetchOne(db, sql: "SELECT path FROM outputs WHERE id = ?", arguments: [key]) else { throw Unfit() }
+                    guard let path = try String.fetchOne(db, sql: "SELECT path FROM outputs WHERE id = ?", arguments: [key]) else { throw Unfit(reason: "an output taken out") }
                     vanished[key] = path
                 }
             }
@@ -293,6 +313,7 @@ struct RecordEdit {
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: fragments.made,
                          search: search, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
+                         problems: problemCounts == previous.problemCounts && warnings == previous.warnings ? nil : (problemCounts, warnings),
                          counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
@@ -303,11 +324,16 @@ struct RecordEdit {
             // The output may have been changed by hand: the next build trusts nothing.
             do throws(BuildStore.Damaged) { try store.clear() } catch {}
         }
+        // (The texts the problems shown point into, by the path they are shown with.)
+        var sources: [String: String] = [:]
+        for file in Set(diagnostics.map(\.file)) where file.hasPrefix(content.displayRoot + "/") {
+            sources[file] = content.sources[String(file.dropFirst(content.displayRoot.count + 1))]
+        }
         var report = BuildReport(
-            diagnostics: [], sources: [:], succeeded: failure == nil, pages: pages, files: files, images: previous.images,
+            diagnostics: diagnostics, sources: sources, succeeded: failure == nil, pages: pages, files: files, images: previous.images,
             imagesMade: 0, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
             failure: failure, notes: notes)
-        report.warnings = previous.warnings
+        report.warnings = warnings
         report.videos = previous.videos
         report.recordByRecord = true
         // (A one-off build leaves the model and what it loaded, tens of thousands of objects, to
@@ -340,7 +366,7 @@ struct RecordEdit {
                 while true {
                     let code = sqlite3_step(raw)
                     guard code == SQLITE_ROW else {
-                        if code != SQLITE_DONE { throw Unfit() }
+                        if code != SQLITE_DONE { throw Unfit(reason: "the outputs' paths") }
                         break
                     }
                     guard let text = sqlite3_column_text(raw, 0) else { continue }
@@ -396,12 +422,12 @@ struct RecordEdit {
         }
         // Each edited file is read as it was before from its record (else it had a problem then);
         // the new ones are not there before.
-        guard changed.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw Unfit() }
+        guard changed.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw Unfit(reason: "an edited file's record as it was") }
         timer.lap("    their records (\(known.records.count))")
         let fs = ContentFS.disk(options.content).only { [slice] path, folder in slice.includes(path, folder: folder) }
         // The content as it was: without the new files, with the deleted ones (in folders still
         // there), whose records are known.
-        guard removed.allSatisfy({ ContentFS.isFolder(options.content + "/" + $0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) else { throw Unfit() }
+        guard removed.allSatisfy({ ContentFS.isFolder(options.content + "/" + $0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) else { throw Unfit(reason: "a deleted file's folder") }
         let asBefore = (added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) })
             .listing(Dictionary(uniqueKeysWithValues: removed.compactMap { path in then[path].map { (path, Int($0.size)) } }))
         let (result, loadedState) = ContentLoader.loadKeepingState(asBefore, known: known, timings: options.timings)
@@ -409,13 +435,14 @@ struct RecordEdit {
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         if !slice.membersRead {
-            guard let index = try BuildStore.bytes(db, ModelValues.memberIndexKey).flatMap(MemberIndex.init(packed:)) else { throw Unfit() }
+            guard let index = try BuildStore.bytes(db, ModelValues.memberIndexKey).flatMap(MemberIndex.init(packed:)) else { throw Unfit(reason: "the members' index") }
             content.resolveMembers(with: index)
         }
         let before = content
-        guard ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed) == added else { throw Unfit() }
+        guard let (new, problems) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed,
+                                                                tolerating: true), new == added else { throw Unfit(reason: "the edited files read again") }
         timer.lap("    the edited records made again")
-        return Loaded(content: content, before: before, diagnostics: result.diagnostics, state: state)
+        return Loaded(content: content, before: before, diagnostics: result.diagnostics, problems: problems, state: state)
     }
 
     /// The members whose lists a new or deleted report or reply changes: its author; for a
@@ -530,7 +557,7 @@ struct RecordEdit {
                 let digest = digestCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 4), count: digestCount)) : []
                 let name = String(cString: key)
                 // (An output whose key names none is one this build cannot render: it goes the whole way.)
-                guard let id = OutputID(key: name) else { throw Unfit() }
+                guard let id = OutputID(key: name) else { throw Unfit(reason: "an output this build cannot render") }
                 found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash, reads: digest))
             }
             return found
@@ -545,7 +572,7 @@ struct RecordEdit {
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
-                      differences: [String]?,
+                      differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
                       counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         var timer = PhaseTimer(enabled: options.timings)
@@ -556,6 +583,11 @@ struct RecordEdit {
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
                 // (A spare not vouched for stays so: an edit in place leaves it as it was.)
                 try putMeta.execute(arguments: ["spare_inode", spareVouched ? String(StoreSession.inode(OutputWriter.sparePath(for: output))) : "0"])
+                if let problems {
+                    let files = problems.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
+                    try putMeta.execute(arguments: ["problem_files", files.joined(separator: "\n")])
+                    try putMeta.execute(arguments: ["warnings", String(problems.warnings)])
+                }
                 if let counts {
                     try putMeta.execute(arguments: ["pages", String(counts.pages)])
                     try putMeta.execute(arguments: ["files", String(counts.files)])
