@@ -13,7 +13,7 @@ public struct ContentState: Sendable {
     /// What records read now are read with (see `KnownRecords.context`).
     public var recordContext: String { KnownRecords.context(clock: site.clock) }
 
-    /// The records of files the last load read, and read without a problem: what a build
+    /// The records of files the last load read, and read without an error: what a build
     /// store keeps for the next build (path → the file's SHA-256 and the record's encoding).
     public var newRecords: [String: (hash: [UInt8], encoded: [UInt8])] {
         var records: [String: (hash: [UInt8], encoded: [UInt8])] = [:]
@@ -23,15 +23,15 @@ public struct ContentState: Sendable {
 
     /// The paths of `newRecords`, in order.
     public var newRecordPaths: [String] {
-        fresh.sorted().filter { path in parsed[path].map { $0.diagnostics.isEmpty && $0.read != nil } ?? false }
+        fresh.sorted().filter { path in parsed[path].map { $0.read != nil && RecordCoding.keeps($0.diagnostics) } ?? false }
     }
 
     /// `newRecords` one by one, in path order, encoded a batch at a time (on every core): the
     /// encodings of the whole content are never in memory at once.
     public func forEachNewRecord(_ body: (String, [UInt8], [UInt8]) throws -> Void) rethrows {
         try forEachParallelMapped(newRecordPaths, { [parsed] path in
-            let read = parsed[path]!.read!
-            return (path, read.digest, RecordCoding.encode(read))
+            let item = parsed[path]!
+            return (path, item.read!.digest, RecordCoding.encode(item.read!, warned: !item.diagnostics.isEmpty))
         }) { path, hash, encoded in try body(path, hash, encoded) }
     }
 
@@ -75,7 +75,7 @@ public enum ContentLoader {
         var state = ContentState(tree: tree, site: site, siteDiagnostics: siteDiagnostics, siteText: siteText, parsed: [:], images: [:])
         let files = tree.sortedFiles.filter { FileRole.section(of: $0.path).map(site.has) ?? true }
         let reusable = known.flatMap { $0.context == KnownRecords.context(clock: site.clock) ? $0.records : nil } ?? [:]
-        let (reused, toRead) = decode(files, known: reusable)
+        let (reused, toRead) = decode(files, known: reusable, clock: site.clock)
         for item in reused { state.parsed[item.path] = item }
         timer.lap("  known records (\(reused.count))")
         for item in parse(toRead, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
@@ -262,14 +262,21 @@ public enum ContentLoader {
     }
 
     /// The files whose records are known, decoded; and the rest, to be read.
-    private static func decode(_ files: [(path: String, size: Int)], known: [String: (hash: [UInt8], encoded: [UInt8])])
+    /// A record whose reading warned is read again from its text, for its problems.
+    private static func decode(_ files: [(path: String, size: Int)], known: [String: (hash: [UInt8], encoded: [UInt8])], clock: SiteClock)
         -> (reused: [Parsed], toRead: [(path: String, size: Int)]) {
         guard !known.isEmpty else { return ([], files) }
         let decoded = parallelMap(files.map { ($0.path, $0.size) }) { path, size -> (Parsed?, (path: String, size: Int)?) in
             let role = FileRole.of(path)
-            guard let record = known[path], role.schema != nil,
-                  let read = RecordCoding.decode(record.encoded, digest: record.hash) else { return (nil, (path, size)) }
-            return (Parsed(path: path, role: role, read: read, text: read.text, image: nil, diagnostics: []), nil)
+            guard let record = known[path], let schema = role.schema,
+                  let (read, warned) = RecordCoding.decode(record.encoded, digest: record.hash) else { return (nil, (path, size)) }
+            guard warned else { return (Parsed(path: path, role: role, read: read, text: read.text, image: nil, diagnostics: []), nil) }
+            let bytes = Array(read.text.utf8)
+            var diagnostics: [Diagnostic] = []
+            guard let again = SourceReader(fs: .memory([path: bytes]), clock: clock).read(path, size: bytes.count, schema: schema, into: &diagnostics).0
+            else { return (nil, (path, size)) }
+            let same = SourceReader.Read(root: again.root, body: again.body, text: again.text, digest: record.hash)
+            return (Parsed(path: path, role: role, read: same, text: same.text, image: nil, diagnostics: diagnostics), nil)
         }
         return (decoded.compactMap(\.0), decoded.compactMap(\.1))
     }

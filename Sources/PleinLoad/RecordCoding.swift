@@ -3,7 +3,8 @@ public import PleinCore
 /// Records as read and validated, kept between builds (in the build store) so that a build after
 /// an edit parses only the files whose bytes changed: parsing YAML is most of loading.
 ///
-/// A record is kept only when its file read without any problem, so a kept record stands for
+/// A record is kept when its file read without an error; one whose reading warned says so, and is
+/// read again from its text when it is used (`ContentLoader`), so a kept record stands for
 /// everything reading that file produces. Each carries the SHA-256 of the bytes it was read
 /// from; the caller gives back only records whose file still has those bytes, read with the
 /// same plein (`context`).
@@ -29,10 +30,16 @@ public struct KnownRecords: Sendable {
 enum RecordCoding {
     /// Bumped whenever the encoding changes, or what reading makes of the same bytes (2: values
     /// on one line, bodies without bidirectional controls; 3: a body that ends the text is kept
-    /// as its length).
-    static let format = 3
+    /// as its length; 4: whether its reading warned).
+    static let format = 4
 
-    static func encode(_ read: SourceReader.Read) -> [UInt8] {
+    /// Whether a file read with these problems has its record kept: no error, and nothing that
+    /// reading its text again would not find (NUL bytes, which the text no longer holds).
+    static func keeps(_ problems: [Diagnostic]) -> Bool {
+        !problems.hasErrors && !problems.contains { if case .nulBytes = $0.problem { true } else { false } }
+    }
+
+    static func encode(_ read: SourceReader.Read, warned: Bool = false) -> [UInt8] {
         var writer = Writer()
         writer.node(read.root)
         writer.string(read.text)
@@ -49,10 +56,12 @@ enum RecordCoding {
             writer.string(markdown)
         }
         writer.int(read.body.line)
+        writer.int(warned ? 1 : 0)
         return writer.bytes
     }
 
-    static func decode(_ bytes: [UInt8], digest: [UInt8]) -> SourceReader.Read? {
+    /// The record, and whether its reading warned.
+    static func decode(_ bytes: [UInt8], digest: [UInt8]) -> (read: SourceReader.Read, warned: Bool)? {
         var reader = Reader(bytes: bytes)
         guard let root = reader.node(depth: 0), let text = reader.string(), let length = reader.int() else { return nil }
         let markdown: String
@@ -64,8 +73,8 @@ enum RecordCoding {
             guard let body = reader.string() else { return nil }
             markdown = body
         }
-        guard let line = reader.int(), reader.atEnd else { return nil }
-        return SourceReader.Read(root: root, body: Body(markdown: markdown, line: line), text: text, digest: digest)
+        guard let line = reader.int(), let warned = reader.int(), reader.atEnd else { return nil }
+        return (SourceReader.Read(root: root, body: Body(markdown: markdown, line: line), text: text, digest: digest), warned != 0)
     }
 
     private enum Tag: UInt8 {

@@ -189,6 +189,39 @@ class Community:
         self.warned = None
         return f"the warning in the text of {os.path.relpath(path, self.content)} mended"
 
+    OFFSET = re.compile(r"(?m)^at: \d{4}-(\d{2})-\d{2}T[\d:]+(\+0[12]:00)$")
+
+    def offset_dropped(self, rng):
+        """A report's time without its UTC offset (a warning: taken in the site's zone, the same
+        moment); then an edit of that file, and the offset given back."""
+        def same_moment(text):
+            match = self.OFFSET.search(text)
+            return match and match.group(1) in (("12", "01", "02") if match.group(2) == "+01:00" else ("05", "06", "07", "08", "09"))
+        files = [p for p in self.files("reports/*/*.md") if same_moment(self.read(p))]
+        if not files:
+            return None
+        path = rng.choice(files)
+        text = self.read(path)
+        match = self.OFFSET.search(text)
+        self.write(path, text[:match.start(2)] + text[match.end(2):])
+        self.offsetless = (path, match.group(2))
+        return f"the UTC offset of {os.path.relpath(path, self.content)} left out"
+
+    def offsetless_body(self, rng):
+        path = getattr(self, "offsetless", (None, None))[0]
+        if not path or not os.path.exists(path):
+            return None
+        self.write(path, self.read(path).rstrip("\n") + f"\n\nNog een regel ({self.counter}).\n")
+        return f"the text of {os.path.relpath(path, self.content)}, whose time warns"
+
+    def offset_restored(self, rng):
+        path, offset = getattr(self, "offsetless", (None, None))
+        if not path or not os.path.exists(path):
+            return None
+        self.write(path, re.sub(r"(?m)^(at: \S+?)$", lambda m: m.group(1) + offset, self.read(path), count=1))
+        self.offsetless = (None, None)
+        return f"the UTC offset of {os.path.relpath(path, self.content)} given back"
+
     def delete(self, rng):
         singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
         if not singles:
@@ -493,7 +526,7 @@ def record_by_record(plein, community, rng):
     build(plein, community, out, cache)
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
                  "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
-                 "unwarned_edit"):
+                 "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored"):
         before = tree(out)[0]
         what = getattr(community, kind)(rng)
         if not what:
@@ -514,7 +547,7 @@ def record_by_record(plein, community, rng):
         counted = [re.search(r"(\d+) warnings?\b", r.stdout) for r in (result, reference)]
         warned = [int(m.group(1)) if m else 0 for m in counted]
         check(warned[0] == warned[1], f"{what}: the build record by record counts {warned[0]} warnings, a clean build {warned[1]}")
-        if kind in ("warned_report", "warned_edit"):
+        if kind in ("warned_report", "warned_edit", "offset_dropped", "offsetless_body"):
             check("warning:" in result.stderr, f"{what}: the build record by record shows the edited file's warning ({result.stderr[-200:]})")
 
 

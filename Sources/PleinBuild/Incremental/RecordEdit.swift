@@ -340,7 +340,7 @@ struct RecordEdit {
         // the process's end.)
         if options.leavesMemoryToExit { Leftovers.keep((loaded, model, source, outputs)) }
         guard failure == nil else { return report }
-        report.unchanged = outputs.isEmpty && removedPaths.isEmpty && search.writes.isEmpty
+        report.unchanged = outputs.isEmpty && removedPaths.isEmpty && search.writes.isEmpty && warnings == previous.warnings
         // (The cache folders of the indexes made again: the output holds copies of their files.)
         for key in search.replacedKeys { try? FileManager.default.removeItem(atPath: options.cacheRoot + "/search/" + key) }
         report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) }, removed: removedPaths)
