@@ -142,7 +142,8 @@ let package = Package(
         .testTarget(name: "PleinImagesTests", dependencies: ["PleinImages"], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(
             name: "PleinBuildTests",
-            dependencies: ["PleinBuild", "PleinScaffold", "PleinTestSupport", "PleinLoad", "PleinCheck", "PleinModel", "PleinRender"],
+            dependencies: ["PleinBuild", "PleinScaffold", "PleinTestSupport", "PleinLoad", "PleinCheck", "PleinModel", "PleinRender",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Snapshots"],
             swiftSettings: testSettings
         ),

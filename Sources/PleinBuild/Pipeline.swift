@@ -161,6 +161,10 @@ public struct BuildReport: Sendable {
     public var renderedOutputs: [String] = []
     /// Whether the build redid only the records edited in place, from the build store (`RecordEdit`).
     public var recordByRecord = false
+    /// Set when a build record by record found the build store lacking what it should hold (a
+    /// row missing or damaged): it emptied the store, and the build that loads everything is to
+    /// follow at once (`Pipeline.build` does); why.
+    var redoFully: String?
 }
 
 /// The output paths a build added, changed and removed: what a deploy must upload or delete.
@@ -215,14 +219,21 @@ public enum Pipeline {
             return report
         }
         // Only records edited in place: those records, from the store, and what they reach.
-        if let memory, let (files, added, removed) = memory.editedRecordFiles, let store = memory.store, let previous = memory.previous {
-            let edit = RecordEdit(options: options, store: store, previous: previous, next: memory.next, files: files, added: added,
-                                  removed: removed, spareVouched: memory.spareVouched)
+        if let session = memory, let (files, added, removed) = session.editedRecordFiles, let store = session.store, let previous = session.previous {
+            let edit = RecordEdit(options: options, store: store, previous: previous, next: session.next, files: files, added: added,
+                                  removed: removed, spareVouched: session.spareVouched)
             if let report = edit.build(start: start, timer: &timer) {
-                if options.leavesMemoryToExit { Leftovers.keep(memory) }
-                return report
+                guard let reason = report.redoFully else {
+                    if options.leavesMemoryToExit { Leftovers.keep(session) }
+                    return report
+                }
+                // The store was emptied: it is read again, and the build loads everything.
+                memory = StoreSession(options)
+                memory?.distrust(reason)
+                timer.lap("record by record no further: " + reason)
+            } else {
+                timer.lap("an edit that reaches further than its records")
             }
-            timer.lap("an edit that reaches further than its records")
         }
         memory?.prepare()
         timer.lap("store: read")

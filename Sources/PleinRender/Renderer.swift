@@ -32,6 +32,10 @@ public struct Renderer: Sendable {
         return sealing.isEmpty ? all : all.filter { !$0.isLeftOut(sealing: sealing) }
     }
 
+    /// The pieces of the model the outputs rendered so far needed and did not find (a build
+    /// store's row missing or damaged): when there are any, those outputs are not right.
+    public var missingPieces: [String] { inputs.shared.view.missing.all }
+
     /// What the site's search index holds, by shard (nothing without `RenderOptions.search`).
     public func searchShards() -> [SearchShard] {
         inputs.options.search ? SearchRecords(inputs: inputs).shards() : []

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PleinCore
 import PleinLoad
 import PleinRender
@@ -472,5 +473,37 @@ import Testing
         #expect(after.succeeded && after.recordByRecord && after.renderedOutputs.contains("geojson:reports"),
                 "a new report after a full build: \(String(describing: after.renderedOutputs))")
         expectSameAsClean("a new report after a full build that changed another report's title")
+    }
+
+    /// A piece of the model the build store should hold and does not (a row missing or damaged)
+    /// is never a trap: the edit that needs it empties the store and loads everything, and the
+    /// output is a clean build's.
+    @Test func aBuildStoreLackingAPieceGivesWayToAFullBuild() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.storeOptions()
+        options.pagefind = nil
+        #expect(Pipeline.build(options).succeeded)
+        // (The member's page shows the cards of their reports: each one's headline is read from
+        // the store, else its whole record.)
+        let (store, _) = try BuildStore.open(cacheRoot: options.cacheRoot)
+        let dropped = try store.queue.write { db in
+            try db.execute(sql: "DELETE FROM model_values WHERE key IN ('reportHeadline:1094/2026-09-03-scooters-op-de-stoep-javastraat', "
+                           + "'report:1094/2026-09-03-scooters-op-de-stoep-javastraat')")
+            return db.changesCount
+        }
+        #expect(dropped == 2)
+        try site.edit("users/anna-de-vries.md") { $0 + "\nZe fietst graag.\n" }
+        let report = Pipeline.build(options)
+        #expect(report.succeeded && !report.recordByRecord, "\(report.failure ?? "")")
+        #expect(report.fullBuildReason?.contains("lacks report") == true, "\(report.fullBuildReason ?? "no reason given")")
+        var clean = site.options
+        (clean.output, clean.remember, clean.pagefind, clean.cache) = (site.dir.path + "/clean", false, nil, options.cache)
+        #expect(Pipeline.build(clean).succeeded)
+        #expect(snapshotTree(options.output) == snapshotTree(clean.output))
+        // The next edit goes record by record again.
+        try site.edit("users/anna-de-vries.md") { $0 + "\nEn ze zwemt.\n" }
+        let next = Pipeline.build(options)
+        #expect(next.succeeded && next.recordByRecord, "\(next.fullBuildReason ?? "no reason given")")
     }
 }

@@ -62,6 +62,10 @@ final class StoredModel: ModelSource {
     private let gone: Set<String>
     private let bodies: [String: RenderedMarkdown]
     private let cache = Mutex<[String: any Sendable]>([:])
+    /// The keys of pieces the model has (the store has a fact of each) whose rows were missing or
+    /// could not be read: what rendered from this source is then not right.
+    private let damagedKeys = Mutex<[String]>([])
+    var damaged: [String] { damagedKeys.withLock { $0 } }
     /// The narrower views of every report, read at once (on every core, while the other readers
     /// wait) once pages have read `readsBeforeTable` of them one by one: a thirtieth of the
     /// reports, and at least 300 (a page of one area's cards reads its few hundred one by one;
@@ -103,10 +107,12 @@ final class StoredModel: ModelSource {
 
     /// Every stored value under keys that start with `prefix`, by the rest of the key, with those
     /// of `made` and `gone` in their place.
-    private static func table<Value: Decodable & Sendable>(_ readers: StoreReaders, made: [String: any Sendable], gone: Set<String>,
-                                                             _ prefix: String, as type: Value.Type) -> [String: Value]? {
+    private func table<Value: Decodable & Sendable>(_ prefix: String, as type: Value.Type) -> [String: Value]? {
         guard let rows = try? readers.inDatabase({ db in try BuildStore.values(db, prefix: prefix) }) else { return nil }
         let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(Value.self, bytes)) }
+        // (A row that cannot be read is a piece the model has and the store did not give.)
+        let unread = decoded.filter { $0.1 == nil }.map { prefix + $0.0 }
+        if !unread.isEmpty { damagedKeys.withLock { $0 += unread } }
         var table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
         for (key, value) in made where key.hasPrefix(prefix) { table[String(key.dropFirst(prefix.count))] = value as? Value }
         for key in gone where key.hasPrefix(prefix) { table.removeValue(forKey: String(key.dropFirst(prefix.count))) }
@@ -119,7 +125,12 @@ final class StoredModel: ModelSource {
         if gone.contains(key) { return nil }
         if let cached = cache.withLock({ $0[key] }) { return cached as? Value }
         // (Read outside a transaction: nothing writes the store while a build renders.)
-        guard let decoded = (try? readers.inDatabase { db in try BuildStore.value(db, key, as: type) }) ?? nil else { return nil }
+        guard let decoded = (try? readers.inDatabase { db in try BuildStore.value(db, key, as: type) }) ?? nil else {
+            // (A piece the model has, by its fact, and the store did not give.)
+            let known = (try? readers.inDatabase { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM facts WHERE key = ?", arguments: [key]) }) ?? nil
+            if known != nil { damagedKeys.withLock { $0.append(key) } }
+            return nil
+        }
         cache.withLock { $0[key] = decoded }
         return decoded
     }
@@ -246,7 +257,7 @@ final class StoredModel: ModelSource {
             if let table = state.table { return .some(table[id]) }
             state.reads += 1
             guard state.reads > threshold else { return nil }
-            let loaded = Self.table(readers, made: made, gone: gone, prefix, as: Value.self) ?? [:]
+            let loaded = self.table(prefix, as: Value.self) ?? [:]
             state.table = loaded
             return .some(loaded[id])
         }

@@ -276,6 +276,7 @@ struct RecordEdit {
         // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
         do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return giveUp("the store could not be changed", &timer) }
         var failure: String?
+        var missing: String?
         var outputs: [RenderStage.Rendered] = []
         if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty {
             do throws(OutputWriter.Failure) {
@@ -285,6 +286,13 @@ struct RecordEdit {
                 let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
                 outputs = made
                 if let streamFailure { writer.discard(); throw streamFailure }
+                // A piece the store should hold and did not give: these outputs are not right.
+                let lacking = source.damaged + renderer.missingPieces
+                if let piece = lacking.first {
+                    writer.discard()
+                    missing = "the build cache lacks \(piece)" + (lacking.count > 1 ? " and \(lacking.count - 1) more" : "")
+                    throw OutputWriter.Failure(path: options.output, reason: missing!)
+                }
                 for (source, target) in search.writes { try writer.copy(source, as: target) }
                 for path in search.removed { writer.remove(path) }
                 // (The spare's differences left are those of the last edit that this one did not
@@ -336,6 +344,8 @@ struct RecordEdit {
         report.warnings = warnings
         report.videos = previous.videos
         report.recordByRecord = true
+        // (The store emptied: the build that loads everything follows, in this run.)
+        report.redoFully = missing
         // (A one-off build leaves the model and what it loaded, tens of thousands of objects, to
         // the process's end.)
         if options.leavesMemoryToExit { Leftovers.keep((loaded, model, source, outputs)) }

@@ -332,6 +332,10 @@ public struct SiteState: Sendable {
         memory?.use(facts)
         let (rendered, failure) = stage.run(rest)
         streamFailure = failure
+        // (A record an output needed and the model did not have: a fault of plein's, never a trap.)
+        if streamFailure == nil, let piece = renderer.missingPieces.first {
+            streamFailure = OutputWriter.Failure(path: options.output, reason: "plein's model lacks \(piece), which a page needs (a fault of plein's: please report it)")
+        }
         timer.lap("render (\(rendered.count) outputs)")
         var publishedLinks = media.links
         var searchLinks: [(String, String)] = []

@@ -126,7 +126,7 @@ struct StoreSession {
         return BuildTime.day(of: now, zone: String(parts[1])) == parts[0]
     }
 
-    private mutating func distrust(_ reason: String) {
+    mutating func distrust(_ reason: String) {
         previous = nil
         fullBuildReason = reason
     }

@@ -35,8 +35,14 @@ struct FeedEntries: Rendering {
     }
 
 
+    /// The entry of a record the model could not give (`ModelView.miss`): empty, and noted.
+    func missingEntry(_ what: String) -> FeedEntry {
+        view.miss(what, FeedEntry(id: "missing:" + what, title: what, published: Moment(seconds: 0), updated: Moment(seconds: 0), author: nil,
+                                  link: "", content: FeedEntry.paragraph(""), summary: nil, categories: [], inReplyTo: nil))
+    }
+
     func reportEntry(_ id: String) -> FeedEntry {
-        let r = view.report(id)!
+        guard let r = view.report(id) else { return missingEntry("report \(id)") }
         let area = names.area(id: r.area)
         let label = strings["category_\(r.category.rawValue)"]
         var head = labelled(label, " · ", area)
@@ -54,7 +60,7 @@ struct FeedEntries: Rendering {
     }
 
     func replyEntry(_ report: String, _ index: Int) -> FeedEntry {
-        let r = view.report(report)!
+        guard let r = view.report(report), r.replies.indices.contains(index) else { return missingEntry("report \(report)") }
         let reply = r.replies[index]
         let author = view.card(reply.author)?.name ?? reply.author
         let link = routes.absolute(routes.report(report)) + "#" + reply.anchor
@@ -86,8 +92,8 @@ struct FeedEntries: Rendering {
         date ?? photos.compactMap { view.image($0)?.info.takenAt }.max().map { Moment(seconds: $0) } ?? Moment(seconds: 946_684_800)
     }
 
-    func albumEntry(_ album: AlbumModel) -> FeedEntry {
-        let g = view.group(album.group)!
+    func albumEntry(_ album: AlbumModel?) -> FeedEntry {
+        guard let album, let g = view.group(album.group) else { return missingEntry("album \(album?.group ?? "")/\(album?.id ?? "")") }
         var html = MarkupWriter(capacity: 4096)
         html.append(absoluteHTML(album.file))
         html.append(literal: "\n")
@@ -123,7 +129,7 @@ struct FeedEntries: Rendering {
 
     func goalAddedEntry(_ goal: GoalModel) -> FeedEntry? {
         guard let added = goal.added else { return nil }
-        let g = view.group(goal.group)!
+        guard let g = view.group(goal.group) else { return missingEntry("group \(goal.group)") }
         let points = FeedEntry.paragraph(strings.count("points_count", goal.points), lineBreak: true)
         return FeedEntry(
             id: tagURI(added, routes.goalEntry(goal.key)), title: strings.format("feed_goal_title", ["title": goal.title]),
@@ -132,8 +138,8 @@ struct FeedEntries: Rendering {
             summary: nil, categories: [.init(term: g.id, label: g.name)], inReplyTo: nil)
     }
 
-    func completionEntry(_ goal: GoalModel) -> FeedEntry {
-        let g = view.group(goal.group)!
+    func completionEntry(_ goal: GoalModel?) -> FeedEntry {
+        guard let goal, let g = view.group(goal.group) else { return missingEntry("goal \(goal?.group ?? "")/\(goal?.id ?? "")") }
         let at = goal.completedAt ?? Moment(seconds: 0)
         let name = goal.completedBy.flatMap { view.card($0)?.name } ?? ""
         let text = strings.format("feed_completion_text", [
@@ -151,7 +157,7 @@ struct FeedEntries: Rendering {
     func eventPublished(_ event: GroupEventModel) -> Moment { event.revision?.created ?? event.starts }
 
     func groupEventEntry(_ event: GroupEventModel) -> FeedEntry {
-        let g = view.group(event.group)!
+        guard let g = view.group(event.group) else { return missingEntry("group \(event.group)") }
         let published = eventPublished(event)
         let when = eventWhen(starts: event.starts, ends: event.ends) + (event.place.map { " · " + $0 } ?? "")
         let head = labelled(strings["event_when"], " ", when)

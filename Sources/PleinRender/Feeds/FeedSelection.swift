@@ -48,25 +48,25 @@ struct FeedSelection: Rendering {
                 guard let activity = view.groupActivity(gid), activity.isListed else { continue }
                 candidates += activity.albums.map(albumCandidate)
                 candidates += activity.completions.map(completionCandidate)
-                candidates += view.groupEvents(gid)!.events.map(groupEventCandidate)
+                candidates += (view.groupEvents(gid) ?? view.miss("group \(gid)", nil))?.events.map(groupEventCandidate) ?? []
             }
             // Who joined is history: a member who left since still joined then.
             candidates += view.readingEvery { (view.memberOrder + view.formerMembers).compactMap(joinedCandidate) }
             return make(strings.format("feed_site", ["site": site.title]), site.description,
                         atom: routes.siteFeed, page: routes.home, candidates)
         case .area(let aid):
-            let area = view.area(aid)!
+            guard let area = view.area(aid) else { return view.miss("area \(aid)", make("", "", atom: routes.areaFeed(aid), page: routes.area(aid), [])) }
             return make(strings.format("feed_area", ["area": names.area(area)]),
                         strings.format("feed_area_subtitle", ["area": names.area(area)]),
                         atom: routes.areaFeed(aid), page: routes.area(aid),
-                        area.reports.map { reportCandidate($0) })
+                        area.reports.compactMap { reportCandidate($0) })
         case .report(let rid):
-            let r = view.report(rid)!
+            guard let r = view.report(rid) else { return view.miss("report \(rid)", make("", "", atom: routes.reportFeed(rid), page: routes.report(rid), [])) }
             return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
                         atom: routes.reportFeed(rid), page: routes.report(rid),
-                        r.replies.indices.map { replyCandidate(rid, $0) })
+                        r.replies.indices.compactMap { replyCandidate(rid, $0) })
         case .group(let gid):
-            let g = view.group(gid)!
+            guard let g = view.group(gid) else { return view.miss("group \(gid)", make("", "", atom: routes.groupFeed(gid), page: routes.group(gid), [])) }
             // One entry per album, its photos inside: not one per photo.
             var candidates = g.albums.map(albumCandidate)
             candidates += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
@@ -75,9 +75,9 @@ struct FeedSelection: Rendering {
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
                         atom: routes.groupFeed(gid), page: routes.group(gid), candidates)
         case .member(let mid):
-            let m = view.member(mid)!
-            var candidates = m.reports.map { reportCandidate($0) }
-            candidates += m.replies.map { replyCandidate($0.report, $0.index) }
+            guard let m = view.member(mid) else { return view.miss("member \(mid)", make("", "", atom: routes.memberFeed(mid), page: routes.member(mid), [])) }
+            var candidates = m.reports.compactMap { reportCandidate($0) }
+            candidates += m.replies.compactMap { replyCandidate($0.report, $0.index) }
             candidates += m.completedGoals.compactMap(view.goal).map(completionCandidate)
             for key in m.albums {
                 guard let album = view.album(key), album.by == mid || album.photos.contains(where: { $0.by == mid }) else { continue }
@@ -87,9 +87,9 @@ struct FeedSelection: Rendering {
             return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
                         atom: routes.memberFeed(mid), page: routes.member(mid), candidates)
         case .following(let mid):
-            let m = view.member(mid)!
+            guard let m = view.member(mid) else { return view.miss("member \(mid)", make("", "", atom: routes.followingFeed(mid), page: routes.member(mid), [])) }
             var candidates: [Candidate] = []
-            for rid in m.follows { candidates += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+            for rid in m.follows { candidates += replyCandidates(rid) }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
                         atom: routes.followingFeed(mid), page: routes.member(mid), candidates)
         }
@@ -122,8 +122,8 @@ struct FeedSelection: Rendering {
                 // (A report taken out has no times.)
                 guard view.reportTimes(rid) != nil else { continue }
                 guard let replies = view.reportReplies(rid) else { return nil }
-                made.append(reportCandidate(rid))
-                made += replies.replies.indices.map { replyCandidate(rid, $0) }
+                made += [reportCandidate(rid)].compactMap { $0 }
+                made += replies.replies.indices.compactMap { replyCandidate(rid, $0) }
             }
             // When entries were left out (older than the last kept), those of the edited reports
             // that come after it are left out too: what is kept is still the newest of all.
@@ -138,8 +138,8 @@ struct FeedSelection: Rendering {
         }, make: {
             // (Every report's times and replies, as one read each; the chosen entries read theirs.)
             let every = view.readingEvery {
-                var reports = view.reportOrder.map { reportCandidate($0) }
-                for rid in view.reportOrder { reports += view.reportReplies(rid)!.replies.indices.map { replyCandidate(rid, $0) } }
+                var reports = view.reportOrder.compactMap { reportCandidate($0) }
+                for rid in view.reportOrder { reports += replyCandidates(rid) }
                 return reports
             }
             return NewestReports(Self.newest(every, limit: kept), more: every.count > kept)
@@ -149,15 +149,22 @@ struct FeedSelection: Rendering {
 
     // Candidates read only when things were published; an entry reads the whole record when
     // it makes the cut.
-    func reportCandidate(_ id: String) -> Candidate {
-        let r = view.reportTimes(id)!
+    func reportCandidate(_ id: String) -> Candidate? {
+        guard let r = view.reportTimes(id) else { return view.miss("report \(id)", nil) }
         var candidate = Candidate(published: r.at, id: entries.tagURI(r.at, routes.report(id).trimmingSlash)) { entries.reportEntry(id) }
         candidate.report = .init(published: r.at, report: id, reply: nil)
         return candidate
     }
 
-    func replyCandidate(_ report: String, _ index: Int) -> Candidate {
-        let reply = view.reportReplies(report)!.replies[index]
+    /// The candidates of a report's replies.
+    func replyCandidates(_ report: String) -> [Candidate] {
+        guard let replies = view.reportReplies(report) else { return view.miss("report \(report)", []) }
+        return replies.replies.indices.compactMap { replyCandidate(report, $0) }
+    }
+
+    func replyCandidate(_ report: String, _ index: Int) -> Candidate? {
+        guard let replies = view.reportReplies(report)?.replies, replies.indices.contains(index) else { return view.miss("report \(report)", nil) }
+        let reply = replies[index]
         var candidate = Candidate(published: reply.at, id: entries.tagURI(reply.at, routes.report(report) + "replies/" + reply.name)) {
             entries.replyEntry(report, index)
         }
@@ -187,16 +194,16 @@ struct FeedSelection: Rendering {
 
     /// An album known by its dates only: read whole when it makes the cut.
     func albumCandidate(_ album: GroupActivity.Album) -> Candidate {
-        albumCandidate(album.key, published: entries.albumDate(album.date ?? album.created, photos: album.photos)) { view.album(album.key)! }
+        albumCandidate(album.key, published: entries.albumDate(album.date ?? album.created, photos: album.photos)) { view.album(album.key) }
     }
 
-    private func albumCandidate(_ key: AlbumKey, published: Moment, album: @escaping () -> AlbumModel) -> Candidate {
+    private func albumCandidate(_ key: AlbumKey, published: Moment, album: @escaping () -> AlbumModel?) -> Candidate {
         Candidate(published: published, id: entries.tagURI(published, routes.album(key).trimmingSlash)) { entries.albumEntry(album()) }
     }
 
     func goalAddedCandidate(_ goal: GoalModel) -> Candidate? {
         guard let added = goal.added else { return nil }
-        return Candidate(published: added, id: entries.tagURI(added, routes.goalEntry(goal.key))) { entries.goalAddedEntry(goal)! }
+        return Candidate(published: added, id: entries.tagURI(added, routes.goalEntry(goal.key))) { entries.goalAddedEntry(goal) ?? entries.missingEntry("goal \(goal.group)/\(goal.id)") }
     }
 
     func completionCandidate(_ goal: GoalModel) -> Candidate {
@@ -205,10 +212,10 @@ struct FeedSelection: Rendering {
 
     /// A completion known by its time only: the goal is read whole when it makes the cut.
     func completionCandidate(_ goal: GroupActivity.Completion) -> Candidate {
-        completionCandidate(goal.key, at: goal.at) { view.goal(goal.key)! }
+        completionCandidate(goal.key, at: goal.at) { view.goal(goal.key) }
     }
 
-    private func completionCandidate(_ key: GoalKey, at: Moment?, goal: @escaping () -> GoalModel) -> Candidate {
+    private func completionCandidate(_ key: GoalKey, at: Moment?, goal: @escaping () -> GoalModel?) -> Candidate {
         let at = at ?? Moment(seconds: 0)
         return Candidate(published: at, id: entries.tagURI(at, routes.goalEntry(key) + "/completed")) { entries.completionEntry(goal()) }
     }

@@ -68,3 +68,11 @@ enum Section: String, CaseIterable {
 protocol PageRenderer: Rendering {
     func page() -> Page
 }
+
+extension PageRenderer {
+    /// The page of a record the model could not give (`ModelView.miss`): empty, and noted, so
+    /// that the build says its output is not right instead of stopping.
+    func missingPage(_ what: String, kind: OutputID.Kind, path: String, section: Section) -> Page {
+        view.miss(what, Page(kind: kind, path: path, title: what, description: "", section: section))
+    }
+}

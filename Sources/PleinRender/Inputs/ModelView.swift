@@ -130,9 +130,18 @@ struct ModelView: Sendable {
     /// recorder of the output being rendered), and a copy costs one reference count.
     let source: any ModelSource
     var recorder: DependencyRecorder?
+    /// The pieces an output needed that the source could not give (a build store's row missing
+    /// or damaged): the output is then not right, and the build says so (`Renderer.missingPieces`).
+    let missing = MissingPieces()
 
     init(source: any ModelSource) {
         self.source = source
+    }
+
+    /// `fallback`, with `what` noted as missing.
+    func miss<T>(_ what: @autoclosure () -> String, _ fallback: T) -> T {
+        missing.note(what())
+        return fallback
     }
 
     /// The whole model, when it is in memory (what lists every output of the site needs).
@@ -355,4 +364,13 @@ struct ModelView: Sendable {
         note(.image(path))
         return source.video(path)
     }
+}
+
+/// What the renderers needed of the model and did not find (`ModelView.miss`), in the order they
+/// looked.
+final class MissingPieces: Sendable {
+    private let pieces = Mutex<[String]>([])
+
+    func note(_ what: String) { pieces.withLock { $0.append(what) } }
+    var all: [String] { pieces.withLock { $0 } }
 }

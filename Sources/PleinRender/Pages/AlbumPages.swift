@@ -35,8 +35,9 @@ struct AlbumPage: PageRenderer {
     }
 
     func page() -> Page {
-        let g = view.group(key.group)!
-        let album = view.album(key)!
+        guard let g = view.group(key.group), let album = view.album(key) else {
+            return missingPage("album \(key.group)/\(key.album)", kind: .album, path: routes.album(key), section: .groups)
+        }
         let photos = album.photos.enumerated().map { index, photo in
             Tile(
                 url: routes.url(routes.photo(key, photo.slug)), caption: photo.caption, by: photo.by.map(chip),
@@ -100,8 +101,9 @@ struct PhotoPage: PageRenderer {
     }
 
     func page() -> Page {
-        let g = view.group(key.group)!
-        let album = view.album(key)!
+        guard let g = view.group(key.group), let album = view.album(key), album.photos.indices.contains(index) else {
+            return missingPage("album \(key.group)/\(key.album)", kind: .photo, path: routes.album(key), section: .groups)
+        }
         let photo = album.photos[index]
         let title = photo.caption ?? names.itemNumber(album, index)
         let published = view.image(photo.path)

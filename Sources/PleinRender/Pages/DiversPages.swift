@@ -50,9 +50,9 @@ struct DiversPage: PageRenderer {
     func page() -> Page {
         let divers = view.memberOrder.filter { view.card($0)?.diving != nil }
         var byPlace: [String: [String]] = [:]
-        for id in divers { byPlace[view.card(id)!.nearPlace ?? "", default: []].append(id) }
+        for id in divers { byPlace[view.card(id)?.nearPlace ?? "", default: []].append(id) }
         let groups = byPlace.keys.sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }.map { place in
-            Place(place: place.isEmpty ? strings["divers_elsewhere"] : place, divers: byPlace[place]!.map(diver))
+            Place(place: place.isEmpty ? strings["divers_elsewhere"] : place, divers: byPlace[place]!.compactMap(diver))
         }
         var page = Page(
             kind: .divers, path: routes.divers, title: strings["divers_title"],
@@ -77,8 +77,8 @@ struct DiversPage: PageRenderer {
         return strings.format("divers_near_example", ["place": place.name, "coordinates": coordinates])
     }
 
-    func diver(_ id: String) -> Diver {
-        let m = view.card(id)!
+    func diver(_ id: String) -> Diver? {
+        guard let m = view.card(id) else { return view.miss("member \(id)", nil) }
         return Diver(
             chip: chip(id), certification: m.diving?.certification, dives: m.diving?.dives.map { strings.number($0) },
             years: m.diving?.years.map { strings.count("years_count", $0) }, near: m.nearPlace)

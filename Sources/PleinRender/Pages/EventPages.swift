@@ -57,8 +57,9 @@ struct GroupEventPage: PageRenderer {
     }
 
     func page() -> Page {
-        let g = view.group(key.group)!
-        let e = g.events.first { $0.id == key.event }!
+        guard let g = view.group(key.group), let e = g.events.first(where: { $0.id == key.event }) else {
+            return missingPage("event \(key.group)/\(key.event)", kind: .groupEvent, path: routes.groupEvent(key), section: .groups)
+        }
         let entry = groupEvent(e, in: GroupEvents(g))
         let calendar = routes.calendar(.group(g.id))
         // A members-only group's calendars are not published.

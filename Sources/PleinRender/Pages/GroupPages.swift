@@ -72,7 +72,7 @@ struct GroupPage: PageRenderer {
     }
 
     func page() -> Page {
-        let g = view.group(id)!
+        guard let g = view.group(id) else { return missingPage("group \(id)", kind: .group, path: routes.group(id), section: .groups) }
         var page = Page(
             kind: .group, path: routes.group(id), title: g.name,
             description: summary(of: g.file, limit: 200, otherwise: g.name), section: .groups)

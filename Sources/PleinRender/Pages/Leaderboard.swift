@@ -49,7 +49,7 @@ struct LeaderboardPage: PageRenderer {
     }
 
     func page() -> Page {
-        let g = view.group(id)!
+        guard let g = view.group(id) else { return missingPage("group \(id)", kind: .leaderboard, path: routes.leaderboard(id), section: .groups) }
         let history = CompletionHistory(g).entries
         var page = Page(
             kind: .leaderboard, path: routes.leaderboard(id), title: strings.format("leaderboard_title", ["group": g.name]),
@@ -101,7 +101,7 @@ struct LeaderboardJSON: Rendering {
     let id: String
 
     func render() -> OutputFile {
-        let g = view.group(id)!
+        guard let g = view.group(id) else { return view.miss("group \(id)", OutputFile(path: routes.leaderboardJSON(id), bytes: [])) }
         let standings: [JSON] = g.leaderboard.map { s in
             .object([
                 ("rank", .int(s.rank)), ("member", .string(s.member)), ("name", .string(view.card(s.member)?.name ?? s.member)),

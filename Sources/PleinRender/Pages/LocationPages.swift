@@ -152,7 +152,7 @@ struct LocationPage: PageRenderer {
     }
 
     func page() -> Page {
-        let l = view.location(id)!
+        guard let l = view.location(id) else { return missingPage("study place \(id)", kind: .location, path: routes.location(id), section: .locations) }
         let places = StudyPlaces(inputs: inputs)
         let map = maps.features.locationFeature(l).flatMap {
             maps.block(id: "map-location", title: l.name, features: [$0], geoJSON: routes.locationsMap, highlight: $0.path)

@@ -31,8 +31,8 @@ struct MemberListPage: PageRenderer {
     }
 
     func page() -> Page {
-        let members = view.memberOrder.map { id in
-            let m = view.card(id)!
+        let members = view.memberOrder.compactMap { id -> Row? in
+            guard let m = view.card(id) else { return view.miss("member \(id)", nil) }
             return Row(chip: chip(id), near: m.nearPlace, postcode: m.postcode, certification: m.diving?.certification, isDiver: m.diving != nil)
         }
         var page = Page(
@@ -52,7 +52,7 @@ struct MemberPage: PageRenderer {
     let id: String
 
     func page() -> Page {
-        let m = view.member(id)!
+        guard let m = view.member(id) else { return missingPage("member \(id)", kind: .member, path: routes.member(id), section: .members) }
         var page = Page(
             kind: .member, path: routes.member(id), title: m.name,
             description: summary(of: m.file, limit: 200, otherwise: strings.format("member_description", ["name": m.name])),
@@ -82,8 +82,8 @@ struct MemberPage: PageRenderer {
                                      dives: d.dives.map { strings.number($0) })
             },
             home: home(m),
-            groups: m.groups.map { gid in
-                let g = view.groupCard(gid)!
+            groups: m.groups.compactMap { gid -> MemberProfile.GroupLink? in
+                guard let g = view.groupCard(gid) else { return view.miss("group \(gid)", nil) }
                 return .init(name: g.name, url: routes.url(routes.group(gid)), members: strings.count("member_count", g.members))
             },
             albums: m.albums.compactMap(view.album).map(cards.album),
@@ -125,9 +125,10 @@ struct MemberPage: PageRenderer {
     func pointsPerGroup(_ goals: [GoalModel]) -> [MemberProfile.Points] {
         var totals: [String: (points: Int, goals: Int)] = [:]
         for goal in goals { totals[goal.group, default: (0, 0)].points += goal.points; totals[goal.group]!.goals += 1 }
-        return view.groupOrder.filter { totals[$0] != nil }.map { gid in
-            let rank = view.group(gid)!.leaderboard.first { $0.member == id }?.rank
-            return .init(group: view.group(gid)!.name, url: routes.url(routes.leaderboard(gid)), points: strings.number(totals[gid]!.points),
+        return view.groupOrder.filter { totals[$0] != nil }.compactMap { gid -> MemberProfile.Points? in
+            guard let group = view.group(gid) else { return view.miss("group \(gid)", nil) }
+            let rank = group.leaderboard.first { $0.member == id }?.rank
+            return .init(group: group.name, url: routes.url(routes.leaderboard(gid)), points: strings.number(totals[gid]!.points),
                          goals: strings.number(totals[gid]!.goals), rank: rank.map { strings.number($0) })
         }
     }

@@ -20,7 +20,7 @@ struct OwnPage: PageRenderer {
     }
 
     func page() -> Page {
-        let p = view.page(id)!
+        guard let p = view.page(id) else { return missingPage("page \(id)", kind: .page, path: routes.page(id), section: .none) }
         var page = Page(
             kind: .page, path: routes.page(id), title: p.title,
             description: p.description ?? summary(of: p.file, limit: 200, otherwise: p.title), section: .none)

@@ -52,7 +52,7 @@ struct ProgressPage: PageRenderer {
     }
 
     func page() -> Page {
-        let m = view.member(member)!
+        guard let m = view.member(member) else { return missingPage("member \(member)", kind: .progress, path: routes.progress(member), section: .members) }
         let sessions = view.sessions(of: member).sorted { $0.start > $1.start }
         let rows = sessions.map { s in
             Row(

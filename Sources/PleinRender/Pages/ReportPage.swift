@@ -69,7 +69,7 @@ struct ReportPage: PageRenderer {
     }
 
     func page() -> Page {
-        let r = view.report(id)!
+        guard let r = view.report(id) else { return missingPage("report \(id)", kind: .report, path: routes.report(id), section: .reports) }
         // (What a report's page shows of its area is its card: a new report in it leaves the page as it is.)
         let area = view.areaCard(r.area)
         let areaTitle = area.map(names.area) ?? r.area

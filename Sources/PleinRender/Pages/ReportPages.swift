@@ -78,7 +78,7 @@ struct AreaPage: PageRenderer {
     }
 
     func page() -> Page {
-        let area = view.area(id)!
+        guard let area = view.area(id) else { return missingPage("area \(id)", kind: .area, path: routes.area(id), section: .reports) }
         let title = names.area(area)
         let drawn = maps.features.drawn(.area(id), link: maps.link)
         let map = maps.block(id: "map-area", title: title, features: drawn.features, markers: drawn.markers, geoJSON: routes.areaMap(id))

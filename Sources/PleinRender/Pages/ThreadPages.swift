@@ -9,8 +9,12 @@ struct KeyedThread {
     let thread: ThreadModel
     let key: String
 
-    init(_ id: String, in renderer: some Rendering) {
-        thread = renderer.view.thread(id)!
+    init?(_ id: String, in renderer: some Rendering) {
+        guard let thread = renderer.view.thread(id) else {
+            renderer.view.missing.note("thread \(id)")
+            return nil
+        }
+        self.thread = thread
         key = renderer.inputs.options.threadKeys!.key(for: id)
     }
 
@@ -38,7 +42,9 @@ struct ThreadPage: PageRenderer {
     }
 
     func page() -> Page {
-        let keyed = KeyedThread(id, in: self)
+        guard let keyed = KeyedThread(id, in: self) else {
+            return missingPage("thread \(id)", kind: .thread, path: routes.thread(inputs.options.threadKeys?.key(for: id) ?? id), section: .none)
+        }
         let t = keyed.thread
         var page = Page(
             kind: .thread, path: routes.thread(keyed.key), title: t.subject,
