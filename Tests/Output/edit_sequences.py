@@ -144,29 +144,24 @@ class Community:
                    f"---\nauthor: {member}\nat: 2026-11-30T{self.counter % 24:02d}:15:00+01:00\n---\nNog een antwoord, {self.counter}.\n")
         return f"another reply in {os.path.relpath(folder, self.content)}"
 
-    def new_report(self, rng):
+    def new_report(self, rng, name="nieuwe-melding", day=None, at_day=None, text="Iets nieuws in de buurt."):
+        """A new report of one file in an area that has reports; `at_day` another day than the
+        file's name says gives it a warning."""
         areas = sorted({os.path.dirname(p) for p in self.files("reports/*/*.md")})
         members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
         if not areas or not members:
             return None
         area = rng.choice(areas)
-        day = 1 + self.counter % 28
-        path = os.path.join(area, f"2026-11-{day:02d}-nieuwe-melding-{self.counter}.md")
-        self.write(path, f"---\ntitle: Nieuwe melding {self.counter}\ncategory: attention\nat: 2026-11-{day:02d}T09:30:00+01:00\n"
-                         f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\nIets nieuws in de buurt.\n")
+        day = day or 1 + self.counter % 28
+        path = os.path.join(area, f"2026-11-{day:02d}-{name}-{self.counter}.md")
+        self.write(path, f"---\ntitle: Nieuwe melding {self.counter}\ncategory: attention\nat: 2026-11-{at_day or day:02d}T09:30:00+01:00\n"
+                         f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\n{text}\n")
         return f"a new report {os.path.relpath(path, self.content)}"
 
     def warned_report(self, rng):
         """A new report with a warning: its file's name says another day than its time."""
-        areas = sorted({os.path.dirname(p) for p in self.files("reports/*/*.md")})
-        members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
-        if not areas or not members:
-            return None
-        area = rng.choice(areas)
-        path = os.path.join(area, f"2026-11-27-melding-met-waarschuwing-{self.counter}.md")
-        self.write(path, f"---\ntitle: Melding {self.counter}\ncategory: message\nat: 2026-11-20T09:30:00+01:00\n"
-                         f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\nMet een waarschuwing.\n")
-        return f"a new report with a warning {os.path.relpath(path, self.content)}"
+        made = self.new_report(rng, name="melding-met-waarschuwing", day=27, at_day=20, text="Met een waarschuwing.")
+        return made and made.replace("a new report", "a new report with a warning")
 
     WARNING_LINE = "Zie [de kaart](kaart van de buurt.pdf)."
 
