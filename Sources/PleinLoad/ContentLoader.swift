@@ -119,12 +119,16 @@ public enum ContentLoader {
 
     /// Loads again after `changed` paths were created, modified or removed, as `reload` does,
     /// into `state` and the `content` and `diagnostics` of the load `state` is from; and tells
-    /// what changed. When only files of records were edited, each still read without a problem,
-    /// only those records are made again, in place (nothing else of the content is copied), and
-    /// the change names their files (`ContentChange.records`).
+    /// what changed. When only files of records were edited, each still read without an error
+    /// (and with no problem but those its own records give: `reloadInPlace(tolerating:)`), only
+    /// those records are made again, in place (nothing else of the content is copied), their
+    /// problems take the place of those they had, and the change names their files
+    /// (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
-        if let (added, _) = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: false) {
+        if let (added, problems) = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: true) {
+            // (The edited files' problems now, in place of those the last load found in them.)
+            diagnostics = (diagnostics.filter { !changed.contains($0.file) || Self.isOfJoinedFiles($0.problem) } + problems).sorted()
             return .records(changed, added: added)
         }
         let loaded: LoadResult

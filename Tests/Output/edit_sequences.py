@@ -398,7 +398,8 @@ class Community:
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
              "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
-             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply", "diver"]
+             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply", "diver",
+             "warned_report", "warned_edit", "offset_dropped"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
