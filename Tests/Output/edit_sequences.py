@@ -112,8 +112,14 @@ class Community:
         self.write(path, text.replace(current.group(0), "category: " + other, 1))
         return f"category of {os.path.relpath(path, self.content)} → {other}"
 
+    def singles(self):
+        """Reports of one file that no text names; without events' when only edits record by
+        record are wanted (an event's calendars are outputs a new or deleted event changes)."""
+        return [p for p in self.files("reports/*/*.md") if not self.referenced(p)
+                and not (getattr(self, "plain_only", False) and re.search(r"(?m)^starts:", self.read(p)))]
+
     def move(self, rng):
-        singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
+        singles = self.singles()
         areas = [os.path.dirname(p) for p in self.files("reports/*/area.yaml")] or sorted({os.path.dirname(p) for p in singles})
         if not singles or len(areas) < 2:
             return None
@@ -218,7 +224,7 @@ class Community:
         return f"the UTC offset of {os.path.relpath(path, self.content)} given back"
 
     def delete(self, rng):
-        singles = [p for p in self.files("reports/*/*.md") if not self.referenced(p)]
+        singles = self.singles()
         if not singles:
             return None
         path = rng.choice(singles)
@@ -520,6 +526,7 @@ def record_by_record(plein, community, rng):
     # (it redoes everything), and the one after it does.
     community.body(rng)
     build(plein, community, out, cache)
+    community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
                  "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
                  "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored"):
@@ -545,6 +552,7 @@ def record_by_record(plein, community, rng):
         check(warned[0] == warned[1], f"{what}: the build record by record counts {warned[0]} warnings, a clean build {warned[1]}")
         if kind in ("warned_report", "warned_edit", "offset_dropped", "offsetless_body"):
             check("warning:" in result.stderr, f"{what}: the build record by record shows the edited file's warning ({result.stderr[-200:]})")
+    community.plain_only = False
 
 
 def fresh_listing(plein, community):
