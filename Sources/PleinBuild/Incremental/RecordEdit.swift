@@ -76,6 +76,10 @@ struct RecordEdit {
     }
 
     func build(start: DispatchTime, timer: inout PhaseTimer) -> BuildReport? {
+        // An edit written into the output itself (`OutputWriter(inPlace:)`) could be cut off
+        // half-way by a kill, leaving neither site: without a spare the store vouches for, the
+        // build that loads everything writes the site beside it and swaps it in.
+        guard spareVouched else { return giveUp("no spare the store vouches for", &timer) }
         let queue = store.queue
         // An edit in place keeps the rest of the output: it must all be there. (Looked at while
         // the edit loads and models, through a connection of its own.)
