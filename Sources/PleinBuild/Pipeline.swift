@@ -240,7 +240,9 @@ public enum Pipeline {
         // Pages go to the staging folder as they are rendered, not kept in memory.
         let writer: OutputWriter
         do throws(OutputWriter.Failure) {
-            writer = try OutputWriter(output: options.output, knownSpare: memory?.knownSpare)
+            // (A build the store has no snapshot for leaves a spare it can vouch for all the same.)
+            writer = try OutputWriter(output: options.output, knownSpare: memory?.knownSpare,
+                                      vouching: memory?.store != nil && memory?.previous == nil)
         } catch {
             // Nowhere to write: the build stops before its work, which would pile up in memory.
             var report = BuildReport(
@@ -256,13 +258,18 @@ public enum Pipeline {
             do throws(OutputWriter.Failure) {
                 try state.write(finishing: writer)
                 timer.lap("build, write and swap")
-                changes = memory?.save(state, warnings: state.diagnostics.warningCount)
-                timer.lap("store: save")
-                if changes == nil, options.listsChanges {
-                    // No snapshot to compare with: the new output against the old one, now the spare.
+                let snapshotless = memory?.previous == nil
+                var compared: OutputChanges?
+                if snapshotless, options.listsChanges {
+                    // No snapshot to compare with: the new output against the old one, now the
+                    // spare (before what the new site lacks is taken out of it).
                     let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
-                    changes = OutputChanges.compare(old: OutputWriter.sparePath(for: output), new: output)
+                    compared = OutputChanges.compare(old: OutputWriter.sparePath(for: output), new: output)
                 }
+                let vouched = snapshotless ? writer.vouchForSpare() : nil
+                if snapshotless { timer.lap("the spare made one to vouch for") }
+                changes = memory?.save(state, warnings: state.diagnostics.warningCount, spare: vouched) ?? compared
+                timer.lap("store: save")
             } catch {
                 failure = error.description
                 // The output may have been changed by hand: the next build trusts nothing.

@@ -28,10 +28,6 @@ extension BuildStore {
     /// killed while it works on the spare leaves a store that says so.
     func forgetSpare() throws(Damaged) { try forgetFolder("spare_inode") }
 
-    /// Records, before an edit changes the output in place (`OutputWriter(inPlace:)`), that the
-    /// output may no longer be the one the store describes: a build killed while it renames the
-    /// new files into place leaves a store that says so, and the next build is a full one.
-    func forgetOutput() throws(Damaged) { try forgetFolder("live_inode") }
 
     private func forgetFolder(_ key: String) throws(Damaged) {
         do {

@@ -40,9 +40,7 @@ struct RecordEdit {
     let added: Set<String>
     /// Of `files`, the deleted ones: reports of one file and replies.
     let removed: Set<String>
-    /// Whether the store vouches for the spare: the new files go there and the two are swapped;
-    /// else (the first edit after a build without a snapshot) into the output itself
-    /// (`OutputWriter(inPlace:)`), and the spare stays unvouched for.
+    /// Whether the store vouches for the spare: the new files go there and the two are swapped.
     let spareVouched: Bool
 
     /// One output to render again, as the last build left it.
@@ -76,14 +74,11 @@ struct RecordEdit {
     }
 
     func build(start: DispatchTime, timer: inout PhaseTimer) -> BuildReport? {
-        // An edit written into the output itself (`OutputWriter(inPlace:)`) could be cut off
-        // half-way by a kill, leaving neither site: without a spare the store vouches for, the
-        // build that loads everything writes the site beside it and swaps it in.
+        // An edit written into the output itself could be cut off half-way by a kill, leaving
+        // neither site: without a spare the store vouches for, the build that loads everything
+        // writes the site beside it and swaps it in.
         guard spareVouched else { return giveUp("no spare the store vouches for", &timer) }
         let queue = store.queue
-        // An edit in place keeps the rest of the output: it must all be there. (Looked at while
-        // the edit loads and models, through a connection of its own.)
-        let whole = spareVouched ? nil : Background { [path = store.path, output = options.output] in Self.outputIsWhole(store: path, output: output) }
         guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil else {
             return giveUp("the store could not give the site's settings", &timer)
         }
@@ -99,9 +94,8 @@ struct RecordEdit {
         let loaded: Loaded
         do {
             (loaded, model) = try queue.read { db -> (Loaded, SiteModel) in
-                // (The spare's differences from the output, for an edit written into the spare:
-                // an edit in place leaves the spare as it is.)
-                for row in try spareVouched ? Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") : [] {
+                // (The spare's differences from the output.)
+                for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
                     differences.all.insert(row[0])
                     if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
                 }
@@ -272,19 +266,14 @@ struct RecordEdit {
             timer.lap("search (\(search.remade.count) of its indexes again, \(search.indexed) by Pagefind)")
         }
 
-        // An edit in place keeps the rest of the output: it must all be there.
-        if let whole {
-            guard whole.value else { return giveUp("the output is not whole", &timer) }
-            timer.lap("every file the last build published is in the output")
-        }
-        // From here on the spare (or the output) is worked on: a failure is a failed build, as in a full one.
-        do throws(BuildStore.Damaged) { try spareVouched ? store.forgetSpare() : store.forgetOutput() } catch { return giveUp("the store could not be changed", &timer) }
+        // From here on the spare is worked on: a failure is a failed build, as in a full one.
+        do throws(BuildStore.Damaged) { try store.forgetSpare() } catch { return giveUp("the store could not be changed", &timer) }
         var failure: String?
         var missing: String?
         var outputs: [RenderStage.Rendered] = []
         if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty {
             do throws(OutputWriter.Failure) {
-                let writer = try spareVouched ? OutputWriter(output: options.output, knownSpare: differences.all) : OutputWriter(inPlace: options.output)
+                let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
                 var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
                 stage.hashing = true
                 let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
@@ -302,7 +291,7 @@ struct RecordEdit {
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
                 let paths = Set(stale.map(\.path) + made.map(\.file.path) + search.writes.map(\.target) + search.removed)
-                for path in (spareVouched ? differences.all.sorted() : []) where !paths.contains(path) && !vanished.values.contains(path) {
+                for path in differences.all.sorted() where !paths.contains(path) && !vanished.values.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
                 for path in vanished.values.sorted() where !paths.contains(path) { writer.remove(path) }
@@ -363,49 +352,6 @@ struct RecordEdit {
         return report
     }
 
-    /// Whether every file the store says the last build published (its outputs, and the files
-    /// published as they are) is still in the output: a file deleted from it by hand gives the
-    /// edit in place (which would leave it deleted) to the build that loads everything, which
-    /// notices it as it links each kept file.
-    private static func outputIsWhole(store: String, output: String) -> Bool {
-        // (Twenty thousand paths at 10,000 reports: read as SQLite gives them, each ended by a
-        // NUL, and looked at from the output's folder on every core.)
-        var names: [CChar] = []
-        var starts: [Int] = []
-        do {
-            try StoreReaders.open(store).read { db in
-                let statement = try db.makeStatement(sql: "SELECT path FROM outputs UNION ALL SELECT path FROM published")
-                let raw = statement.sqliteStatement
-                defer { sqlite3_reset(raw) }
-                while true {
-                    let code = sqlite3_step(raw)
-                    guard code == SQLITE_ROW else {
-                        if code != SQLITE_DONE { throw Unfit(reason: "the outputs' paths") }
-                        break
-                    }
-                    guard let text = sqlite3_column_text(raw, 0) else { continue }
-                    starts.append(names.count)
-                    let count = Int(sqlite3_column_bytes(raw, 0))
-                    text.withMemoryRebound(to: CChar.self, capacity: count) { names.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
-                    names.append(0)
-                }
-            }
-        } catch {
-            return false
-        }
-        let root = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard root >= 0 else { return false }
-        defer { close(root) }
-        let step = max(1, starts.count / 16)
-        return parallelMap(Array(stride(from: 0, to: starts.count, by: step))) { [names, starts] first in
-            var info = stat()
-            return names.withUnsafeBufferPointer { all in
-                starts[first..<min(first + step, starts.count)].allSatisfy { start in
-                    fstatat(root, all.baseAddress! + start, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-                }
-            }
-        }.allSatisfy { $0 }
-    }
 
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
@@ -595,8 +541,7 @@ struct RecordEdit {
                 let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
                 try putMeta.execute(arguments: ["saved", UUID().uuidString])
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
-                // (A spare not vouched for stays so: an edit in place leaves it as it was.)
-                try putMeta.execute(arguments: ["spare_inode", spareVouched ? String(StoreSession.inode(OutputWriter.sparePath(for: output))) : "0"])
+                try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
                 if let problems {
                     let files = problems.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
                     try putMeta.execute(arguments: ["problem_files", files.joined(separator: "\n")])
@@ -672,7 +617,7 @@ struct RecordEdit {
                 try StoredFragments.forget(readersOf: facts.map(\.key), db)
                 try StoredFragments.save(fragments, db)
                 timer.lap("    save: bodies, outputs and fragments")
-                if spareVouched, let differences {
+                if let differences {
                     try db.execute(sql: "DELETE FROM differences")
                     let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
                     for path in differences { try putDifference.execute(arguments: [path, 0]) }

@@ -160,13 +160,24 @@ struct StoreSession {
 
     /// Saves what `state` made once the new site is in place, and tells what changed in the
     /// output (nil when that is not known: a full build without a store, unless asked for).
-    mutating func save(_ state: SiteState, warnings: Int) -> OutputChanges? {
+    /// `spare`: after a build without a snapshot, the paths in which the spare may differ from
+    /// the output, when the writer could vouch for it (`OutputWriter.vouchForSpare`).
+    mutating func save(_ state: SiteState, warnings: Int, spare vouched: Set<String>?) -> OutputChanges? {
         guard let store, let remembered = state.remembered else { return nil }
         var made = remembered.next
         made.liveInode = Self.inode(output)
         // The spare is now the site the store described, differing in what this build changed;
-        // after a build without a snapshot it is whatever the output held before: not vouched for.
-        made.spareInode = previous == nil ? 0 : Self.inode(spare)
+        // after a build without a snapshot it is the output this build replaced, which the
+        // writer may have made one to vouch for.
+        if previous != nil {
+            made.spareInode = Self.inode(spare)
+        } else if let vouched {
+            made.spareInode = Self.inode(spare)
+            made.differences = vouched
+            made.vanished = []
+        } else {
+            made.spareInode = 0
+        }
         made.warnings = warnings
         made.day = state.builtForDay
         made.images = state.imageCount

@@ -35,11 +35,14 @@ public final class OutputWriter: Sendable {
     private let hasOutput: Bool
     private let madeDirectories = Mutex<Set<String>>([])
     private let writtenFiles = Mutex<Set<String>>([])
-    /// Whether the files go into the output itself (`init(inPlace:)`), not a staging folder.
-    let inPlace: Bool
-    /// In place: the new files, each written beside the one it replaces, and the paths to take
-    /// out, for `commit`.
-    private let pending = Mutex<(files: [(temporary: String, target: String)], removed: [String])>(([], []))
+    /// For a build the store has no snapshot for (`vouching`): the paths whose new file may not
+    /// be the current output's bytes, and what the current output holds (walked while the build
+    /// renders), so that the output it replaces can become a spare the store vouches for.
+    private let unlike = Mutex<Set<String>>([])
+    private let vouching: Bool
+    private let currentTree: Background<(files: Set<String>, directories: Set<String>)>?
+    /// Whether `commit` made the output it replaced the spare.
+    private let swapped = Mutex(false)
 
     public struct Failure: Error, CustomStringConvertible {
         public let path: String
@@ -57,7 +60,11 @@ public final class OutputWriter: Sendable {
     /// output replaced, and differs from it exactly in those paths. The spare is then not walked,
     /// and a build that renders only what an edit touched fixes up only those paths (`keep`,
     /// `remove`), so its cost follows the edit, not the size of the site.
-    init(output: String, recycle: Bool = true, knownSpare: Set<String>?) throws(Failure) {
+    ///
+    /// With `vouching` (a build the store has no snapshot for), the writer notes what it needs to
+    /// leave a spare the store can vouch for after all (`vouchForSpare`): else the first edit
+    /// after a fresh build would have no spare to write into, and would go the whole way.
+    init(output: String, recycle: Bool = true, knownSpare: Set<String>?, vouching: Bool = false) throws(Failure) {
         let trimmed = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
         self.output = trimmed
         let url = URL(fileURLWithPath: trimmed)
@@ -65,9 +72,18 @@ public final class OutputWriter: Sendable {
         let prefix = ".\(url.lastPathComponent).plein-"
         spare = Self.sparePath(for: trimmed)
         staging = parent + "/" + prefix + "staging-\(getpid())"
-        inPlace = false
         var info = stat()
         hasOutput = lstat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        self.vouching = vouching && knownSpare == nil && hasOutput
+        if self.vouching {
+            currentTree = Background {
+                var files: Set<String> = [], directories: Set<String> = []
+                Self.walk(trimmed, "", files: &files, directories: &directories)
+                return (files, directories)
+            }
+        } else {
+            currentTree = nil
+        }
         // `--output some/new/public`: the folders above it are made, as other generators do.
         if lstat(parent, &info) != 0 {
             do {
@@ -109,31 +125,6 @@ public final class OutputWriter: Sendable {
         }
     }
 
-    /// A writer into the output itself, for a build after an edit when the build store does not
-    /// vouch for the spare (the first edit after a build that had no snapshot: a fresh build, a
-    /// first one). Writing a whole spare would cost what the site holds, not what the edit
-    /// changed. Each new file is written beside the one it replaces and nothing is replaced until
-    /// `commit`, which renames them all into place in one short loop; a file of the output is
-    /// never written into (it may be a hard link shared with the spare). The caller records in
-    /// the store, before `commit`, that the output is no longer the one it describes, so a build
-    /// killed in that loop is followed by a full one.
-    init(inPlace output: String) throws(Failure) {
-        let trimmed = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
-        var info = stat()
-        guard lstat(trimmed, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw Failure(path: trimmed, reason: "the last build's output is gone; the next build redoes everything")
-        }
-        self.output = trimmed
-        staging = trimmed
-        spare = Self.sparePath(for: trimmed)
-        inPlace = true
-        recycled = true
-        hasOutput = true
-        knownDifferences = []
-        oldFiles = []
-        oldDirectories = []
-    }
-
     /// Where the site before the current one is kept, beside `output`.
     static func sparePath(for output: String) -> String {
         let url = URL(fileURLWithPath: output)
@@ -166,10 +157,6 @@ public final class OutputWriter: Sendable {
     /// Puts one file into the staging folder: kept when the recycled file already holds these
     /// bytes, hard-linked from the current output when that one does, else written anew.
     public func write(_ file: OutputFile) throws(Failure) {
-        if inPlace {
-            guard let temporary = try makeRoom(for: file.path, unless: { Self.holds($0, file.bytes) }) else { return }
-            return try Self.create(temporary, file)
-        }
         let path = staging + "/" + file.path
         try makeParent(of: file.path)
         writtenFiles.withLock { _ = $0.insert(file.path) }
@@ -177,16 +164,31 @@ public final class OutputWriter: Sendable {
         let current = output + "/" + file.path
         if knownDifferences != nil || oldFiles.contains(file.path) {
             let staged = Self.compare(path, file.bytes)
-            if case .same = staged { return }
+            if case .same = staged {
+                // (Kept: the current output's file is this one when the two trees share it.)
+                if vouching, !Self.sameFile(path, current) { noteUnlike(file.path) }
+                return
+            }
             // (The current output's file, when it holds these bytes, is shared rather than copied.)
             let linked = hasOutput && Self.holds(current, file.bytes)
-            if !linked, case .differs(let common, true) = staged, Self.rewrite(path, file.bytes, from: common) { return }
+            if !linked, case .differs(let common, true) = staged, Self.rewrite(path, file.bytes, from: common) {
+                noteUnlike(file.path)
+                return
+            }
             guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
             if linked, Glibc.link(current, path) == 0 { return }
+            noteUnlike(file.path)
             return try Self.create(path, file)
         }
         if hasOutput, Self.holds(current, file.bytes), Glibc.link(current, path) == 0 { return }
+        noteUnlike(file.path)
         try Self.create(path, file)
+    }
+
+    /// Whether two paths name the same file (hard links of one another).
+    private static func sameFile(_ one: String, _ other: String) -> Bool {
+        var a = stat(), b = stat()
+        return lstat(one, &a) == 0 && lstat(other, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev
     }
 
     /// A file of the staging folder against the bytes it is to hold.
@@ -289,6 +291,7 @@ public final class OutputWriter: Sendable {
         // Most files of a rebuild are copied already: that is seen without opening the source.
         var info = stat()
         guard lstat(source, &info) == 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
+        noteCopy(relative, of: info)
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         let fd = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
@@ -310,8 +313,19 @@ public final class OutputWriter: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
+        noteCopy(relative, of: info)
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
+    }
+
+    /// With `vouching`: a copy of `source` at `relative` is like the current output's file when
+    /// that one is a copy of it too.
+    private func noteCopy(_ relative: String, of source: stat) {
+        if vouching, !FileCopy.isCopy(output + "/" + relative, of: source) { noteUnlike(relative) }
+    }
+
+    private func noteUnlike(_ relative: String) {
+        if vouching { unlike.withLock { _ = $0.insert(relative) } }
     }
 
     /// Makes room in the staging folder for `relative`: nil when the recycled folder's file there
@@ -320,14 +334,6 @@ public final class OutputWriter: Sendable {
         try makeParent(of: relative)
         writtenFiles.withLock { _ = $0.insert(relative) }
         let target = staging + "/" + relative
-        if inPlace {
-            if isRight(target) { return nil }
-            let slash = target.lastIndex(of: "/")!
-            let temporary = String(target[...slash]) + ".\(target[target.index(after: slash)...]).plein-new-\(getpid())"
-            _ = unlink(temporary)
-            pending.withLock { $0.files.append((temporary, target)) }
-            return temporary
-        }
         if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
         if knownDifferences != nil || oldFiles.contains(relative) {
             if isRight(target) { return nil }
@@ -351,6 +357,7 @@ public final class OutputWriter: Sendable {
             return lstat(path, &old) == 0 && info.st_ino == old.st_ino && info.st_dev == old.st_dev
         }) else { return }
         if Glibc.link(output + "/" + relative, target) == 0 { return }
+        noteUnlike(relative)
         let fd = open(output + "/" + relative, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -361,11 +368,7 @@ public final class OutputWriter: Sendable {
     /// leaves empty.
     func remove(_ relative: String) {
         guard knownDifferences != nil else { return }
-        if inPlace {
-            pending.withLock { $0.removed.append(relative) }
-        } else {
-            Self.unlinkPruning(staging, relative)
-        }
+        Self.unlinkPruning(staging, relative)
     }
 
     /// Takes a file out of `root` and the folders it leaves empty.
@@ -408,16 +411,6 @@ public final class OutputWriter: Sendable {
     /// with the staging folder in one step; the previous output becomes the spare. Hidden
     /// entries at the top of the output (`.git`, `.gitkeep`, a host's dot files) are carried over.
     public func commit() throws(Failure) {
-        if inPlace {
-            let (files, removed) = pending.withLock { $0 }
-            for (index, (temporary, target)) in files.enumerated() where rename(temporary, target) != 0 {
-                let reason = String(cString: strerror(errno))
-                for (left, _) in files[index...] { _ = unlink(left) }
-                throw Failure(path: target, reason: reason)
-            }
-            for relative in removed { Self.unlinkPruning(output, relative) }
-            return
-        }
         let fm = FileManager.default
         if recycled, knownDifferences == nil {
             let written = writtenFiles.withLock { $0 }
@@ -457,7 +450,7 @@ public final class OutputWriter: Sendable {
         }
         if plein_exchange_paths(staging, output) == 0 {
             // The staging folder now holds the previous site: the next build's spare.
-            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) }
+            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) } else { swapped.withLock { $0 = true } }
             return
         }
         // Without RENAME_EXCHANGE: two renames, with a moment in which the output is missing.
@@ -472,15 +465,34 @@ public final class OutputWriter: Sendable {
             discard()
             throw Failure(path: output, reason: reason)
         }
+        swapped.withLock { $0 = true }
+    }
+
+    /// After `commit`, for a build with `vouching`: makes the spare (the output this build
+    /// replaced) one the store can vouch for, by taking out of it every file and folder the new
+    /// site lacks, and gives the paths in which it may still differ from the new output (the
+    /// files this build did not share with the one it replaced). Nil when it cannot: there was
+    /// no output before, or no spare is left.
+    func vouchForSpare() -> Set<String>? {
+        guard vouching, let currentTree, swapped.withLock({ $0 }) else { return nil }
+        let (files, directories) = currentTree.value
+        let written = writtenFiles.withLock { $0 }
+        let made = madeDirectories.withLock { $0 }
+        for file in files where !written.contains(file) {
+            guard unlink(spare + "/" + file) == 0 || errno == ENOENT else { return nil }
+        }
+        // Deepest first, so a folder is empty when its turn comes.
+        for directory in directories.sorted(by: { $0.count > $1.count }) where !made.contains(directory) && !written.contains(directory) {
+            if rmdir(spare + "/" + directory) != 0, errno != ENOENT {
+                guard errno == ENOTEMPTY, plein_remove_tree(spare + "/" + directory) == 0 else { return nil }
+            }
+        }
+        return unlike.withLock { $0 }
     }
 
     /// Gives up the staging folder; the output is untouched. A recycled folder stays the spare
     /// (whatever it holds now, the next build compares every file anyway).
     public func discard() {
-        if inPlace {
-            for (temporary, _) in pending.withLock({ $0.files }) { _ = unlink(temporary) }
-            return
-        }
         if recycled, rename(staging, spare) == 0 { return }
         _ = plein_remove_tree(staging)
     }
