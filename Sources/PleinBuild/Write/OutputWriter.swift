@@ -41,8 +41,9 @@ public final class OutputWriter: Sendable {
     private let unlike = Mutex<Set<String>>([])
     private let vouching: Bool
     private let currentTree: Background<(files: Set<String>, directories: Set<String>)>?
-    /// Whether `commit` made the output it replaced the spare.
-    private let swapped = Mutex(false)
+    /// What `commit` did with the output it replaced: made it the spare, or found none.
+    private let placed = Mutex(Placed.not)
+    private enum Placed { case not, swapped, first }
 
     public struct Failure: Error, CustomStringConvertible {
         public let path: String
@@ -74,8 +75,8 @@ public final class OutputWriter: Sendable {
         staging = parent + "/" + prefix + "staging-\(getpid())"
         var info = stat()
         hasOutput = lstat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-        self.vouching = vouching && knownSpare == nil && hasOutput
-        if self.vouching {
+        self.vouching = vouching && knownSpare == nil
+        if self.vouching, hasOutput {
             currentTree = Background {
                 var files: Set<String> = [], directories: Set<String> = []
                 Self.walk(trimmed, "", files: &files, directories: &directories)
@@ -446,11 +447,12 @@ public final class OutputWriter: Sendable {
                 discard()
                 throw Failure(path: output, reason: reason)
             }
+            placed.withLock { $0 = .first }
             return
         }
         if plein_exchange_paths(staging, output) == 0 {
             // The staging folder now holds the previous site: the next build's spare.
-            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) } else { swapped.withLock { $0 = true } }
+            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) } else { placed.withLock { $0 = .swapped } }
             return
         }
         // Without RENAME_EXCHANGE: two renames, with a moment in which the output is missing.
@@ -465,16 +467,26 @@ public final class OutputWriter: Sendable {
             discard()
             throw Failure(path: output, reason: reason)
         }
-        swapped.withLock { $0 = true }
+        placed.withLock { $0 = .swapped }
     }
 
     /// After `commit`, for a build with `vouching`: makes the spare (the output this build
     /// replaced) one the store can vouch for, by taking out of it every file and folder the new
     /// site lacks, and gives the paths in which it may still differ from the new output (the
-    /// files this build did not share with the one it replaced). Nil when it cannot: there was
-    /// no output before, or no spare is left.
+    /// files this build did not share with the one it replaced). Where there was no output, the
+    /// spare is an empty folder that differs in every path (the first edit links them all into
+    /// it: a fraction of a full build). Nil when it cannot be vouched for.
     func vouchForSpare() -> Set<String>? {
-        guard vouching, let currentTree, swapped.withLock({ $0 }) else { return nil }
+        guard vouching else { return nil }
+        switch placed.withLock({ $0 }) {
+        case .not: return nil
+        case .first:
+            var info = stat()
+            guard lstat(spare, &info) != 0, mkdir(spare, 0o755) == 0 else { return nil }
+            return unlike.withLock { $0 }
+        case .swapped: break
+        }
+        guard let currentTree else { return nil }
         let (files, directories) = currentTree.value
         let written = writtenFiles.withLock { $0 }
         let made = madeDirectories.withLock { $0 }
