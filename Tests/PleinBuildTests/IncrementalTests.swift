@@ -486,6 +486,44 @@ import Testing
         expectSameAsClean("a new report after a full build that changed another report's title")
     }
 
+    /// Past a thousand reports the list of areas draws only the newest thousand's markers, says
+    /// so under the drawing, and keeps the map of every report for the interactive map; a
+    /// thousand more reports in one area are still each on that area's map.
+    @Test func theListOfAreasDrawsTheNewestReports() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let limit = 1000
+        for i in 0..<limit {
+            let (hour, minute) = (i / 60, i % 60)
+            try site.write(String(format: "reports/1094/2026-12-01-melding-%04d.md", i), String(format: """
+                ---
+                title: Melding %d
+                category: attention
+                at: 2026-12-01T%02d:%02d:00+01:00
+                author: anna-de-vries
+                location:
+                  lat: 52.36%03d
+                  lon: 4.937400
+                ---
+                Melding.
+
+                """, i, hour, minute, i))
+        }
+        let state = SiteState(site.options, tracking: false)
+        #expect(state.succeeded)
+        func text(_ path: String) -> String {
+            guard case .bytes(let bytes)? = state.files[path] else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let areas = text("reports/index.html")
+        #expect(areas.components(separatedBy: "class=\"map-marker\"").count - 1 == limit)
+        #expect(areas.contains("melding-0999/") && !areas.contains("scooters-op-de-stoep-javastraat/\" class=\"map-marker\""))
+        #expect(areas.contains("class=\"map-note\">De tekening toont de nieuwste 1000 van "), "the note under the drawing")
+        let area = text("reports/1094/index.html")
+        #expect(area.contains("scooters-op-de-stoep-javastraat/\" class=\"map-marker\""), "the area's own map draws every report of it")
+        #expect(text("reports/map.geojson").contains("Scooters op de stoep"), "the map of every report keeps them all")
+    }
+
     /// An edit after a site's first build, whose spare differs from the output in every path:
     /// the edits after it find a spare that differs in what they changed.
     static func leaveAVouchedSpare(_ site: Site, _ options: BuildOptions) throws {

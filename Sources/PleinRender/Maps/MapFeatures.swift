@@ -51,6 +51,26 @@ struct MapFeatures: Rendering {
     /// their markers, kept from the last build while a report's headline is the same. It shows
     /// no report's description, so none is read (a page of every report's map then does not
     /// depend on their texts).
+    /// The map of every report as the list of areas draws it: the areas' outlines and, past
+    /// `newest` reports, only the newest ones' markers (at 100,000 reports the drawing of all
+    /// was a page of 26 MB, and its markers hid one another; each area's page draws all of its
+    /// own, and the interactive map loads every one). Also how many reports there are.
+    func drawnReports(newest limit: Int, link: (String) -> String) -> (features: [MapFeature], markers: [DrawnMarker], total: Int) {
+        let order = view.reportOrder
+        guard order.count > limit else {
+            let (features, markers) = drawn(.reports, link: link)
+            return (features, markers, order.count)
+        }
+        let ids = Array(order.prefix(limit)).sortedByBytes()
+        let kept = view.entries("map:newest", each: "map:report:", ids: ids) { id in
+            reportFeature(id, described: false).map { DrawnMarker.kept($0, link: link) } ?? []
+        }
+        let markers = zip(ids, kept).compactMap { id, kept in
+            kept.isEmpty ? nil : DrawnMarker(kept: kept) ?? reportFeature(id, described: false).flatMap { DrawnMarker(made: $0, link: link) }
+        }
+        return (view.areas.compactMap(areaFeature), markers, order.count)
+    }
+
     func drawn(_ id: MapID, link: (String) -> String) -> (features: [MapFeature], markers: [DrawnMarker]) {
         var markers: [DrawnMarker] = []
         let features = things(id, each: { $0 }, reports: { key, ids in

@@ -5,6 +5,8 @@ import PleinMustache
 /// `/reports/`: the postcode areas, the latest reports and the map of all of them.
 struct AreaListPage: PageRenderer {
     let inputs: RenderInputs
+    /// How many of the newest reports the drawn map shows at most.
+    static let drawnReports = 1000
 
     struct Latest: TemplateValues, Encodable {
         let title: String
@@ -44,8 +46,11 @@ struct AreaListPage: PageRenderer {
         var page = Page(
             kind: .areas, path: routes.areas, title: strings["areas_title"],
             description: strings.format("areas_description", ["site": site.title]), section: .reports)
-        let drawn = maps.features.drawn(.reports, link: maps.link)
-        let map = maps.block(id: "map-reports", title: strings["areas_title"], features: drawn.features, markers: drawn.markers, geoJSON: routes.reportsMap)
+        let drawn = maps.features.drawnReports(newest: Self.drawnReports, link: maps.link)
+        var map = maps.block(id: "map-reports", title: strings["areas_title"], features: drawn.features, markers: drawn.markers, geoJSON: routes.reportsMap)
+        if drawn.total > drawn.markers.count {
+            map?.note = strings.format("map_newest", ["n": strings.number(drawn.markers.count), "total": strings.number(drawn.total)])
+        }
         page.values = Values(areas: rows, recent: view.reportOrder.prefix(6).compactMap(cards.report), map: map,
                              newReportURL: cms.newReport(area: nil))
         page.hasMap = map != nil

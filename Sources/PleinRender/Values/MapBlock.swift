@@ -18,6 +18,8 @@ struct MapBlock: TemplateValues, Encodable {
     let attribution: String
     /// The GeoJSON file the interactive map loads.
     let geojson: String?
+    /// What the drawing leaves out, said under it (not under the interactive map).
+    var note: String?
 }
 
 /// Makes map blocks.
