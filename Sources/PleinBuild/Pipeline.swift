@@ -35,6 +35,9 @@ public struct BuildOptions: Sendable {
     public var templatesOverBuiltInTheme = false
     /// Markup added before `</body>` of every page (the dev server's reload script).
     public var pageFooterInjection: String?
+    /// Past this many reports the sitemap is an index of parts (`RenderOptions.sitemapSplit`;
+    /// tests make it smaller).
+    public var sitemapSplit = RenderOptions.sitemapSplit
     /// Whether `build` keeps what it made in the build store and, from the second build on,
     /// redoes only what changed (`--fresh` ignores what it holds for one build).
     public var remember = true

@@ -25,6 +25,9 @@ public enum OutputID: Hashable, Sendable {
     case now
     case notFound
     case sitemap
+    /// A part of the sitemap, past `RenderOptions.sitemapSplit` reports (`sitemap.xml` is then
+    /// their index).
+    case sitemapPart(SitemapPart)
     case robots
     case atom(FeedID)
     case jsonFeed(FeedID)
@@ -49,7 +52,7 @@ public enum OutputID: Hashable, Sendable {
     /// start of its `key`) and its page template. The theme must have every template named here.
     public enum Kind: String, CaseIterable, Sendable {
         case home, members, member, progress, divers, groups, group, leaderboard, album, photo, areas, area, report
-        case locations, location, now, notFound = "not-found", sitemap, robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
+        case locations, location, now, notFound = "not-found", sitemap, sitemapPart = "sitemap-part", robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
         case calendar, events, groupEvent = "group-event", diversIndex = "divers-index", leaderboardJSON = "leaderboard-json"
         case thread, search, page, cmsPage = "cms-page", cmsConfig = "cms-config"
 
@@ -60,7 +63,7 @@ public enum OutputID: Hashable, Sendable {
                  .report, .locations, .location, .now, .notFound, .thread, .events, .search, .page:
                 return rawValue
             case .groupEvent: return "event"
-            case .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .cmsPage, .cmsConfig:
+            case .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .cmsPage, .cmsConfig:
                 return nil
             }
         }
@@ -86,6 +89,7 @@ public enum OutputID: Hashable, Sendable {
         case .now: return .now
         case .notFound: return .notFound
         case .sitemap: return .sitemap
+        case .sitemapPart: return .sitemapPart
         case .robots: return .robots
         case .atom: return .atom
         case .jsonFeed: return .jsonFeed
@@ -152,8 +156,9 @@ public enum OutputID: Hashable, Sendable {
         return feeds
     }
 
-    /// Every output the model calls for, in a fixed order.
-    public static func all(_ model: SiteModel) -> [OutputID] {
+    /// Every output the model calls for, in a fixed order (the sitemap in parts past
+    /// `sitemapSplit` reports).
+    public static func all(_ model: SiteModel, sitemapSplit: Int = RenderOptions.sitemapSplit) -> [OutputID] {
         // A section the site leaves out has no pages: the model holds none of its records, and
         // its list pages (and the member pages, which hold no records of their own) are left out.
         let has = model.site.has
@@ -165,6 +170,9 @@ public enum OutputID: Hashable, Sendable {
         if has(.study) { ids.append(.locations) }
         if has(.now) { ids.append(.now) }
         ids += [.notFound, .sitemap, .robots]
+        if SitemapPart.splits(reports: model.reportOrder.count, past: sitemapSplit) {
+            ids += ([.pages] + model.areas.map { .area($0.id) }).map { .sitemapPart($0) }
+        }
         if CMSConfig.isPublished(model.site) { ids += [.cmsPage, .cmsConfig] }
         let studying = Set(model.sessions.map(\.member))
         for id in model.memberOrder + model.formerMembers where has(.members) {
@@ -227,7 +235,7 @@ extension OutputID {
             case .cmsPage: self = .cmsPage
             case .cmsConfig: self = .cmsConfig
             // Kinds that name one record or file: a key without its argument names nothing.
-            case .member, .progress, .group, .leaderboard, .album, .photo, .area, .report, .location, .atom, .jsonFeed, .geoJSON,
+            case .member, .progress, .group, .leaderboard, .album, .photo, .area, .report, .location, .atom, .jsonFeed, .geoJSON, .sitemapPart,
                  .calendar, .groupEvent, .leaderboardJSON, .thread, .page:
                 return nil
             }
@@ -269,6 +277,9 @@ extension OutputID {
                 }
             }
             self = kind == .atom ? .atom(feed) : .jsonFeed(feed)
+        case .sitemapPart:
+            guard let part = SitemapPart(key: argument) else { return nil }
+            self = .sitemapPart(part)
         case .geoJSON:
             switch argument {
             case "reports": self = .geoJSON(.reports)
@@ -318,6 +329,7 @@ extension OutputID {
         case .album(let key): return key.group + "/" + key.album
         case .photo(let key, let index): return key.group + "/" + key.album + "/" + String(index)
         case .atom(let feed), .jsonFeed(let feed): return feed.key
+        case .sitemapPart(let part): return part.key
         case .geoJSON(let map): return map.key
         case .calendar(let calendar): return calendar.key
         case .groupEvent(let key): return key.group + "/" + key.event
@@ -349,6 +361,28 @@ extension CalendarID {
         case .groupEvent(let key): return "event/" + key.group + "/" + key.event
         }
     }
+}
+
+/// A part of a sitemap split in parts: the pages that are no report's nor an area's, or an
+/// area's page with its reports.
+public enum SitemapPart: Hashable, Sendable {
+    case pages
+    case area(String)
+
+    var key: String {
+        switch self {
+        case .pages: return "pages"
+        case .area(let id): return "area/" + id
+        }
+    }
+
+    init?(key: String) {
+        if key == "pages" { self = .pages } else if key.hasPrefix("area/"), key.count > 5 { self = .area(String(key.dropFirst(5))) } else { return nil }
+    }
+
+    /// Whether a site of `reports` reports has its sitemap in parts (the sitemap protocol allows
+    /// 50,000 URLs a file).
+    public static func splits(reports: Int, past limit: Int) -> Bool { reports > limit }
 }
 
 extension MapID {

@@ -26,7 +26,7 @@ public struct Renderer: Sendable {
         // Threads only with a secret; they are listed nowhere else.
         let threads = inputs.options.threadKeys == nil
             ? [] : model.threads.map { OutputID.thread($0.id) }
-        let all = OutputID.all(model) + albumMaps + threads + (inputs.options.search ? [.search] : [])
+        let all = OutputID.all(model, sitemapSplit: inputs.options.sitemapSplit) + albumMaps + threads + (inputs.options.search ? [.search] : [])
         // A members-only group's feeds, calendars and data are not published (its pages are, sealed).
         let sealing = inputs.options.sealing
         return sealing.isEmpty ? all : all.filter { !$0.isLeftOut(sealing: sealing) }
@@ -144,6 +144,7 @@ private struct Batch: Rendering {
         case .atom(let fid): return writer.atom(feed(.atom(fid)))
         case .jsonFeed(let fid): return writer.json(feed(.atom(fid)))
         case .sitemap: return Sitemap(inputs: inputs).render()
+        case .sitemapPart(let part): return Sitemap(inputs: inputs).render(part)
         case .robots: return Robots(inputs: inputs).render()
         case .cmsPage: return CMSPage(inputs: inputs).render()
         case .cmsConfig: return CMSConfig(inputs: inputs).render()

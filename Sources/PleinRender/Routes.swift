@@ -108,6 +108,13 @@ public struct Routes: Sendable {
     public var diversIndex: String { divers + "index.json" }
     public func albumMap(_ key: AlbumKey) -> String { album(key) + "map.geojson" }
     public var sitemap: String { "sitemap.xml" }
+    /// A part of a sitemap in parts (`SitemapPart`).
+    func sitemapPart(_ part: SitemapPart) -> String {
+        switch part {
+        case .pages: return "sitemaps/pages.xml"
+        case .area(let id): return "sitemaps/area-\(id).xml"
+        }
+    }
     /// The search page, and the folder of one search index (Pagefind's files).
     public var search: String { "search/" }
     public func searchIndex(_ shard: String) -> String { "pagefind/\(shard)/" }

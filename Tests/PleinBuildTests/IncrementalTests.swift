@@ -158,7 +158,8 @@ import Testing
             #expect(Set(templates) == Set((id.template.map { [$0] } ?? []) + sealed) && templates.count == Set(templates).count,
                     "\(id.key) read the templates \(templates)")
         }
-        #expect(kinds == Set(OutputID.Kind.allCases), "the demo lacks \(Set(OutputID.Kind.allCases).subtracting(kinds))")
+        // (The demo's sitemap is one file: its parts are `aLargeSitemapIsAnIndexOfParts`'s.)
+        #expect(kinds == Set(OutputID.Kind.allCases).subtracting([.sitemapPart]), "the demo lacks \(Set(OutputID.Kind.allCases).subtracting(kinds))")
 
         // Pages that read a view of every report (the sitemap, the site's feed, the map of every
         // report, the list of areas) record it as one read (`Dependency.everies`), not one per
@@ -484,6 +485,65 @@ import Testing
         #expect(after.succeeded && after.recordByRecord && after.renderedOutputs.contains("geojson:reports"),
                 "a new report after a full build: \(String(describing: after.renderedOutputs))")
         expectSameAsClean("a new report after a full build that changed another report's title")
+    }
+
+    /// Past `sitemapSplit` reports the sitemap is an index of parts (the pages, and each area's
+    /// page with its reports) that together list what the one sitemap lists; a new report goes
+    /// record by record and writes its area's part, and one that makes the sitemap one file
+    /// again, or parts again, gives way to the full build. Each time the output is a clean build's.
+    @Test func aLargeSitemapIsAnIndexOfParts() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.storeOptions()
+        options.pagefind = nil
+        var whole = site.options
+        (whole.output, whole.remember, whole.pagefind) = (site.dir.path + "/whole", false, nil)
+        #expect(Pipeline.build(whole).succeeded)
+        options.sitemapSplit = 10
+        var clean = whole
+        (clean.output, clean.sitemapSplit) = (site.dir.path + "/clean", options.sitemapSplit)
+        func read(_ root: String, _ path: String) -> String { (try? String(contentsOfFile: root + "/" + path, encoding: .utf8)) ?? "" }
+        func locs(_ xml: String) -> [String] {
+            xml.components(separatedBy: "<loc>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        }
+        #expect(Pipeline.build(options).succeeded)
+        let index = read(options.output, "sitemap.xml")
+        #expect(index.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"))
+        let parts = locs(index)
+        #expect(parts.count == 4 && parts[0].hasSuffix("/sitemaps/pages.xml") && parts[1].hasSuffix("/sitemaps/area-1011.xml"), "\(parts)")
+        let base = parts[0].replacingOccurrences(of: "sitemaps/pages.xml", with: "")
+        let listed = parts.flatMap { locs(read(options.output, String($0.dropFirst(base.count)))) }
+        #expect(listed.sorted() == locs(read(whole.output, "sitemap.xml")).sorted(), "the parts list what the one sitemap lists")
+        func expectSameAsClean(_ label: String) {
+            #expect(Pipeline.build(clean).succeeded)
+            let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
+            #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
+            let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
+            #expect(differing.isEmpty, "\(label): the output differs from a clean build's in \(differing.prefix(5))")
+        }
+        func report(_ day: Int) -> String {
+            "---\ntitle: Lantaarnpaal \(day) kapot\ncategory: complaint\nat: 2026-09-\(day)T21:10:00+02:00\nauthor: anna-de-vries\n"
+                + "location:\n  lat: 52.3637\n  lon: 4.9374\n---\nDe lantaarnpaal brandt niet.\n"
+        }
+        try site.write("reports/1094/2026-09-20-lantaarnpaal-kapot.md", report(20))
+        let new = Pipeline.build(options)
+        #expect(new.succeeded && new.recordByRecord && new.changes?.changed.contains("sitemaps/area-1094.xml") == true
+                && new.changes?.changed.contains("sitemaps/pages.xml") == false, "\(String(describing: new.changes))")
+        expectSameAsClean("a new report in a sitemap of parts")
+        // (The count of reports at the split: one more makes parts, one fewer one file again.)
+        let count = snapshotTree(whole.output).keys.count { $0.hasPrefix("reports/") && $0.hasSuffix("/index.html") && $0.split(separator: "/").count == 4 } + 1
+        options.sitemapSplit = count
+        clean.sitemapSplit = count
+        #expect(Pipeline.build(options).succeeded)
+        #expect(!read(options.output, "sitemap.xml").contains("<sitemapindex"))
+        try site.write("reports/1094/2026-09-21-lantaarnpaal-kapot.md", report(21))
+        let split = Pipeline.build(options)
+        #expect(split.succeeded && !split.recordByRecord && read(options.output, "sitemap.xml").contains("<sitemapindex"))
+        expectSameAsClean("a new report that splits the sitemap")
+        try FileManager.default.removeItem(atPath: site.content + "/reports/1094/2026-09-21-lantaarnpaal-kapot.md")
+        let one = Pipeline.build(options)
+        #expect(one.succeeded && !one.recordByRecord && !read(options.output, "sitemap.xml").contains("<sitemapindex"))
+        expectSameAsClean("a report deleted that makes the sitemap one file again")
     }
 
     /// Past a thousand reports the list of areas draws only the newest thousand's markers, says

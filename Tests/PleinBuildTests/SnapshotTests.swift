@@ -27,7 +27,7 @@ import Testing
         + ["users/anna-de-vries/feed.xml", "users/anna-de-vries/following.xml", report + "feed.xml"]
     static let data = [
         "reports/map.geojson", "reports/1094/map.geojson", "locations/map.geojson", album + "map.geojson", "divers/index.json",
-        "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "robots.txt",
+        "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "sitemaps/pages.xml", "sitemaps/area-1094.xml", "robots.txt",
         "events.ics", "reports/1094/events.ics", "users/bram/events.ics", "groups/duikclub/events.ics",
         "groups/duikclub/events/nachtduik/event.ics", "reports/1094/2026-10-04-buurtfeest/event.ics",
         "admin/index.html", "admin/config.yml",
@@ -217,8 +217,10 @@ import Testing
         }
         var options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots")
         options.secret = Array("snapshot-secret".utf8)
-        // With the search box on every page, and the search page.
+        // With the search box on every page, and the search page; the sitemap in parts (an index,
+        // the pages' part and an area's, whose list of entries the one sitemap also is).
         options.pagefind = Pagefind.locate(ProcessInfo.processInfo.environment)
+        options.sitemapSplit = 1
         let report = Pipeline.build(options)
         guard report.succeeded else { throw BuildFailed(diagnostics: report.diagnostics.map(\.message)) }
         optionsBuilt.withLock { $0 = options }

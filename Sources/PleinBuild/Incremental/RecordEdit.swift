@@ -254,7 +254,7 @@ struct RecordEdit {
         let renderer = Renderer(
             source: source, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
-                                   threadKeys: threadKeys, search: searching))
+                                   threadKeys: threadKeys, search: searching, sitemapSplit: options.sitemapSplit))
         // The search index's shards whose records read a changed fact, made again (Pagefind runs
         // before anything is written: a failure still leaves the edit to the full build).
         var search = SearchChange()
@@ -452,6 +452,10 @@ struct RecordEdit {
             if has && !had { new.append(.atom(.report(id))) }
             if had && !has { gone.append(.atom(.report(id))) }
         }
+        // (A sitemap that becomes an index of parts, or one file again, is other outputs.)
+        let reports = model.reportOrder.count
+        let before = reports - new.count { if case .report = $0 { true } else { false } } + gone.count { if case .report = $0 { true } else { false } }
+        guard SitemapPart.splits(reports: reports, past: options.sitemapSplit) == SitemapPart.splits(reports: before, past: options.sitemapSplit) else { return nil }
         return new.isEmpty && gone.isEmpty ? nil : (new, gone)
     }
 

@@ -39,7 +39,7 @@ struct Remembered: Sendable {
         text += "base \(options.baseURL ?? "-")\nhistory \(options.history)\n"
         text += "secret \(options.secret.map { Hashing.sha256Hex($0) } ?? "-")\n"
         text += "passphrases \(SealingStage.fingerprint(options.passphrases))\n"
-        text += "footer \(options.pageFooterInjection ?? "-")\n"
+        text += "footer \(options.pageFooterInjection ?? "-")\nsitemap \(options.sitemapSplit)\n"
         text += "pagefind \(options.pagefind.map { Pagefind(executable: $0).identity } ?? "-")\n"
         text += "ffmpeg \(options.ffmpegIdentity)\n"
         for file in leaflet?.files ?? [] { text += "leaflet \(file.path) \(Hashing.sha256Hex(file.bytes))\n" }

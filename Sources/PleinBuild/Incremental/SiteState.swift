@@ -255,7 +255,7 @@ public struct SiteState: Sendable {
         let renderer = Renderer(
             model: model, theme: theme, bodies: bodies.bodies, images: catalog,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: leaflet?.assets, threadKeys: threadKeys,
-                                   search: searching, sealing: sealing),
+                                   search: searching, sealing: sealing, sitemapSplit: options.sitemapSplit),
             fragments: memory.map { $0 as any FragmentMemory } ?? updated)
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil

@@ -30,7 +30,7 @@ extension SiteState {
     func searchingRenderer() -> Renderer? {
         guard let model = last.model, let theme else { return nil }
         return Renderer(model: model, theme: theme, bodies: last.bodies.bodies, images: last.catalog,
-                        options: RenderOptions(threadKeys: threadKeys, search: true))
+                        options: RenderOptions(threadKeys: threadKeys, search: true, sitemapSplit: options.sitemapSplit))
     }
 
     public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.path.hasSuffix(".html") } }

@@ -278,6 +278,9 @@ struct ModelView: Sendable {
     /// `reportOrder` sorted.
     var reportIDs: [String] { note(.reportOrder); return source.reportIDs }
 
+    /// The areas' ids, in order.
+    var areaIDs: [String] { note(.areaOrder); return source.areaOrder }
+
     /// Every area, in order (the output depends on each of them).
     var areas: [AreaModel] {
         note(.areaOrder)

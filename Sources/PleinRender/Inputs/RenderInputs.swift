@@ -30,9 +30,15 @@ public struct RenderOptions: Sendable {
     public var search: Bool
     /// The members-only groups with their keys: their pages are published sealed.
     public var sealing: Sealing
+    /// Past this many reports, `sitemap.xml` is an index of parts (`SitemapPart`): one of the
+    /// pages that are no report's nor an area's, one per area with its reports. The sitemap
+    /// protocol allows 50,000 URLs a file; a part per area also lets a new report write one part.
+    public var sitemapSplit: Int
+    public static let sitemapSplit = 40_000
 
     public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil, search: Bool = false,
-                sealing: Sealing = [:]) {
+                sealing: Sealing = [:], sitemapSplit: Int = RenderOptions.sitemapSplit) {
+        self.sitemapSplit = sitemapSplit
         self.pageFooterInjection = pageFooterInjection
         self.leaflet = leaflet
         self.threadKeys = threadKeys

@@ -25,12 +25,47 @@ struct NotFoundPage: PageRenderer {
 
 /// `sitemap.xml`: every listed page, for search engines. Unlisted groups and message threads
 /// stay out. Pages made from a record carry `lastmod`, the last commit that changed what they
-/// show (with the content's git history).
+/// show (with the content's git history). Past `RenderOptions.sitemapSplit` reports it is a
+/// sitemap index of parts (`SitemapPart`): the pages that are no report's nor an area's, and
+/// one per area with its reports.
 struct Sitemap: Rendering {
     let inputs: RenderInputs
 
     func render() -> OutputFile {
-        let entries = entries()
+        guard SitemapPart.splits(reports: view.reportOrder.count, past: inputs.options.sitemapSplit) else {
+            return urlset(entries(), path: routes.sitemap)
+        }
+        var xml = MarkupWriter(capacity: 4096)
+        xml.append(literal: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        xml.open("sitemapindex", .init("xmlns", "http://www.sitemaps.org/schemas/sitemap/0.9"))
+        for part in [SitemapPart.pages] + view.areaIDs.map(SitemapPart.area) {
+            xml.append(literal: "\n  ")
+            xml.open("sitemap")
+            xml.element("loc", text: routes.absolute(routes.sitemapPart(part)))
+            xml.close("sitemap")
+        }
+        xml.append(literal: "\n")
+        xml.close("sitemapindex")
+        xml.append(literal: "\n")
+        return OutputFile(path: routes.sitemap, bytes: xml.bytes)
+    }
+
+    /// One part of a sitemap in parts.
+    func render(_ part: SitemapPart) -> OutputFile {
+        switch part {
+        case .pages:
+            return urlset(pageEntries(groupAndAreaPages(areas: false)) + pagesAfterReports().map { entry($0)[...] }, path: routes.sitemapPart(part))
+        case .area(let id):
+            // (The area's reports, each one's entry kept as in the whole sitemap.)
+            let reports = view.area(id)?.reports.sortedByBytes() ?? []
+            let entries = [entry((routes.area(id), nil))[...]] + view.entries("sitemap:area:" + id, each: "sitemap:report:", ids: reports) { id in
+                view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
+            }.filter { !$0.isEmpty }
+            return urlset(entries, path: routes.sitemapPart(part))
+        }
+    }
+
+    private func urlset(_ entries: [ArraySlice<UInt8>], path: String) -> OutputFile {
         var xml = MarkupWriter(capacity: 256 + entries.reduce(0) { $0 + $1.count + 3 })
         xml.append(literal: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         xml.open("urlset", .init("xmlns", "http://www.sitemaps.org/schemas/sitemap/0.9"))
@@ -41,12 +76,24 @@ struct Sitemap: Rendering {
         xml.append(literal: "\n")
         xml.close("urlset")
         xml.append(literal: "\n")
-        return OutputFile(path: routes.sitemap, bytes: xml.bytes)
+        return OutputFile(path: path, bytes: xml.bytes)
     }
 
     /// Each page's `<url>`; a report's kept from the last build while its headline is the same,
     /// a member's while their card is.
     func entries() -> [ArraySlice<UInt8>] {
+        var entries = pageEntries(groupAndAreaPages(areas: true))
+        entries += view.readingEvery {
+            view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportIDs) { id in
+                view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
+            }.filter { !$0.isEmpty }
+        }
+        return entries + pagesAfterReports().map { entry($0)[...] }
+    }
+
+    /// The entries before the reports: the home page and the lists, the members and their
+    /// progress, then `groupsAndAreas`.
+    private func pageEntries(_ groupsAndAreas: [(path: String, changed: Moment?)]) -> [ArraySlice<UInt8>] {
         let lists: [(SiteSection, String)] = [(.members, routes.members), (.groups, routes.groups), (.reports, routes.areas),
                                               (.study, routes.locations), (.now, routes.now), (.divers, routes.divers)]
         var entries = ([routes.home] + lists.filter { site.has($0.0) }.map(\.1)).map { entry(($0, nil))[...] }
@@ -59,13 +106,7 @@ struct Sitemap: Rendering {
                 view.hasCheckIns(id) ? entry((routes.progress(id), nil)) : []
             }.filter { !$0.isEmpty }
         }
-        entries += groupAndAreaPages().map { entry($0)[...] }
-        entries += view.readingEvery {
-            view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportIDs) { id in
-                view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
-            }.filter { !$0.isEmpty }
-        }
-        return entries + pagesAfterReports().map { entry($0)[...] }
+        return entries + groupsAndAreas.map { entry($0)[...] }
     }
 
     private func entry(_ page: (path: String, changed: Moment?)) -> [UInt8] {
@@ -85,10 +126,8 @@ struct Sitemap: Rendering {
         return pages
     }
 
-    /// The pages listed before the reports: the home page and the lists, the members, the
-    /// groups with their albums and events, the areas.
-    /// The groups' pages, their albums' and photos', and the areas'.
-    private func groupAndAreaPages() -> [(path: String, changed: Moment?)] {
+    /// The groups' pages, their albums' and photos', and (with `areas`) the areas'.
+    private func groupAndAreaPages(areas: Bool) -> [(path: String, changed: Moment?)] {
         var pages: [(path: String, changed: Moment?)] = []
         for gid in view.groupOrder {
             guard let g = view.groupCard(gid), g.isListed else { continue }
@@ -100,7 +139,7 @@ struct Sitemap: Rendering {
                 pages += album.photos.map { (routes.photo(album.key, $0), nil) }
             }
         }
-        return pages + view.areas.map { (routes.area($0.id), nil) }
+        return areas ? pages + view.areaIDs.map { (routes.area($0), nil) } : pages
     }
 }
 

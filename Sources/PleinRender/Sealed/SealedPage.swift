@@ -14,7 +14,7 @@ extension OutputID {
         // Every other output is no page of one group: its feeds, calendars and maps are left out
         // instead (`isLeftOut`); the rest never holds a members-only group's content.
         case .home, .members, .member, .progress, .divers, .groups, .areas, .area, .report, .locations, .location, .now, .notFound,
-             .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
+             .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
              .cmsPage, .cmsConfig:
             return nil
         }
@@ -25,7 +25,7 @@ extension OutputID {
         switch kind {
         case .group, .leaderboard, .album, .photo, .groupEvent: true
         case .home, .members, .member, .progress, .divers, .groups, .areas, .area, .report, .locations, .location, .now, .notFound,
-             .sitemap, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
+             .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
              .cmsPage, .cmsConfig:
             false
         }
@@ -56,7 +56,7 @@ extension OutputID {
             }
         // Pages: a group's are sealed (`sealedGroup`), the others hold nothing of the group.
         case .home, .members, .member, .progress, .divers, .groups, .group, .leaderboard, .album, .photo, .areas, .area, .report,
-             .locations, .location, .now, .notFound, .sitemap, .robots, .events, .groupEvent, .diversIndex, .thread, .search, .page,
+             .locations, .location, .now, .notFound, .sitemap, .sitemapPart, .robots, .events, .groupEvent, .diversIndex, .thread, .search, .page,
              .cmsPage, .cmsConfig:
             return false
         }
