@@ -384,13 +384,7 @@ import Testing
         var clean = site.options
         (clean.output, clean.remember, clean.pagefind) = (site.dir.path + "/clean", false, nil)
         clean.cache = options.cache
-        func expectSameAsClean(_ label: String) {
-            #expect(Pipeline.build(clean).succeeded)
-            let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
-            #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
-            let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
-            #expect(differing.isEmpty, "\(label): the output differs from a clean build's in \(differing.prefix(5))")
-        }
+        func expectSameAsClean(_ label: String) { Self.expectSame(options, asClean: clean, label) }
         #expect(Pipeline.build(options).succeeded)
         // The first edit after a site's first build, made where there was no output folder: its
         // spare is an empty folder the store vouches for, into which the edit links every file.
@@ -514,13 +508,7 @@ import Testing
         let base = parts[0].replacingOccurrences(of: "sitemaps/pages.xml", with: "")
         let listed = parts.flatMap { locs(read(options.output, String($0.dropFirst(base.count)))) }
         #expect(listed.sorted() == locs(read(whole.output, "sitemap.xml")).sorted(), "the parts list what the one sitemap lists")
-        func expectSameAsClean(_ label: String) {
-            #expect(Pipeline.build(clean).succeeded)
-            let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
-            #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
-            let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
-            #expect(differing.isEmpty, "\(label): the output differs from a clean build's in \(differing.prefix(5))")
-        }
+        func expectSameAsClean(_ label: String) { Self.expectSame(options, asClean: clean, label) }
         func report(_ day: Int) -> String {
             "---\ntitle: Lantaarnpaal \(day) kapot\ncategory: complaint\nat: 2026-09-\(day)T21:10:00+02:00\nauthor: anna-de-vries\n"
                 + "location:\n  lat: 52.3637\n  lon: 4.9374\n---\nDe lantaarnpaal brandt niet.\n"
@@ -582,6 +570,15 @@ import Testing
         let area = text("reports/1094/index.html")
         #expect(area.contains("scooters-op-de-stoep-javastraat/\" class=\"map-marker\""), "the area's own map draws every report of it")
         #expect(text("reports/map.geojson").contains("Scooters op de stoep"), "the map of every report keeps them all")
+    }
+
+    /// That `options.output` holds what a clean build (`clean`, built now) makes, file by file.
+    static func expectSame(_ options: BuildOptions, asClean clean: BuildOptions, _ label: String) {
+        #expect(Pipeline.build(clean).succeeded)
+        let (a, b) = (snapshotTree(options.output), snapshotTree(clean.output))
+        #expect(a.keys.sorted() == b.keys.sorted(), "\(label): different files: \(Set(a.keys).symmetricDifference(b.keys).sorted().prefix(5))")
+        let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
+        #expect(differing.isEmpty, "\(label): the output differs from a clean build's in \(differing.prefix(5))")
     }
 
     /// An edit after a site's first build, whose spare differs from the output in every path:

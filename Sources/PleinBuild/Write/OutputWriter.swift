@@ -481,8 +481,10 @@ public final class OutputWriter: Sendable {
         switch placed.withLock({ $0 }) {
         case .not: return nil
         case .first:
+            // (Only when there was no output all along: a file linked from one removed during
+            // the build is no difference the writer noted.)
             var info = stat()
-            guard lstat(spare, &info) != 0, mkdir(spare, 0o755) == 0 else { return nil }
+            guard !hasOutput, lstat(spare, &info) != 0, mkdir(spare, 0o755) == 0 else { return nil }
             return unlike.withLock { $0 }
         case .swapped: break
         }
