@@ -152,7 +152,11 @@ struct RecordEdit {
         }
         let found = (loaded.diagnostics.filter { !changed.contains($0.file) || ContentLoader.isOfJoinedFiles($0.problem) } + loaded.problems
                      + problems + unsealed(content) + CheckStage.labelProblems(content, theme: theme)).filter { checked.contains($0.file) }
-        let foundBefore = (loaded.diagnostics + problemsBefore + unsealed(loaded.before) + CheckStage.labelProblems(loaded.before, theme: theme))
+        // (A deleted report's own problems before it, a link in its text among them, from its
+        // rules over the slice: any other its rules find there would not be the last build's,
+        // and gives way below.)
+        let goneBefore = goneReports.isEmpty ? [] : Checker.check(loaded.before, records: goneReports).1.filter { goneReports.contains($0.file) }
+        let foundBefore = (loaded.diagnostics + problemsBefore + goneBefore + unsealed(loaded.before) + CheckStage.labelProblems(loaded.before, theme: theme))
             .filter { checked.contains($0.file) }
         var (counts, countsBefore): ([String: Int], [String: Int]) = ([:], [:])
         for problem in found { counts[problem.file, default: 0] += 1 }

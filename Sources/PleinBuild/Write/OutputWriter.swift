@@ -292,7 +292,7 @@ public final class OutputWriter: Sendable {
         // Most files of a rebuild are copied already: that is seen without opening the source.
         var info = stat()
         guard lstat(source, &info) == 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
-        noteCopy(relative, of: info)
+        noteCopy(relative)
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         let fd = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
@@ -314,15 +314,16 @@ public final class OutputWriter: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
-        noteCopy(relative, of: info)
+        noteCopy(relative)
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
     }
 
-    /// With `vouching`: a copy of `source` at `relative` is like the current output's file when
-    /// that one is a copy of it too.
-    private func noteCopy(_ relative: String, of source: stat) {
-        if vouching, !FileCopy.isCopy(output + "/" + relative, of: source) { noteUnlike(relative) }
+    /// With `vouching`: a copy (an image variant, a search index's file, an attachment) is
+    /// counted as unlike the current output's file, whatever that one is (a few thousand links
+    /// for the first edit after the build, at most).
+    private func noteCopy(_ relative: String) {
+        noteUnlike(relative)
     }
 
     private func noteUnlike(_ relative: String) {
@@ -412,6 +413,9 @@ public final class OutputWriter: Sendable {
     /// with the staging folder in one step; the previous output becomes the spare. Hidden
     /// entries at the top of the output (`.git`, `.gitkeep`, a host's dot files) are carried over.
     public func commit() throws(Failure) {
+        // (The walk of the output this build replaces ends before the swap: after it, the
+        // output's path names the new site.)
+        _ = currentTree?.value
         let fm = FileManager.default
         if recycled, knownDifferences == nil {
             let written = writtenFiles.withLock { $0 }
