@@ -270,7 +270,7 @@ public enum Pipeline {
                     compared = OutputChanges.compare(old: OutputWriter.sparePath(for: output), new: output)
                 }
                 let vouched = snapshotless ? writer.vouchForSpare() : nil
-                if snapshotless { timer.lap("the spare made one to vouch for") }
+                if vouched != nil { timer.lap("the spare made one to vouch for") }
                 changes = memory?.save(state, warnings: state.diagnostics.warningCount, spare: vouched) ?? compared
                 timer.lap("store: save")
             } catch {

@@ -292,7 +292,8 @@ public final class OutputWriter: Sendable {
         // Most files of a rebuild are copied already: that is seen without opening the source.
         var info = stat()
         guard lstat(source, &info) == 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
-        noteCopy(relative)
+        // (With `vouching`, a copy counts as unlike the output's file, whatever that one is.)
+        noteUnlike(relative)
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         let fd = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw Failure(path: relative, reason: "cannot read \(source): \(String(cString: strerror(errno)))") }
@@ -314,18 +315,15 @@ public final class OutputWriter: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(path: relative, reason: String(cString: strerror(errno))) }
-        noteCopy(relative)
+        // (With `vouching`, a copy counts as unlike the output's file, whatever that one is.)
+        noteUnlike(relative)
         guard let target = try makeRoom(for: relative, unless: { FileCopy.isCopy($0, of: info) }) else { return }
         if let reason = FileCopy.copy(from: fd, to: target) { throw Failure(path: relative, reason: reason) }
     }
 
-    /// With `vouching`: a copy (an image variant, a search index's file, an attachment) is
-    /// counted as unlike the current output's file, whatever that one is (a few thousand links
-    /// for the first edit after the build, at most).
-    private func noteCopy(_ relative: String) {
-        noteUnlike(relative)
-    }
-
+    /// With `vouching`: notes a path whose new file may not be the current output's. (A copy,
+    /// an image variant, a search index's file or an attachment, always counts: a few thousand
+    /// links for the first edit after the build, at most.)
     private func noteUnlike(_ relative: String) {
         if vouching { unlike.withLock { _ = $0.insert(relative) } }
     }

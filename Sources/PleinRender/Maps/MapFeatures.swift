@@ -47,10 +47,6 @@ struct MapFeatures: Rendering {
         things(id, each: { $0 }, reports: { $1.compactMap { reportFeature($0) } })
     }
 
-    /// The things on a map drawn in a page (`SVGMap`): the outlines as features, the reports as
-    /// their markers, kept from the last build while a report's headline is the same. It shows
-    /// no report's description, so none is read (a page of every report's map then does not
-    /// depend on their texts).
     /// The map of every report as the list of areas draws it: the areas' outlines and, past
     /// `newest` reports, only the newest ones' markers (at 100,000 reports the drawing of all
     /// was a page of 26 MB, and its markers hid one another; each area's page draws all of its
@@ -61,28 +57,31 @@ struct MapFeatures: Rendering {
             let (features, markers) = drawn(.reports, link: link)
             return (features, markers, order.count)
         }
-        let ids = Array(order.prefix(limit)).sortedByBytes()
-        let kept = view.entries("map:newest", each: "map:report:", ids: ids) { id in
-            reportFeature(id, described: false).map { DrawnMarker.kept($0, link: link) } ?? []
-        }
-        let markers = zip(ids, kept).compactMap { id, kept in
-            kept.isEmpty ? nil : DrawnMarker(kept: kept) ?? reportFeature(id, described: false).flatMap { DrawnMarker(made: $0, link: link) }
-        }
-        return (view.areas.compactMap(areaFeature), markers, order.count)
+        return (view.areas.compactMap(areaFeature), markers("newest", ids: Array(order.prefix(limit)).sortedByBytes(), link: link), order.count)
     }
 
+    /// The things on a map drawn in a page (`SVGMap`): the outlines as features, the reports as
+    /// their markers, kept from the last build while a report's headline is the same. It shows
+    /// no report's description, so none is read (a page of every report's map then does not
+    /// depend on their texts).
     func drawn(_ id: MapID, link: (String) -> String) -> (features: [MapFeature], markers: [DrawnMarker]) {
-        var markers: [DrawnMarker] = []
+        var drawn: [DrawnMarker] = []
         let features = things(id, each: { $0 }, reports: { key, ids in
-            let kept = view.entries("map:" + key, each: "map:report:", ids: ids) { id in
-                reportFeature(id, described: false).map { DrawnMarker.kept($0, link: link) } ?? []
-            }
-            markers = zip(ids, kept).compactMap { id, kept in
-                kept.isEmpty ? nil : DrawnMarker(kept: kept) ?? reportFeature(id, described: false).flatMap { DrawnMarker(made: $0, link: link) }
-            }
+            drawn = markers(key, ids: ids, link: link)
             return []
         })
-        return (features, markers)
+        return (features, drawn)
+    }
+
+    /// The markers of the reports `ids`, each kept in the list `map:` + `key` (a report's is the
+    /// same in every list that holds it).
+    private func markers(_ key: String, ids: [String], link: (String) -> String) -> [DrawnMarker] {
+        let kept = view.entries("map:" + key, each: "map:report:", ids: ids) { id in
+            reportFeature(id, described: false).map { DrawnMarker.kept($0, link: link) } ?? []
+        }
+        return zip(ids, kept).compactMap { id, kept in
+            kept.isEmpty ? nil : DrawnMarker(kept: kept) ?? reportFeature(id, described: false).flatMap { DrawnMarker(made: $0, link: link) }
+        }
     }
 
     /// The things on a map, in order: the reports' made by `reports` from their ids (with a key

@@ -58,10 +58,7 @@ struct Sitemap: Rendering {
         case .area(let id):
             // (The area's reports, each one's entry kept as in the whole sitemap.)
             let reports = view.area(id)?.reports.sortedByBytes() ?? []
-            let entries = [entry((routes.area(id), nil))[...]] + view.entries("sitemap:area:" + id, each: "sitemap:report:", ids: reports) { id in
-                view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
-            }.filter { !$0.isEmpty }
-            return urlset(entries, path: routes.sitemapPart(part))
+            return urlset([entry((routes.area(id), nil))[...]] + reportEntries("sitemap:area:" + id, ids: reports), path: routes.sitemapPart(part))
         }
     }
 
@@ -83,12 +80,15 @@ struct Sitemap: Rendering {
     /// a member's while their card is.
     func entries() -> [ArraySlice<UInt8>] {
         var entries = pageEntries(groupAndAreaPages(areas: true))
-        entries += view.readingEvery {
-            view.entries("sitemap:reports", each: "sitemap:report:", ids: view.reportIDs) { id in
-                view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
-            }.filter { !$0.isEmpty }
-        }
+        entries += view.readingEvery { reportEntries("sitemap:reports", ids: view.reportIDs) }
         return entries + pagesAfterReports().map { entry($0)[...] }
+    }
+
+    /// The reports' entries, kept in the list `key` (a report's is the same in every list).
+    private func reportEntries(_ key: String, ids: [String]) -> [ArraySlice<UInt8>] {
+        view.entries(key, each: "sitemap:report:", ids: ids) { id in
+            view.headline(id).map { entry((routes.report(id), $0.changed)) } ?? []
+        }.filter { !$0.isEmpty }
     }
 
     /// The entries before the reports: the home page and the lists, the members and their
