@@ -119,6 +119,9 @@ final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         if closed { return }
         let buffer = unwrapInboundIn(data)
         guard scanning, !upgraded else {
+            // A live page answers the socket's pings every half idle timeout: a socket silent
+            // for the whole of it is closed here, whether or not the ping loop got round to it.
+            if upgraded { armIdle(context) }
             context.fireChannelRead(data)
             return
         }
@@ -186,10 +189,12 @@ final class HeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         armIdle(context)
     }
 
-    /// The connection became a WebSocket: its bytes are frames from now on.
+    /// The connection became a WebSocket: its bytes are frames from now on, and one that sends
+    /// none (not even a pong) for the idle timeout is closed (on a loaded machine the WebSocket
+    /// library's own ping timeout was seen to leave such a socket open).
     func becameWebSocket() {
         upgraded = true
-        timer?.cancel()
+        if let context { armIdle(context) } else { timer?.cancel() }
     }
 }
 
