@@ -150,8 +150,7 @@ import Testing
             // The build store names outputs by key; a build after an edit renders them from it.
             #expect(OutputID(key: id.key) == id, "\(id.key) does not name its output")
             let templates = renderer.renderTracked(id).1.compactMap { dependency -> String? in
-                if case .template(let name) = dependency { return name }
-                return nil
+                dependency.kind == .template ? dependency.id : nil
             }
             // A thread's page is sealed into the page that opens it (`SealedPage`).
             let sealed = id.kind == .thread ? ["sealed"] : []
@@ -168,13 +167,13 @@ import Testing
         // `recordEditsAreRedoneRecordByRecord`'s.)
         func reads(_ id: OutputID) -> Set<Dependency> { renderer.renderTracked(id).1 }
         func perReport(_ reads: Set<Dependency>) -> [Dependency] {
-            reads.filter { if case .reportHeadline = $0 { true } else if case .reportTimes = $0 { true } else { false } }.sorted { $0.key < $1.key }
+            reads.filter { [.reportHeadline, .reportTimes].contains($0.kind) }.sorted { $0.key < $1.key }
         }
         // (The site's feed, the list of areas and the sitemap's events read the few reports they
         // show, each.)
         for id in [OutputID.sitemap, .atom(.site), .areas, .geoJSON(.reports)] {
             let read = reads(id)
-            let each = perReport(read).filter { if case .reportTimes = $0 { true } else { id == .geoJSON(.reports) } }
+            let each = perReport(read).filter { $0.kind == .reportTimes || id == .geoJSON(.reports) }
             #expect(each.isEmpty, "\(id.key) read \(each.prefix(3).map(\.key))")
             #expect(!read.isDisjoint(with: [.everyReportHeadline, .everyReportTimes]), "\(id.key) read no view of every report")
         }

@@ -263,9 +263,9 @@ struct Facts: Sendable, Equatable {
 
     /// When the file of a page or a study place last changed, as a fact.
     private static func changed(_ piece: Dependency, in model: SiteModel) -> (String, [UInt8]) {
-        let at: Moment? = switch piece {
-        case .page(let id): model.pages.first { $0.id == id }?.revision?.changed
-        case .location(let id): model.locations.first { $0.id == id }?.revision?.changed
+        let at: Moment? = switch piece.kind {
+        case .page: model.pages.first { $0.id == piece.id }?.revision?.changed
+        case .location: model.locations.first { $0.id == piece.id }?.revision?.changed
         default: nil
         }
         return (Dependency.changed(piece.key).key, FingerprintEncoder.fingerprint(At(at: at)))

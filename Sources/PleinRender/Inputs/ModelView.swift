@@ -299,9 +299,9 @@ struct ModelView: Sendable {
     /// read than the piece; nil for another piece).
     func changed(_ piece: Dependency) -> Moment? {
         note(.changed(piece.key))
-        switch piece {
-        case .page(let id): return source.page(id)?.revision?.changed
-        case .location(let id): return source.location(id)?.revision?.changed
+        switch piece.kind {
+        case .page: return source.page(piece.id)?.revision?.changed
+        case .location: return source.location(piece.id)?.revision?.changed
         default: return nil
         }
     }
