@@ -39,7 +39,7 @@ struct Facts: Sendable, Equatable {
         pieces.reserveCapacity(model.members.count + model.groups.count + model.reports.count + images.images.count + images.videos.count + 16)
         var kept: [String: [UInt8]] = [:]
         let known = before == nil ? nil : previous
-        for kind in ModelPieces.all {
+        for kind in ModelPieces.every {
             for (key, value, unchanged) in kind.entries(model, images, before) {
                 if unchanged, let fingerprint = known?.values[key] {
                     kept[key] = fingerprint

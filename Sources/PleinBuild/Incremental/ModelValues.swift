@@ -26,7 +26,7 @@ enum ModelValues {
     static func pieces(of model: SiteModel, images: ImageCatalog) -> [String: any Encodable & Sendable] {
         var pieces: [String: any Encodable & Sendable] = [:]
         pieces.reserveCapacity(model.members.count * 2 + model.groups.count + model.reports.count * 3 + images.images.count + 16)
-        for kind in ModelPieces.all {
+        for kind in ModelPieces.every {
             for (key, value, _) in kind.entries(model, images, nil) { pieces[key] = value }
         }
         for (id, report) in model.reports {
@@ -82,7 +82,7 @@ final class StoredModel: ModelSource {
     private var readsBeforeTable: Int {
         tableAfter.withLock { known in
             if let known { return known }
-            let count = max(300, reportOrder.count / 30)
+            let count = max(300, (piece(ModelPieces.reportOrder, "") ?? []).count / 30)
             known = count
             return count
         }
@@ -136,34 +136,15 @@ final class StoredModel: ModelSource {
     }
 
     /// The stored piece of `kind` with `id`.
-    private func value<Value>(_ kind: PieceKind<Value>, _ id: String = "") -> Value? { value(kind.key(id), as: Value.self) }
+    func piece<Value>(_ kind: PieceKind<Value>, _ id: String) -> Value? { value(kind.key(id), as: Value.self) }
 
-    func member(_ id: String) -> MemberModel? { value(ModelPieces.member, id) }
-    func group(_ id: String) -> GroupModel? { value(ModelPieces.group, id) }
-    func report(_ id: String) -> ReportModel? { value(ModelPieces.report, id) }
-    func area(_ id: String) -> AreaModel? { value(ModelPieces.area, id) }
-    func location(_ id: String) -> LocationModel? { value(ModelPieces.location, id) }
-    func thread(_ id: String) -> ThreadModel? { value(ModelPieces.thread, id) }
-    func sessions(of member: String) -> [Session] { value(ModelPieces.sessions, member) ?? [] }
-    func page(_ id: String) -> PageModel? { value(ModelPieces.page, id) }
-    var pageOrder: [String] { value(ModelPieces.pageOrder) ?? [] }
-    var menu: [MenuLink] { value(ModelPieces.menu) ?? [] }
-    var formerMembers: [String] { value(ModelPieces.formerMembers) ?? [] }
-    var memberOrder: [String] { value(ModelPieces.memberOrder) ?? [] }
-    var groupOrder: [String] { value(ModelPieces.groupOrder) ?? [] }
-    var reportOrder: [String] { value(ModelPieces.reportOrder) ?? [] }
     var reportIDs: [String] {
         let key = "sorted:" + ModelPieces.reportOrder.key()
         if let cached = cache.withLock({ $0[key] }) as? [String] { return cached }
-        let sorted = reportOrder.sortedByBytes()
+        let sorted = (piece(ModelPieces.reportOrder, "") ?? []).sortedByBytes()
         cache.withLock { $0[key] = sorted }
         return sorted
     }
-    var areaOrder: [String] { value(ModelPieces.areaOrder) ?? [] }
-    var locationOrder: [String] { value(ModelPieces.locationOrder) ?? [] }
-    var places: [Place] { value(ModelPieces.places) ?? [] }
-    var asOf: Moment? { value(ModelPieces.asOf) ?? nil }
-    var today: String? { value(ModelPieces.today) ?? nil }
 
     func body(_ file: String) -> RenderedMarkdown? {
         if let made = bodies[file] { return made }
@@ -227,19 +208,19 @@ final class StoredModel: ModelSource {
                        repliesPrefix = Dependency.reportReplies("").key, headlinePrefix = Dependency.reportHeadline("").key
 
     func reportTimes(_ id: String) -> ReportTimes? {
-        view(times, Self.timesPrefix, id, after: readsBeforeTable) ?? report(id).map(ReportTimes.init)
+        view(times, Self.timesPrefix, id, after: readsBeforeTable) ?? piece(ModelPieces.report, id).map(ReportTimes.init)
     }
 
     func joined(_ id: String) -> Moment? {
-        view(joinings, Self.joinedPrefix, id, after: 300).map { $0.at } ?? member(id)?.joined
+        view(joinings, Self.joinedPrefix, id, after: 300).map { $0.at } ?? piece(ModelPieces.member, id)?.joined
     }
 
     func reportReplies(_ id: String) -> ReportReplies? {
-        view(replies, Self.repliesPrefix, id, after: readsBeforeTable) ?? report(id).map(ReportReplies.init)
+        view(replies, Self.repliesPrefix, id, after: readsBeforeTable) ?? piece(ModelPieces.report, id).map(ReportReplies.init)
     }
 
     func headline(_ id: String) -> ReportHeadline? {
-        view(headlines, Self.headlinePrefix, id, after: readsBeforeTable) ?? report(id).map(ReportHeadline.init)
+        view(headlines, Self.headlinePrefix, id, after: readsBeforeTable) ?? piece(ModelPieces.report, id).map(ReportHeadline.init)
     }
 
     /// A narrower view of report `id` (its key is `prefix` and the id): from the table of every
@@ -265,6 +246,4 @@ final class StoredModel: ModelSource {
         return value(key, as: Value.self)
     }
 
-    func image(_ path: String) -> PublishedImage? { value(ModelPieces.image, path)?.image }
-    func video(_ path: String) -> PublishedVideo? { value(ModelPieces.image, path)?.video }
 }

@@ -14,6 +14,12 @@ public struct ImageCatalog: Sendable {
 
     public subscript(path: String) -> PublishedImage? { images[path] }
 
+    /// The published item of a path, if any.
+    func item(_ path: String) -> PublishedItem? {
+        let image = images[path], video = videos[path]
+        return image == nil && video == nil ? nil : PublishedItem(image: image, video: video)
+    }
+
     /// Every published item by path: what a page showing that path depends on.
     public var items: [String: PublishedItem] {
         var items: [String: PublishedItem] = [:]

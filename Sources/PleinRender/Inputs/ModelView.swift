@@ -4,36 +4,16 @@ public import PleinMarkdown
 import Synchronization
 
 /// Where a `ModelView` reads the model's pieces from: the model in memory (`InMemoryModel`), or
-/// (for `plein build` after an edit of reports) the build store, which gives each piece when it
-/// is first read. Each function answers one `Dependency`.
+/// (for `plein build` after an edit of records) the build store, which gives each piece when it
+/// is first read. Each function answers one kind of `Dependency`.
 public protocol ModelSource: Sendable {
     var site: SiteConfig { get }
-    func member(_ id: String) -> MemberModel?
-    func group(_ id: String) -> GroupModel?
-    func report(_ id: String) -> ReportModel?
-    func area(_ id: String) -> AreaModel?
-    func location(_ id: String) -> LocationModel?
-    func thread(_ id: String) -> ThreadModel?
-    func page(_ id: String) -> PageModel?
-    var pageOrder: [String] { get }
-    var menu: [MenuLink] { get }
-    var formerMembers: [String] { get }
-    /// A member's check-ins, in the model's order.
-    func sessions(of member: String) -> [Session]
-    var memberOrder: [String] { get }
-    var groupOrder: [String] { get }
-    var reportOrder: [String] { get }
+    /// The piece of `kind` and `id` ("" for a kind of one piece); nil when there is none.
+    func piece<Value>(_ kind: PieceKind<Value>, _ id: String) -> Value?
     /// Every report's id, sorted (the order of the maps and the sitemap): `reportOrder` sorted,
     /// once for all the outputs that read it (made from it unless the source keeps it).
     var reportIDs: [String] { get }
-    var areaOrder: [String] { get }
-    var locationOrder: [String] { get }
-    var places: [Place] { get }
-    var asOf: Moment? { get }
-    var today: String? { get }
     func body(_ file: String) -> RenderedMarkdown?
-    func image(_ path: String) -> PublishedImage?
-    func video(_ path: String) -> PublishedVideo?
     /// When a report and its replies were published (made from the report unless the source
     /// keeps it on its own).
     func reportTimes(_ id: String) -> ReportTimes?
@@ -53,25 +33,26 @@ public protocol ModelSource: Sendable {
 }
 
 extension ModelSource {
-    public func reportTimes(_ id: String) -> ReportTimes? { report(id).map(ReportTimes.init) }
-    public func reportReplies(_ id: String) -> ReportReplies? { report(id).map(ReportReplies.init) }
-    public func headline(_ id: String) -> ReportHeadline? { report(id).map(ReportHeadline.init) }
+    public func reportTimes(_ id: String) -> ReportTimes? { piece(ModelPieces.report, id).map(ReportTimes.init) }
+    public func reportReplies(_ id: String) -> ReportReplies? { piece(ModelPieces.report, id).map(ReportReplies.init) }
+    public func headline(_ id: String) -> ReportHeadline? { piece(ModelPieces.report, id).map(ReportHeadline.init) }
     public func lead(_ file: String) -> String? { body(file)?.text }
-    public func joined(_ id: String) -> Moment? { member(id)?.joined }
+    public func joined(_ id: String) -> Moment? { piece(ModelPieces.member, id)?.joined }
     public var fragments: (any FragmentMemory)? { nil }
-    public var reportIDs: [String] { reportOrder.sortedByBytes() }
+    public var reportIDs: [String] { (piece(ModelPieces.reportOrder, "") ?? []).sortedByBytes() }
 }
 
-/// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`.
+/// The model, its bodies and its images in memory, indexed for the reads of `ModelSource`
+/// (each kind's `PieceKind.one`).
 public final class InMemoryModel: ModelSource {
     public let model: SiteModel
     let bodies: Bodies
     let images: ImageCatalog
-    private let sessionsByMember: [String: [Session]]
-    private let areasByID: [String: AreaModel]
-    private let locationsByID: [String: LocationModel]
-    private let threadsByID: [String: ThreadModel]
-    private let pagesByID: [String: PageModel]
+    let sessionsByMember: [String: [Session]]
+    let areasByID: [String: AreaModel]
+    let locationsByID: [String: LocationModel]
+    let threadsByID: [String: ThreadModel]
+    let pagesByID: [String: PageModel]
 
     public let fragments: (any FragmentMemory)?
     private let sortedReports = Mutex<[String]?>(nil)
@@ -91,35 +72,15 @@ public final class InMemoryModel: ModelSource {
         self.bodies = bodies
         self.images = images
         sessionsByMember = Dictionary(grouping: model.sessions, by: \.member)
-        areasByID = Dictionary(model.areas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        locationsByID = Dictionary(model.locations.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        threadsByID = Dictionary(model.threads.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        pagesByID = Dictionary(model.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        areasByID = ModelPieces.byID(model.areas, \.id)
+        locationsByID = ModelPieces.byID(model.locations, \.id)
+        threadsByID = ModelPieces.byID(model.threads, \.id)
+        pagesByID = ModelPieces.byID(model.pages, \.id)
     }
 
     public var site: SiteConfig { model.site }
-    public func member(_ id: String) -> MemberModel? { model.members[id] }
-    public func group(_ id: String) -> GroupModel? { model.groups[id] }
-    public func report(_ id: String) -> ReportModel? { model.reports[id] }
-    public func area(_ id: String) -> AreaModel? { areasByID[id] }
-    public func location(_ id: String) -> LocationModel? { locationsByID[id] }
-    public func thread(_ id: String) -> ThreadModel? { threadsByID[id] }
-    public func sessions(of member: String) -> [Session] { sessionsByMember[member] ?? [] }
-    public func page(_ id: String) -> PageModel? { pagesByID[id] }
-    public var pageOrder: [String] { model.pages.map(\.id) }
-    public var menu: [MenuLink] { model.menu }
-    public var formerMembers: [String] { model.formerMembers }
-    public var memberOrder: [String] { model.memberOrder }
-    public var groupOrder: [String] { model.groupOrder }
-    public var reportOrder: [String] { model.reportOrder }
-    public var areaOrder: [String] { model.areas.map(\.id) }
-    public var locationOrder: [String] { model.locations.map(\.id) }
-    public var places: [Place] { model.places }
-    public var asOf: Moment? { model.asOf }
-    public var today: String? { model.today }
+    public func piece<Value>(_ kind: PieceKind<Value>, _ id: String) -> Value? { kind.one(self, id) }
     public func body(_ file: String) -> RenderedMarkdown? { bodies[file] }
-    public func image(_ path: String) -> PublishedImage? { images[path] }
-    public func video(_ path: String) -> PublishedVideo? { images.videos[path] }
 }
 
 /// The site model as renderers see it: read-only, and every read recorded (when a recorder is
@@ -157,20 +118,20 @@ struct ModelView: Sendable {
         return recorder.readingEvery(body)
     }
 
-    func member(_ id: String) -> MemberModel? {
-        note(.member(id))
-        return source.member(id)
+    /// The piece of `kind` and `id` ("" for a kind of one piece), its read recorded: how every
+    /// piece of the table is read (the functions below name them).
+    func read<Value>(_ kind: PieceKind<Value>, _ id: String = "") -> Value? {
+        note(kind.dependency(id))
+        return source.piece(kind, id)
     }
 
-    func group(_ id: String) -> GroupModel? {
-        note(.group(id))
-        return source.group(id)
-    }
+    /// The piece of `kind` and `id` without recording its read: for a narrower read made of it,
+    /// recorded as that.
+    private func unrecorded<Value>(_ kind: PieceKind<Value>, _ id: String) -> Value? { source.piece(kind, id) }
 
-    func report(_ id: String) -> ReportModel? {
-        note(.report(id))
-        return source.report(id)
-    }
+    func member(_ id: String) -> MemberModel? { read(ModelPieces.member, id) }
+    func group(_ id: String) -> GroupModel? { read(ModelPieces.group, id) }
+    func report(_ id: String) -> ReportModel? { read(ModelPieces.report, id) }
 
     /// When a report and its replies were published (a narrower read than `report`).
     func reportTimes(_ id: String) -> ReportTimes? {
@@ -204,31 +165,31 @@ struct ModelView: Sendable {
     /// What a chip or a list shows of a member (a narrower read than `member`).
     func card(_ id: String) -> MemberCard? {
         note(.memberCard(id))
-        return source.member(id).map(MemberCard.init)
+        return unrecorded(ModelPieces.member, id).map(MemberCard.init)
     }
 
     /// What a calendar or a list of events reads of a group (a narrower read than `group`).
     func groupEvents(_ id: String) -> GroupEvents? {
         note(.groupEvents(id))
-        return source.group(id).map(GroupEvents.init)
+        return unrecorded(ModelPieces.group, id).map(GroupEvents.init)
     }
 
     /// An area's id, name and outline (a narrower read than `area`).
     func areaCard(_ id: String) -> AreaCard? {
         note(.areaCard(id))
-        return source.area(id).map(AreaCard.init)
+        return unrecorded(ModelPieces.area, id).map(AreaCard.init)
     }
 
     /// What a list or a card shows of a group (a narrower read than `group`).
     func groupCard(_ id: String) -> GroupCard? {
         note(.groupCard(id))
-        return source.group(id).map(GroupCard.init)
+        return unrecorded(ModelPieces.group, id).map(GroupCard.init)
     }
 
     /// When a group's albums were made and its goals completed (a narrower read than `group`).
     func groupActivity(_ id: String) -> GroupActivity? {
         note(.groupActivity(id))
-        return source.group(id).map(GroupActivity.init)
+        return unrecorded(ModelPieces.group, id).map(GroupActivity.init)
     }
 
     /// When a member joined (a narrower read than `member`).
@@ -237,96 +198,65 @@ struct ModelView: Sendable {
         return source.joined(id)
     }
 
-    func area(_ id: String) -> AreaModel? {
-        note(.area(id))
-        return source.area(id)
-    }
-
-    func location(_ id: String) -> LocationModel? {
-        note(.location(id))
-        return source.location(id)
-    }
+    func area(_ id: String) -> AreaModel? { read(ModelPieces.area, id) }
+    func location(_ id: String) -> LocationModel? { read(ModelPieces.location, id) }
 
     /// A study place's name (a narrower read than `location`).
     func locationName(_ id: String) -> String? {
         note(.locationName(id))
-        return source.location(id)?.name
+        return unrecorded(ModelPieces.location, id)?.name
     }
 
-    func thread(_ id: String) -> ThreadModel? {
-        note(.thread(id))
-        return source.thread(id)
-    }
-
-    func page(_ id: String) -> PageModel? {
-        note(.page(id))
-        return source.page(id)
-    }
+    func thread(_ id: String) -> ThreadModel? { read(ModelPieces.thread, id) }
+    func page(_ id: String) -> PageModel? { read(ModelPieces.page, id) }
 
     /// The site's own pages, in menu order.
-    var pages: [PageModel] {
-        note(.pageOrder)
-        return source.pageOrder.compactMap(page)
-    }
+    var pages: [PageModel] { pageIDs.compactMap(page) }
 
-    var menu: [MenuLink] { note(.menu); return source.menu }
-    var formerMembers: [String] { note(.formerMembers); return source.formerMembers }
+    var menu: [MenuLink] { read(ModelPieces.menu) ?? [] }
+    var formerMembers: [String] { read(ModelPieces.formerMembers) ?? [] }
 
-    var memberOrder: [String] { note(.memberOrder); return source.memberOrder }
-    var groupOrder: [String] { note(.groupOrder); return source.groupOrder }
-    var reportOrder: [String] { note(.reportOrder); return source.reportOrder }
+    var memberOrder: [String] { read(ModelPieces.memberOrder) ?? [] }
+    var groupOrder: [String] { read(ModelPieces.groupOrder) ?? [] }
+    var reportOrder: [String] { read(ModelPieces.reportOrder) ?? [] }
     /// `reportOrder` sorted.
-    var reportIDs: [String] { note(.reportOrder); return source.reportIDs }
+    var reportIDs: [String] { note(ModelPieces.reportOrder.dependency()); return source.reportIDs }
 
     /// The areas' ids, in order.
-    var areaIDs: [String] { note(.areaOrder); return source.areaOrder }
+    var areaIDs: [String] { read(ModelPieces.areaOrder) ?? [] }
 
     /// Every area, in order (the output depends on each of them).
-    var areas: [AreaModel] {
-        note(.areaOrder)
-        return source.areaOrder.compactMap { id in
-            note(.area(id))
-            return source.area(id)
-        }
-    }
+    var areas: [AreaModel] { areaIDs.compactMap(area) }
 
     /// The study places' ids, in order.
-    var locationIDs: [String] { note(.locationOrder); return source.locationOrder }
+    var locationIDs: [String] { read(ModelPieces.locationOrder) ?? [] }
     /// The site's own pages' ids, in menu order.
-    var pageIDs: [String] { note(.pageOrder); return source.pageOrder }
+    var pageIDs: [String] { read(ModelPieces.pageOrder) ?? [] }
 
     /// When the file of a page of the site's own or of a study place last changed (a narrower
     /// read than the piece; nil for another piece).
     func changed(_ piece: Dependency) -> Moment? {
         note(.changed(piece.key))
         switch piece.kind {
-        case .page: return source.page(piece.id)?.revision?.changed
-        case .location: return source.location(piece.id)?.revision?.changed
+        case .page: return unrecorded(ModelPieces.page, piece.id)?.revision?.changed
+        case .location: return unrecorded(ModelPieces.location, piece.id)?.revision?.changed
         default: return nil
         }
     }
 
-    var locations: [LocationModel] {
-        note(.locationOrder)
-        return source.locationOrder.compactMap { id in
-            note(.location(id))
-            return source.location(id)
-        }
-    }
+    var locations: [LocationModel] { locationIDs.compactMap(location) }
 
-    var places: [Place] { note(.places); return source.places }
-    var asOf: Moment? { note(.asOf); return source.asOf }
-    var today: String? { note(.today); return source.today }
+    var places: [Place] { read(ModelPieces.places) ?? [] }
+    var asOf: Moment? { read(ModelPieces.asOf) ?? nil }
+    var today: String? { read(ModelPieces.today) ?? nil }
 
-    func sessions(of member: String) -> [Session] {
-        note(.sessions(member))
-        return source.sessions(of: member)
-    }
+    /// A member's check-ins, in the model's order.
+    func sessions(of member: String) -> [Session] { read(ModelPieces.sessions, member) ?? [] }
 
     /// Whether a member has check-ins (a narrower read than `sessions(of:)`).
     func hasCheckIns(_ member: String) -> Bool {
         note(.checkedIn(member))
-        return !source.sessions(of: member).isEmpty
+        return !(unrecorded(ModelPieces.sessions, member) ?? []).isEmpty
     }
 
     func album(_ key: AlbumKey) -> AlbumModel? {
@@ -357,16 +287,10 @@ struct ModelView: Sendable {
         return source.body(file)
     }
 
-    func image(_ path: String) -> PublishedImage? {
-        note(.image(path))
-        return source.image(path)
-    }
+    func image(_ path: String) -> PublishedImage? { read(ModelPieces.image, path)?.image }
 
     /// An album video (whose poster, if any, is `image(path)`).
-    func video(_ path: String) -> PublishedVideo? {
-        note(.image(path))
-        return source.video(path)
-    }
+    func video(_ path: String) -> PublishedVideo? { read(ModelPieces.image, path)?.video }
 }
 
 /// What the renderers needed of the model and did not find (`ModelView.miss`), in the order they
