@@ -58,10 +58,10 @@ struct Facts: Sendable, Equatable {
 
         // The narrower views: taken from `previous` where what they are made from is the same.
         enum Derived: Sendable {
-            case report(String), joined(String), events(String), area(String), changed(Dependency), summary(String), location(String)
+            case views(of: Dependency.Kind, String), changed(Dependency), summary(String)
         }
-        let derived = model.reports.keys.map(Derived.report) + model.members.keys.map(Derived.joined) + model.groups.keys.map(Derived.events)
-            + model.areas.map { Derived.area($0.id) } + model.locations.map { Derived.location($0.id) }
+        let views = ModelViews.byBase.mapValues { kinds in kinds.map { $0.views(model, images) } }
+        let derived = views.keys.sorted { $0.rawValue < $1.rawValue }.flatMap { base in views[base]![0].ids.map { Derived.views(of: base, $0) } }
             + model.pages.map { Derived.changed(.page($0.id)) } + model.locations.map { Derived.changed(.location($0.id)) }
             + bodies.keys.filter { texts[$0] != nil }.map(Derived.summary)
         let primary = values
@@ -77,27 +77,15 @@ struct Facts: Sendable, Equatable {
                 return found
             }
             switch piece {
-            case .report(let id):
-                if let found = reused(.report(id), [.reportTimes(id), .reportReplies(id), .reportHeadline(id)]) { return found }
-                return Self.views(ofReport: id, model.reports[id]!)
-            case .joined(let id):
-                if let found = reused(.member(id), [.memberJoined(id), .memberCard(id)]) { return found }
-                return Self.views(ofMember: id, model.members[id]!)
-            case .events(let id):
-                if let found = reused(.group(id), [.groupEvents(id), .groupCard(id), .groupActivity(id)]) { return found }
-                return Self.views(ofGroup: id, model.groups[id]!)
-            case .area(let id):
-                if let found = reused(.area(id), [.areaCard(id)]) { return found }
-                return model.areas.first { $0.id == id }.map { [Self.view(ofArea: $0)] } ?? []
+            case .views(let base, let id):
+                if let found = reused(Dependency(base, id), ModelViews.byBase[base]!.map { Dependency($0.kind, id) }) { return found }
+                return views[base]!.compactMap { $0.view(id) }.map { ($0.key, $0.fact) }
             case .changed(let piece):
                 if let found = reused(piece, [.changed(piece.key)]) { return found }
                 return [Self.changed(piece, in: model)]
             case .summary(let file):
                 if let found = reused(.body(file), [.summary(file)]) { return found }
                 return [Self.summary(of: file, texts[file]!.text)]
-            case .location(let id):
-                if let found = reused(.location(id), [.locationName(id)]) { return found }
-                return model.locations.first { $0.id == id }.map { [Self.view(ofLocation: $0)] } ?? []
             }
         }
         for pieces in computed { for (key, value) in pieces { values[key] = value } }
@@ -183,7 +171,7 @@ struct Facts: Sendable, Equatable {
         var facts: [(key: String, value: [UInt8]?)] = []
         for id in change.reports.sorted() {
             guard let report = model.reports[id] else {
-                facts += [Dependency.report(id), .reportTimes(id), .reportReplies(id), .reportHeadline(id)].map { ($0.key, nil) }
+                facts += ([Dependency.report(id)] + ModelViews.byBase[.report]!.map { Dependency($0.kind, id) }).map { ($0.key, nil) }
                 continue
             }
             facts += Self.report(report, bodies: bodies, texts: { texts[$0] }).map { ($0.0, $0.1) }
@@ -191,29 +179,23 @@ struct Facts: Sendable, Equatable {
         for (kind, ids) in ModelPieces.pieces(of: change, in: model) {
             facts += kind.fingerprints(model, images, ids).map { ($0.key, $0.value) }
         }
-        for id in change.members.sorted() {
-            guard let member = model.members[id] else { continue }
-            facts += Self.views(ofMember: id, member).map { ($0.0, $0.1) }
-        }
-        for id in change.areas.sorted() {
-            guard let area = model.areas.first(where: { $0.id == id }) else { continue }
-            facts.append(Self.view(ofArea: area))
+        // The views of the pieces made again (a report's are in its facts already).
+        for (base, ids) in [(Dependency.Kind.member, change.members), (.group, change.groups), (.area, change.areas), (.location, change.locations)]
+        where !ids.isEmpty {
+            let views = ModelViews.byBase[base]!.map { $0.views(model, images).view }
+            for id in ids.sorted() {
+                facts += ModelViews.byBase[base]!.indices.map { index in
+                    views[index](id).map { ($0.key, Optional($0.fact)) } ?? (Dependency(ModelViews.byBase[base]![index].kind, id).key, nil)
+                }
+            }
         }
         if change.pages { facts += model.pages.map { Self.changed(.page($0.id), in: model) }.map { ($0.0, $0.1) } }
         facts += change.locations.sorted().map { Self.changed(.location($0), in: model) }.map { ($0.0, $0.1) }
-        for id in change.locations.sorted() {
-            guard let location = model.locations.first(where: { $0.id == id }) else { continue }
-            facts.append(Self.view(ofLocation: location))
-        }
         if let members = change.sessions {
             let studying = Set(model.sessions.map(\.member))
             for id in members.sorted() where model.members[id] != nil {
                 facts.append((Dependency.checkedIn(id).key, Self.checkedIn(studying.contains(id))))
             }
-        }
-        for id in change.groups.sorted() {
-            guard let group = model.groups[id] else { continue }
-            facts += Self.views(ofGroup: id, group).map { ($0.0, $0.1) }
         }
         // (A report's facts hold its bodies' already.)
         let taken = Set(facts.map(\.key))
@@ -227,35 +209,12 @@ struct Facts: Sendable, Equatable {
     /// Every fact of a report: its own, its narrower views, and its bodies' digests and summaries
     /// (those `bodies` and `texts` have).
     static func report(_ report: ReportModel, bodies: [String: [UInt8]], texts: (String) -> RenderedMarkdown?) -> [(String, [UInt8])] {
-        var facts = [(Dependency.report(report.id).key, FingerprintEncoder.fingerprint(report))] + views(ofReport: report.id, report)
+        var facts = [(Dependency.report(report.id).key, FingerprintEncoder.fingerprint(report))] + ModelViews.facts(of: report, .report, report.id)
         for file in [report.file] + report.replies.map(\.file) {
             if let digest = bodies[file] { facts.append((Dependency.body(file).key, digest)) }
             if let text = texts(file) { facts.append(summary(of: file, text.text)) }
         }
         return facts
-    }
-
-    /// A report's narrower facts: its times and its headline.
-    private static func views(ofReport id: String, _ report: ReportModel) -> [(String, [UInt8])] {
-        [(Dependency.reportTimes(id).key, FingerprintEncoder.fingerprint(ReportTimes(report))),
-         (Dependency.reportReplies(id).key, FingerprintEncoder.fingerprint(ReportReplies(report))),
-         (Dependency.reportHeadline(id).key, FingerprintEncoder.fingerprint(ReportHeadline(report)))]
-    }
-
-    /// A member's narrower facts: when they joined, and their card.
-    private static func views(ofMember id: String, _ member: MemberModel) -> [(String, [UInt8])] {
-        [(Dependency.memberJoined(id).key, FingerprintEncoder.fingerprint(At(at: member.joined))),
-         (Dependency.memberCard(id).key, FingerprintEncoder.fingerprint(MemberCard(member)))]
-    }
-
-    /// An area's narrower fact: its id and name.
-    private static func view(ofArea area: AreaModel) -> (String, [UInt8]) {
-        (Dependency.areaCard(area.id).key, FingerprintEncoder.fingerprint(AreaCard(area)))
-    }
-
-    /// A study place's narrower fact: its name.
-    private static func view(ofLocation location: LocationModel) -> (String, [UInt8]) {
-        (Dependency.locationName(location.id).key, FingerprintEncoder.fingerprint(location.name))
     }
 
     /// Whether a member has check-ins, as a fact.
@@ -269,13 +228,6 @@ struct Facts: Sendable, Equatable {
         default: nil
         }
         return (Dependency.changed(piece.key).key, FingerprintEncoder.fingerprint(At(at: at)))
-    }
-
-    /// A group's narrower facts: its events, its card, and its activity.
-    private static func views(ofGroup id: String, _ group: GroupModel) -> [(String, [UInt8])] {
-        [(Dependency.groupEvents(id).key, FingerprintEncoder.fingerprint(GroupEvents(group))),
-         (Dependency.groupCard(id).key, FingerprintEncoder.fingerprint(GroupCard(group))),
-         (Dependency.groupActivity(id).key, FingerprintEncoder.fingerprint(GroupActivity(group)))]
     }
 
     /// A body's summaries, as a fact.
@@ -304,9 +256,7 @@ struct Facts: Sendable, Equatable {
     }
 
     /// A moment (when a member joined, when a file last changed), as a fact of its own.
-    struct At: Codable, Sendable {
-        let at: Moment?
-    }
+    typealias At = Dated
 
     /// The keys of the pieces that differ between `self` (earlier) and `now`.
     func changes(to now: Facts) -> Set<String> {

@@ -52,3 +52,51 @@ extension ModelPieces {
         return pieces.filter { !$0.ids.isEmpty }
     }
 }
+
+/// A `ViewKind` whatever its types, for the code that goes over every view.
+struct AnyViewKind: Sendable {
+    let kind: Dependency.Kind
+    /// The kind of piece it is a view of.
+    let base: Dependency.Kind
+    let stored: Bool
+    /// For a model: the ids of the pieces it has of the view's base kind, and the view of one
+    /// by id as its key, value and fingerprint (nil when the model has no such piece).
+    let views: @Sendable (SiteModel, ImageCatalog)
+        -> (ids: [String], view: @Sendable (String) -> (key: String, value: any Encodable & Sendable, fact: [UInt8])?)
+    /// The key and fingerprint of the view of a piece of its base kind given whole (nil when it is
+    /// of another type).
+    let fact: @Sendable (_ piece: any Sendable, _ id: String) -> (key: String, fact: [UInt8])?
+
+    init<Base, Value>(_ kind: ViewKind<Base, Value>) {
+        self.kind = kind.kind
+        base = kind.base.kind
+        stored = kind.stored
+        views = { model, images in
+            let pieces = kind.base.all(model, images)
+            return (Array(pieces.keys), { id in
+                pieces[id].map { piece in
+                    let value = kind.make(piece)
+                    return (kind.key(id), value, FingerprintEncoder.fingerprint(value))
+                }
+            })
+        }
+        fact = { piece, id in (piece as? Base).map { (kind.key(id), FingerprintEncoder.fingerprint(kind.make($0))) } }
+    }
+}
+
+extension ModelViews {
+    /// Every view of the table, for the code that goes over them all.
+    static let every: [AnyViewKind] = [
+        AnyViewKind(reportTimes), AnyViewKind(reportReplies), AnyViewKind(reportHeadline), AnyViewKind(memberJoined),
+        AnyViewKind(memberCard), AnyViewKind(groupEvents), AnyViewKind(groupCard), AnyViewKind(groupActivity),
+        AnyViewKind(areaCard), AnyViewKind(locationName),
+    ]
+
+    /// The views of each kind of piece.
+    static let byBase: [Dependency.Kind: [AnyViewKind]] = Dictionary(grouping: every, by: \.base)
+
+    /// The facts of the views of a piece given whole (of kind `base`, id `id`).
+    static func facts(of piece: any Sendable, _ base: Dependency.Kind, _ id: String) -> [(String, [UInt8])] {
+        (byBase[base] ?? []).compactMap { $0.fact(piece, id) }.map { ($0.key, $0.fact) }
+    }
+}

@@ -29,12 +29,10 @@ enum ModelValues {
         for kind in ModelPieces.every {
             for (key, value, _) in kind.entries(model, images, nil) { pieces[key] = value }
         }
-        for (id, report) in model.reports {
-            pieces[Dependency.reportTimes(id).key] = ReportTimes(report)
-            pieces[Dependency.reportReplies(id).key] = ReportReplies(report)
-            pieces[Dependency.reportHeadline(id).key] = ReportHeadline(report)
+        for kind in ModelViews.every where kind.stored {
+            let (ids, view) = kind.views(model, images)
+            for id in ids { if let (key, value, _) = view(id) { pieces[key] = value } }
         }
-        for (id, member) in model.members { pieces[Dependency.memberJoined(id).key] = Facts.At(at: member.joined) }
         return pieces
     }
 
@@ -73,11 +71,8 @@ final class StoredModel: ModelSource {
     /// views not read before count. (An area's page and feed read the times and replies of their
     /// area's reports, a fortieth of them: read one by one, not as the table of every report.)
     /// Joinings are read at once after 300 (there are few members).
-    private let headlines = Mutex(ViewTable<ReportHeadline>())
-    private let times = Mutex(ViewTable<ReportTimes>())
-    private let replies = Mutex(ViewTable<ReportReplies>())
-    private let leads = Mutex(ViewTable<String>())
-    private let joinings = Mutex(ViewTable<Facts.At>())
+    private let views = Mutex<[Dependency.Kind: ViewTable<any Sendable>]>([:])
+    private let leads = Mutex(ViewTable<[String: String]>())
     private let tableAfter = Mutex<Int?>(nil)
     private var readsBeforeTable: Int {
         tableAfter.withLock { known in
@@ -88,9 +83,11 @@ final class StoredModel: ModelSource {
         }
     }
 
-    private struct ViewTable<Value: Sendable>: Sendable {
+    /// How many views of a kind were read one by one, and the table of every one once read (of
+    /// a stored view, `[String: Value]`).
+    private struct ViewTable<Table: Sendable>: Sendable {
         var reads = 0
-        var table: [String: Value]?
+        var table: Table?
     }
 
     let fragments: (any FragmentMemory)?
@@ -203,43 +200,31 @@ final class StoredModel: ModelSource {
         (try? readers.inDatabase { db in try leads(db, files: file) })?[file]
     }
 
-    /// The keys' starts of the narrower views (`Dependency.key` with no id).
-    private static let timesPrefix = Dependency.reportTimes("").key, joinedPrefix = Dependency.memberJoined("").key,
-                       repliesPrefix = Dependency.reportReplies("").key, headlinePrefix = Dependency.reportHeadline("").key
-
-    func reportTimes(_ id: String) -> ReportTimes? {
-        view(times, Self.timesPrefix, id, after: readsBeforeTable) ?? piece(ModelPieces.report, id).map(ReportTimes.init)
+    /// The view of `kind` of the piece of `id`: a stored view from the table of every one once
+    /// there is one, else read on its own (joinings: at once after 300 reads, there are few
+    /// members); made from its piece when the store has none, and for a view it does not keep.
+    func view<Base, Value>(_ kind: ViewKind<Base, Value>, _ id: String) -> Value? {
+        guard kind.stored, let stored = storedView(kind, id, after: kind.base.kind == .report ? readsBeforeTable : 300) else {
+            return piece(kind.base, id).map(kind.make)
+        }
+        return stored
     }
 
-    func joined(_ id: String) -> Moment? {
-        view(joinings, Self.joinedPrefix, id, after: 300).map { $0.at } ?? piece(ModelPieces.member, id)?.joined
-    }
-
-    func reportReplies(_ id: String) -> ReportReplies? {
-        view(replies, Self.repliesPrefix, id, after: readsBeforeTable) ?? piece(ModelPieces.report, id).map(ReportReplies.init)
-    }
-
-    func headline(_ id: String) -> ReportHeadline? {
-        view(headlines, Self.headlinePrefix, id, after: readsBeforeTable) ?? piece(ModelPieces.report, id).map(ReportHeadline.init)
-    }
-
-    /// A narrower view of report `id` (its key is `prefix` and the id): from the table of every
-    /// report's once there is one, else read on its own. Nil when the store has none (it is then
-    /// made from the report).
-    private func view<Value: Decodable & Sendable>(_ table: borrowing Mutex<ViewTable<Value>>, _ prefix: String, _ id: String,
-                                                   after threshold: Int) -> Value? {
+    /// A stored view: from the table of every one of its kind once there is one, else read on
+    /// its own. Nil when the store has none.
+    private func storedView<Base, Value>(_ kind: ViewKind<Base, Value>, _ id: String, after threshold: Int) -> Value? {
         // (Once the table is read, pages of every report read ten thousand views from it: it
         // holds the pieces made again, and is looked at first.)
-        if let found = table.withLock({ $0.table.map { $0[id] } }) { return found }
-        let key = prefix + id
+        if let table = views.withLock({ $0[kind.kind]?.table }) { return (table as? [String: Value])?[id] }
+        let key = kind.key(id)
         // (Only reads of views not read before count towards the table.)
         if made[key] == nil, let cached = cache.withLock({ $0[key] }) { return cached as? Value }
-        let found: Value?? = table.withLock { state in
-            if let table = state.table { return .some(table[id]) }
-            state.reads += 1
-            guard state.reads > threshold else { return nil }
-            let loaded = self.table(prefix, as: Value.self) ?? [:]
-            state.table = loaded
+        let found: Value?? = views.withLock { tables in
+            if let table = tables[kind.kind]?.table { return .some((table as? [String: Value])?[id]) }
+            tables[kind.kind, default: ViewTable()].reads += 1
+            guard tables[kind.kind]!.reads > threshold else { return nil }
+            let loaded = self.table(kind.key(""), as: Value.self) ?? [:]
+            tables[kind.kind]!.table = loaded
             return .some(loaded[id])
         }
         if let found { return found }

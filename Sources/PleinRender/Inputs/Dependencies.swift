@@ -345,7 +345,7 @@ public struct ReportHeadline: Sendable, Equatable, Codable {
 
 /// An area's id, name and outline: what cards, feeds, calendars, lists of events and a report's
 /// page show of it (not its list of reports, which a new report changes).
-public struct AreaCard: Sendable, Equatable, Encodable {
+public struct AreaCard: Sendable, Equatable, Codable {
     public let id: String
     public let name: String?
     public let boundary: [Coordinate]
@@ -359,7 +359,7 @@ public struct AreaCard: Sendable, Equatable, Encodable {
 
 /// What chips, lists of members, maps of divers and the sitemap show of a member: all but their
 /// text and what they did, so that an edit of a member's text leaves them as they are.
-public struct MemberCard: Sendable, Equatable, Encodable {
+public struct MemberCard: Sendable, Equatable, Codable {
     public let name: String
     /// Path of the avatar image relative to the content root.
     public let avatar: String?
@@ -385,7 +385,7 @@ public struct MemberCard: Sendable, Equatable, Encodable {
 
 /// What calendars and lists of events read of a group: its name, whether it is listed and its
 /// events, so that an edit of its text, albums or goals leaves them as they are.
-public struct GroupEvents: Sendable, Equatable, Encodable {
+public struct GroupEvents: Sendable, Equatable, Codable {
     public let id: String
     public let name: String
     public let isListed: Bool
@@ -402,8 +402,8 @@ public struct GroupEvents: Sendable, Equatable, Encodable {
 /// What lists, cards, the home page and the sitemap show of a group: its name, whether it is
 /// listed, how many members it has, whether it has goals, when its file and its albums' changed
 /// and its photos' names; not its text, nor its albums' and goals' texts.
-public struct GroupCard: Sendable, Equatable, Encodable {
-    public struct Album: Sendable, Equatable, Encodable {
+public struct GroupCard: Sendable, Equatable, Codable {
+    public struct Album: Sendable, Equatable, Codable {
         public let key: AlbumKey
         public let changed: Moment?
         public let photos: [String]
@@ -430,8 +430,8 @@ public struct GroupCard: Sendable, Equatable, Encodable {
 /// completed goals: whether it is listed, each album's dates (and the photos whose times date an
 /// album that has neither) and each completed goal's time, in the group's order (newest
 /// first); not their texts, which only the chosen ones' entries and cards read.
-public struct GroupActivity: Sendable, Equatable, Encodable {
-    public struct Album: Sendable, Equatable, Encodable {
+public struct GroupActivity: Sendable, Equatable, Codable {
+    public struct Album: Sendable, Equatable, Codable {
         public let key: AlbumKey
         /// The album's own date (`date:`), which orders lists of albums.
         public let date: Moment?
@@ -441,7 +441,7 @@ public struct GroupActivity: Sendable, Equatable, Encodable {
         public let photos: [String]
     }
 
-    public struct Completion: Sendable, Equatable, Encodable {
+    public struct Completion: Sendable, Equatable, Codable {
         public let key: GoalKey
         public let at: Moment?
     }

@@ -68,3 +68,46 @@ public enum ModelPieces {
         Dictionary(records.map { ($0[keyPath: id], $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
+
+/// A narrower view of a model piece, declared once: its kind of `Dependency`, the piece it is
+/// made of, and how. An output that reads only the view (a card, a calendar's events) is not
+/// rendered again when the rest of its piece changes: the build's facts fingerprint the view on
+/// its own (`Facts`), taken from the last build's where its piece did not change. A view the build
+/// store `stored` is kept in it beside its piece, so that a page that reads it of every report
+/// does not decode every report (`StoredModel`).
+public struct ViewKind<Base: Codable & Equatable & Sendable, Value: Codable & Sendable>: Sendable {
+    public let kind: Dependency.Kind
+    public let base: PieceKind<Base>
+    public let make: @Sendable (Base) -> Value
+    public let stored: Bool
+
+    init(_ kind: Dependency.Kind, of base: PieceKind<Base>, stored: Bool = false, _ make: @escaping @Sendable (Base) -> Value) {
+        precondition(!kind.isOne && !base.kind.isOne)
+        (self.kind, self.base, self.make, self.stored) = (kind, base, make, stored)
+    }
+
+    public func dependency(_ id: String) -> Dependency { Dependency(kind, id) }
+    public func key(_ id: String) -> String { dependency(id).key }
+}
+
+/// The table of narrower views.
+public enum ModelViews {
+    public static let reportTimes = ViewKind(.reportTimes, of: ModelPieces.report, stored: true, ReportTimes.init)
+    public static let reportReplies = ViewKind(.reportReplies, of: ModelPieces.report, stored: true, ReportReplies.init)
+    public static let reportHeadline = ViewKind(.reportHeadline, of: ModelPieces.report, stored: true, ReportHeadline.init)
+    public static let memberJoined = ViewKind(.memberJoined, of: ModelPieces.member, stored: true) { Dated(at: $0.joined) }
+    public static let memberCard = ViewKind(.memberCard, of: ModelPieces.member, MemberCard.init)
+    public static let groupEvents = ViewKind(.groupEvents, of: ModelPieces.group, GroupEvents.init)
+    public static let groupCard = ViewKind(.groupCard, of: ModelPieces.group, GroupCard.init)
+    public static let groupActivity = ViewKind(.groupActivity, of: ModelPieces.group, GroupActivity.init)
+    public static let areaCard = ViewKind(.areaCard, of: ModelPieces.area, AreaCard.init)
+    public static let locationName = ViewKind(.locationName, of: ModelPieces.location) { $0.name }
+}
+
+/// A moment as a value of its own: when a member joined (`ModelViews.memberJoined`), when a file
+/// last changed.
+public struct Dated: Codable, Sendable, Equatable {
+    public let at: Moment?
+
+    public init(at: Moment?) { self.at = at }
+}

@@ -14,30 +14,19 @@ public protocol ModelSource: Sendable {
     /// once for all the outputs that read it (made from it unless the source keeps it).
     var reportIDs: [String] { get }
     func body(_ file: String) -> RenderedMarkdown?
-    /// When a report and its replies were published (made from the report unless the source
-    /// keeps it on its own).
-    func reportTimes(_ id: String) -> ReportTimes?
-    /// A report's replies' names and times (made from the report unless the source keeps them
-    /// on their own).
-    func reportReplies(_ id: String) -> ReportReplies?
-    /// What a list or a map shows of a report (made from the report unless the source keeps it
-    /// on its own).
-    func headline(_ id: String) -> ReportHeadline?
+    /// The view of `kind` of the piece of `id` (made from the piece unless the source keeps the
+    /// view on its own).
+    func view<Base, Value>(_ kind: ViewKind<Base, Value>, _ id: String) -> Value?
     /// The start of a body's plain text, as long as every summary needs (`Summaries.lead`):
     /// what lists and maps show of it (the body's text unless the source keeps it on its own).
     func lead(_ file: String) -> String?
-    /// When a member joined (from the member unless the source keeps it on its own).
-    func joined(_ id: String) -> Moment?
     /// Where parts of outputs made before are kept (`ModelView.fragment`); nil: none are.
     var fragments: (any FragmentMemory)? { get }
 }
 
 extension ModelSource {
-    public func reportTimes(_ id: String) -> ReportTimes? { piece(ModelPieces.report, id).map(ReportTimes.init) }
-    public func reportReplies(_ id: String) -> ReportReplies? { piece(ModelPieces.report, id).map(ReportReplies.init) }
-    public func headline(_ id: String) -> ReportHeadline? { piece(ModelPieces.report, id).map(ReportHeadline.init) }
+    public func view<Base, Value>(_ kind: ViewKind<Base, Value>, _ id: String) -> Value? { piece(kind.base, id).map(kind.make) }
     public func lead(_ file: String) -> String? { body(file)?.text }
-    public func joined(_ id: String) -> Moment? { piece(ModelPieces.member, id)?.joined }
     public var fragments: (any FragmentMemory)? { nil }
     public var reportIDs: [String] { (piece(ModelPieces.reportOrder, "") ?? []).sortedByBytes() }
 }
@@ -125,6 +114,13 @@ struct ModelView: Sendable {
         return source.piece(kind, id)
     }
 
+    /// The view of `kind` of the piece of `id`, its read recorded (as the view's, not the
+    /// piece's: an output that reads only the view is not made again when the rest changes).
+    func view<Base, Value>(_ kind: ViewKind<Base, Value>, _ id: String) -> Value? {
+        note(kind.dependency(id))
+        return source.view(kind, id)
+    }
+
     /// The piece of `kind` and `id` without recording its read: for a narrower read made of it,
     /// recorded as that.
     private func unrecorded<Value>(_ kind: PieceKind<Value>, _ id: String) -> Value? { source.piece(kind, id) }
@@ -134,22 +130,13 @@ struct ModelView: Sendable {
     func report(_ id: String) -> ReportModel? { read(ModelPieces.report, id) }
 
     /// When a report and its replies were published (a narrower read than `report`).
-    func reportTimes(_ id: String) -> ReportTimes? {
-        note(.reportTimes(id))
-        return source.reportTimes(id)
-    }
+    func reportTimes(_ id: String) -> ReportTimes? { view(ModelViews.reportTimes, id) }
 
     /// A report's replies' names and times (a narrower read than `report`).
-    func reportReplies(_ id: String) -> ReportReplies? {
-        note(.reportReplies(id))
-        return source.reportReplies(id)
-    }
+    func reportReplies(_ id: String) -> ReportReplies? { view(ModelViews.reportReplies, id) }
 
     /// What a list or a map shows of a report (a narrower read than `report`).
-    func headline(_ id: String) -> ReportHeadline? {
-        note(.reportHeadline(id))
-        return source.headline(id)
-    }
+    func headline(_ id: String) -> ReportHeadline? { view(ModelViews.reportHeadline, id) }
 
     /// A body's plain text cut to `limit` characters; nil when there is no such body. For the
     /// lengths of `Summaries` it reads only the summary, not the whole body.
@@ -163,49 +150,28 @@ struct ModelView: Sendable {
     }
 
     /// What a chip or a list shows of a member (a narrower read than `member`).
-    func card(_ id: String) -> MemberCard? {
-        note(.memberCard(id))
-        return unrecorded(ModelPieces.member, id).map(MemberCard.init)
-    }
+    func card(_ id: String) -> MemberCard? { view(ModelViews.memberCard, id) }
 
     /// What a calendar or a list of events reads of a group (a narrower read than `group`).
-    func groupEvents(_ id: String) -> GroupEvents? {
-        note(.groupEvents(id))
-        return unrecorded(ModelPieces.group, id).map(GroupEvents.init)
-    }
+    func groupEvents(_ id: String) -> GroupEvents? { view(ModelViews.groupEvents, id) }
 
     /// An area's id, name and outline (a narrower read than `area`).
-    func areaCard(_ id: String) -> AreaCard? {
-        note(.areaCard(id))
-        return unrecorded(ModelPieces.area, id).map(AreaCard.init)
-    }
+    func areaCard(_ id: String) -> AreaCard? { view(ModelViews.areaCard, id) }
 
     /// What a list or a card shows of a group (a narrower read than `group`).
-    func groupCard(_ id: String) -> GroupCard? {
-        note(.groupCard(id))
-        return unrecorded(ModelPieces.group, id).map(GroupCard.init)
-    }
+    func groupCard(_ id: String) -> GroupCard? { view(ModelViews.groupCard, id) }
 
     /// When a group's albums were made and its goals completed (a narrower read than `group`).
-    func groupActivity(_ id: String) -> GroupActivity? {
-        note(.groupActivity(id))
-        return unrecorded(ModelPieces.group, id).map(GroupActivity.init)
-    }
+    func groupActivity(_ id: String) -> GroupActivity? { view(ModelViews.groupActivity, id) }
 
     /// When a member joined (a narrower read than `member`).
-    func joined(_ id: String) -> Moment? {
-        note(.memberJoined(id))
-        return source.joined(id)
-    }
+    func joined(_ id: String) -> Moment? { view(ModelViews.memberJoined, id)?.at ?? nil }
 
     func area(_ id: String) -> AreaModel? { read(ModelPieces.area, id) }
     func location(_ id: String) -> LocationModel? { read(ModelPieces.location, id) }
 
     /// A study place's name (a narrower read than `location`).
-    func locationName(_ id: String) -> String? {
-        note(.locationName(id))
-        return unrecorded(ModelPieces.location, id)?.name
-    }
+    func locationName(_ id: String) -> String? { view(ModelViews.locationName, id) }
 
     func thread(_ id: String) -> ThreadModel? { read(ModelPieces.thread, id) }
     func page(_ id: String) -> PageModel? { read(ModelPieces.page, id) }
