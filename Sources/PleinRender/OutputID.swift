@@ -16,7 +16,8 @@ public enum OutputID: Hashable, Sendable {
     case group(String)
     case leaderboard(String)
     case album(AlbumKey)
-    case photo(AlbumKey, Int)
+    /// A photo's (or video's) page, by its slug (`PhotoModel.slug`, unique in its album).
+    case photo(AlbumKey, String)
     case areas
     case area(String)
     case report(String)
@@ -186,7 +187,7 @@ public enum OutputID: Hashable, Sendable {
             if has(.groups) { ids += group.events.map { .groupEvent($0.key) } }
             for album in group.albums {
                 ids.append(.album(album.key))
-                ids += album.photos.indices.map { .photo(album.key, $0) }
+                ids += album.photos.map { .photo(album.key, $0.slug) }
             }
         }
         ids += model.areas.map { .area($0.id) }
@@ -256,8 +257,8 @@ extension OutputID {
             guard let (group, album) = pair(argument) else { return nil }
             self = .album(AlbumKey(group: group, album: album))
         case .photo:
-            guard let (group, rest) = pair(argument), let (album, number) = pair(rest), let index = Int(number) else { return nil }
-            self = .photo(AlbumKey(group: group, album: album), index)
+            guard let (group, rest) = pair(argument), let (album, slug) = pair(rest), !slug.isEmpty else { return nil }
+            self = .photo(AlbumKey(group: group, album: album), slug)
         case .groupEvent:
             guard let (group, event) = pair(argument) else { return nil }
             self = .groupEvent(GroupEventKey(group: group, event: event))
@@ -327,7 +328,7 @@ extension OutputID {
              .leaderboardJSON(let id), .thread(let id), .page(let id):
             return id
         case .album(let key): return key.group + "/" + key.album
-        case .photo(let key, let index): return key.group + "/" + key.album + "/" + String(index)
+        case .photo(let key, let slug): return key.group + "/" + key.album + "/" + slug
         case .atom(let feed), .jsonFeed(let feed): return feed.key
         case .sitemapPart(let part): return part.key
         case .geoJSON(let map): return map.key

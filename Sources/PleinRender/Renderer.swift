@@ -32,6 +32,9 @@ public struct Renderer: Sendable {
         return sealing.isEmpty ? all : all.filter { !$0.isLeftOut(sealing: sealing) }
     }
 
+    /// The file an output is written to (`Routes.path(of:)`, the one table of where outputs live).
+    public func file(of id: OutputID) -> String { inputs.routes.file(inputs.routes.path(of: id)) }
+
     /// The pieces of the model the outputs rendered so far needed and did not find (a build
     /// store's row missing or damaged): when there are any, those outputs are not right.
     public var missingPieces: [String] { inputs.shared.view.missing.all }
@@ -132,7 +135,7 @@ private struct Batch: Rendering {
         case .group(let gid): return framed(GroupPage(inputs: inputs, id: gid))
         case .leaderboard(let gid): return framed(LeaderboardPage(inputs: inputs, id: gid))
         case .album(let key): return framed(AlbumPage(inputs: inputs, key: key))
-        case .photo(let key, let index): return framed(PhotoPage(inputs: inputs, key: key, index: index))
+        case .photo(let key, let slug): return framed(PhotoPage(inputs: inputs, key: key, slug: slug))
         case .areas: return framed(AreaListPage(inputs: inputs))
         case .area(let aid): return framed(AreaPage(inputs: inputs, id: aid))
         case .report(let rid): return framed(ReportPage(inputs: inputs, id: rid))

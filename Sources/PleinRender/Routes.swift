@@ -15,9 +15,12 @@ public struct Routes: Sendable {
     /// The members-only groups published sealed: their pages below the entry page have opaque
     /// names (`groups/<g>/sealed/<token>/`), which say nothing of albums, photos or events.
     public let sealing: Sealing
+    /// The keys of the threads' addresses (`messages/<key>/`), with a secret.
+    public let threadKeys: ThreadKeys?
 
-    public init(baseURL: String, sealing: Sealing = [:]) {
+    public init(baseURL: String, sealing: Sealing = [:], threadKeys: ThreadKeys? = nil) {
         self.sealing = sealing
+        self.threadKeys = threadKeys
         let base = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.baseURL = base
         if let scheme = base.range(of: "://"), let slash = base[scheme.upperBound...].firstIndex(of: "/") {
@@ -35,6 +38,68 @@ public struct Routes: Sendable {
     public func absolute(_ path: String) -> String { baseURL + path }
     /// The file a path is written to: `users/anna/` → `users/anna/index.html`.
     public func file(_ path: String) -> String { path.isEmpty || path.hasSuffix("/") ? path + "index.html" : path }
+
+    /// Where an output is published (`file` gives the file it is written to): the one table of
+    /// where each kind of output lives, which its renderer writes it to (`RoutesTests`).
+    public func path(of id: OutputID) -> String {
+        switch id {
+        case .home: home
+        case .members: members
+        case .member(let mid): member(mid)
+        case .progress(let mid): progress(mid)
+        case .divers: divers
+        case .groups: groups
+        case .group(let gid): group(gid)
+        case .leaderboard(let gid): leaderboard(gid)
+        case .album(let key): album(key)
+        case .photo(let key, let slug): photo(key, slug)
+        case .areas: areas
+        case .area(let aid): area(aid)
+        case .report(let rid): report(rid)
+        case .locations: locations
+        case .location(let lid): location(lid)
+        case .now: now
+        case .notFound: Self.notFound
+        case .sitemap: sitemap
+        case .sitemapPart(let part): sitemapPart(part)
+        case .robots: robots
+        case .atom(let feed): self.feed(feed)
+        case .jsonFeed(let feed): jsonFeed(self.feed(feed))
+        case .geoJSON(let map): self.map(map)
+        case .calendar(let calendar): self.calendar(calendar)
+        case .events: events
+        case .groupEvent(let key): groupEvent(key)
+        case .diversIndex: diversIndex
+        case .leaderboardJSON(let gid): leaderboardJSON(gid)
+        case .thread(let tid): thread(threadKeys?.key(for: tid) ?? tid)
+        case .search: search
+        case .page(let pid): page(pid)
+        case .cmsPage: cmsPage
+        case .cmsConfig: cmsConfig
+        }
+    }
+
+    /// A feed's Atom file (its JSON Feed twin: `jsonFeed`).
+    public func feed(_ id: FeedID) -> String {
+        switch id {
+        case .site: siteFeed
+        case .area(let aid): areaFeed(aid)
+        case .report(let rid): reportFeed(rid)
+        case .group(let gid): groupFeed(gid)
+        case .member(let mid): memberFeed(mid)
+        case .following(let mid): followingFeed(mid)
+        }
+    }
+
+    /// A map's GeoJSON file.
+    public func map(_ id: MapID) -> String {
+        switch id {
+        case .reports: reportsMap
+        case .area(let aid): areaMap(aid)
+        case .locations: locationsMap
+        case .album(let key): albumMap(key)
+        }
+    }
 
     public var home: String { "" }
     public var members: String { "users/" }

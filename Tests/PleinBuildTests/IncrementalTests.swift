@@ -132,11 +132,33 @@ import Testing
         #expect(snapshotTree(options.output) == snapshotTree(fresh.output))
     }
 
+    /// A members-only group's pages are written where `Routes.path(of:)` puts them too (their
+    /// sealed addresses), and its feeds and data are not listed at all.
+    @Test func aSealedGroupsOutputsAreWrittenWhereRoutesPutsThem() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var options = BuildOptions.test(output: dir.path + "/public", suite: "incremental")
+        options.secret = Array("incremental-secret".utf8)
+        options.passphrases = ["PLEIN_PASSPHRASE_ZEEHOND_LEDEN": "kelder-fles-ventiel-lamp-2027"]
+        let state = SiteState(options, tracking: true)
+        #expect(state.sealing["zeehond-leden"] != nil)
+        let renderer = try #require(state.searchingRenderer(sealing: state.sealing))
+        let outputs = renderer.outputs()
+        let sealed = outputs.filter { renderer.file(of: $0).contains("/sealed/") }
+        // (Its albums, photos, events and leaderboard; its own page keeps its address.)
+        #expect(sealed.count >= 5 && sealed.allSatisfy(\.isGroupPage), "\(sealed.map(\.key))")
+        #expect(!outputs.contains(.atom(.group("zeehond-leden"))) && !outputs.contains(.calendar(.group("zeehond-leden"))))
+        for id in outputs {
+            #expect(renderer.render(id).path == renderer.file(of: id), "\(id.key)")
+        }
+    }
+
     /// `OutputID.Kind` is the one table of what each kind of output is rendered with: every page
     /// of the demo (threads and the search page included) reads exactly its kind's template, and
     /// feeds, maps and data read none. A kind whose renderer asked for another template than the
     /// table says would escape the theme's check (`Theme.requiredTemplates`) and the graph. And
-    /// each output's key names it (`OutputID(key:)`), for every kind.
+    /// each output's key names it (`OutputID(key:)`), and it is written where `Routes.path(of:)`
+    /// says, for every kind.
     @Test func everyOutputReadsTheTemplateItsKindNames() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
@@ -149,7 +171,10 @@ import Testing
             kinds.insert(id.kind)
             // The build store names outputs by key; a build after an edit renders them from it.
             #expect(OutputID(key: id.key) == id, "\(id.key) does not name its output")
-            let templates = renderer.renderTracked(id).1.compactMap { dependency -> String? in
+            let (file, reads) = renderer.renderTracked(id)
+            // `Routes.path(of:)` is the one table of where outputs live: each renderer writes there.
+            #expect(file.path == renderer.file(of: id), "\(id.key) was written to \(file.path), not to \(renderer.file(of: id))")
+            let templates = reads.compactMap { dependency -> String? in
                 dependency.kind == .template ? dependency.id : nil
             }
             // A thread's page is sealed into the page that opens it (`SealedPage`).

@@ -27,10 +27,10 @@ extension SiteState {
     }
 
     /// A renderer of the current site with its search page, as the last build left it.
-    func searchingRenderer() -> Renderer? {
+    func searchingRenderer(sealing: Sealing = [:]) -> Renderer? {
         guard let model = last.model, let theme else { return nil }
         return Renderer(model: model, theme: theme, bodies: last.bodies.bodies, images: last.catalog,
-                        options: RenderOptions(threadKeys: threadKeys, search: true, sitemapSplit: options.sitemapSplit))
+                        options: RenderOptions(threadKeys: threadKeys, search: true, sealing: sealing, sitemapSplit: options.sitemapSplit))
     }
 
     public var pageCount: Int { remembered?.next.pages ?? last.outputs.values.count { $0.path.hasSuffix(".html") } }

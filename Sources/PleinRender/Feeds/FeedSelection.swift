@@ -32,7 +32,8 @@ struct FeedSelection: Rendering {
         // otherwise be written again in every feed that holds them).
         var brief = false
         if case .member = id { brief = true }
-        func make(_ title: String, _ subtitle: String, atom: String, page: String, _ candidates: [Candidate]) -> Feed {
+        let atom = routes.feed(id)
+        func make(_ title: String, _ subtitle: String, page: String, _ candidates: [Candidate]) -> Feed {
             let chosen = Self.newest(candidates, limit: limit)
             return Feed(
                 id: routes.absolute(atom), title: title, subtitle: subtitle, atomPath: atom,
@@ -53,29 +54,29 @@ struct FeedSelection: Rendering {
             // Who joined is history: a member who left since still joined then.
             candidates += view.readingEvery { (view.memberOrder + view.formerMembers).compactMap(joinedCandidate) }
             return make(strings.format("feed_site", ["site": site.title]), site.description,
-                        atom: routes.siteFeed, page: routes.home, candidates)
+                        page: routes.home, candidates)
         case .area(let aid):
-            guard let area = view.area(aid) else { return view.miss("area \(aid)", make("", "", atom: routes.areaFeed(aid), page: routes.area(aid), [])) }
+            guard let area = view.area(aid) else { return view.miss("area \(aid)", make("", "", page: routes.area(aid), [])) }
             return make(strings.format("feed_area", ["area": names.area(area)]),
                         strings.format("feed_area_subtitle", ["area": names.area(area)]),
-                        atom: routes.areaFeed(aid), page: routes.area(aid),
+                        page: routes.area(aid),
                         area.reports.compactMap { reportCandidate($0) })
         case .report(let rid):
-            guard let r = view.report(rid) else { return view.miss("report \(rid)", make("", "", atom: routes.reportFeed(rid), page: routes.report(rid), [])) }
+            guard let r = view.report(rid) else { return view.miss("report \(rid)", make("", "", page: routes.report(rid), [])) }
             return make(strings.format("feed_report", ["title": r.title]), strings["feed_report_subtitle"],
-                        atom: routes.reportFeed(rid), page: routes.report(rid),
+                        page: routes.report(rid),
                         r.replies.indices.compactMap { replyCandidate(rid, $0) })
         case .group(let gid):
-            guard let g = view.group(gid) else { return view.miss("group \(gid)", make("", "", atom: routes.groupFeed(gid), page: routes.group(gid), [])) }
+            guard let g = view.group(gid) else { return view.miss("group \(gid)", make("", "", page: routes.group(gid), [])) }
             // One entry per album, its photos inside: not one per photo.
             var candidates = g.albums.map(albumCandidate)
             candidates += (g.openGoals + g.completedGoals).compactMap(goalAddedCandidate)
             candidates += g.completedGoals.map(completionCandidate)
             candidates += g.events.map(groupEventCandidate)
             return make(strings.format("feed_group", ["group": g.name]), strings.format("feed_group_subtitle", ["group": g.name]),
-                        atom: routes.groupFeed(gid), page: routes.group(gid), candidates)
+                        page: routes.group(gid), candidates)
         case .member(let mid):
-            guard let m = view.member(mid) else { return view.miss("member \(mid)", make("", "", atom: routes.memberFeed(mid), page: routes.member(mid), [])) }
+            guard let m = view.member(mid) else { return view.miss("member \(mid)", make("", "", page: routes.member(mid), [])) }
             var candidates = m.reports.compactMap { reportCandidate($0) }
             candidates += m.replies.compactMap { replyCandidate($0.report, $0.index) }
             candidates += m.completedGoals.compactMap(view.goal).map(completionCandidate)
@@ -85,13 +86,13 @@ struct FeedSelection: Rendering {
             }
             if let joined = joinedCandidate(mid) { candidates.append(joined) }
             return make(strings.format("feed_member", ["name": m.name]), strings.format("feed_member_subtitle", ["name": m.name]),
-                        atom: routes.memberFeed(mid), page: routes.member(mid), candidates)
+                        page: routes.member(mid), candidates)
         case .following(let mid):
-            guard let m = view.member(mid) else { return view.miss("member \(mid)", make("", "", atom: routes.followingFeed(mid), page: routes.member(mid), [])) }
+            guard let m = view.member(mid) else { return view.miss("member \(mid)", make("", "", page: routes.member(mid), [])) }
             var candidates: [Candidate] = []
             for rid in m.follows { candidates += replyCandidates(rid) }
             return make(strings.format("feed_following", ["name": m.name]), strings.format("feed_following_subtitle", ["name": m.name]),
-                        atom: routes.followingFeed(mid), page: routes.member(mid), candidates)
+                        page: routes.member(mid), candidates)
         }
     }
 

@@ -79,7 +79,7 @@ struct RenderInputs: Sendable {
             self.site = site
             let theme = theme.labelled(site.labels)
             self.theme = theme
-            routes = Routes(baseURL: site.baseURL, sealing: options.sealing)
+            routes = Routes(baseURL: site.baseURL, sealing: options.sealing, threadKeys: options.threadKeys)
             self.options = options
             frame = FrameValues(site: site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search)
         }

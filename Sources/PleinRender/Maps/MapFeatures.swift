@@ -140,14 +140,7 @@ struct MapFeatures: Rendering {
     }
 
     /// Site-relative path of a map's GeoJSON file.
-    func path(_ id: MapID) -> String {
-        switch id {
-        case .reports: return routes.reportsMap
-        case .area(let aid): return routes.areaMap(aid)
-        case .locations: return routes.locationsMap
-        case .album(let key): return routes.albumMap(key)
-        }
-    }
+    func path(_ id: MapID) -> String { routes.map(id) }
 
     /// Albums whose photos carry a GPS position get a map.
     func albumHasMap(_ album: AlbumModel) -> Bool {

@@ -72,7 +72,7 @@ struct AlbumPage: PageRenderer {
 struct PhotoPage: PageRenderer {
     let inputs: RenderInputs
     let key: AlbumKey
-    let index: Int
+    let slug: String
 
     struct Neighbour: TemplateValues, Encodable {
         let url: String
@@ -101,8 +101,8 @@ struct PhotoPage: PageRenderer {
     }
 
     func page() -> Page {
-        guard let g = view.group(key.group), let album = view.album(key), album.photos.indices.contains(index) else {
-            return missingPage("album \(key.group)/\(key.album)", kind: .photo, path: routes.album(key), section: .groups)
+        guard let g = view.group(key.group), let album = view.album(key), let index = album.photos.firstIndex(where: { $0.slug == slug }) else {
+            return missingPage("photo \(key.group)/\(key.album)/\(slug)", kind: .photo, path: routes.photo(key, slug), section: .groups)
         }
         let photo = album.photos[index]
         let title = photo.caption ?? names.itemNumber(album, index)

@@ -43,7 +43,7 @@ struct ThreadPage: PageRenderer {
 
     func page() -> Page {
         guard let keyed = KeyedThread(id, in: self) else {
-            return missingPage("thread \(id)", kind: .thread, path: routes.thread(inputs.options.threadKeys?.key(for: id) ?? id), section: .none)
+            return missingPage("thread \(id)", kind: .thread, path: routes.path(of: .thread(id)), section: .none)
         }
         let t = keyed.thread
         var page = Page(
