@@ -65,8 +65,9 @@ public final class DevServer: Sendable {
                         ws: .init(autoPing: .enabled(timePeriod: limits.idleTimeout / 2))
                     )
                 ) { request, _, _ in
-                    guard request.path?.split(separator: "?").first == "/__plein/reload" else { return .dontUpgrade }
-                    return .upgrade([:]) { inbound, outbound, _ in await reloads.serve(inbound: inbound, outbound: outbound) }
+                    guard let target = request.path, target.split(separator: "?").first == "/__plein/reload" else { return .dontUpgrade }
+                    let page = URLComponents(string: target)?.queryItems?.first { $0.name == "page" }?.value
+                    return .upgrade([:]) { inbound, outbound, _ in await reloads.serve(inbound: inbound, outbound: outbound, page: page) }
                 },
                 limits: limits, policy: policy)
         }
@@ -131,6 +132,11 @@ public final class DevServer: Sendable {
 
     public var connectedPages: Int {
         get async { await reloads.count }
+    }
+
+    /// The URL paths of the pages open in browsers (as their live-reload sockets said).
+    public var openPages: Set<String> {
+        get async { await reloads.pages }
     }
 }
 
@@ -233,15 +239,17 @@ final class SnapshotStore: Sendable {
 
 /// Keeps one stream per open page and sends each "reload".
 actor ReloadBroadcaster {
-    private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
+    private var clients: [UUID: (continuation: AsyncStream<String>.Continuation, page: String?)] = [:]
 
     var count: Int { clients.count }
+    /// The URL paths of the open pages that said which they are.
+    var pages: Set<String> { Set(clients.values.compactMap(\.page)) }
 
-    /// Serves one page's socket until it closes.
-    nonisolated func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    /// Serves one page's socket until it closes (`page`: its URL path, if it said).
+    nonisolated func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, page: String? = nil) async {
         let id = UUID()
         let (messages, continuation) = AsyncStream<String>.makeStream()
-        await add(id, continuation)
+        await add(id, continuation, page: page)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in messages { try? await outbound.write(.text(message)) }
@@ -257,17 +265,18 @@ actor ReloadBroadcaster {
         await remove(id)
     }
 
-    private func add(_ id: UUID, _ continuation: AsyncStream<String>.Continuation) {
-        clients[id] = continuation
+    private func add(_ id: UUID, _ continuation: AsyncStream<String>.Continuation, page: String?) {
+        // (A page's own path, not a long string any page could send.)
+        clients[id] = (continuation, page.flatMap { $0.hasPrefix("/") && $0.utf8.count <= 2048 ? $0 : nil })
     }
 
     private func remove(_ id: UUID) {
-        clients.removeValue(forKey: id)?.finish()
+        clients.removeValue(forKey: id)?.continuation.finish()
     }
 
     /// Sends `message` to every open page: "reload", or "reload-only" or "reload-except"
     /// followed by URL paths (`Preview.reloadScript`).
     func reload(_ message: String = "reload") {
-        for continuation in clients.values { continuation.yield(message) }
+        for client in clients.values { client.continuation.yield(message) }
     }
 }

@@ -212,11 +212,13 @@ public enum Preview {
     }
 
     /// The script injected into every page in serve mode (never in `plein build` output): it
+    /// says which page it is on (`?page=`, so that an edit renders the open pages first), and
     /// reloads the page when the server says so ("reload"; "reload-only" or "reload-except"
     /// with URL paths, for the pages of an edited record first and the others after), and after
     /// the server restarts.
     public static let reloadScript = """
-        <script>(function(){var u=(location.protocol==="https:"?"wss://":"ws://")+location.host+"/__plein/reload";\
+        <script>(function(){var u=(location.protocol==="https:"?"wss://":"ws://")+location.host+"/__plein/reload?page="\
+        +encodeURIComponent(location.pathname);\
         function open(again){var s=new WebSocket(u);s.onopen=function(){if(again)location.reload();};\
         s.onmessage=function(e){var d=e.data.split(" "),i=d.indexOf(location.pathname,1);\
         if(d[0]==="reload"||d[0]==="reload-only"&&i>0||d[0]==="reload-except"&&i<0)location.reload();};\

@@ -61,9 +61,12 @@ public enum ServeSession {
         }
         for await batch in watcher.batches() {
             let start = DispatchTime.now()
+            // The pages open in browsers are rendered right after the edited records' own.
+            let open = Set(await server.openPages.compactMap { outputPath($0, under: prefix) })
             let update = await offThePool {
                 site.update {
-                    batch.overflowed ? $0.rescan() : $0.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [], first: first)
+                    batch.overflowed ? $0.rescan() : $0.update(content: batch["content"] ?? [], templates: batch["templates"] ?? [], first: first,
+                                                              open: open)
                 }
             }
             let files = (batch["content"] ?? []).map { options.content + "/" + $0 } + (batch["templates"] ?? []).map { options.templates + "/" + $0 }
@@ -108,6 +111,15 @@ public enum ServeSession {
         if output == "index.html" { return base }
         if output.hasSuffix("/index.html") { return base + output.dropLast("index.html".count) }
         return base + output
+    }
+
+    /// The output file of a page's URL path (`urlPath`'s inverse, percent-decoded); nil for a
+    /// path outside the site.
+    static func outputPath(_ urlPath: String, under prefix: String) -> String? {
+        let base = prefix.hasSuffix("/") ? prefix : prefix + "/"
+        guard let decoded = urlPath.removingPercentEncoding, decoded.hasPrefix(base) else { return nil }
+        let path = String(decoded.dropFirst(base.count))
+        return path.isEmpty || path.hasSuffix("/") ? path + "index.html" : path
     }
 
     static func seconds(since start: DispatchTime) -> Double {

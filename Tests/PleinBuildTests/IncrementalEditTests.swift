@@ -4,6 +4,7 @@ import PleinLoad
 import PleinModel
 import PleinRender
 @testable import PleinBuild
+import Synchronization
 import Testing
 
 extension IncrementalTests {
@@ -215,5 +216,32 @@ extension IncrementalTests {
         #expect(update.changed.contains { $0.hasPrefix("users/") })
         #expect(!update.changed.contains("reports/index.html"), "only pages of the edited template change")
         expectSameAsFullBuild(state, site, "rescan after a template edit")
+    }
+}
+
+extension IncrementalTests {
+    /// `plein serve` renders the pages of the edited record first, then the pages open in
+    /// browsers that the edit changes, each handed over (`first`) before the rest of what it
+    /// changed; a page open that the edit does not change is not rendered. The site is then
+    /// a full build's.
+    @Test func theOpenPagesAnEditChangesAreRenderedBeforeTheRest() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        // The area's page lists the report's title; the members' list does not show it.
+        let area = "reports/1094/index.html", members = "users/index.html"
+        let handed = Mutex<[[String]]>([])
+        try site.edit(report) { $0.replacingOccurrences(of: "title: ", with: "title: Weer ") }
+        let update = state.update(content: [report], templates: [], first: { _, paths in handed.withLock { $0.append(paths) } },
+                                  open: [area, members])
+        let calls = handed.withLock { $0 }
+        #expect(calls.count == 2, "\(calls)")
+        #expect(calls.first?.contains("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat/index.html") == true)
+        #expect(calls.last == [area])
+        #expect(update.first.contains(area) && !update.first.contains(members))
+        #expect(update.changed.contains(area) && update.changed.count > update.first.count)
+        expectSameAsFullBuild(state, site, "a report's title, with its area's page open")
     }
 }

@@ -93,6 +93,10 @@ func status(of response: String) -> Int {
 
     /// Runs `body` against a fresh server with short limits.
     func withServer(files: [String: SiteState.Served] = files, _ body: (UInt16) async throws -> Void) async throws {
+        try await withServer(files: files) { port, _ in try await body(port) }
+    }
+
+    func withServer(files: [String: SiteState.Served] = files, _ body: (UInt16, DevServer) async throws -> Void) async throws {
         var limits = RequestLimits()
         limits.headTimeout = .milliseconds(600)
         limits.idleTimeout = .milliseconds(1500)
@@ -100,7 +104,7 @@ func status(of response: String) -> Int {
         let task = Task { try await server.run() }
         defer { task.cancel() }
         try await server.waitUntilListening()
-        try await body(try #require(await server.port()))
+        try await body(try #require(await server.port()), server)
     }
 
     func get(_ port: UInt16, _ target: String = "/", host: String = "127.0.0.1", extra: String = "", method: String = "GET") async throws -> String {
@@ -222,6 +226,30 @@ func status(of response: String) -> Int {
             #expect(status(of: answer) == 101)
             #expect(seconds < 4, "closed after \(seconds) s (idle timeout 1.5 s)")
         }
+    }
+
+    /// A page's live-reload socket says which page it is on (`Preview.reloadScript`): an edit
+    /// renders the pages open first (`SiteState.update(open:)`), by their output files.
+    @Test func theOpenPagesAreKnownByTheirSockets() async throws {
+        try await withServer { port, server in
+            let client = try RawClient(port: port, timeout: 5)
+            client.send("GET /__plein/reload?page=%2Fusers%2Fzo%25C3%25AB%2F HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(client.fd, &buffer, buffer.count, 0)
+            #expect(status(of: String(decoding: buffer[0..<max(0, n)], as: UTF8.self)) == 101)
+            var open: Set<String> = []
+            for _ in 0..<50 where open.isEmpty {
+                open = await server.openPages
+                if open.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(open == ["/users/zo%C3%AB/"])
+            #expect(Set(open.compactMap { ServeSession.outputPath($0, under: "/") }) == ["users/zoë/index.html"])
+        }
+        #expect(ServeSession.outputPath("/site/", under: "/site/") == "index.html")
+        #expect(ServeSession.outputPath("/site/feed.xml", under: "/site") == "feed.xml")
+        #expect(ServeSession.outputPath("/other/", under: "/site/") == nil)
+        #expect(ServeSession.urlPath("users/zoë/index.html", under: "/site/") == "/site/users/zoë/")
     }
 
     @Test func theReloadSocketOpensOnlyFromTheSameOrigin() async throws {

@@ -164,12 +164,16 @@ public struct SiteState: Sendable {
     }
 
     /// Applies edits: `content` and `templates` are paths relative to their folders.
-    /// With `first`, the pages of records edited in place are rendered first and handed to it.
-    public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>, first: FirstPages? = nil) -> Update {
-        update(content: changedContent, rereadTheme: !changedTemplates.isEmpty, first: first)
+    /// With `first`, the pages of records edited in place are rendered first and handed to it,
+    /// then those of the outputs at `open` (output paths: the pages open in browsers) that the
+    /// edit changes, then the rest.
+    public mutating func update(content changedContent: Set<String>, templates changedTemplates: Set<String>, first: FirstPages? = nil,
+                                open: Set<String> = []) -> Update {
+        update(content: changedContent, rereadTheme: !changedTemplates.isEmpty, first: first, open: open)
     }
 
-    private mutating func update(content changedContent: Set<String>, rereadTheme: Bool, first: FirstPages? = nil) -> Update {
+    private mutating func update(content changedContent: Set<String>, rereadTheme: Bool, first: FirstPages? = nil,
+                                 open: Set<String> = []) -> Update {
         notes = []
         var timer = PhaseTimer(enabled: options.timings)
         let languageBefore = content.site.language
@@ -196,12 +200,12 @@ public struct SiteState: Sendable {
         check(change)
         timer.lap(change == .everything ? "check" : "check (\(change.files?.count ?? 0) records' files)")
         unrendered = unrendered.then(change)
-        return renderIfPossible(first: first)
+        return renderIfPossible(first: first, open: open)
     }
 
     /// Renders what changed since the last build (everything when there is none): the outputs
     /// that read a fact that changed (`QueryGraph`). Keeps the last good outputs when there are errors.
-    private mutating func renderIfPossible(first: FirstPages? = nil) -> Update {
+    private mutating func renderIfPossible(first: FirstPages? = nil, open: Set<String> = []) -> Update {
         guard let theme, !diagnostics.hasErrors else { return Update() }
         var timer = PhaseTimer(enabled: options.timings)
         // After edits of records in place (no file appeared, vanished or changed but theirs), the
@@ -328,8 +332,23 @@ public struct SiteState: Sendable {
         }
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
         // (The edited records' pages were rendered first, above.)
-        let rest = todo.filter { !early.keys.contains($0.key) }
+        var rest = todo.filter { !early.keys.contains($0.key) }
         memory?.use(facts)
+        // Then the pages open in browsers that the edit changes, served and reloaded before the rest.
+        if let first, remembered == nil, stream == nil, !open.isEmpty {
+            let shown = rest.filter { open.contains(renderer.file(of: $0)) }
+            if !shown.isEmpty {
+                let (made, _) = stage.run(shown)
+                let taken = last.take(rendered: made, of: nil)
+                (early.update.changed, early.update.rendered, early.update.first) = (early.update.changed + taken.changed,
+                                                                                     early.update.rendered + taken.rendered,
+                                                                                     early.update.first + taken.changed)
+                early.keys.formUnion(shown.map(\.key))
+                rest = rest.filter { !early.keys.contains($0.key) }
+                first(last.served, taken.changed)
+                timer.lap("render the open pages the edit changes (\(made.count) outputs)")
+            }
+        }
         let (rendered, failure) = stage.run(rest)
         streamFailure = failure
         // (A record an output needed and the model did not have: a fault of plein's, never a trap.)
