@@ -28,6 +28,24 @@ import Testing
         }
     }
 
+    /// Every kind of read is a piece of the table (`ModelPieces`), a view of one (`ModelViews`), or
+    /// one of the few the facts make otherwise (a body and its summaries, when a page's file
+    /// changed, whether a member has check-ins, the theme, the reads of every record): a kind added
+    /// to `Dependency.Kind` and to neither table fails here, not in a build that forgot it.
+    @Test func everyKindOfReadIsInTheTables() {
+        let pieces = Set(ModelPieces.every.map(\.kind)), views = Set(ModelViews.every.map(\.kind))
+        let others: Set<Dependency.Kind> = Set([.changed, .summary, .checkedIn, .body, .template, .theme]).union(Dependency.everies.map(\.kind))
+        #expect(pieces.isDisjoint(with: views) && pieces.isDisjoint(with: others) && views.isDisjoint(with: others))
+        #expect(pieces.union(views).union(others) == Set(Dependency.Kind.allCases),
+                "\(Set(Dependency.Kind.allCases).subtracting(pieces.union(views).union(others)))")
+        #expect(ModelPieces.every.count == pieces.count && ModelViews.every.count == views.count)
+        // A key names its read, for every kind.
+        for kind in Dependency.Kind.allCases {
+            let read = Dependency(kind, "reports/1094/x.md")
+            #expect(Dependency(key: read.key) == read, "\(read.key)")
+        }
+    }
+
     @Test func theModelsPiecesHoldNoDictionaryOrSet() throws {
         let model = Self.model
         var found: [String] = []

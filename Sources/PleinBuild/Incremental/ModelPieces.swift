@@ -4,6 +4,7 @@ import PleinRender
 
 /// A `PieceKind` whatever its value type, for the code that goes over every kind.
 struct AnyPieceKind: Sendable {
+    let kind: Dependency.Kind
     /// Every piece of `model` as (key, value), each with whether it equals the piece of the same
     /// id in `before` (false without one).
     let entries: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ before: (model: SiteModel, images: ImageCatalog)?)
@@ -13,6 +14,7 @@ struct AnyPieceKind: Sendable {
     let fingerprints: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ ids: [String]) -> [(key: String, value: [UInt8]?)]
 
     init<Value>(_ kind: PieceKind<Value>) {
+        self.kind = kind.kind
         entries = { model, images, before in
             let old = before.map { kind.all($0.model, $0.images) }
             return kind.all(model, images).map { id, value in (kind.key(id), value, old?[id] == value) }
@@ -26,13 +28,11 @@ struct AnyPieceKind: Sendable {
 
 extension ModelPieces {
     /// Every kind of the table, for the code that goes over them all.
-    static let every: [AnyPieceKind] = [
-        AnyPieceKind(member), AnyPieceKind(group), AnyPieceKind(report), AnyPieceKind(area), AnyPieceKind(location),
-        AnyPieceKind(thread), AnyPieceKind(sessions), AnyPieceKind(page), AnyPieceKind(pageOrder), AnyPieceKind(menu),
-        AnyPieceKind(formerMembers), AnyPieceKind(memberOrder), AnyPieceKind(groupOrder), AnyPieceKind(reportOrder),
-        AnyPieceKind(areaOrder), AnyPieceKind(locationOrder), AnyPieceKind(places), AnyPieceKind(asOf), AnyPieceKind(today),
-        AnyPieceKind(image),
-    ]
+    static let every: [AnyPieceKind] = every(Erasing())
+
+    private struct Erasing: PieceKindVisitor {
+        func visit<Value>(_ kind: PieceKind<Value>) -> AnyPieceKind { AnyPieceKind(kind) }
+    }
 
     /// The pieces a model made again piece by piece (`ModelChange`) may have changed, by kind
     /// and id. (A report's are `Facts.report`'s, with its narrower views and bodies.)
@@ -86,11 +86,11 @@ struct AnyViewKind: Sendable {
 
 extension ModelViews {
     /// Every view of the table, for the code that goes over them all.
-    static let every: [AnyViewKind] = [
-        AnyViewKind(reportTimes), AnyViewKind(reportReplies), AnyViewKind(reportHeadline), AnyViewKind(memberJoined),
-        AnyViewKind(memberCard), AnyViewKind(groupEvents), AnyViewKind(groupCard), AnyViewKind(groupActivity),
-        AnyViewKind(areaCard), AnyViewKind(locationName),
-    ]
+    static let every: [AnyViewKind] = every(Erasing())
+
+    private struct Erasing: ViewKindVisitor {
+        func visit<Base, Value>(_ kind: ViewKind<Base, Value>) -> AnyViewKind { AnyViewKind(kind) }
+    }
 
     /// The views of each kind of piece.
     static let byBase: [Dependency.Kind: [AnyViewKind]] = Dictionary(grouping: every, by: \.base)

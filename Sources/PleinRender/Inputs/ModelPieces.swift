@@ -63,6 +63,16 @@ public enum ModelPieces {
     /// A photo, or a video with its poster, by content path.
     public static let image = PieceKind(.image, all: { _, images in images.items }, one: { $0.images.item($1) })
 
+    /// Every kind of the table, each given to `visitor` (which sees its value type): what the
+    /// code that goes over every kind is made from, so that a kind is listed here and nowhere else.
+    public static func every<Visitor: PieceKindVisitor>(_ visitor: Visitor) -> [Visitor.Result] {
+        [visitor.visit(member), visitor.visit(group), visitor.visit(report), visitor.visit(area), visitor.visit(location),
+         visitor.visit(thread), visitor.visit(sessions), visitor.visit(page), visitor.visit(pageOrder), visitor.visit(menu),
+         visitor.visit(formerMembers), visitor.visit(memberOrder), visitor.visit(groupOrder), visitor.visit(reportOrder),
+         visitor.visit(areaOrder), visitor.visit(locationOrder), visitor.visit(places), visitor.visit(asOf), visitor.visit(today),
+         visitor.visit(image)]
+    }
+
     /// Records by id, the first of an id kept (ids are unique once checked).
     static func byID<Record>(_ records: [Record], _ id: KeyPath<Record, String>) -> [String: Record] {
         Dictionary(records.map { ($0[keyPath: id], $0) }, uniquingKeysWith: { first, _ in first })
@@ -102,6 +112,25 @@ public enum ModelViews {
     public static let groupActivity = ViewKind(.groupActivity, of: ModelPieces.group, GroupActivity.init)
     public static let areaCard = ViewKind(.areaCard, of: ModelPieces.area, AreaCard.init)
     public static let locationName = ViewKind(.locationName, of: ModelPieces.location) { $0.name }
+
+    /// Every view of the table, each given to `visitor` (which sees its types).
+    public static func every<Visitor: ViewKindVisitor>(_ visitor: Visitor) -> [Visitor.Result] {
+        [visitor.visit(reportTimes), visitor.visit(reportReplies), visitor.visit(reportHeadline), visitor.visit(memberJoined),
+         visitor.visit(memberCard), visitor.visit(groupEvents), visitor.visit(groupCard), visitor.visit(groupActivity),
+         visitor.visit(areaCard), visitor.visit(locationName)]
+    }
+}
+
+/// Code that goes over every kind of piece or view (`ModelPieces.every`, `ModelViews.every`),
+/// seeing each one's value types.
+public protocol PieceKindVisitor {
+    associatedtype Result
+    func visit<Value>(_ kind: PieceKind<Value>) -> Result
+}
+
+public protocol ViewKindVisitor {
+    associatedtype Result
+    func visit<Base, Value>(_ kind: ViewKind<Base, Value>) -> Result
 }
 
 /// A moment as a value of its own: when a member joined (`ModelViews.memberJoined`), when a file
