@@ -65,10 +65,14 @@ struct LastBuild: Sendable {
     /// Of `ids`, those never rendered and those that read a fact in `changed` (every one when
     /// the site's settings changed). (Told apart by the outputs kept, not by their keys: making
     /// the key of each of 136,000 outputs cost an edit at 100,000 reports 50 ms.)
-    mutating func outputsToRender(_ ids: [OutputID], changed: Set<String>) -> [OutputID] {
+    /// With `same` (`ids` are the last build's), those that read a fact in `changed`, without
+    /// a pass over `ids`.
+    mutating func outputsToRender(_ ids: [OutputID], changed: Set<String>, same: Bool = false) -> [OutputID] {
         if changed.contains(Facts.siteKey) { return ids }
-        let affected = Set(outputs(keys: graph.outputs(reading: changed, keepingReaders: true)))
-        return ids.filter { outputs[$0] == nil || affected.contains($0) }
+        let affected = outputs(keys: graph.outputs(reading: changed, keepingReaders: true))
+        if same { return affected }
+        let set = Set(affected)
+        return ids.filter { outputs[$0] == nil || set.contains($0) }
     }
 
     /// Makes what an update looks up (the readers of each fact), so that the first edit served

@@ -73,11 +73,10 @@ struct Remembered: Sendable {
         return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"
     }()
 
-    /// The outputs to render: all of them without a previous build; else those the graph names
-    /// for the facts that changed (`QueryGraph.outputsToRender`).
-    mutating func outputsToRender(_ ids: [OutputID], facts: Facts) -> [OutputID] {
-        guard let previous else { return ids }
-        return graph.outputsToRender(ids, changed: previous.facts.changes(to: facts), keepingReaders: false)
+    /// The outputs to render after the facts in `changed` changed since the previous build (new
+    /// ones, and those the graph names for them: `QueryGraph.outputsToRender`).
+    mutating func outputsToRender(_ ids: [OutputID], changed: Set<String>) -> [OutputID] {
+        graph.outputsToRender(ids, changed: changed, keepingReaders: false)
     }
 
     /// Takes in the search index's shards: each one's name, cache folder and what its records read.

@@ -317,19 +317,14 @@ public struct SiteState: Sendable {
             : nil
         }
         if facts != nil { timer.lap("facts") }
-        let todo: [OutputID]
-        if var memory = remembered, let facts {
-            todo = memory.outputsToRender(ids, facts: facts)
-            remembered = memory
-        } else if sameOutputs, let changedFacts {
-            todo = last.outputs(keys: last.graph.outputs(reading: changedFacts, keepingReaders: true))
-        } else if let changedFacts {
-            todo = last.outputsToRender(ids, changed: changedFacts)
-        } else if let facts, let before = last.facts {
-            todo = last.outputsToRender(ids, changed: before.changes(to: facts))
-        } else {
-            todo = ids
-        }
+        // The facts that changed since the outputs kept were made (those the update changed in
+        // place, or the comparison with the last build's, the store's for `plein build`); nil
+        // when none are kept, and every output is rendered. Then the outputs to render: those
+        // that read one of them, and those never rendered.
+        let changed = changedFacts ?? facts.flatMap { now in (remembered.map { $0.previous?.facts } ?? last.facts)?.changes(to: now) }
+        let todo = changed.map { changed in
+            remembered != nil ? remembered!.outputsToRender(ids, changed: changed) : last.outputsToRender(ids, changed: changed, same: sameOutputs)
+        } ?? ids
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
         // (The edited records' pages were rendered first, above.)
         var rest = todo.filter { !early.keys.contains($0.key) }
