@@ -277,11 +277,13 @@ struct RecordEdit {
         var outputs: [RenderStage.Rendered] = []
         if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty {
             do throws(OutputWriter.Failure) {
+                var steps = PhaseTimer(enabled: options.timings)
                 let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
                 var stage = RenderStage(renderer: renderer, tracking: true, stream: writer, timings: options.timings)
                 stage.hashing = true
                 let (made, streamFailure) = stage.run(stale.map(\.id) + newOutputs)
                 outputs = made
+                steps.lap("  render")
                 if let streamFailure { writer.discard(); throw streamFailure }
                 // A piece the store should hold and did not give: these outputs are not right.
                 let lacking = source.damaged + renderer.missingPieces
@@ -292,14 +294,18 @@ struct RecordEdit {
                 }
                 for (source, target) in search.writes { try writer.copy(source, as: target) }
                 for path in search.removed { writer.remove(path) }
+                steps.lap("  the search's files (\(search.writes.count) written, \(search.removed.count) removed)")
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
                 let paths = Set(stale.map(\.path) + made.map(\.file.path) + search.writes.map(\.target) + search.removed)
-                for path in differences.all.sorted() where !paths.contains(path) && !vanished.values.contains(path) {
+                let gone = Set(vanished.values)
+                for path in differences.all.sorted() where !paths.contains(path) && !gone.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
                 }
-                for path in vanished.values.sorted() where !paths.contains(path) { writer.remove(path) }
+                for path in gone.sorted() where !paths.contains(path) { writer.remove(path) }
+                steps.lap("  the spare's other differences (\(differences.all.count))")
                 try writer.commit()
+                steps.lap("  commit")
             } catch {
                 failure = error.description
             }
