@@ -186,39 +186,11 @@ struct StoreSession {
         made.notes = state.notes
         do throws(BuildStore.Damaged) {
             try store.save(made, previous: previous, timings: options.timings)
-            if made.spareInode != 0, made.differences.count >= options.twinSpareAfter { try twinSpare(made.differences, vanished: made.vanished) }
         } catch {
             problem = "the build cache could not be saved (\(error.reason)): the next build is a full one"
             do throws(BuildStore.Damaged) { try store.clear() } catch {}
         }
         return previous == nil ? nil : OutputChanges(added: remembered.added, changed: remembered.changed, removed: remembered.gone)
-    }
-
-    /// Makes the spare the output's twin (each path of `differences` linked from the output, or
-    /// taken out where it `vanished`), while the system still holds the new files' folders, and
-    /// records that it differs in none. Else the first edit after a build that changed most files
-    /// (a new title or theme, search turned on or off) links them all: 10 s at 100,000 reports
-    /// when the system no longer held their folders. Not after a site's very first build, whose
-    /// spare is empty: the first edit links the site into it (a fraction of that build). Killed
-    /// half-way, the spare still differs in no path but these, which the store still names.
-    private func twinSpare(_ differences: Set<String>, vanished: Set<String>) throws(BuildStore.Damaged) {
-        guard let store, let first = try? FileManager.default.contentsOfDirectory(atPath: spare), !first.isEmpty else { return }
-        var timer = PhaseTimer(enabled: options.timings)
-        let writer: OutputWriter
-        do throws(OutputWriter.Failure) { writer = try OutputWriter(output: output, knownSpare: differences) } catch { return }
-        do throws(OutputWriter.Failure) {
-            for path in differences.sorted() {
-                if vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
-            }
-        } catch {
-            // (The differences stand: the next edit fixes them up.)
-            writer.discard()
-            return
-        }
-        // (The staging folder, now the output's twin, is the spare again.)
-        writer.discard()
-        try store.forgetDifferences()
-        timer.lap("store: the spare made the output's twin (\(differences.count) paths)")
     }
 
     /// Empties the store, so that the next build is a full one.
