@@ -80,8 +80,7 @@ struct CompactReader {
 
     mutating func int() -> Int64? {
         guard offset + 8 <= bytes.count else { return nil }
-        var value: Int64 = 0
-        for index in (0..<8).reversed() { value = value << 8 | Int64(bytes[offset + index]) }
+        let value = bytes.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self)) }
         offset += 8
         return value
     }
@@ -155,6 +154,22 @@ struct CompactReader {
         guard bytes[offset - 1] == 1 else { return .some(nil) }
         guard let lat = int(), let lon = int() else { return nil }
         return .some(Coordinate(lat: Double(bitPattern: UInt64(bitPattern: lat)), lon: Double(bitPattern: UInt64(bitPattern: lon))))
+    }
+}
+
+/// A list of ids (the order of every report is a hundred thousand of them at 100,000 reports,
+/// written again with each new report).
+extension Array: CompactValue where Element == String {
+    static var mark: UInt8 { 0xF6 }
+
+    func write(to bytes: inout CompactWriter) {
+        bytes.bytes.reserveCapacity(bytes.bytes.count + 8 + reduce(0) { $0 + 8 + $1.utf8.count })
+        bytes.strings(self)
+    }
+
+    init?(from bytes: inout CompactReader) {
+        guard let values = bytes.strings() else { return nil }
+        self = values
     }
 }
 

@@ -610,6 +610,7 @@ struct RecordEdit {
                     }
                     return reads.sorted()
                 }
+                timer.lap("    save: bodies")
                 for output in outputs {
                     // An output that read what it read before keeps its reads; its hash is written.
                     let digest = ReadsDigest.digest(keys: output.dependencies.lazy.map(\.key))
@@ -628,9 +629,10 @@ struct RecordEdit {
                 for path in search.removed { try dropPublished.execute(arguments: [path]) }
                 let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
                 for key in gone.outputs { try dropOutput.execute(arguments: [key]) }
+                timer.lap("    save: outputs and the search's files")
                 try StoredFragments.forget(readersOf: facts.map(\.key), db)
                 try StoredFragments.save(fragments, db)
-                timer.lap("    save: bodies, outputs and fragments")
+                timer.lap("    save: fragments")
                 if let differences {
                     try db.execute(sql: "DELETE FROM differences")
                     let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")

@@ -107,6 +107,12 @@ public struct KeptList: Sendable {
         return touched ? nil : storage[row.bytes]
     }
 
+    /// The bytes of the entry at `place`: its id, reads and bytes.
+    func size(at place: Int) -> Int {
+        let row = rows[place]
+        return row.id.count + row.reads.count + row.bytes.count
+    }
+
     /// The id of the entry at `place`.
     func id(at place: Int) -> String {
         String(decoding: storage[rows[place].id], as: UTF8.self)
@@ -136,6 +142,14 @@ public struct ListChanges: Sendable {
     public var made: [Entry] = []
     public var gone: [String] = []
     public var whole: Bool
+    /// The bytes of every entry's id, reads and bytes, as the memory keeps them: room made at
+    /// once when the list is read again (`KeptList.storage`).
+    public var size = 0
+}
+
+extension ListChanges.Entry {
+    /// Its id, its reads each ended by a NUL, and its bytes.
+    var size: Int { id.utf8.count + reads.reduce(0) { $0 + $1.utf8.count + 1 } + bytes.count }
 }
 
 extension ModelView {
@@ -205,12 +219,15 @@ extension ModelView {
                 taken[place] = true
                 if let bytes = before.bytes(at: place) {
                     result.append(bytes)
+                    changes.size += before.size(at: place)
                     continue
                 }
             }
             let (bytes, reads) = recorder.capturing { make(id) }
             for read in reads { recorded.insert(recorder.asRecorded(read).key) }
-            changes.made.append(.init(id: id, reads: reads.map(\.key).sorted(), bytes: bytes))
+            let entry = ListChanges.Entry(id: id, reads: reads.map(\.key).sorted(), bytes: bytes)
+            changes.made.append(entry)
+            changes.size += entry.size
             result.append(bytes[...])
         }
         // (A set of every id and the id of every kept entry, made to find one report taken out,

@@ -9,20 +9,24 @@ struct GeoJSONFile: Rendering {
     let inputs: RenderInputs
     let id: MapID
 
-    /// One feature: its positions (for the collection's bbox) and its JSON, as it is written in
-    /// the collection's list of features.
+    /// One feature: the box around its positions (for the collection's bbox) and its JSON, as
+    /// it is written in the collection's list of features.
     struct Part {
-        let positions: [Coordinate]
+        let bounds: Geo.Bounds?
         /// (A slice of the kept bytes it was read from, not a copy of them.)
         let json: ArraySlice<UInt8>
 
         /// As the fragment memory keeps it: the number of positions, each position's longitude
-        /// and latitude (as their bits), then the JSON.
+        /// and latitude (as their bits), then the JSON. (The positions kept are the corners of
+        /// the box: a polygon's box is theirs.)
         var kept: [UInt8] {
+            let corners = bounds.map { $0.minLat == $0.maxLat && $0.minLon == $0.maxLon
+                ? [Coordinate(lat: $0.minLat, lon: $0.minLon)]
+                : [Coordinate(lat: $0.minLat, lon: $0.minLon), Coordinate(lat: $0.maxLat, lon: $0.maxLon)] } ?? []
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(4 + positions.count * 16 + json.count)
-            KeptBytes.append(UInt32(positions.count), to: &bytes)
-            for position in positions {
+            bytes.reserveCapacity(4 + corners.count * 16 + json.count)
+            KeptBytes.append(UInt32(corners.count), to: &bytes)
+            for position in corners {
                 KeptBytes.append(position.lon.bitPattern, to: &bytes)
                 KeptBytes.append(position.lat.bitPattern, to: &bytes)
             }
@@ -31,7 +35,7 @@ struct GeoJSONFile: Rendering {
         }
 
         init(positions: [Coordinate], json: [UInt8]) {
-            self.positions = positions
+            bounds = Geo.Bounds(positions)
             self.json = json[...]
         }
 
@@ -42,7 +46,18 @@ struct GeoJSONFile: Rendering {
             func word(_ at: Int) -> Double { Double(bitPattern: KeptBytes.read(UInt64.self, bytes, at: at)) }
             let count = Int(KeptBytes.read(UInt32.self, bytes, at: 0))
             guard bytes.count >= 4 + count * 16 else { return nil }
-            positions = (0..<count).map { i in Coordinate(lat: word(4 + i * 16 + 8), lon: word(4 + i * 16)) }
+            // (A hundred thousand reports' points: their box made as they are read, no list of them.)
+            var bounds: Geo.Bounds?
+            for i in 0..<count {
+                let (lon, lat) = (word(4 + i * 16), word(4 + i * 16 + 8))
+                if var box = bounds {
+                    (box.minLat, box.maxLat, box.minLon, box.maxLon) = (min(box.minLat, lat), max(box.maxLat, lat), min(box.minLon, lon), max(box.maxLon, lon))
+                    bounds = box
+                } else {
+                    bounds = Geo.Bounds([Coordinate(lat: lat, lon: lon)])
+                }
+            }
+            self.bounds = bounds
             json = bytes[(bytes.startIndex + 4 + count * 16)...]
         }
     }
@@ -63,7 +78,12 @@ struct GeoJSONFile: Rendering {
         var out: [UInt8] = []
         out.reserveCapacity(parts.reduce(64) { $0 + $1.json.count + 6 })
         out += "{\n  \"type\": \"FeatureCollection\"".utf8
-        if let bounds = Geo.Bounds(parts.flatMap(\.positions)) {
+        let boxes = parts.compactMap(\.bounds)
+        if var bounds = boxes.first {
+            for box in boxes.dropFirst() {
+                (bounds.minLat, bounds.maxLat) = (min(bounds.minLat, box.minLat), max(bounds.maxLat, box.maxLat))
+                (bounds.minLon, bounds.maxLon) = (min(bounds.minLon, box.minLon), max(bounds.maxLon, box.maxLon))
+            }
             out += ",\n  \"bbox\": ".utf8
             JSON.array([bounds.minLon, bounds.minLat, bounds.maxLon, bounds.maxLat].map { .number(Geo.round6($0)) }).write(to: &out, pretty: true, indent: 1)
         }
