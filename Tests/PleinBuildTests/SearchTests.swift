@@ -148,6 +148,35 @@ import Testing
         }
     }
 
+    /// A cache folder a killed plein left half removed (its list of files gone, others there) is
+    /// made again: the finished build has every file of that index.
+    @Test func anIndexLeftHalfRemovedIsMadeAgain() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var options = try Self.options(output: dir.path + "/public")
+        let shared = options.cacheRoot
+        options.cache = dir.path + "/cache"
+        // A search cache of its own; the photos' and videos' files copied from the suite's.
+        try FileManager.default.createDirectory(atPath: options.cacheRoot, withIntermediateDirectories: true)
+        for media in ["images", "videos"] { try? FileManager.default.copyItem(atPath: shared + "/" + media, toPath: options.cacheRoot + "/" + media) }
+        #expect(Pipeline.build(options).succeeded)
+        let key = try #require(Self.cachedIndexes(options).first { $0.hasPrefix("area-1011-") })
+        let folder = options.cacheRoot + "/search/" + key
+        let listed = try #require(SearchStage.files(root: options.cacheRoot + "/search", key: key)).map(\.path).sorted()
+        try FileManager.default.removeItem(atPath: folder + "/" + SearchStage.manifest)
+        #expect(!Self.files(in: folder).isEmpty, "the folder still holds files")
+        // (The build store emptied: a full build, as after a plein of another version.)
+        for store in ["build.sqlite", "build.sqlite-wal", "build.sqlite-shm"] { try? FileManager.default.removeItem(atPath: options.cacheRoot + "/" + store) }
+        let report = Pipeline.build(options)
+        #expect(report.succeeded)
+        #expect(!report.notes.contains { $0.contains("missing from search") }, "\(report.notes)")
+        #expect(Self.files(in: dir.path + "/public/pagefind/area-1011") == listed)
+        // Taking a folder out renames it away first: no folder of a key is left without its list.
+        SearchStage.remove(key, in: options.cacheRoot + "/search")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(!Self.cachedIndexes(options).contains { $0.hasSuffix(key) })
+    }
+
     @Test func withoutPagefindTheBuildSaysSearchIsOff() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

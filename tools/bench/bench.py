@@ -560,6 +560,16 @@ def edit_kinds(work, reports, edits):
     env.pop("PLEIN_TIMINGS", None)
     kinds = kind_edits(content)
     results = {name: {"page": [], "all": [], "build": []} for name, _ in kinds}
+    # The site's title (`site.yaml`): every page shows it. Issue 56's target is a share of a
+    # fresh build (measured below, before the first edit after one), not a time; a few edits,
+    # as each renders every output.
+    title = "the site's title (`site.yaml`)"
+    title_edits = 1 if reports >= 100_000 else 3
+    results[title] = {"page": [], "all": [], "build": []}
+
+    def retitle(edit, i):
+        edit.change("site.yaml", lambda t: re.sub(r"(?m)^title: .*$", f"title: \"Buurt {edit.marker}\"", t, count=1))
+        return "/"
     print(f"{reports} reports: every kind of edit, serve", flush=True)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -584,8 +594,8 @@ def edit_kinds(work, reports, edits):
             time.sleep(0.2)
         time.sleep(1)
         number = 0
-        for name, make in kinds:
-            for i in range(edits):
+        for name, make in kinds + [(title, retitle)]:
+            for i in range(title_edits if name == title else edits):
                 number += 1
                 edit = KindEdit(content, number)
                 before = rebuilds()
@@ -595,7 +605,7 @@ def edit_kinds(work, reports, edits):
                     page = make(edit, i)
                     if page:
                         url = f"http://127.0.0.1:{port}{page}"
-                        while time.monotonic() - start < 30:
+                        while time.monotonic() - start < (900 if name == title else 30):
                             try:
                                 if edit.marker in urllib.request.urlopen(url, timeout=5).read().decode():
                                     break
@@ -603,13 +613,13 @@ def edit_kinds(work, reports, edits):
                                 pass
                             time.sleep(0.002)
                         results[name]["page"].append((time.monotonic() - start) * 1000)
-                    settle(before, start)
+                    settle(before, start, limit=900 if name == title else 60)
                     results[name]["all"].append((time.monotonic() - start) * 1000)
                     time.sleep(0.3)
                     before = rebuilds()
                 finally:
                     edit.undo()
-                settle(before, time.monotonic())
+                settle(before, time.monotonic(), limit=900 if name == title else 60)
                 time.sleep(0.3)
     finally:
         server.terminate()
@@ -620,8 +630,8 @@ def edit_kinds(work, reports, edits):
     cmd = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", out, "--cache", cache]
     run(cmd, env=env)
     number = 1000
-    for name, make in kinds:
-        for i in range(edits):
+    for name, make in kinds + [(title, retitle)]:
+        for i in range(title_edits if name == title else edits):
             number += 1
             edit = KindEdit(content, number)
             try:
@@ -635,9 +645,10 @@ def edit_kinds(work, reports, edits):
     first = "the first edit after a fresh build"
     results[first] = {"page": [], "all": [], "build": []}
     makers = dict(kinds)
+    fresh = []
     for i in range(edits):
         number += 1
-        run(cmd + ["--fresh"], env=env)
+        fresh.append(run(cmd + ["--fresh"], env=env)[0])
         edit = KindEdit(content, number)
         try:
             makers["a report's text" if i % 2 == 0 else "a member's bio"](edit, edits + i)
@@ -645,7 +656,7 @@ def edit_kinds(work, reports, edits):
         finally:
             edit.undo()
         run(cmd, env=env)
-    return {"reports": reports, "kinds": results}
+    return {"reports": reports, "kinds": results, "fresh": fresh, "title": title}
 
 
 def kinds_table(measured):
@@ -658,7 +669,15 @@ def kinds_table(measured):
     # Issue 56's targets: at 100,000 reports and more, a page ≤ 100 ms and a build ≤ 1 s.
     large = measured["reports"] >= 100_000
     page_limit, build_limit = (100, 1.0) if large else (50, 0.3)
+    fresh = med(measured["fresh"]) if measured.get("fresh") else None
     for name, r in measured["kinds"].items():
+        if name == measured.get("title"):
+            # Every output: a share of a fresh build (`--fresh`, over the last output), in both.
+            share = "" if fresh is None else f" ({med(r['all']) / 1000 / fresh:.2f} and {med(r['build']) / fresh:.2f} of a fresh build, {fresh:.1f} s)"
+            lines.append(f"| {name} | {med(r['page']):.0f} ms | {med(r['all']) / 1000:.1f} s | {med(r['build']):.1f} s |")
+            ok = fresh is not None and med(r["all"]) / 1000 <= 0.6 * fresh and med(r["build"]) <= 0.6 * fresh
+            verdicts.append(f"{name} " + ("met" if ok else "missed") + share)
+            continue
         page = f"{med(r['page']):.0f} ms ({p90(r['page']):.0f})" if r["page"] else "—"
         every = f"{med(r['all']):.0f} ms ({p90(r['all']):.0f})" if r["all"] else "—"
         lines.append(f"| {name} | {page} | {every} | {med(r['build']) * 1000:.0f} ms |")
@@ -666,7 +685,8 @@ def kinds_table(measured):
                                         ("every output", large or not r["all"] or med(r["all"]) <= 500),
                                         ("build", med(r["build"]) <= build_limit)) if not ok]
         verdicts.append(f"{name} " + ("met" if not missed else "missed: " + ", ".join(missed)))
-    targets = "page ≤ 100 ms; build ≤ 1 s" if large else "page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s"
+    targets = ("page ≤ 100 ms; build ≤ 1 s" if large else "page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s") \
+        + "; the site's title ≤ 0.6 of a fresh build, in both"
     lines += ["", f"- Targets of issue 56 ({targets}): " + "; ".join(verdicts) + "."]
     return "\n".join(lines)
 

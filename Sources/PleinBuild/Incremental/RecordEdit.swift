@@ -233,9 +233,10 @@ struct RecordEdit {
         // but for those the edit takes out; and where those were.
         let stale: [Stale]
         var vanished: [String: String] = [:]
+        let readers = StoreReaders(store)
         do {
             let goneKeys = Set(goneOutputs.map(\.key))
-            stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue).filter { !goneKeys.contains($0.key) }
+            stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue, readers).filter { !goneKeys.contains($0.key) }
             try queue.read { db in
                 for key in goneKeys {
                     guard let path = try String.fetchOne(db, sql: "SELECT path FROM outputs WHERE id = ?", arguments: [key]) else { throw Unfit(reason: "an output taken out") }
@@ -252,7 +253,6 @@ struct RecordEdit {
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let readers = StoreReaders(store)
         let fragments = StoredFragments(readers: readers, changed: changedFacts.map(\.key))
         let source = StoredModel(readers: readers, site: site, made: pieces, gone: gone, bodies: rendered, fragments: fragments)
         let renderer = Renderer(
@@ -355,7 +355,7 @@ struct RecordEdit {
         guard failure == nil else { return report }
         report.unchanged = outputs.isEmpty && removedPaths.isEmpty && search.writes.isEmpty && warnings == previous.warnings
         // (The cache folders of the indexes made again: the output holds copies of their files.)
-        for key in search.replacedKeys { try? FileManager.default.removeItem(atPath: options.cacheRoot + "/search/" + key) }
+        for key in search.replacedKeys { SearchStage.remove(key, in: options.cacheRoot + "/search") }
         report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) }, removed: removedPaths)
         report.rendered = outputs.count
         report.renderedOutputs = outputs.map(\.id.key).sorted()
@@ -497,45 +497,57 @@ struct RecordEdit {
     }
 
     /// The outputs that read any of `keys`, found in what each output read (its dependencies, as
-    /// indexes into `dependency_keys`), read straight from SQLite's statement.
-    private static func readers(of keys: Set<String>, _ queue: DatabaseQueue) throws -> [Stale] {
+    /// indexes into `dependency_keys`), read straight from SQLite's statement, half of the
+    /// outputs on each core.
+    private static func readers(of keys: Set<String>, _ queue: DatabaseQueue, _ readers: StoreReaders) throws -> [Stale] {
         guard !keys.isEmpty else { return [] }
-        return try queue.read { db -> [Stale] in
+        let (ids, last) = try queue.read { db -> (Set<Int32>, Int64) in
             var ids: Set<Int32> = []
             for key in keys {
                 if let id = try Int32.fetchOne(db, sql: "SELECT id FROM dependency_keys WHERE key = ?", arguments: [key]) { ids.insert(id) }
             }
-            guard !ids.isEmpty else { return [] }
-            let wanted = Array(ids)
-            var found: [Stale] = []
-            let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies, reads FROM outputs")
-            let raw = statement.sqliteStatement
-            defer { sqlite3_reset(raw) }
-            while sqlite3_step(raw) == SQLITE_ROW {
-                let count = Int(sqlite3_column_bytes(raw, 3)) / 4
-                guard count > 0, let blob = sqlite3_column_blob(raw, 3) else { continue }
-                let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
-                // (Millions of reads at 100,000 reports, a few keys: compared one by one, not hashed.)
-                var hit = false
-                for index in 0..<count {
-                    let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
-                    if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
-                        hit = true
-                        break
-                    }
-                }
-                guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }
-                let hashCount = Int(sqlite3_column_bytes(raw, 2))
-                let hash = hashCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 2), count: hashCount)) : []
-                let digestCount = Int(sqlite3_column_bytes(raw, 4))
-                let digest = digestCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 4), count: digestCount)) : []
-                let name = String(cString: key)
-                // (An output whose key names none is one this build cannot render: it goes the whole way.)
-                guard let id = OutputID(key: name) else { throw Unfit(reason: "an output this build cannot render") }
-                found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash, reads: digest))
-            }
-            return found
+            return (ids, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM outputs") ?? 0)
         }
+        guard !ids.isEmpty else { return [] }
+        let middle = last / 2 + 1
+        let halves = parallelMap([(Int64.min, middle), (middle, Int64.max)]) { range in
+            Result { try readers.inDatabase { db in try Self.readers(of: ids, rows: range, db) } }
+        }
+        return try halves.flatMap { try $0.get() }
+    }
+
+    /// Of the outputs whose rows are in `rows`, those that read any of `ids`.
+    private static func readers(of ids: Set<Int32>, rows: (from: Int64, to: Int64), _ db: Database) throws -> [Stale] {
+        let wanted = Array(ids)
+        var found: [Stale] = []
+        let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies, reads FROM outputs WHERE rowid >= ? AND rowid < ?")
+        try statement.setArguments([rows.from, rows.to])
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        while sqlite3_step(raw) == SQLITE_ROW {
+            let count = Int(sqlite3_column_bytes(raw, 3)) / 4
+            guard count > 0, let blob = sqlite3_column_blob(raw, 3) else { continue }
+            let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
+            // (Millions of reads at 100,000 reports, a few keys: compared one by one, not hashed.)
+            var hit = false
+            for index in 0..<count {
+                let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+                if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
+                    hit = true
+                    break
+                }
+            }
+            guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }
+            let hashCount = Int(sqlite3_column_bytes(raw, 2))
+            let hash = hashCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 2), count: hashCount)) : []
+            let digestCount = Int(sqlite3_column_bytes(raw, 4))
+            let digest = digestCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 4), count: digestCount)) : []
+            let name = String(cString: key)
+            // (An output whose key names none is one this build cannot render: it goes the whole way.)
+            guard let id = OutputID(key: name) else { throw Unfit(reason: "an output this build cannot render") }
+            found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash, reads: digest))
+        }
+        return found
     }
 
     /// Changes the store's rows that this build changed, in one transaction: the edited files'

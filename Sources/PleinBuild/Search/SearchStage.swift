@@ -51,7 +51,7 @@ struct SearchStage: Sendable {
         // The indexes of earlier builds: their files live on in the outputs as hard links.
         let used = Set(result.keys + ["shared"])
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where !used.contains(entry) {
-            try? FileManager.default.removeItem(atPath: root + "/" + entry)
+            Self.remove(entry, in: root)
         }
         pruneShared(keeping: result.links.map(\.0))
         return result
@@ -155,12 +155,34 @@ struct SearchStage: Sendable {
                 }
             }
             try Data(manifest.utf8).write(to: URL(fileURLWithPath: temporary + "/" + Self.manifest))
-            guard rename(temporary, root + "/" + key) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            if rename(temporary, root + "/" + key) != 0 {
+                // A folder of this key that is not whole (left by a plein killed while removing
+                // it, before removals were made whole): taken away, and this one put in its place.
+                // (One that is whole, another build's, is as good as this one.)
+                guard errno == ENOTEMPTY || errno == EEXIST else { throw CocoaError(.fileWriteUnknown) }
+                if Self.files(root: root, key: key) != nil {
+                    try? fm.removeItem(atPath: temporary)
+                    return nil
+                }
+                Self.remove(key, in: root)
+                guard rename(temporary, root + "/" + key) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            }
             return nil
         } catch {
             try? fm.removeItem(atPath: temporary)
             return "\(key): cannot write the index into the cache (\(error.localizedDescription))"
         }
+    }
+
+    /// Takes the cache folder `name` out of `root` as a whole: renamed away first, so that a
+    /// plein killed while it deletes the files leaves no folder of that key that lacks some of
+    /// them (a key whose folder lacked its list of files, but held others, could not be made
+    /// again, and a finished build lacked that part of search); what is left under the other
+    /// name is taken away by the next full build's pruning (`run`).
+    static func remove(_ name: String, in root: String) {
+        let aside = root + "/.removing-\(getpid())-" + name
+        let path = rename(root + "/" + name, aside) == 0 ? aside : root + "/" + name
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// In each cache folder, its files: `<file>\t<what to link>` per line, the second relative to
