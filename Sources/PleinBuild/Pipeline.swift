@@ -38,6 +38,9 @@ public struct BuildOptions: Sendable {
     /// Past this many reports the sitemap is an index of parts (`RenderOptions.sitemapSplit`;
     /// tests make it smaller).
     public var sitemapSplit = RenderOptions.sitemapSplit
+    /// How many paths the spare may differ from the output in before a build makes it the
+    /// output's twin at once (`StoreSession.twinSpare`; tests make it smaller).
+    public var twinSpareAfter = 1_000
     /// Whether `build` keeps what it made in the build store and, from the second build on,
     /// redoes only what changed (`--fresh` ignores what it holds for one build).
     public var remember = true

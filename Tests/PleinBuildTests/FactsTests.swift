@@ -146,4 +146,20 @@ import Testing
         report.replies.removeLast()
         #expect(FingerprintEncoder.fingerprint(report) != withReplies)
     }
+
+    /// A list of ids (the order of every report) is fingerprinted by a shorter path that feeds
+    /// the bytes the containers would: the same fingerprint as a value encoded element by element.
+    @Test func aListOfIdsHasTheFingerprintOfItsElements() {
+        struct OneByOne: Encodable {
+            let ids: [String]
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                for id in ids { try container.encode(id) }
+            }
+        }
+        for ids in [[], ["1011/2026-08-22-nachtmarkt"], Self.model.reportOrder, ["é", "", "a\u{0}b"]] {
+            #expect(FingerprintEncoder.fingerprint(ids) == FingerprintEncoder.fingerprint(OneByOne(ids: ids)), "\(ids.prefix(3))")
+        }
+        #expect(FingerprintEncoder.fingerprint(["a", "b"]) != FingerprintEncoder.fingerprint(["ab"]))
+    }
 }

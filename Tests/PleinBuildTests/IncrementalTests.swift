@@ -396,6 +396,33 @@ import Testing
         }
     }
 
+    /// A build that changes most files (the site's title) makes the spare the output's twin at
+    /// once (`StoreSession.twinSpare`): the store names no difference, the spare's files are the
+    /// output's, and the next edit goes record by record as a clean build would.
+    @Test func aBuildThatChangesMostFilesLeavesTheSpareTheOutputsTwin() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.storeOptions()
+        (options.pagefind, options.twinSpareAfter) = (nil, 10)
+        var clean = site.options
+        (clean.output, clean.remember, clean.pagefind, clean.cache) = (site.dir.path + "/clean", false, nil, options.cache)
+        #expect(Pipeline.build(options).succeeded)
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ") }
+        let whole = Pipeline.build(options)
+        #expect(whole.succeeded && !whole.recordByRecord && (whole.changes?.changed.count ?? 0) > 100)
+        let store = try DatabaseQueue(path: options.cacheRoot + "/build.sqlite")
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM differences") } == 0)
+        let spare = OutputWriter.sparePath(for: options.output)
+        for page in ["index.html", "users/index.html", "reports/1094/index.html"] {
+            var a = stat(), b = stat()
+            #expect(lstat(options.output + "/" + page, &a) == 0 && lstat(spare + "/" + page, &b) == 0 && a.st_ino == b.st_ino, "\(page)")
+        }
+        try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") { $0 + "\nEen zin erbij.\n" }
+        let edit = Pipeline.build(options)
+        #expect(edit.succeeded && edit.recordByRecord, "\(edit.fullBuildReason ?? "no reason given")")
+        Self.expectSame(options, asClean: clean, "an edit after the spare was made the output's twin")
+    }
+
     /// `plein build` after an edit of one record's file in place redoes that record and what it
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
     /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a

@@ -630,6 +630,11 @@ def edit_kinds(work, reports, edits):
     cmd = [PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", out, "--cache", cache]
     run(cmd, env=env)
     number = 1000
+    # After the title is put back (a build that changes every page again), a report's text: the
+    # first edit after a build that changed most files.
+    after_title = "the first edit after the site's title"
+    results[after_title] = {"page": [], "all": [], "build": []}
+    makers = dict(kinds)
     for name, make in kinds + [(title, retitle)]:
         for i in range(title_edits if name == title else edits):
             number += 1
@@ -640,11 +645,19 @@ def edit_kinds(work, reports, edits):
             finally:
                 edit.undo()
             run(cmd, env=env)
+            if name == title:
+                number += 1
+                edit = KindEdit(content, number)
+                try:
+                    makers["a report's text"](edit, 2 * edits + i)
+                    results[after_title]["build"].append(run(cmd, env=env)[0])
+                finally:
+                    edit.undo()
+                run(cmd, env=env)
     # The first edit after a fresh build (no snapshot of it to start from): a report's text and a
     # member's bio in turns, each to a record not edited above.
     first = "the first edit after a fresh build"
     results[first] = {"page": [], "all": [], "build": []}
-    makers = dict(kinds)
     fresh = []
     for i in range(edits):
         number += 1

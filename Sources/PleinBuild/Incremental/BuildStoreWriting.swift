@@ -28,6 +28,15 @@ extension BuildStore {
     /// killed while it works on the spare leaves a store that says so.
     func forgetSpare() throws(Damaged) { try forgetFolder("spare_inode") }
 
+    /// Records that the spare no longer differs from the output (`StoreSession.twinSpare`).
+    func forgetDifferences() throws(Damaged) {
+        do {
+            try queue.write { db in try db.execute(sql: "DELETE FROM differences") }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
 
     private func forgetFolder(_ key: String) throws(Damaged) {
         do {

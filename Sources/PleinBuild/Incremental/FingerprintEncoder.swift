@@ -16,6 +16,19 @@ final class FingerprintEncoder: Encoder {
     /// The SHA-256 of `value`'s encoding.
     static func fingerprint(_ value: some Encodable) -> [UInt8] {
         let encoder = FingerprintEncoder()
+        if let strings = value as? [String] {
+            // (The order of every report, a hundred thousand ids: the bytes the containers below
+            // would feed, gathered and fed at once, not three calls for each id.)
+            var bytes: [UInt8] = [0x5B]
+            bytes.reserveCapacity(1 + strings.reduce(0) { $0 + 10 + $1.utf8.count })
+            for string in strings {
+                bytes += [0x2C, 0x73]
+                withUnsafeBytes(of: Int64(string.utf8.count).littleEndian) { bytes += $0 }
+                bytes += string.utf8
+            }
+            bytes.withUnsafeBytes { encoder.stream.update($0) }
+            return encoder.stream.finalize()
+        }
         try? value.encode(to: encoder)
         return encoder.stream.finalize()
     }

@@ -23,9 +23,8 @@ final class StoredFragments: FragmentMemory {
             self.bytes = bytes
         }
 
-        /// The head of a list: the reads of all its entries as the output recorded them; its
-        /// bytes, how many entries there are and their size (`ListChanges.size`), to make room
-        /// for them at once.
+        /// The head of a list: the reads of all its entries as the output recorded them; as its
+        /// bytes, the size of its entries (`ListChanges.size`), to make room for them at once.
         init(list: ListChanges) {
             let bytes = withUnsafeBytes(of: UInt64(list.size).littleEndian) { [UInt8]($0) }
             (reads, self.bytes, self.list) = (list.recorded, bytes, list)
