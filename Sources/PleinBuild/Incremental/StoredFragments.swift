@@ -17,6 +17,10 @@ final class StoredFragments: FragmentMemory {
         let bytes: [UInt8]
         /// For the head of a list (`keep(list:)`): how its entries changed.
         var list: ListChanges?
+        /// Of `reads`, those the store does not hold for it after the save's `forget` (nil: all):
+        /// the head of an area's list of 2,500 reports reads 2,500 keys, of which an edit
+        /// changes a few.
+        var unsaved: [String]?
 
         init(_ bytes: [UInt8], reads: Set<Dependency>) {
             self.reads = reads.map(\.key).sorted()
@@ -41,10 +45,14 @@ final class StoredFragments: FragmentMemory {
     private let kept = Mutex<[String: [String: (reads: [UInt8], bytes: [UInt8])]]>([:])
     private let madeParts = Mutex<[String: Part]>([:])
 
+    /// Whether the save forgets every part (`forget`), so that a head's reads all go in again.
+    private let forgetsAll: Bool
+
     init(readers: StoreReaders, changed: some Sequence<String>) {
         self.readers = readers
         self.changed = Set(changed)
         changedAll = FragmentFacts.always.contains(where: self.changed.contains)
+        forgetsAll = changedAll || self.changed.count > Self.forgetAllPast
     }
 
     /// The parts made by this build, to save.
@@ -104,7 +112,13 @@ final class StoredFragments: FragmentMemory {
     }
 
     func keep(list key: String, _ changes: ListChanges) {
-        let part = Part(list: changes)
+        var part = Part(list: changes)
+        // (The store holds the reads the head kept before, but those of the facts this edit
+        // changed, which the save forgets.)
+        if let before = changes.recordedBefore, !forgetsAll, table(Self.kind(of: key))[key] != nil {
+            let held = Set(before)
+            part.unsaved = changes.recorded.filter { !held.contains($0) || changed.contains($0) }
+        }
         madeParts.withLock { $0[key] = part }
     }
 
@@ -159,7 +173,10 @@ final class StoredFragments: FragmentMemory {
     /// Forgets the stored parts that read any of `keys` (facts this save changes), in the save's
     /// transaction: all of them when the site's settings or the theme are among them, or when
     /// more than `all` are (forgetting part by part would take longer than making them again).
-    static func forget(readersOf keys: some Collection<String>, _ db: Database, all: Int = 2_000) throws {
+    /// How many facts an edit changes past which its save forgets every part (`forget`).
+    static let forgetAllPast = 2_000
+
+    static func forget(readersOf keys: some Collection<String>, _ db: Database, all: Int = forgetAllPast) throws {
         if keys.count > all || keys.contains(where: FragmentFacts.always.contains) {
             try db.execute(sql: "DELETE FROM fragments")
             try db.execute(sql: "DELETE FROM fragment_reads")
@@ -181,7 +198,7 @@ final class StoredFragments: FragmentMemory {
         let putRead = try RawStatement(db, "INSERT OR IGNORE INTO fragment_reads (read, part) VALUES (?, ?)")
         for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
             try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.bytes))
-            for read in part.reads { try putRead.run(.text(read), .text(key)) }
+            for read in part.unsaved ?? part.reads { try putRead.run(.text(read), .text(key)) }
             if let list = part.list { try save(list: key, list, db) }
         }
     }

@@ -145,6 +145,8 @@ public struct ListChanges: Sendable {
     /// The bytes of every entry's id, reads and bytes, as the memory keeps them: room made at
     /// once when the list is read again (`KeptList.storage`).
     public var size = 0
+    /// The reads of all its entries as the list kept before recorded them (nil: none was kept).
+    public var recordedBefore: [String]?
 }
 
 extension ListChanges.Entry {
@@ -236,6 +238,7 @@ extension ModelView {
             changes.gone = taken.indices.filter { !taken[$0] }.map(before.id(at:))
         }
         changes.recorded = recorded.sorted()
+        changes.recordedBefore = before?.recorded
         memory.keep(list: key, changes)
         return result
     }
