@@ -90,7 +90,12 @@ final class StoredFragments: FragmentMemory {
                 // not grown copy by copy, by the size the head keeps; adding up the rows' sizes
                 // in SQL cost a third of reading them.)
                 if head.bytes.count == 8 {
-                    storage.reserveCapacity(Int(head.bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }))
+                    // (No more than the store's file holds: a damaged head is no reason to ask
+                    // for more memory than that.)
+                    let size = head.bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    var file: Int64 = 0
+                    try RawStatement(db, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()").each { row in file = row.integer(0) }
+                    storage.reserveCapacity(Int(min(size, UInt64(max(0, file)))))
                 } else {
                     try RawStatement(db, "SELECT total(length(id) + length(reads) + length(bytes)) FROM fragment_entries WHERE list = ?")
                         .each(.text(key)) { row in storage.reserveCapacity(Int(row.double(0))) }
