@@ -513,6 +513,17 @@ import Testing
         #expect(next.succeeded && next.recordByRecord && next.renderedOutputs.contains("geojson:reports"),
                 "the edit after it: \(String(describing: next.renderedOutputs))")
         expectSameAsClean("the edit after a report written again")
+        // An older report of the same area: the lists the new report's edits kept anew (the
+        // area's map, its GeoJSON, its part of the sitemap) saved only the reads the store did
+        // not hold for their heads; this report's are among those it held, and still forget them.
+        let older = "reports/1094/2026-09-24-kat-gevonden-sumatrastraat.md"
+        let olderTitle = try #require(try String(contentsOfFile: site.content + "/" + older, encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("title: ") })
+        try site.edit(older) { $0.replacingOccurrences(of: String(olderTitle), with: "title: Rode kat gevonden") }
+        let olderEdit = Pipeline.build(options)
+        #expect(olderEdit.succeeded && olderEdit.recordByRecord && olderEdit.renderedOutputs.contains("geojson:area/1094"),
+                "an older report's title: \(String(describing: olderEdit.renderedOutputs))")
+        expectSameAsClean("an older report's title after a new report in its area")
         // A full build that changes a report's title (with a report taken out, and a new member,
         // which only a full build takes in) forgets the parts of outputs kept for edits that show
         // it (the maps, the sitemap): the next edit takes the others, and shows the new title.
