@@ -63,7 +63,9 @@ struct Assembler {
         var assembler = Assembler(site: site, displayRoot: displayRoot)
         assembler.diagnostics = item.diagnostics
         assembler.assemble([item], directories: [], joining: false)
-        return (assembler.content, assembler.diagnostics)
+        // (The problems of the record alone: its reading's are the item's, which the caller has.
+        // Given twice, a new report whose time had no UTC offset counted its warning twice.)
+        return (assembler.content, Array(assembler.diagnostics.dropFirst(item.diagnostics.count)))
     }
 
     mutating func assemble(_ parsed: [Parsed], directories: [String], joining: Bool = true) {

@@ -423,6 +423,29 @@ import Testing
         Self.expectSame(options, asClean: clean, "an edit after the spare was made the output's twin")
     }
 
+    /// A report whose time has no UTC offset (a warning) moved to another area, built record by
+    /// record: its warning counts once, as in a clean build (the new report's reading problems
+    /// were once counted twice).
+    @Test func aReportWithAWarningMovedCountsItOnce() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var options = site.storeOptions()
+        options.pagefind = nil
+        var clean = site.options
+        (clean.output, clean.remember, clean.pagefind, clean.cache) = (site.dir.path + "/clean", false, nil, options.cache)
+        let from = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", to = "reports/1094/2026-08-22-nachtmarkt-nieuwmarkt.md"
+        try site.edit(from) { $0.replacingOccurrences(of: "at: 2026-08-22T10:15:00+02:00", with: "at: 2026-08-22T10:15:00") }
+        let first = Pipeline.build(options)
+        #expect(first.succeeded)
+        try FileManager.default.moveItem(atPath: site.content + "/" + from, toPath: site.content + "/" + to)
+        let moved = Pipeline.build(options)
+        #expect(moved.succeeded && moved.recordByRecord, "\(moved.fullBuildReason ?? "no reason given")")
+        let reference = Pipeline.build(clean)
+        #expect(reference.succeeded && moved.warnings == reference.diagnostics.warningCount,
+                "\(moved.warnings) warnings, a clean build \(reference.diagnostics.warningCount)")
+        #expect(moved.diagnostics.count { $0.file.hasSuffix(to) } == 1, "\(moved.diagnostics.map(\.file))")
+    }
+
     /// `plein build` after an edit of one record's file in place redoes that record and what it
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
     /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a
