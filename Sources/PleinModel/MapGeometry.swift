@@ -33,6 +33,10 @@ public enum Geo {
     public struct Bounds: Sendable, Equatable {
         public var minLat: Double, minLon: Double, maxLat: Double, maxLon: Double
 
+        public init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
+            (self.minLat, self.minLon, self.maxLat, self.maxLon) = (minLat, minLon, maxLat, maxLon)
+        }
+
         public init?(_ points: [Coordinate]) {
             guard let first = points.first else { return nil }
             minLat = first.lat; maxLat = first.lat; minLon = first.lon; maxLon = first.lon

@@ -32,6 +32,16 @@ import Testing
             return o
         }
 
+        /// Options for `plein build` with a build store of its own and no search, and for a
+        /// clean build of the same files beside it (no store; the same media).
+        func storeAndClean() -> (store: BuildOptions, clean: BuildOptions) {
+            var store = storeOptions()
+            store.pagefind = nil
+            var clean = options
+            (clean.output, clean.remember, clean.pagefind, clean.cache) = (dir.path + "/clean", false, nil, store.cache)
+            return (store, clean)
+        }
+
         func edit(_ path: String, _ change: (String) -> String) throws {
             let text = try String(contentsOfFile: content + "/" + path, encoding: .utf8)
             let changed = change(text)
@@ -362,11 +372,7 @@ import Testing
         let site = try Site()
         defer { site.dir.cleanup() }
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "  limit: 50", with: "  limit: 6") }
-        var options = site.storeOptions()
-        options.pagefind = nil
-        var clean = site.options
-        (clean.output, clean.remember, clean.pagefind) = (site.dir.path + "/clean", false, nil)
-        clean.cache = options.cache
+        let (options, clean) = site.storeAndClean()
         #expect(Pipeline.build(options).succeeded)
         try Self.leaveAVouchedSpare(site, options)
         let replies = "reports/1018/2026-09-15-boomkap-plantage-middenlaan/replies/"
@@ -402,10 +408,9 @@ import Testing
     @Test func aBuildThatChangesMostFilesLeavesTheSpareTheOutputsTwin() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
-        var options = site.storeOptions()
-        (options.pagefind, options.twinSpareAfter) = (nil, 10)
-        var clean = site.options
-        (clean.output, clean.remember, clean.pagefind, clean.cache) = (site.dir.path + "/clean", false, nil, options.cache)
+        let (withStore, clean) = site.storeAndClean()
+        var options = withStore
+        options.twinSpareAfter = 10
         #expect(Pipeline.build(options).succeeded)
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ") }
         let whole = Pipeline.build(options)
@@ -429,10 +434,7 @@ import Testing
     @Test func aReportWithAWarningMovedCountsItOnce() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
-        var options = site.storeOptions()
-        options.pagefind = nil
-        var clean = site.options
-        (clean.output, clean.remember, clean.pagefind, clean.cache) = (site.dir.path + "/clean", false, nil, options.cache)
+        let (options, clean) = site.storeAndClean()
         let from = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", to = "reports/1094/2026-08-22-nachtmarkt-nieuwmarkt.md"
         try site.edit(from) { $0.replacingOccurrences(of: "at: 2026-08-22T10:15:00+02:00", with: "at: 2026-08-22T10:15:00") }
         let first = Pipeline.build(options)
@@ -453,11 +455,7 @@ import Testing
     @Test func aBuildAfterAnEditOfARecordRedoesThatRecordFromTheStore() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
-        var options = site.storeOptions()
-        options.pagefind = nil
-        var clean = site.options
-        (clean.output, clean.remember, clean.pagefind) = (site.dir.path + "/clean", false, nil)
-        clean.cache = options.cache
+        let (options, clean) = site.storeAndClean()
         func expectSameAsClean(_ label: String) { Self.expectSame(options, asClean: clean, label) }
         #expect(Pipeline.build(options).succeeded)
         // The first edit after a site's first build, made where there was no output folder: its

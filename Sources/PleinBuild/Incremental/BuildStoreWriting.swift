@@ -37,7 +37,6 @@ extension BuildStore {
         }
     }
 
-
     private func forgetFolder(_ key: String) throws(Damaged) {
         do {
             try queue.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '0')", arguments: [key]) }

@@ -47,17 +47,12 @@ struct GeoJSONFile: Rendering {
             let count = Int(KeptBytes.read(UInt32.self, bytes, at: 0))
             guard bytes.count >= 4 + count * 16 else { return nil }
             // (A hundred thousand reports' points: their box made as they are read, no list of them.)
-            var bounds: Geo.Bounds?
+            var box = (minLat: Double.infinity, minLon: Double.infinity, maxLat: -Double.infinity, maxLon: -Double.infinity)
             for i in 0..<count {
                 let (lon, lat) = (word(4 + i * 16), word(4 + i * 16 + 8))
-                if var box = bounds {
-                    (box.minLat, box.maxLat, box.minLon, box.maxLon) = (min(box.minLat, lat), max(box.maxLat, lat), min(box.minLon, lon), max(box.maxLon, lon))
-                    bounds = box
-                } else {
-                    bounds = Geo.Bounds([Coordinate(lat: lat, lon: lon)])
-                }
+                box = (min(box.minLat, lat), min(box.minLon, lon), max(box.maxLat, lat), max(box.maxLon, lon))
             }
-            self.bounds = bounds
+            bounds = count == 0 ? nil : Geo.Bounds(minLat: box.minLat, minLon: box.minLon, maxLat: box.maxLat, maxLon: box.maxLon)
             json = bytes[(bytes.startIndex + 4 + count * 16)...]
         }
     }
