@@ -42,15 +42,14 @@ struct RecordEdit {
     let removed: Set<String>
     /// Whether the store vouches for the spare: the new files go there and the two are swapped.
     let spareVouched: Bool
+    /// What the last build knew, read from the store as the edit reaches it.
+    let memory: any BuildMemory
 
-    /// One output to render again, as the last build left it.
-    private struct Stale {
-        let key: String
-        let id: OutputID
-        let path: String
-        let hash: [UInt8]
-        /// The digest of what it read (`ReadsDigest`).
-        let reads: [UInt8]
+    init(options: BuildOptions, store: BuildStore, previous: BuildStore.Snapshot, next: BuildStore.Snapshot, files: [String],
+         added: Set<String>, removed: Set<String>, spareVouched: Bool) {
+        (self.options, self.store, self.previous, self.next, self.files) = (options, store, previous, next, files)
+        (self.added, self.removed, self.spareVouched) = (added, removed, spareVouched)
+        memory = StoreMemory(store: store, previous: previous, next: next)
     }
 
     /// What the store could not give.
@@ -78,10 +77,7 @@ struct RecordEdit {
         // neither site: without a spare the store vouches for, the build that loads everything
         // writes the site beside it and swaps it in.
         guard spareVouched else { return giveUp("no spare the store vouches for", &timer) }
-        let queue = store.queue
-        guard let site = try? queue.read({ db in try BuildStore.value(db, ModelValues.siteKey, as: SiteConfig.self) }) ?? nil else {
-            return giveUp("the store could not give the site's settings", &timer)
-        }
+        guard let site = (try? memory.settings()) ?? nil else { return giveUp("the store could not give the site's settings", &timer) }
         let searching = site.search && options.pagefind != nil
         let changed = Set(files)
         // (The theme is read on another thread while the edit loads.)
@@ -93,37 +89,37 @@ struct RecordEdit {
         var differences: (all: Set<String>, vanished: Set<String>) = ([], [])
         let loaded: Loaded
         do {
-            (loaded, model) = try queue.read { db -> (Loaded, SiteModel) in
-                // (The spare's differences from the output.)
+            // (The spare's differences from the output.)
+            try store.queue.read { db in
                 for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
                     differences.all.insert(row[0])
                     if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
                 }
-                // The reports the edited members follow, and those edited.
-                var followed: Set<String> = []
-                var reports: Set<String> = []
-                for path in changed {
-                    switch FileRole.of(path) {
-                    case .member(let id): followed.formUnion(try BuildStore.value(db, ModelPieces.member.key(id), as: MemberModel.self)?.follows ?? [])
-                    case .report(let area, let name, _), .reply(let area, let name, _): reports.insert(area + "/" + name)
-                    default: break
-                    }
-                }
-                let slice = ContentSlice(changed: changed, followed: followed)
-                var parts = PhaseTimer(enabled: options.timings)
-                // (An edit that models members and groups again reads every one's pieces on another
-                // thread, through a connection of its own, while the files load.)
-                let ahead = !changed.contains(where: ContentSlice.readsMembersAndGroups) ? nil
-                    : Background { [path = store.path, site, ids = reports.union(followed)] in
-                        Result { try StoreReaders.open(path).read { db in try StoredModel.restore(db, site: site, reports: ids) } }
-                    }
-                let loaded = try load(db, slice: slice, changed: changed, site: site, timer: &parts)
-                let restored = try ahead.map { try $0.value.get() }
-                    ?? StoredModel.restore(db, site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
-                guard let model = restored else { throw Unfit(reason: "the model's pieces") }
-                parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
-                return (loaded, model)
             }
+            // The reports the edited members follow, and those edited.
+            var followed: Set<String> = []
+            var reports: Set<String> = []
+            for path in changed {
+                switch FileRole.of(path) {
+                case .member(let id): followed.formUnion(try memory.piece(ModelPieces.member.key(id), as: MemberModel.self)?.follows ?? [])
+                case .report(let area, let name, _), .reply(let area, let name, _): reports.insert(area + "/" + name)
+                default: break
+                }
+            }
+            let slice = ContentSlice(changed: changed, followed: followed)
+            var parts = PhaseTimer(enabled: options.timings)
+            // (An edit that models members and groups again reads every one's pieces on another
+            // thread while the files load.)
+            let ahead = !changed.contains(where: ContentSlice.readsMembersAndGroups) ? nil
+                : Background { [memory, site, ids = reports.union(followed)] in
+                    Result { try memory.model(site: site, reports: ids, membersAndGroups: true, members: []) }
+                }
+            loaded = try load(slice: slice, changed: changed, site: site, timer: &parts)
+            let restored = try ahead.map { try $0.value.get() }
+                ?? memory.model(site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
+            guard let restored else { throw Unfit(reason: "the model's pieces") }
+            model = restored
+            parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
         } catch {
             return giveUp("the store could not give what the edit reaches (\((error as? Unfit)?.reason ?? "\(error)"))", &timer)
         }
@@ -177,11 +173,9 @@ struct RecordEdit {
         timer.lap("check (\(checked.count) files)")
 
         // (The orders of reports read when the others were written: from the store, report by report.)
-        let times: @Sendable (String) -> ReportClock? = { id in
-            guard let (times, replies) = try? queue.read({ db in
-                try (BuildStore.value(db, Dependency.reportTimes(id).key, as: ReportTimes.self),
-                     BuildStore.value(db, Dependency.reportReplies(id).key, as: ReportReplies.self))
-            }), let times, let replies else { return nil }
+        let times: @Sendable (String) -> ReportClock? = { [memory] id in
+            guard let times = (try? memory.piece(Dependency.reportTimes(id).key, as: ReportTimes.self)) ?? nil,
+                  let replies = (try? memory.piece(Dependency.reportReplies(id).key, as: ReportReplies.self)) ?? nil else { return nil }
             return ReportClock(at: times.at, replies: replies.replies.map(\.at))
         }
         guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
@@ -197,19 +191,11 @@ struct RecordEdit {
         var oldFacts: [String: [UInt8]] = [:]
         let changedBodies: Set<String>
         do {
-            try queue.read { db in
-                for job in jobs {
-                    bodies.digests[job.file] = try Data.fetchOne(db, sql: "SELECT digest FROM bodies WHERE file = ?", arguments: [job.file]).map { [UInt8]($0) }
-                }
-            }
+            bodies.digests = try memory.bodyDigests(jobs.map(\.file))
             changedBodies = bodies.update(model, change: change, threadKeys: threadKeys)
             facts = Facts.facts(of: change, model: model, images: ImageCatalog(), bodies: bodies.digests, texts: bodies.bodies,
                                 changedBodies: changedBodies)
-            try queue.read { db in
-                for (key, _) in facts {
-                    oldFacts[key] = try Data.fetchOne(db, sql: "SELECT hash FROM facts WHERE key = ?", arguments: [key]).map { [UInt8]($0) }
-                }
-            }
+            oldFacts = try memory.facts(facts.map(\.key))
         } catch {
             return giveUp("the bodies or facts could not be read", &timer)
         }
@@ -217,10 +203,7 @@ struct RecordEdit {
         // The reads of every report's or member's views, from the facts they stand for.
         do {
             let keys = Set(changedFacts.compactMap { Dependency.every(covering: $0.key)?.key })
-            var sums: [String: [UInt8]] = [:]
-            try queue.read { db in
-                for key in keys { sums[key] = try Data.fetchOne(db, sql: "SELECT hash FROM facts WHERE key = ?", arguments: [key]).map { [UInt8]($0) } }
-            }
+            let sums = try memory.facts(keys)
             let changes = changedFacts.map { (key: $0.key, old: oldFacts[$0.key], new: $0.value) }
             guard let everies = Facts.everies(after: changes, current: { sums[$0] }) else { return giveUp("the facts could not be summed", &timer) }
             changedFacts += everies.filter { sums[$0.key] != $0.value }.map { ($0.key, Optional($0.value)) }
@@ -231,18 +214,13 @@ struct RecordEdit {
 
         // The outputs that read a changed fact, from what each output read at the last build,
         // but for those the edit takes out; and where those were.
-        let stale: [Stale]
-        var vanished: [String: String] = [:]
-        let readers = StoreReaders(store)
+        let stale: [RememberedOutput]
+        let vanished: [String: String]
         do {
             let goneKeys = Set(goneOutputs.map(\.key))
-            stale = try Self.readers(of: Set(changedFacts.map(\.key)), queue, readers).filter { !goneKeys.contains($0.key) }
-            try queue.read { db in
-                for key in goneKeys {
-                    guard let path = try String.fetchOne(db, sql: "SELECT path FROM outputs WHERE id = ?", arguments: [key]) else { throw Unfit(reason: "an output taken out") }
-                    vanished[key] = path
-                }
-            }
+            stale = try memory.readers(of: Set(changedFacts.map(\.key))).filter { !goneKeys.contains($0.key) }
+            guard let paths = try memory.paths(of: goneKeys) else { throw Unfit(reason: "an output taken out") }
+            vanished = paths
         } catch {
             return giveUp("the outputs' reads could not be read", &timer)
         }
@@ -253,10 +231,9 @@ struct RecordEdit {
         let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let fragments = StoredFragments(readers: readers, changed: changedFacts.map(\.key))
-        let source = StoredModel(readers: readers, site: site, made: pieces, gone: gone, bodies: rendered, fragments: fragments)
+        let source = memory.source(site: site, made: pieces, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
         let renderer = Renderer(
-            source: source, theme: theme,
+            source: source.model, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
                                    threadKeys: threadKeys, search: searching, sitemapSplit: options.sitemapSplit))
         // The search index's shards whose records read a changed fact, made again (Pagefind runs
@@ -286,7 +263,7 @@ struct RecordEdit {
                 steps.lap("  render")
                 if let streamFailure { writer.discard(); throw streamFailure }
                 // A piece the store should hold and did not give: these outputs are not right.
-                let lacking = source.damaged + renderer.missingPieces
+                let lacking = source.damaged() + renderer.missingPieces
                 if let piece = lacking.first {
                     writer.discard()
                     missing = "the build cache lacks \(piece)" + (lacking.count > 1 ? " and \(lacking.count - 1) more" : "")
@@ -297,7 +274,9 @@ struct RecordEdit {
                 steps.lap("  the search's files (\(search.writes.count) written, \(search.removed.count) removed)")
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
-                let paths = Set(stale.map(\.path) + made.map(\.file.path) + search.writes.map(\.target) + search.removed)
+                var paths = Set(stale.map(\.path))
+                paths.formUnion(made.map(\.file.path))
+                paths.formUnion(search.writes.map(\.target) + search.removed)
                 let gone = Set(vanished.values)
                 for path in differences.all.sorted() where !paths.contains(path) && !gone.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
@@ -322,7 +301,7 @@ struct RecordEdit {
             do throws(BuildStore.Damaged) {
                 let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
-                         gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: fragments.made,
+                         gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
                          search: search, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
                          problems: problemCounts == previous.problemCounts && warnings == previous.warnings ? nil : (problemCounts, warnings),
                          counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files))
@@ -365,31 +344,8 @@ struct RecordEdit {
 
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
-    private func load(_ db: Database, slice: ContentSlice, changed: Set<String>, site: SiteConfig, timer: inout PhaseTimer) throws -> Loaded {
-        var rows: [(path: String, hash: [UInt8], context: String, record: [UInt8])] = []
-        func take(_ statement: Statement, _ arguments: StatementArguments) throws {
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try cursor.next() {
-                let path: String = row[0]
-                guard slice.includes(path, folder: false) else { continue }
-                rows.append((path, [UInt8](row[1] as Data), row[2], [UInt8](row[3] as Data)))
-            }
-        }
-        let range = try db.makeStatement(sql: "SELECT path, hash, context, record FROM records WHERE path >= ? AND path < ?")
-        let one = try db.makeStatement(sql: "SELECT path, hash, context, record FROM records WHERE path = ?")
-        for (from, to) in slice.folderRanges + (slice.groupFiles ? [(ContentLayout.groups + "/", ContentLayout.groups + "0")] : []) {
-            try take(range, [from, to])
-        }
-        for path in slice.files { try take(one, [path]) }
-        // A record is the file's when its bytes are those it was read from: now for the files the
-        // edit left as they were, before it for the edited ones.
-        let now = next.scan.entries(rows.map(\.path).filter { !changed.contains($0) })
-        let then = previous.scan.entries(changed)
-        let context = KnownRecords.context(clock: site.clock)
-        var known = KnownRecords(records: [:], context: context)
-        for row in rows where row.context == context && row.hash == (changed.contains(row.path) ? then : now)[row.path]?.hash {
-            known.records[row.path] = (row.hash, row.record)
-        }
+    private func load(slice: ContentSlice, changed: Set<String>, site: SiteConfig, timer: inout PhaseTimer) throws -> Loaded {
+        let known = try memory.records(in: slice, edited: changed, context: KnownRecords.context(clock: site.clock))
         // Each edited file is read as it was before from its record (else it had a problem then);
         // the new ones are not there before.
         guard changed.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw Unfit(reason: "an edited file's record as it was") }
@@ -399,13 +355,13 @@ struct RecordEdit {
         // there), whose records are known.
         guard removed.allSatisfy({ ContentFS.isFolder(options.content + "/" + $0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) else { throw Unfit(reason: "a deleted file's folder") }
         let asBefore = (added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) })
-            .listing(Dictionary(uniqueKeysWithValues: removed.compactMap { path in then[path].map { (path, Int($0.size)) } }))
+            .listing(memory.sizes(of: removed))
         let (result, loadedState) = ContentLoader.loadKeepingState(asBefore, known: known, timings: options.timings)
         var state = loadedState
         var content = result.content
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         if !slice.membersRead {
-            guard let index = try BuildStore.bytes(db, ModelValues.memberIndexKey).flatMap(MemberIndex.init(packed:)) else { throw Unfit(reason: "the members' index") }
+            guard let index = try memory.memberIndex() else { throw Unfit(reason: "the members' index") }
             content.resolveMembers(with: index)
         }
         let before = content
@@ -496,67 +452,13 @@ struct RecordEdit {
         return times
     }
 
-    /// The outputs that read any of `keys`, found in what each output read (its dependencies, as
-    /// indexes into `dependency_keys`), read straight from SQLite's statement, half of the
-    /// outputs on each core.
-    private static func readers(of keys: Set<String>, _ queue: DatabaseQueue, _ readers: StoreReaders) throws -> [Stale] {
-        guard !keys.isEmpty else { return [] }
-        let (ids, last) = try queue.read { db -> (Set<Int32>, Int64) in
-            var ids: Set<Int32> = []
-            for key in keys {
-                if let id = try Int32.fetchOne(db, sql: "SELECT id FROM dependency_keys WHERE key = ?", arguments: [key]) { ids.insert(id) }
-            }
-            return (ids, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM outputs") ?? 0)
-        }
-        guard !ids.isEmpty else { return [] }
-        let middle = last / 2 + 1
-        let halves = parallelMap([(Int64.min, middle), (middle, Int64.max)]) { range in
-            Result { try readers.inDatabase { db in try Self.readers(of: ids, rows: range, db) } }
-        }
-        return try halves.flatMap { try $0.get() }
-    }
-
-    /// Of the outputs whose rows are in `rows`, those that read any of `ids`.
-    private static func readers(of ids: Set<Int32>, rows: (from: Int64, to: Int64), _ db: Database) throws -> [Stale] {
-        let wanted = Array(ids)
-        var found: [Stale] = []
-        let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies, reads FROM outputs WHERE rowid >= ? AND rowid < ?")
-        try statement.setArguments([rows.from, rows.to])
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        while sqlite3_step(raw) == SQLITE_ROW {
-            let count = Int(sqlite3_column_bytes(raw, 3)) / 4
-            guard count > 0, let blob = sqlite3_column_blob(raw, 3) else { continue }
-            let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
-            // (Millions of reads at 100,000 reports, a few keys: compared one by one, not hashed.)
-            var hit = false
-            for index in 0..<count {
-                let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
-                if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
-                    hit = true
-                    break
-                }
-            }
-            guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }
-            let hashCount = Int(sqlite3_column_bytes(raw, 2))
-            let hash = hashCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 2), count: hashCount)) : []
-            let digestCount = Int(sqlite3_column_bytes(raw, 4))
-            let digest = digestCount > 0 ? [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 4), count: digestCount)) : []
-            let name = String(cString: key)
-            // (An output whose key names none is one this build cannot render: it goes the whole way.)
-            guard let id = OutputID(key: name) else { throw Unfit(reason: "an output this build cannot render") }
-            found.append(Stale(key: name, id: id, path: String(cString: path), hash: hash, reads: digest))
-        }
-        return found
-    }
-
     /// Changes the store's rows that this build changed, in one transaction: the edited files'
     /// scan rows and records, the facts that changed and the pieces whose fact changed, the
     /// bodies that changed, the outputs rendered (their hashes and what they read), the parts of
     /// outputs made for the fragment memory (`StoredFragments`), and the spare's differences
     /// (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
-                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: Stale],
+                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
                       differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
                       counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {

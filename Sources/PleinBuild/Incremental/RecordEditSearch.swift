@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PleinCore
 import PleinModel
 import PleinRender
@@ -31,22 +30,9 @@ extension RecordEdit {
     /// are, or Pagefind fails (the full build then says so).
     func searchChange(_ renderer: Renderer, site: SiteConfig, changed: Set<String>) -> SearchChange? {
         guard let executable = options.pagefind else { return nil }
-        var rows: [(name: String, key: String, dependencies: [Int32])] = []
-        var wanted: Set<Int32> = []
-        do {
-            try store.queue.read { db in
-                for key in changed {
-                    if let id = try Int32.fetchOne(db, sql: "SELECT id FROM dependency_keys WHERE key = ?", arguments: [key]) { wanted.insert(id) }
-                }
-                for row in try Row.fetchAll(db, sql: "SELECT name, key, dependencies FROM search_indexes ORDER BY position") {
-                    rows.append((row[0], row[1], BuildStore.unpack(row[2])))
-                }
-            }
-        } catch {
-            return nil
-        }
+        guard let rows = try? memory.searchIndexes(reading: changed) else { return nil }
         guard rows.map(\.name) == renderer.searchShardNames() else { return nil }
-        let stale = rows.indices.filter { rows[$0].dependencies.contains(where: wanted.contains) }
+        let stale = rows.indices.filter { rows[$0].reads }
         var change = SearchChange()
         guard !stale.isEmpty else { return change }
         var shards: [(shard: SearchShard, primary: Bool)] = []
@@ -68,17 +54,7 @@ extension RecordEdit {
             change.replacedKeys.append(rows[index].key)
             // The files the last build published of this index, and those of the new one.
             let prefix = routes.searchIndex(name)
-            var published: [String: String] = [:]
-            do {
-                try store.queue.read { db in
-                    // (`prefix` ends with "/"; "0" is the character after it.)
-                    let rows = try Row.fetchAll(db, sql: "SELECT path, identity FROM published WHERE path >= ? AND path < ?",
-                                                arguments: [prefix, String(prefix.dropLast()) + "0"])
-                    for row in rows { published[row[0]] = row[1] }
-                }
-            } catch {
-                return nil
-            }
+            guard let published = try? memory.published(under: prefix) else { return nil }
             var now: Set<String> = []
             for (source, target) in outcome.links where target.hasPrefix(prefix) {
                 now.insert(target)
