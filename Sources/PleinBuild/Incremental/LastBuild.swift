@@ -28,6 +28,8 @@ struct LastBuild: Sendable {
     /// the store, `Remembered`).
     var graph = QueryGraph()
     var facts: Facts?
+    /// The search index's shards, in order: each one's name and cache folder (`SearchStage`).
+    var searchIndexes: [(name: String, key: String)] = []
 
     typealias Update = SiteState.Update
 

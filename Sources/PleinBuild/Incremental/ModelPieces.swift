@@ -12,9 +12,12 @@ struct AnyPieceKind: Sendable {
 
     /// The fingerprints of the pieces of these ids (nil for one the model has not).
     let fingerprints: @Sendable (_ model: SiteModel, _ images: ImageCatalog, _ ids: [String]) -> [(key: String, value: [UInt8]?)]
+    /// The piece of an id in a source (nil when it has none).
+    let piece: @Sendable (_ source: any ModelSource, _ id: String) -> (any Sendable)?
 
     init<Value>(_ kind: PieceKind<Value>) {
         self.kind = kind.kind
+        piece = { source, id in source.piece(kind, id) }
         entries = { model, images, before in
             let old = before.map { kind.all($0.model, $0.images) }
             return kind.all(model, images).map { id, value in (kind.key(id), value, old?[id] == value) }
@@ -66,9 +69,12 @@ struct AnyViewKind: Sendable {
     /// The key and fingerprint of the view of a piece of its base kind given whole (nil when it is
     /// of another type).
     let fact: @Sendable (_ piece: any Sendable, _ id: String) -> (key: String, fact: [UInt8])?
+    /// The view of the piece of an id in a source (nil when it has no such piece).
+    let view: @Sendable (_ source: any ModelSource, _ id: String) -> (any Sendable)?
 
     init<Base, Value>(_ kind: ViewKind<Base, Value>) {
         self.kind = kind.kind
+        view = { source, id in source.view(kind, id) }
         base = kind.base.kind
         stored = kind.stored
         views = { model, images in

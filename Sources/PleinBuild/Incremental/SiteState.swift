@@ -373,7 +373,10 @@ public struct SiteState: Sendable {
         var update = remembered == nil ? last.take(rendered: rendered, of: sameOutputs ? nil : ids) : Update(rendered: rendered.count)
         (update.changed, update.rendered, update.first) = (early.update.changed + update.changed, early.update.rendered + update.rendered,
                                                            early.update.first)
-        if remembered == nil { last.facts = facts }
+        if remembered == nil {
+            last.facts = facts
+            last.searchIndexes = searchIndexes.map { ($0.name, $0.key) }
+        }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
         if mediaAsBefore, !searching {
@@ -465,6 +468,14 @@ public struct SiteState: Sendable {
         SealedMedia(sealing: sealing, cacheRoot: options.cacheRoot).apply(&catalog, links: &links)
         timer.lap("catalog")
         return Media(catalog: catalog, links: links, attachments: attachments, copies: copies, captureTimes: times)
+    }
+
+    /// What the last build knew, as an update of edited records reads it (`BuildMemory`); nil
+    /// before a first build, and for a state that records no reads.
+    var memory: ServeMemory? {
+        guard tracking, remembered == nil, stream == nil, let model = last.model, let facts = last.facts else { return nil }
+        return ServeMemory(model: model, bodies: last.bodies, images: last.catalog, loaded: contentState, members: content.memberIndex,
+                           facts: facts, graph: last.graph, outputs: last.outputs, search: last.searchIndexes, links: last.imageLinks)
     }
 
     /// Waits until the records read so far are in the build store.

@@ -1,0 +1,128 @@
+import Foundation
+import PleinCore
+import PleinLoad
+import PleinModel
+import PleinRender
+@testable import PleinBuild
+import Testing
+
+/// The two memories of the last build (`BuildMemory`): the build store's (`StoreMemory`, after
+/// `plein build`) and `plein serve`'s (`ServeMemory`, after its build of the same files) give the
+/// same answers to every question an update asks.
+@Suite(.serialized) struct BuildMemoryTests {
+    /// The demo built both ways, and each memory of it.
+    private static func memories() throws -> (site: IncrementalTests.Site, options: BuildOptions, state: SiteState, stored: StoreMemory, served: ServeMemory) {
+        let site = try IncrementalTests.Site()
+        let (options, _) = site.storeAndClean()
+        let report = Pipeline.build(options)
+        #expect(report.succeeded, "\(report.failure ?? "") \(report.diagnostics.filter { $0.severity == .error })")
+        let store = try BuildStore.open(cacheRoot: options.cacheRoot).store
+        let previous = try #require(try store.readHead().snapshot)
+        var next = BuildStore.Snapshot()
+        next.scan = ContentScan(root: options.content, previous: previous.scan).index
+        let state = SiteState(options, tracking: true)
+        #expect(state.succeeded)
+        let served = try #require(state.memory)
+        return (site, options, state, StoreMemory(store: store, previous: previous, next: next), served)
+    }
+
+    /// Both memories' answers to `piece` for `key`, encoded.
+    private static func piece<Value: Codable>(_ key: String, _ type: Value.Type, _ a: any BuildMemory, _ b: any BuildMemory) throws -> ([UInt8]?, [UInt8]?) {
+        (try a.piece(key, as: type).map(ModelValues.encode), try b.piece(key, as: type).map(ModelValues.encode))
+    }
+
+    @Test func serveAndTheStoreRememberTheSameBuild() throws {
+        let (_, options, state, stored, served) = try Self.memories()
+        let site = try #require(try stored.settings())
+        let servedSite = try #require(try served.settings())
+        #expect(servedSite == site)
+        let model = try #require(try served.model(site: site, reports: [], membersAndGroups: true, members: []))
+        let reports = Array(model.reportOrder.prefix(5)) + model.reportOrder.suffix(5)
+        #expect(!reports.isEmpty && !model.members.isEmpty && !model.groups.isEmpty)
+
+        // Every fact; every member's and group's piece, and the reports' above with their views.
+        let keys = try #require(state.last.facts).values.keys
+        #expect(keys.count > model.members.count + model.reportOrder.count)
+        #expect(try stored.facts(keys) == served.facts(keys) && stored.facts(keys).count == keys.count)
+        for id in model.members.keys {
+            let (a, b) = try Self.piece(ModelPieces.member.key(id), MemberModel.self, stored, served)
+            #expect(a != nil && a == b, "member \(id)")
+        }
+        for id in model.groups.keys {
+            let (a, b) = try Self.piece(ModelPieces.group.key(id), GroupModel.self, stored, served)
+            #expect(a != nil && a == b, "group \(id)")
+        }
+        for id in reports {
+            let (a, b) = try Self.piece(ModelPieces.report.key(id), ReportModel.self, stored, served)
+            #expect(a != nil && a == b, "report \(id)")
+            let (times, timesServed) = try Self.piece(Dependency.reportTimes(id).key, ReportTimes.self, stored, served)
+            #expect(times != nil && times == timesServed, "the times of report \(id)")
+            let (replies, repliesServed) = try Self.piece(Dependency.reportReplies(id).key, ReportReplies.self, stored, served)
+            #expect(replies != nil && replies == repliesServed, "the replies of report \(id)")
+        }
+        let (order, orderServed) = try Self.piece(ModelPieces.reportOrder.key(), [String].self, stored, served)
+        #expect(order != nil && order == orderServed)
+
+        // Every body's digest.
+        let files = model.reportOrder.compactMap { model.reports[$0]?.file } + model.members.values.map(\.file)
+        let digests = try stored.bodyDigests(files)
+        #expect(digests.count > model.members.count / 2)
+        #expect(try served.bodyDigests(files) == digests)
+        #expect(try stored.memberIndex() == served.memberIndex())
+
+        // The records of a member's edit and of a report's, and the sizes of the files.
+        let member = try #require(model.members.values.sorted { $0.id < $1.id }.first)
+        let report = try #require(model.reports[reports[0]])
+        for edited in [member.file, report.file] {
+            let slice = ContentSlice(changed: [edited], followed: [])
+            let context = KnownRecords.context(clock: site.clock)
+            let (a, b) = (try stored.records(in: slice, edited: [edited], context: context), try served.records(in: slice, edited: [edited], context: context))
+            #expect(!a.records.isEmpty && Set(a.records.keys) == Set(b.records.keys),
+                    "the records of \(edited)'s slice: \(Set(a.records.keys).subtracting(b.records.keys).sorted().prefix(5)) \(Set(b.records.keys).subtracting(a.records.keys).sorted().prefix(5))")
+            for (path, record) in a.records {
+                #expect(b.records[path]?.hash == record.hash && b.records[path]?.encoded == record.encoded, "the record of \(path)")
+            }
+            #expect(stored.sizes(of: [edited]) == served.sizes(of: [edited]) && stored.sizes(of: [edited]).count == 1)
+        }
+
+        // The outputs that read a member, a report, the order of reports; where outputs are.
+        for read in [ModelPieces.member.key(member.id), ModelPieces.report.key(reports[0]), ModelPieces.reportOrder.key(), Dependency.body(report.file).key] {
+            let (a, b) = (try stored.readers(of: [read]), try served.readers(of: [read]))
+            #expect(!a.isEmpty, "readers of \(read)")
+            #expect(a.map(\.key).sorted() == b.map(\.key).sorted(), "readers of \(read)")
+            let byKey = Dictionary(uniqueKeysWithValues: b.map { ($0.key, $0) })
+            for output in a {
+                #expect(byKey[output.key]?.path == output.path && byKey[output.key]?.hash == output.hash
+                        && byKey[output.key]?.reads == output.reads, "output \(output.key)")
+            }
+            let paths = try #require(try stored.paths(of: Set(a.map(\.key))))
+            #expect(try served.paths(of: Set(a.map(\.key))) == paths)
+        }
+        #expect(try stored.paths(of: ["report:no/such-report"]) == nil && served.paths(of: ["report:no/such-report"]) == nil)
+        #expect(try stored.searchIndexes(reading: []).map(\.name) == served.searchIndexes(reading: []).map(\.name))
+
+        // What each renders from: the same pages, with a piece made again in place of its own.
+        let theme = try #require(ThemeLoader.load(options.themeFiles, language: site.language).0)
+        let dropped = reports[0]
+        let made: [String: any Sendable] = [ModelPieces.reportOrder.key(): model.reportOrder.filter { $0 != dropped }]
+        // (Gone with the report: its views, as the facts of an edit that takes it out say.)
+        let gone = Set([ModelPieces.report.key(dropped)] + (ModelViews.byBase[ModelPieces.report.kind] ?? []).map { Dependency($0.kind, dropped).key })
+        let ids: [OutputID] = [.home, .member(member.id), .report(reports[1]), .geoJSON(.reports), .areas, .sitemap]
+        var pages: [[OutputFile]] = []
+        for memory in [stored as any BuildMemory, served] {
+            let source = memory.source(site: site, made: made, gone: gone, bodies: [:], changed: Array(made.keys) + gone)
+            let renderer = Renderer(source: source.model, theme: theme,
+                                    options: RenderOptions(threadKeys: options.secret.flatMap(ThreadKeys.init(secret:)), sitemapSplit: options.sitemapSplit))
+            pages.append(renderer.render(batch: ids))
+            #expect(source.damaged().isEmpty)
+        }
+        #expect(pages[0].map(\.path) == pages[1].map(\.path))
+        for (a, b) in zip(pages[0], pages[1]) {
+            let (x, y) = (String(decoding: a.bytes, as: UTF8.self), String(decoding: b.bytes, as: UTF8.self))
+            let first = Array(zip(x, y)).firstIndex { $0 != $1 } ?? min(x.count, y.count)
+            #expect(x == y, "\(a.path) differs at \(first): \(x.dropFirst(max(0, first - 80)).prefix(200)) ≠ \(y.dropFirst(max(0, first - 80)).prefix(200))")
+        }
+        let map = try #require(pages[1].first { $0.path.hasSuffix("map.geojson") })
+        #expect(!String(decoding: map.bytes, as: UTF8.self).contains(dropped) && pages[1].allSatisfy { !$0.bytes.isEmpty })
+    }
+}
