@@ -26,6 +26,12 @@ import Testing
         return (site, options, state, StoreMemory(store: store, previous: previous, next: next), served)
     }
 
+    /// The bytes of a file served from memory.
+    private static func bytes(_ served: SiteState.Served?) -> [UInt8]? {
+        guard case .bytes(let bytes)? = served else { return nil }
+        return bytes
+    }
+
     /// Both memories' answers to `piece` for `key`, encoded.
     private static func piece<Value: Codable>(_ key: String, _ type: Value.Type, _ a: any BuildMemory, _ b: any BuildMemory) throws -> ([UInt8]?, [UInt8]?) {
         (try a.piece(key, as: type).map(ModelValues.encode), try b.piece(key, as: type).map(ModelValues.encode))
@@ -124,5 +130,44 @@ import Testing
         }
         let map = try #require(pages[1].first { $0.path.hasSuffix("map.geojson") })
         #expect(!String(decoding: map.bytes, as: UTF8.self).contains(dropped) && pages[1].allSatisfy { !$0.bytes.isEmpty })
+    }
+
+    /// An update of edited records over `serve`'s memory (`RecordUpdate` over `ServeMemory`,
+    /// the update `plein build` makes over the store's) renders every output `serve`'s own update
+    /// of the same edit changes, each with the same bytes.
+    @Test(arguments: [
+        ("users/anna-de-vries.md", false),
+        ("reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", false),
+        ("reports/1011/2026-09-09-fietswrakken-oude-schans/replies/20261001T0900-kees-brouwer.md", true),
+    ])
+    func anUpdateOverServesMemoryRendersWhatServeDoes(edited: String, new: Bool) throws {
+        let site = try IncrementalTests.Site()
+        let (options, _) = site.storeAndClean()
+        var state = SiteState(options, tracking: true)
+        #expect(state.succeeded)
+        let memory = try #require(state.memory)
+        if new {
+            try site.write(edited, "---\nauthor: kees-brouwer\nat: 2026-10-01T09:00:00+02:00\n---\nDe fietsen zijn weg, de gemeente heeft ze vanochtend opgehaald.\n")
+        } else {
+            try site.edit(edited) { $0 + "\nEen regel erbij, om te zien wie haar toont.\n" }
+        }
+        var timer = PhaseTimer(enabled: false)
+        let update = RecordUpdate(options: options, memory: memory, files: [edited], added: new ? [edited] : [], removed: [])
+        let plan = try #require(update.plan(&timer))
+        let (rendered, failure) = RenderStage(renderer: plan.renderer, tracking: true, stream: nil, timings: false)
+            .run(plan.stale.map(\.id) + plan.newOutputs)
+        #expect(failure == nil && plan.source.damaged().isEmpty && !rendered.isEmpty)
+
+        let served = state.update(content: [edited], templates: [])
+        #expect(state.succeeded && !served.changed.isEmpty)
+        let byPath = Dictionary(uniqueKeysWithValues: rendered.map { ($0.file.path, $0.file.bytes) })
+        for path in served.changed {
+            let bytes = try #require(byPath[path], "\(path), changed by serve's update, is not among those rendered over its memory")
+            #expect(Self.bytes(state.files[path]) == bytes, "\(path)")
+        }
+        // (What it rendered and serve did not change is as serve has it.)
+        for output in rendered where !served.changed.contains(output.file.path) {
+            #expect(Self.bytes(state.files[output.file.path]) == output.file.bytes, "\(output.file.path)")
+        }
     }
 }

@@ -27,6 +27,8 @@ protocol BuildMemory: Sendable {
     /// are now for the files not in `edited`, as they were before the edit for those in it.
     /// Only records read in `context` (`KnownRecords.context`).
     func records(in slice: ContentSlice, edited: Set<String>, context: String) throws -> KnownRecords
+    /// How many problems the last build found in each content file (content-relative).
+    func problemCounts() -> [String: Int]
     /// Who the members are (ids and addresses), for a slice without the members' records.
     func memberIndex() throws -> MemberIndex?
     /// The sizes these files had when the last build read them, of those it read.
@@ -135,6 +137,8 @@ struct StoreMemory: BuildMemory {
     func sizes(of files: Set<String>) -> [String: Int] {
         previous.scan.entries(files).mapValues { Int($0.size) }
     }
+
+    func problemCounts() -> [String: Int] { previous.problemCounts }
 
     func memberIndex() throws -> MemberIndex? {
         try read { db in try BuildStore.bytes(db, ModelValues.memberIndexKey).flatMap(MemberIndex.init(packed:)) }

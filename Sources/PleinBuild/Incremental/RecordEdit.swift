@@ -30,30 +30,26 @@ import PleinRender
 /// change of which search shards there are, or Pagefind failing (the shards whose records read a
 /// changed fact are made again, `searchChange`); pages of a members-only group
 /// (sealed with keys the build that loads everything derives). With `PLEIN_TIMINGS` it says why.
+///
+/// The update itself, up to the outputs to render and what renders them, is `RecordUpdate`,
+/// over any memory of the last build (`BuildMemory`); this is its `plein build`: over the store
+/// (`StoreMemory`), rendering into the spare, and saving what changed in the store.
 struct RecordEdit {
     let options: BuildOptions
     let store: BuildStore
     let previous: BuildStore.Snapshot
     let next: BuildStore.Snapshot
-    let files: [String]
-    /// Of `files`, the new ones: reports of one file and replies.
-    let added: Set<String>
-    /// Of `files`, the deleted ones: reports of one file and replies.
-    let removed: Set<String>
     /// Whether the store vouches for the spare: the new files go there and the two are swapped.
     let spareVouched: Bool
-    /// What the last build knew, read from the store as the edit reaches it.
-    let memory: any BuildMemory
+    /// The update, over what the store remembers of the last build.
+    let update: RecordUpdate
 
     init(options: BuildOptions, store: BuildStore, previous: BuildStore.Snapshot, next: BuildStore.Snapshot, files: [String],
          added: Set<String>, removed: Set<String>, spareVouched: Bool) {
-        (self.options, self.store, self.previous, self.next, self.files) = (options, store, previous, next, files)
-        (self.added, self.removed, self.spareVouched) = (added, removed, spareVouched)
-        memory = StoreMemory(store: store, previous: previous, next: next)
+        (self.options, self.store, self.previous, self.next, self.spareVouched) = (options, store, previous, next, spareVouched)
+        update = RecordUpdate(options: options, memory: StoreMemory(store: store, previous: previous, next: next), files: files, added: added,
+                              removed: removed)
     }
-
-    /// What the store could not give.
-    private struct Unfit: Error { var reason = "" }
 
     /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
     private func giveUp(_ reason: String, _ timer: inout PhaseTimer) -> BuildReport? {
@@ -61,190 +57,28 @@ struct RecordEdit {
         return nil
     }
 
-    /// The content the edit reaches, before and after it.
-    private struct Loaded {
-        var content: Content
-        let before: Content
-        /// The problems the load found, before the edit.
-        let diagnostics: [Diagnostic]
-        /// The edited files' problems of reading and of their records alone, after it.
-        let problems: [Diagnostic]
-        let state: ContentState
-    }
-
     func build(start: DispatchTime, timer: inout PhaseTimer) -> BuildReport? {
         // An edit written into the output itself could be cut off half-way by a kill, leaving
         // neither site: without a spare the store vouches for, the build that loads everything
         // writes the site beside it and swaps it in.
         guard spareVouched else { return giveUp("no spare the store vouches for", &timer) }
-        guard let site = (try? memory.settings()) ?? nil else { return giveUp("the store could not give the site's settings", &timer) }
-        let searching = site.search && options.pagefind != nil
-        let changed = Set(files)
-        // (The theme is read on another thread while the edit loads.)
-        let themeRead = Background { [files = options.themeFiles, language = site.language] in
-            let (theme, problems) = ThemeLoader.load(files, language: language)
-            return problems.isEmpty ? theme : nil
-        }
-        var model: SiteModel
+        guard let plan = update.plan(&timer) else { return nil }
+        let (loaded, model, diagnostics, problemCounts) = (plan.loaded, plan.model, plan.diagnostics, plan.problemCounts)
+        let (changedFacts, pieces, gone, bodies, changedBodies) = (plan.changedFacts, plan.pieces, plan.gone, plan.bodies, plan.changedBodies)
+        let (stale, newOutputs, vanished, source, renderer, search) = (plan.stale, plan.newOutputs, plan.vanished, plan.source, plan.renderer, plan.search)
+        let content = loaded.content
+        let warnings = previous.warnings + plan.warningsAdded
+        // (The spare's differences from the output.)
         var differences: (all: Set<String>, vanished: Set<String>) = ([], [])
-        let loaded: Loaded
         do {
-            // (The spare's differences from the output.)
             try store.queue.read { db in
                 for row in try Row.fetchAll(db, sql: "SELECT path, vanished FROM differences") {
                     differences.all.insert(row[0])
                     if row[1] as Int != 0 { differences.vanished.insert(row[0]) }
                 }
             }
-            // The reports the edited members follow, and those edited.
-            var followed: Set<String> = []
-            var reports: Set<String> = []
-            for path in changed {
-                switch FileRole.of(path) {
-                case .member(let id): followed.formUnion(try memory.piece(ModelPieces.member.key(id), as: MemberModel.self)?.follows ?? [])
-                case .report(let area, let name, _), .reply(let area, let name, _): reports.insert(area + "/" + name)
-                default: break
-                }
-            }
-            let slice = ContentSlice(changed: changed, followed: followed)
-            var parts = PhaseTimer(enabled: options.timings)
-            // (An edit that models members and groups again reads every one's pieces on another
-            // thread while the files load.)
-            let ahead = !changed.contains(where: ContentSlice.readsMembersAndGroups) ? nil
-                : Background { [memory, site, ids = reports.union(followed)] in
-                    Result { try memory.model(site: site, reports: ids, membersAndGroups: true, members: []) }
-                }
-            loaded = try load(slice: slice, changed: changed, site: site, timer: &parts)
-            let restored = try ahead.map { try $0.value.get() }
-                ?? memory.model(site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
-            guard let restored else { throw Unfit(reason: "the model's pieces") }
-            model = restored
-            parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
         } catch {
-            return giveUp("the store could not give what the edit reaches (\((error as? Unfit)?.reason ?? "\(error)"))", &timer)
-        }
-        let content = loaded.content
-        guard let theme = themeRead.value else { return giveUp("the theme has problems", &timer) }
-        // Pages of a members-only group are sealed with keys the build that loads everything derives.
-        if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return giveUp("a members-only group", &timer) }
-        timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
-
-        // The rules over the files whose problems the edit can reach, after the edit and before
-        // it: what they find before it must be what the last build found there (else a problem
-        // this build cannot see, a photo's, counts), and the difference is the edit's.
-        // A deleted report's rules would look again at the members who follow it, or follow one
-        // that is not there, among every report; the slice holds few. The model takes it out only
-        // when none follows it (`ModelBuilder.replace`), and a report followed that is not there
-        // is an error the last build did not have: none of its rules is left; its own problems
-        // before were those of its reading.
-        let goneReports = removed.filter { FileRole.of($0).isReport }
-        var (checked, problems) = Checker.check(content, records: changed.subtracting(goneReports))
-        let (checkedBefore, problemsBefore) = Checker.check(loaded.before, records: checked.subtracting(added).subtracting(goneReports))
-        checked.formUnion(goneReports)
-        // (Without passphrases, the members-only groups' warnings: nothing of them is published.)
-        func unsealed(_ content: Content) -> [Diagnostic] {
-            var sealing = SealingStage()
-            return options.passphrases.isEmpty ? sealing.run(content, passphrases: [:]).1 : []
-        }
-        let found = (loaded.diagnostics.filter { !changed.contains($0.file) || ContentLoader.isOfJoinedFiles($0.problem) } + loaded.problems
-                     + problems + unsealed(content) + CheckStage.labelProblems(content, theme: theme)).filter { checked.contains($0.file) }
-        // (A deleted report's own problems before it, a link in its text among them, from its
-        // rules over the slice: any other its rules find there would not be the last build's,
-        // and gives way below.)
-        let goneBefore = goneReports.isEmpty ? [] : Checker.check(loaded.before, records: goneReports).1.filter { goneReports.contains($0.file) }
-        let foundBefore = (loaded.diagnostics + problemsBefore + goneBefore + unsealed(loaded.before) + CheckStage.labelProblems(loaded.before, theme: theme))
-            .filter { checked.contains($0.file) }
-        var (counts, countsBefore): ([String: Int], [String: Int]) = ([:], [:])
-        for problem in found { counts[problem.file, default: 0] += 1 }
-        for problem in foundBefore { countsBefore[problem.file, default: 0] += 1 }
-        guard !found.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
-              checked.subtracting(added).subtracting(goneReports).isSubset(of: checkedBefore),
-              checked.allSatisfy({ countsBefore[$0] ?? 0 == previous.problemCounts[$0] ?? 0 }) else {
-            return giveUp("the rules found problems the last build did not, or this build cannot see some it did", &timer)
-        }
-        // The problems of the files whose problems changed, and of the edited ones, shown as a
-        // full build shows them; the others were shown by the builds that found them.
-        let shown = Set(changed.subtracting(removed)).union(checked.filter { counts[$0] ?? 0 != countsBefore[$0] ?? 0 })
-        let diagnostics = found.filter { shown.contains($0.file) }.sorted().map { $0.under(content.displayRoot) }
-        var problemCounts = previous.problemCounts
-        for file in checked { problemCounts[file] = counts[file] }
-        let warnings = previous.warnings + checked.reduce(0) { $0 + (counts[$1] ?? 0) - (countsBefore[$1] ?? 0) }
-        guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
-        timer.lap("check (\(checked.count) files)")
-
-        // (The orders of reports read when the others were written: from the store, report by report.)
-        let times: @Sendable (String) -> ReportClock? = { [memory] id in
-            guard let times = (try? memory.piece(Dependency.reportTimes(id).key, as: ReportTimes.self)) ?? nil,
-                  let replies = (try? memory.piece(Dependency.reportReplies(id).key, as: ReportReplies.self)) ?? nil else { return nil }
-            return ReportClock(at: times.at, replies: replies.replies.map(\.at))
-        }
-        guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
-                                                captureTimes: captureTimes, sealed: [], times: times),
-              let (newOutputs, goneOutputs) = outputChanges(change, loaded, model) else { return giveUp("the model changes further than its pieces", &timer) }
-        timer.lap("model (pieces made again)")
-
-        // Bodies, then facts: those of the pieces made again, compared with the store's.
-        let threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
-        let jobs = BodiesStage.jobs(model, change: change, threadKeys: threadKeys)
-        var bodies = BodiesStage()
-        var facts: [(key: String, value: [UInt8]?)] = []
-        var oldFacts: [String: [UInt8]] = [:]
-        let changedBodies: Set<String>
-        do {
-            bodies.digests = try memory.bodyDigests(jobs.map(\.file))
-            changedBodies = bodies.update(model, change: change, threadKeys: threadKeys)
-            facts = Facts.facts(of: change, model: model, images: ImageCatalog(), bodies: bodies.digests, texts: bodies.bodies,
-                                changedBodies: changedBodies)
-            oldFacts = try memory.facts(facts.map(\.key))
-        } catch {
-            return giveUp("the bodies or facts could not be read", &timer)
-        }
-        var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
-        // The reads of every report's or member's views, from the facts they stand for.
-        do {
-            let keys = Set(changedFacts.compactMap { Dependency.every(covering: $0.key)?.key })
-            let sums = try memory.facts(keys)
-            let changes = changedFacts.map { (key: $0.key, old: oldFacts[$0.key], new: $0.value) }
-            guard let everies = Facts.everies(after: changes, current: { sums[$0] }) else { return giveUp("the facts could not be summed", &timer) }
-            changedFacts += everies.filter { sums[$0.key] != $0.value }.map { ($0.key, Optional($0.value)) }
-        } catch {
-            return giveUp("the facts could not be read", &timer)
-        }
-        timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed\(changedFacts.count <= 12 ? ": " + changedFacts.map(\.key).sorted().joined(separator: ", ") : ""))")
-
-        // The outputs that read a changed fact, from what each output read at the last build,
-        // but for those the edit takes out; and where those were.
-        let stale: [RememberedOutput]
-        let vanished: [String: String]
-        do {
-            let goneKeys = Set(goneOutputs.map(\.key))
-            stale = try memory.readers(of: Set(changedFacts.map(\.key))).filter { !goneKeys.contains($0.key) }
-            guard let paths = try memory.paths(of: goneKeys) else { throw Unfit(reason: "an output taken out") }
-            vanished = paths
-        } catch {
-            return giveUp("the outputs' reads could not be read", &timer)
-        }
-        timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new")\(vanished.isEmpty ? "" : "; \(vanished.count) gone"))")
-
-        // The model's pieces, those made again among them, in place of the store's; and those
-        // the edit took out (their facts are no more).
-        let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
-        let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
-        let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let source = memory.source(site: site, made: pieces, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
-        let renderer = Renderer(
-            source: source.model, theme: theme,
-            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
-                                   threadKeys: threadKeys, search: searching, sitemapSplit: options.sitemapSplit))
-        // The search index's shards whose records read a changed fact, made again (Pagefind runs
-        // before anything is written: a failure still leaves the edit to the full build).
-        var search = SearchChange()
-        if searching {
-            guard let change = searchChange(renderer, site: site, changed: Set(changedFacts.map(\.key))) else {
-                return giveUp("the search index changes further than its shards, or Pagefind failed", &timer)
-            }
-            search = change
-            timer.lap("search (\(search.remade.count) of its indexes again, \(search.indexed) by Pagefind)")
+            return giveUp("the store could not give the spare's differences", &timer)
         }
 
         // From here on the spare is worked on: a failure is a failed build, as in a full one.
@@ -341,6 +175,237 @@ struct RecordEdit {
         return report
     }
 
+
+}
+
+/// The update of edited records, over what a memory of the last build holds (`BuildMemory`):
+/// what `RecordEdit` renders, writes and keeps (see there); nil wherever the edit reaches
+/// further, for the build that loads everything.
+struct RecordUpdate {
+    let options: BuildOptions
+    let memory: any BuildMemory
+    let files: [String]
+    /// Of `files`, the new ones: reports of one file and replies.
+    let added: Set<String>
+    /// Of `files`, the deleted ones: reports of one file and replies.
+    let removed: Set<String>
+
+    /// What the memory could not give.
+    private struct Unfit: Error { var reason = "" }
+
+    /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
+    private func giveUp(_ reason: String, _ timer: inout PhaseTimer) -> Plan? {
+        timer.lap("record by record no further: " + reason)
+        return nil
+    }
+
+    /// The content the edit reaches, before and after it.
+    struct Loaded {
+        var content: Content
+        let before: Content
+        /// The problems the load found, before the edit.
+        let diagnostics: [Diagnostic]
+        /// The edited files' problems of reading and of their records alone, after it.
+        let problems: [Diagnostic]
+        let state: ContentState
+    }
+
+    /// What the update found, to render and keep: the outputs to render again (`stale`, and the
+    /// new ones) and what to render them with; the facts that changed, the pieces and bodies
+    /// made again; the problems of the files it checked.
+    struct Plan {
+        let loaded: Loaded
+        let model: SiteModel
+        /// The problems to show (of the edited files, and of those whose problems changed).
+        let diagnostics: [Diagnostic]
+        /// The last build's problems by content file, with those of the files checked now.
+        let problemCounts: [String: Int]
+        /// How many warnings more (or fewer) than the last build's.
+        let warningsAdded: Int
+        let changedFacts: [(key: String, value: [UInt8]?)]
+        /// Every piece of the model made, by key.
+        let pieces: [String: any Encodable & Sendable]
+        /// The keys of the pieces the edit took out.
+        let gone: Set<String>
+        let bodies: BodiesStage
+        let changedBodies: Set<String>
+        /// The outputs that read a changed fact, as the last build left them.
+        let stale: [RememberedOutput]
+        let newOutputs: [OutputID]
+        /// The outputs taken out, by key, with their paths.
+        let vanished: [String: String]
+        let source: RememberedSource
+        let renderer: Renderer
+        let search: SearchChange
+    }
+
+    func plan(_ timer: inout PhaseTimer) -> Plan? {
+        guard let site = (try? memory.settings()) ?? nil else { return giveUp("the memory of the last build lacks the site's settings", &timer) }
+        let searching = site.search && options.pagefind != nil
+        let changed = Set(files)
+        // (The theme is read on another thread while the edit loads.)
+        let themeRead = Background { [files = options.themeFiles, language = site.language] in
+            let (theme, problems) = ThemeLoader.load(files, language: language)
+            return problems.isEmpty ? theme : nil
+        }
+        var model: SiteModel
+        let loaded: Loaded
+        do {
+            // The reports the edited members follow, and those edited.
+            var followed: Set<String> = []
+            var reports: Set<String> = []
+            for path in changed {
+                switch FileRole.of(path) {
+                case .member(let id): followed.formUnion(try memory.piece(ModelPieces.member.key(id), as: MemberModel.self)?.follows ?? [])
+                case .report(let area, let name, _), .reply(let area, let name, _): reports.insert(area + "/" + name)
+                default: break
+                }
+            }
+            let slice = ContentSlice(changed: changed, followed: followed)
+            var parts = PhaseTimer(enabled: options.timings)
+            // (An edit that models members and groups again reads every one's pieces on another
+            // thread while the files load.)
+            let ahead = !changed.contains(where: ContentSlice.readsMembersAndGroups) ? nil
+                : Background { [memory, site, ids = reports.union(followed)] in
+                    Result { try memory.model(site: site, reports: ids, membersAndGroups: true, members: []) }
+                }
+            loaded = try load(slice: slice, changed: changed, site: site, timer: &parts)
+            let restored = try ahead.map { try $0.value.get() }
+                ?? memory.model(site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
+            guard let restored else { throw Unfit(reason: "the model's pieces") }
+            model = restored
+            parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
+        } catch {
+            return giveUp("the memory of the last build lacks what the edit reaches (\((error as? Unfit)?.reason ?? "\(error)"))", &timer)
+        }
+        let content = loaded.content
+        guard let theme = themeRead.value else { return giveUp("the theme has problems", &timer) }
+        // Pages of a members-only group are sealed with keys the build that loads everything derives.
+        if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return giveUp("a members-only group", &timer) }
+        timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
+
+        // The rules over the files whose problems the edit can reach, after the edit and before
+        // it: what they find before it must be what the last build found there (else a problem
+        // this build cannot see, a photo's, counts), and the difference is the edit's.
+        // A deleted report's rules would look again at the members who follow it, or follow one
+        // that is not there, among every report; the slice holds few. The model takes it out only
+        // when none follows it (`ModelBuilder.replace`), and a report followed that is not there
+        // is an error the last build did not have: none of its rules is left; its own problems
+        // before were those of its reading.
+        let goneReports = removed.filter { FileRole.of($0).isReport }
+        var (checked, problems) = Checker.check(content, records: changed.subtracting(goneReports))
+        let (checkedBefore, problemsBefore) = Checker.check(loaded.before, records: checked.subtracting(added).subtracting(goneReports))
+        checked.formUnion(goneReports)
+        // (Without passphrases, the members-only groups' warnings: nothing of them is published.)
+        func unsealed(_ content: Content) -> [Diagnostic] {
+            var sealing = SealingStage()
+            return options.passphrases.isEmpty ? sealing.run(content, passphrases: [:]).1 : []
+        }
+        let found = (loaded.diagnostics.filter { !changed.contains($0.file) || ContentLoader.isOfJoinedFiles($0.problem) } + loaded.problems
+                     + problems + unsealed(content) + CheckStage.labelProblems(content, theme: theme)).filter { checked.contains($0.file) }
+        // (A deleted report's own problems before it, a link in its text among them, from its
+        // rules over the slice: any other its rules find there would not be the last build's,
+        // and gives way below.)
+        let goneBefore = goneReports.isEmpty ? [] : Checker.check(loaded.before, records: goneReports).1.filter { goneReports.contains($0.file) }
+        let foundBefore = (loaded.diagnostics + problemsBefore + goneBefore + unsealed(loaded.before) + CheckStage.labelProblems(loaded.before, theme: theme))
+            .filter { checked.contains($0.file) }
+        let lastCounts = memory.problemCounts()
+        var (counts, countsBefore): ([String: Int], [String: Int]) = ([:], [:])
+        for problem in found { counts[problem.file, default: 0] += 1 }
+        for problem in foundBefore { countsBefore[problem.file, default: 0] += 1 }
+        guard !found.hasErrors, problems.allSatisfy({ checked.contains($0.file) }),
+              checked.subtracting(added).subtracting(goneReports).isSubset(of: checkedBefore),
+              checked.allSatisfy({ countsBefore[$0] ?? 0 == lastCounts[$0] ?? 0 }) else {
+            return giveUp("the rules found problems the last build did not, or this build cannot see some it did", &timer)
+        }
+        // The problems of the files whose problems changed, and of the edited ones, shown as a
+        // full build shows them; the others were shown by the builds that found them.
+        let shown = Set(changed.subtracting(removed)).union(checked.filter { counts[$0] ?? 0 != countsBefore[$0] ?? 0 })
+        let diagnostics = found.filter { shown.contains($0.file) }.sorted().map { $0.under(content.displayRoot) }
+        var problemCounts = lastCounts
+        for file in checked { problemCounts[file] = counts[file] }
+        let warningsAdded = checked.reduce(0) { $0 + (counts[$1] ?? 0) - (countsBefore[$1] ?? 0) }
+        guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
+        timer.lap("check (\(checked.count) files)")
+
+        // (The orders of reports read when the others were written: from the store, report by report.)
+        let times: @Sendable (String) -> ReportClock? = { [memory] id in
+            guard let times = (try? memory.piece(Dependency.reportTimes(id).key, as: ReportTimes.self)) ?? nil,
+                  let replies = (try? memory.piece(Dependency.reportReplies(id).key, as: ReportReplies.self)) ?? nil else { return nil }
+            return ReportClock(at: times.at, replies: replies.replies.map(\.at))
+        }
+        guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
+                                                captureTimes: captureTimes, sealed: [], times: times),
+              let (newOutputs, goneOutputs) = outputChanges(change, loaded, model) else { return giveUp("the model changes further than its pieces", &timer) }
+        timer.lap("model (pieces made again)")
+
+        // Bodies, then facts: those of the pieces made again, compared with the store's.
+        let threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
+        let jobs = BodiesStage.jobs(model, change: change, threadKeys: threadKeys)
+        var bodies = BodiesStage()
+        var facts: [(key: String, value: [UInt8]?)] = []
+        var oldFacts: [String: [UInt8]] = [:]
+        let changedBodies: Set<String>
+        do {
+            bodies.digests = try memory.bodyDigests(jobs.map(\.file))
+            changedBodies = bodies.update(model, change: change, threadKeys: threadKeys)
+            facts = Facts.facts(of: change, model: model, images: ImageCatalog(), bodies: bodies.digests, texts: bodies.bodies,
+                                changedBodies: changedBodies)
+            oldFacts = try memory.facts(facts.map(\.key))
+        } catch {
+            return giveUp("the bodies or facts could not be read", &timer)
+        }
+        var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
+        // The reads of every report's or member's views, from the facts they stand for.
+        do {
+            let keys = Set(changedFacts.compactMap { Dependency.every(covering: $0.key)?.key })
+            let sums = try memory.facts(keys)
+            let changes = changedFacts.map { (key: $0.key, old: oldFacts[$0.key], new: $0.value) }
+            guard let everies = Facts.everies(after: changes, current: { sums[$0] }) else { return giveUp("the facts could not be summed", &timer) }
+            changedFacts += everies.filter { sums[$0.key] != $0.value }.map { ($0.key, Optional($0.value)) }
+        } catch {
+            return giveUp("the facts could not be read", &timer)
+        }
+        timer.lap("markdown (\(changedBodies.count) bodies) and facts (\(changedFacts.count) changed\(changedFacts.count <= 12 ? ": " + changedFacts.map(\.key).sorted().joined(separator: ", ") : ""))")
+
+        // The outputs that read a changed fact, from what each output read at the last build,
+        // but for those the edit takes out; and where those were.
+        let stale: [RememberedOutput]
+        let vanished: [String: String]
+        do {
+            let goneKeys = Set(goneOutputs.map(\.key))
+            stale = try memory.readers(of: Set(changedFacts.map(\.key))).filter { !goneKeys.contains($0.key) }
+            guard let paths = try memory.paths(of: goneKeys) else { throw Unfit(reason: "an output taken out") }
+            vanished = paths
+        } catch {
+            return giveUp("the outputs' reads could not be read", &timer)
+        }
+        timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new")\(vanished.isEmpty ? "" : "; \(vanished.count) gone"))")
+
+        // The model's pieces, those made again among them, in place of the store's; and those
+        // the edit took out (their facts are no more).
+        let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
+        let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
+        let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
+        let source = memory.source(site: site, made: pieces, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
+        let renderer = Renderer(
+            source: source.model, theme: theme,
+            options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
+                                   threadKeys: threadKeys, search: searching, sitemapSplit: options.sitemapSplit))
+        // The search index's shards whose records read a changed fact, made again (Pagefind runs
+        // before anything is written: a failure still leaves the edit to the full build).
+        var search = SearchChange()
+        if searching {
+            guard let change = searchChange(renderer, site: site, changed: Set(changedFacts.map(\.key))) else {
+                return giveUp("the search index changes further than its shards, or Pagefind failed", &timer)
+            }
+            search = change
+            timer.lap("search (\(search.remade.count) of its indexes again, \(search.indexed) by Pagefind)")
+        }
+        return Plan(loaded: loaded, model: model, diagnostics: diagnostics, problemCounts: problemCounts, warningsAdded: warningsAdded,
+                    changedFacts: changedFacts, pieces: pieces, gone: gone, bodies: bodies, changedBodies: changedBodies, stale: stale,
+                    newOutputs: newOutputs, vanished: vanished, source: source, renderer: renderer, search: search)
+    }
 
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
@@ -451,7 +516,9 @@ struct RecordEdit {
         }
         return times
     }
+}
 
+extension RecordEdit {
     /// Changes the store's rows that this build changed, in one transaction: the edited files'
     /// scan rows and records, the facts that changed and the pieces whose fact changed, the
     /// bodies that changed, the outputs rendered (their hashes and what they read), the parts of
@@ -480,9 +547,9 @@ struct RecordEdit {
                     try putMeta.execute(arguments: ["files", String(counts.files)])
                 }
                 try BuildStore.putScan(db, next.scanChanges)
-                try BuildStore.putRecords(db, from: loaded, gone: removed)
+                try BuildStore.putRecords(db, from: loaded, gone: update.removed)
                 let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
-                for file in removed { try dropBody.execute(arguments: [file]) }
+                for file in update.removed { try dropBody.execute(arguments: [file]) }
                 timer.lap("    save: meta, scan and records")
                 let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
                 let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")

@@ -23,7 +23,7 @@ struct SearchChange {
     var replacedKeys: [String] = []
 }
 
-extension RecordEdit {
+extension RecordUpdate {
     /// The shards of the search index whose records read any of `changed` (the build store
     /// keeps what each read, `search_indexes`), made again with `renderer` and indexed by
     /// Pagefind where their records are others; nil when the edit changes which shards there

@@ -14,6 +14,7 @@ final class ServeMemory: BuildMemory {
     private let last: InMemoryModel
     private let loaded: ContentState
     private let members: MemberIndex
+    private let counts: [String: Int]
     private let digests: [String: [UInt8]]
     private let factValues: [String: [UInt8]]
     /// What each output read (its table of readers made once, when first asked).
@@ -23,11 +24,12 @@ final class ServeMemory: BuildMemory {
     /// Cache file → output path, of the files published as they are (search indexes among them).
     private let links: [(String, String)]
 
-    init(model: SiteModel, bodies: BodiesStage, images: ImageCatalog, loaded: ContentState, members: MemberIndex, facts: Facts,
+    init(model: SiteModel, bodies: BodiesStage, images: ImageCatalog, loaded: ContentState, members: MemberIndex, problems: [String: Int], facts: Facts,
          graph: QueryGraph, outputs: [OutputID: OutputFile], search: [(name: String, key: String)], links: [(String, String)]) {
         last = InMemoryModel(model: model, bodies: bodies.bodies, images: images)
         self.loaded = loaded
         self.members = members
+        counts = problems
         digests = bodies.digests
         factValues = facts.values
         self.graph = Mutex(graph)
@@ -53,6 +55,8 @@ final class ServeMemory: BuildMemory {
     }
 
     func memberIndex() throws -> MemberIndex? { members }
+
+    func problemCounts() -> [String: Int] { counts }
 
     func sizes(of files: Set<String>) -> [String: Int] {
         Dictionary(uniqueKeysWithValues: files.compactMap { path in loaded.size(of: path).map { (path, $0) } })
