@@ -10,6 +10,10 @@ public struct ContentState: Sendable {
     /// The files read (not taken from known records) by the load that made this state.
     fileprivate var fresh: Set<String> = []
 
+    /// The files the load that made this state read (not taken from known records or from the
+    /// load before).
+    public var filesRead: Set<String> { fresh }
+
     /// What records read now are read with (see `KnownRecords.context`).
     public var recordContext: String { KnownRecords.context(clock: site.clock) }
 
@@ -72,6 +76,14 @@ public enum ContentLoader {
     /// Loads everything, and returns what a later `reload` needs. Files in `known` (records of
     /// an earlier load, for files whose bytes have not changed since) are not read again.
     public static func loadKeepingState(_ fs: ContentFS, known: KnownRecords? = nil, timings: Bool = false) -> (LoadResult, ContentState) {
+        loadKeepingState(fs, known: known, reusing: nil, timings: timings)
+    }
+
+    /// The same, taking from `reusing` (the state of the load before) what it read of files
+    /// that are not in `reusing.changed`, listed at the size they had, when the site's time
+    /// zone, with which every date is read, is the same.
+    private static func loadKeepingState(_ fs: ContentFS, known: KnownRecords?, reusing: (state: ContentState, changed: Set<String>)?,
+                                         timings: Bool) -> (LoadResult, ContentState) {
         var timer = PhaseTimer(enabled: timings)
         let tree = FileTree(fs)
         timer.lap("  list files")
@@ -88,23 +100,40 @@ public enum ContentLoader {
         }
         var state = ContentState(tree: tree, site: site, siteDiagnostics: siteDiagnostics, siteText: siteText, parsed: [:], images: [:])
         let files = tree.sortedFiles.filter { FileRole.section(of: $0.path).map(site.has) ?? true }
+        var unread = files
+        if let (before, changed) = reusing, before.site.clock.identifier == site.clock.identifier {
+            // (A folder among the changed paths: every file under it was read again.)
+            let folders = changed.map { $0 + "/" }
+            unread = files.filter { path, size in
+                guard !changed.contains(path), !folders.contains(where: path.hasPrefix), before.tree.files[path] == size,
+                      let item = before.parsed[path] else { return true }
+                state.parsed[path] = item
+                if let image = before.images[path] { state.images[path] = image }
+                return false
+            }
+            timer.lap("  as the last load read them (\(files.count - unread.count))")
+        }
         let reusable = known.flatMap { $0.context == KnownRecords.context(clock: site.clock) ? $0.records : nil } ?? [:]
-        let (reused, toRead) = decode(files, known: reusable, clock: site.clock)
+        let (reused, toRead) = decode(unread, known: reusable, clock: site.clock)
         for item in reused { state.parsed[item.path] = item }
         timer.lap("  known records (\(reused.count))")
         for item in parse(toRead, fs: fs, clock: site.clock) { state.parsed[item.path] = item }
         state.fresh = Set(toRead.map(\.path))
         timer.lap("  read and parse (\(toRead.count))")
-        for (image, problem) in Assembler.inspectImages(files, fs: fs) { state.images[image.path] = (image, problem) }
+        for (image, problem) in Assembler.inspectImages(files.filter { state.images[$0.path] == nil }, fs: fs) { state.images[image.path] = (image, problem) }
         let result = assemble(state, displayRoot: fs.displayRoot)
         timer.lap("  assemble")
         return (result, state)
     }
 
     /// Loads again after `changed` paths (files or folders, content-relative) were created,
-    /// modified or removed, reading only those. A change to `site.yaml` reloads everything.
+    /// modified or removed, reading only those. A change to `site.yaml` lists everything again, and
+    /// reads every file again when the site's time zone changed.
     public static func reload(_ previous: ContentState, fs: ContentFS, changed: Set<String>, timings: Bool = false) -> (LoadResult, ContentState) {
-        if changed.contains("site.yaml") || changed.contains("") { return loadKeepingState(fs, timings: timings) }
+        if changed.contains("") { return loadKeepingState(fs, timings: timings) }
+        // (Every file is listed again, and those the edit did not change are taken as they were
+        // read, unless the time zone changed.)
+        if changed.contains(ContentLayout.site) { return loadKeepingState(fs, known: nil, reusing: (previous, changed), timings: timings) }
         var timer = PhaseTimer(enabled: timings)
         var state = previous
         // List again the folder of every changed path (new folders are walked whole).

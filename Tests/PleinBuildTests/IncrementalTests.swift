@@ -402,6 +402,26 @@ import Testing
         }
     }
 
+    /// `serve` after an edit of `site.yaml` lists every file again but reads again only those the
+    /// edit changed (itself, and a report edited in the same moment), unless the time zone changed, with which
+    /// every date is read: then every file is read again. The site is a full build's either way.
+    @Test func aNewSiteTitleReadsOnlyTheFilesThatChanged() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ") }
+        try site.edit(report) { $0 + "\nEen zin erbij.\n" }
+        _ = state.update(content: ["site.yaml", report], templates: [])
+        #expect(state.readAgain == [report, "site.yaml"])
+        expectSameAsFullBuild(state, site, "a new title and a report")
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "Europe/Amsterdam", with: "Europe/Brussels") }
+        _ = state.update(content: ["site.yaml"], templates: [])
+        #expect(state.readAgain.count > 100 && state.readAgain.contains(report))
+        expectSameAsFullBuild(state, site, "another time zone")
+    }
+
     /// A build that changes most files (the site's title) makes the spare the output's twin at
     /// once (`StoreSession.twinSpare`): the store names no difference, the spare's files are the
     /// output's, and the next edit goes record by record as a clean build would.

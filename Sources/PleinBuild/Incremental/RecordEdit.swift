@@ -174,8 +174,6 @@ struct RecordEdit {
         report.renderedOutputs = outputs.map(\.id.key).sorted()
         return report
     }
-
-
 }
 
 /// The update of edited records, over what a memory of the last build holds (`BuildMemory`):

@@ -54,6 +54,9 @@ public struct SiteState: Sendable {
     /// Videos ffmpeg made in the last update (not found in the cache).
     public private(set) var videosMade = 0
 
+    /// The files the last load or reload read (for tests).
+    var readAgain: Set<String> { contentState.filesRead }
+
     /// Whether the current content built (no errors); when false, the outputs are the last good ones.
     public var succeeded: Bool { !diagnostics.hasErrors && last.model != nil }
 
