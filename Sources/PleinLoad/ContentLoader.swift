@@ -39,20 +39,6 @@ public struct ContentState: Sendable {
         }) { path, hash, encoded in try body(path, hash, encoded) }
     }
 
-    /// The records of the files `include` takes, as this state read them (those read without an
-    /// error, `RecordCoding.keeps`), for a build that loads part of the content from them.
-    public func records(where include: (String) -> Bool) -> KnownRecords {
-        var known = KnownRecords(records: [:], context: recordContext)
-        for (path, item) in parsed where include(path) {
-            guard let read = item.read, RecordCoding.keeps(item.diagnostics) else { continue }
-            known.records[path] = (read.digest, RecordCoding.encode(read, warned: !item.diagnostics.isEmpty))
-        }
-        return known
-    }
-
-    /// The size of the file at `path` when it was listed, if it was.
-    public func size(of path: String) -> Int? { tree.files[path] }
-
     /// Forgets the files' texts (kept for showing a problem's line, and for nothing else once the
     /// content is checked): a one-off build does not hold its whole content twice.
     public mutating func forgetTexts(keeping: Set<String>) {

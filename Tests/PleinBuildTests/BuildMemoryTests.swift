@@ -1,7 +1,7 @@
 import Foundation
 import PleinCore
 import PleinLoad
-import PleinModel
+@testable import PleinModel
 import PleinRender
 @testable import PleinBuild
 import Testing
@@ -74,21 +74,28 @@ import Testing
         let digests = try stored.bodyDigests(files)
         #expect(digests.count > model.members.count / 2)
         #expect(try served.bodyDigests(files) == digests)
-        #expect(try stored.memberIndex() == served.memberIndex())
 
-        // The records of a member's edit and of a report's, and the sizes of the files.
+        // The content a member's edit and a report's reach, as each loaded it (the store the
+        // slice, from its records; serve all of it): its members, its reports, their problems.
         let member = try #require(model.members.values.sorted { $0.id < $1.id }.first)
         let report = try #require(model.reports[reports[0]])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var timer = PhaseTimer(enabled: false)
         for edited in [member.file, report.file] {
             let slice = ContentSlice(changed: [edited], followed: [])
-            let context = KnownRecords.context(clock: site.clock)
-            let (a, b) = (try stored.records(in: slice, edited: [edited], context: context), try served.records(in: slice, edited: [edited], context: context))
-            #expect(!a.records.isEmpty && Set(a.records.keys) == Set(b.records.keys),
-                    "the records of \(edited)'s slice: \(Set(a.records.keys).subtracting(b.records.keys).sorted().prefix(5)) \(Set(b.records.keys).subtracting(a.records.keys).sorted().prefix(5))")
-            for (path, record) in a.records {
-                #expect(b.records[path]?.hash == record.hash && b.records[path]?.encoded == record.encoded, "the record of \(path)")
+            let a = try stored.contentBefore(slice, edited: [edited], added: [], removed: [], options: options, timer: &timer)
+            let b = try served.contentBefore(slice, edited: [edited], added: [], removed: [], options: options, timer: &timer)
+            #expect(edited == member.file ? a.content.members.count == model.members.count : a.content.reportPosition(of: report.id) != nil, "\(edited)")
+            let members = Dictionary(uniqueKeysWithValues: b.content.members.map { ($0.id, $0) })
+            for one in a.content.members {
+                #expect(try encoder.encode(one) == encoder.encode(members[one.id]), "member \(one.id) for \(edited)")
             }
-            #expect(stored.sizes(of: [edited]) == served.sizes(of: [edited]) && stored.sizes(of: [edited]).count == 1)
+            for one in a.content.reports {
+                #expect(b.content.reportPosition(of: one.id).map { b.content.reports[$0] } == one, "report \(one.id) for \(edited)")
+            }
+            let files = Set(a.content.reports.map(\.file) + a.content.members.map(\.file))
+            #expect(a.diagnostics.filter { files.contains($0.file) } == b.diagnostics.filter { files.contains($0.file) }, "\(edited)")
         }
 
         // The outputs that read a member, a report, the order of reports; where outputs are.
@@ -110,13 +117,15 @@ import Testing
         // What each renders from: the same pages, with a piece made again in place of its own.
         let theme = try #require(ThemeLoader.load(options.themeFiles, language: site.language).0)
         let dropped = reports[0]
-        let made: [String: any Sendable] = [ModelPieces.reportOrder.key(): model.reportOrder.filter { $0 != dropped }]
+        var after = model
+        after.reportOrder.removeAll { $0 == dropped }
+        after.reports[dropped] = nil
         // (Gone with the report: its views, as the facts of an edit that takes it out say.)
         let gone = Set([ModelPieces.report.key(dropped)] + (ModelViews.byBase[ModelPieces.report.kind] ?? []).map { Dependency($0.kind, dropped).key })
         let ids: [OutputID] = [.home, .member(member.id), .report(reports[1]), .geoJSON(.reports), .areas, .sitemap]
         var pages: [[OutputFile]] = []
         for memory in [stored as any BuildMemory, served] {
-            let source = memory.source(site: site, made: made, gone: gone, bodies: [:], changed: Array(made.keys) + gone)
+            let source = memory.source(model: after, gone: gone, bodies: [:], changed: [ModelPieces.reportOrder.key()] + gone)
             let renderer = Renderer(source: source.model, theme: theme,
                                     options: RenderOptions(threadKeys: options.secret.flatMap(ThreadKeys.init(secret:)), sitemapSplit: options.sitemapSplit))
             pages.append(renderer.render(batch: ids))

@@ -7,32 +7,30 @@ import PleinMarkdown
 import PleinModel
 import PleinRender
 
-/// What the last build knew, as an update of edited records reads it (`RecordEdit`): its
-/// settings, the records it read, the pieces of its model, its bodies' digests, its facts, and
-/// for each output what it read and its hash. Asked a piece at a time, so that an edit reads
-/// what it reaches and no more.
+/// What the last build knew, as an update of edited records reads it (`RecordUpdate`): its
+/// settings, the content it loaded, the pieces of its model, its problems, its bodies' digests,
+/// its facts, and for each output what it read and its hash. Asked a piece at a time, so that an
+/// edit reads what it reaches and no more.
 ///
 /// Whatever a memory cannot give (a row missing, or one that cannot be read) it answers nil
 /// or throws: the update then gives way to the build that loads everything, never traps.
 ///
-/// `StoreMemory` is the build store's (`plein build`, read lazily from SQLite). The update reads
-/// nothing else of the last build: the output's side (the spare, the served files) and saving
-/// are its caller's.
+/// `StoreMemory` is the build store's (`plein build`, read lazily from SQLite); `ServeMemory`
+/// is `plein serve`'s, in memory. The update reads nothing else of the last build: the output's
+/// side (the spare, the served files) and keeping what it made are its caller's.
 protocol BuildMemory: Sendable {
     /// The site's settings, as the last model had them.
     func settings() throws -> SiteConfig?
     /// The value of the model piece stored under `key` (`PieceKind.key`).
     func piece<Value: Decodable>(_ key: String, as type: Value.Type) throws -> Value?
-    /// The records of the files in `slice` whose bytes are those they were read from: as they
-    /// are now for the files not in `edited`, as they were before the edit for those in it.
-    /// Only records read in `context` (`KnownRecords.context`).
-    func records(in slice: ContentSlice, edited: Set<String>, context: String) throws -> KnownRecords
+    /// The content an edit of `edited` reaches (`slice`, or more), as the last build loaded it:
+    /// the edited files as they were (the new ones, `added`, not there; the deleted ones,
+    /// `removed`, there), with that load's state and problems, and where the edited files are to
+    /// be read again from.
+    func contentBefore(_ slice: ContentSlice, edited: Set<String>, added: Set<String>, removed: Set<String>, options: BuildOptions,
+                       timer: inout PhaseTimer) throws -> ContentBefore
     /// How many problems the last build found in each content file (content-relative).
     func problemCounts() -> [String: Int]
-    /// Who the members are (ids and addresses), for a slice without the members' records.
-    func memberIndex() throws -> MemberIndex?
-    /// The sizes these files had when the last build read them, of those it read.
-    func sizes(of files: Set<String>) -> [String: Int]
     /// The model the last build made, with every piece but the reports', of which those of
     /// `reports` (see `StoredModel.restore`); nil when a piece it needs is missing.
     func model(site: SiteConfig, reports: Set<String>, membersAndGroups: Bool, members: Set<String>) throws -> SiteModel?
@@ -45,11 +43,11 @@ protocol BuildMemory: Sendable {
     /// Where the last build wrote each of these outputs (by `OutputID.key`); nil when it had not
     /// one of them.
     func paths(of outputs: Set<String>) throws -> [String: String]?
-    /// The model to render from: the last build's pieces, with those of `made` in their place and
-    /// those of `gone` taken out, the bodies rendered again, and the parts of outputs kept for
-    /// what did not read a fact in `changed` (`FragmentMemory`).
-    func source(site: SiteConfig, made: [String: any Sendable], gone: Set<String>, bodies: [String: RenderedMarkdown],
-                changed: [String]) -> RememberedSource
+    /// The model to render from: `model`, the model the update made (of the pieces `model(…)`
+    /// gave, some made again), over the rest of the last build's pieces, without those of `gone`;
+    /// the bodies rendered again over the last build's; and the parts of outputs kept for what did
+    /// not read a fact in `changed` (`FragmentMemory`).
+    func source(model: SiteModel, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource
     /// The search index's shards, in order: each one's name, key (its cache folder) and whether
     /// it read one of `keys`.
     func searchIndexes(reading keys: Set<String>) throws -> [(name: String, key: String, reads: Bool)]
@@ -57,6 +55,19 @@ protocol BuildMemory: Sendable {
     /// each with its identity (`published`).
     func published(under prefix: String) throws -> [String: String]
 }
+
+/// The content an edit reaches as the last build loaded it (`BuildMemory.contentBefore`).
+struct ContentBefore {
+    let content: Content
+    let state: ContentState
+    /// The problems of that load.
+    let diagnostics: [Diagnostic]
+    /// The content folder, as far as the edit is to read it.
+    let fs: ContentFS
+}
+
+/// A memory could not give what an edit needs.
+struct MemoryLacks: Error { var reason = "" }
 
 /// An output as the last build left it.
 struct RememberedOutput: Sendable {
@@ -72,6 +83,9 @@ struct RememberedOutput: Sendable {
 /// pieces it should have had and did not get, and the parts of outputs made for the memory.
 struct RememberedSource {
     let model: any ModelSource
+    /// The pieces of the update's model, by key, as the memory keeps them (none for one that
+    /// keeps the model itself).
+    let pieces: [String: any Encodable & Sendable]
     /// The keys of pieces the memory should hold and did not give: what was rendered from them is
     /// not right.
     let damaged: @Sendable () -> [String]
@@ -105,7 +119,39 @@ struct StoreMemory: BuildMemory {
         try read { db in try BuildStore.value(db, key, as: type) }
     }
 
-    func records(in slice: ContentSlice, edited: Set<String>, context: String) throws -> KnownRecords {
+    /// The slice of the content loaded from the store's records (each file's as the last build
+    /// read it; the edited files' as they were), the members resolved with the members' index
+    /// when the slice has none of their records.
+    func contentBefore(_ slice: ContentSlice, edited: Set<String>, added: Set<String>, removed: Set<String>, options: BuildOptions,
+                       timer: inout PhaseTimer) throws -> ContentBefore {
+        guard let site = try settings() else { throw MemoryLacks(reason: "the site's settings") }
+        let known = try records(in: slice, edited: edited, context: KnownRecords.context(clock: site.clock))
+        // Each edited file is read as it was before from its record (else it had a problem then);
+        // the new ones are not there before.
+        guard edited.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw MemoryLacks(reason: "an edited file's record as it was") }
+        timer.lap("    their records (\(known.records.count))")
+        let fs = ContentFS.disk(options.content).only { [slice] path, folder in slice.includes(path, folder: folder) }
+        // The content as it was: without the new files, with the deleted ones (in folders still
+        // there), whose records are known.
+        guard removed.allSatisfy({ ContentFS.isFolder(options.content + "/" + $0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) else {
+            throw MemoryLacks(reason: "a deleted file's folder")
+        }
+        let asBefore = (added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) })
+            .listing(previous.scan.entries(removed).mapValues { Int($0.size) })
+        let (result, state) = ContentLoader.loadKeepingState(asBefore, known: known, timings: options.timings)
+        var content = result.content
+        if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
+        if !slice.membersRead {
+            guard let index = try memberIndex() else { throw MemoryLacks(reason: "the members' index") }
+            content.resolveMembers(with: index)
+        }
+        return ContentBefore(content: content, state: state, diagnostics: result.diagnostics, fs: fs)
+    }
+
+    /// The records of the files in `slice` whose bytes are those they were read from: as they
+    /// are now for the files not in `edited`, as they were before the edit for those in it.
+    /// Only records read in `context` (`KnownRecords.context`).
+    private func records(in slice: ContentSlice, edited: Set<String>, context: String) throws -> KnownRecords {
         var rows: [(path: String, hash: [UInt8], context: String, record: [UInt8])] = []
         try read { db in
             func take(_ statement: Statement, _ arguments: StatementArguments) throws {
@@ -134,13 +180,10 @@ struct StoreMemory: BuildMemory {
         return known
     }
 
-    func sizes(of files: Set<String>) -> [String: Int] {
-        previous.scan.entries(files).mapValues { Int($0.size) }
-    }
-
     func problemCounts() -> [String: Int] { previous.problemCounts }
 
-    func memberIndex() throws -> MemberIndex? {
+    /// Who the members are (ids and addresses), for a slice without the members' records.
+    private func memberIndex() throws -> MemberIndex? {
         try read { db in try BuildStore.bytes(db, ModelValues.memberIndexKey).flatMap(MemberIndex.init(packed:)) }
     }
 
@@ -183,11 +226,12 @@ struct StoreMemory: BuildMemory {
         }
     }
 
-    func source(site: SiteConfig, made: [String: any Sendable], gone: Set<String>, bodies: [String: RenderedMarkdown],
-                changed: [String]) -> RememberedSource {
+    /// (The pieces of `model`, those restored and those made again, in place of the store's.)
+    func source(model made: SiteModel, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource {
+        let pieces = ModelValues.pieces(of: made, images: ImageCatalog())
         let fragments = StoredFragments(readers: readers, changed: changed)
-        let model = StoredModel(readers: readers, site: site, made: made, gone: gone, bodies: bodies, fragments: fragments)
-        return RememberedSource(model: model, damaged: { model.damaged }, made: { fragments.made })
+        let model = StoredModel(readers: readers, site: made.site, made: pieces, gone: gone, bodies: bodies, fragments: fragments)
+        return RememberedSource(model: model, pieces: pieces, damaged: { model.damaged }, made: { fragments.made })
     }
 
     func searchIndexes(reading keys: Set<String>) throws -> [(name: String, key: String, reads: Bool)] {

@@ -64,7 +64,7 @@ struct RecordEdit {
         guard spareVouched else { return giveUp("no spare the store vouches for", &timer) }
         guard let plan = update.plan(&timer) else { return nil }
         let (loaded, model, diagnostics, problemCounts) = (plan.loaded, plan.model, plan.diagnostics, plan.problemCounts)
-        let (changedFacts, pieces, gone, bodies, changedBodies) = (plan.changedFacts, plan.pieces, plan.gone, plan.bodies, plan.changedBodies)
+        let (changedFacts, gone, bodies, changedBodies) = (plan.changedFacts, plan.gone, plan.bodies, plan.changedBodies)
         let (stale, newOutputs, vanished, source, renderer, search) = (plan.stale, plan.newOutputs, plan.vanished, plan.source, plan.renderer, plan.search)
         let content = loaded.content
         let warnings = previous.warnings + plan.warningsAdded
@@ -133,7 +133,7 @@ struct RecordEdit {
                               previous.files + addedPaths.count - removedPaths.count)
         if failure == nil {
             do throws(BuildStore.Damaged) {
-                let values = changedFacts.map { fact in (fact.key, pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
+                let values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
                          search: search, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
@@ -221,8 +221,6 @@ struct RecordUpdate {
         /// How many warnings more (or fewer) than the last build's.
         let warningsAdded: Int
         let changedFacts: [(key: String, value: [UInt8]?)]
-        /// Every piece of the model made, by key.
-        let pieces: [String: any Encodable & Sendable]
         /// The keys of the pieces the edit took out.
         let gone: Set<String>
         let bodies: BodiesStage
@@ -267,14 +265,15 @@ struct RecordUpdate {
                 : Background { [memory, site, ids = reports.union(followed)] in
                     Result { try memory.model(site: site, reports: ids, membersAndGroups: true, members: []) }
                 }
-            loaded = try load(slice: slice, changed: changed, site: site, timer: &parts)
+            loaded = try load(slice: slice, changed: changed, timer: &parts)
             let restored = try ahead.map { try $0.value.get() }
                 ?? memory.model(site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
             guard let restored else { throw Unfit(reason: "the model's pieces") }
             model = restored
             parts.lap("    the model's pieces (\(model.members.count) members, \(model.reports.count) reports)")
         } catch {
-            return giveUp("the memory of the last build lacks what the edit reaches (\((error as? Unfit)?.reason ?? "\(error)"))", &timer)
+            let reason = (error as? Unfit)?.reason ?? (error as? MemoryLacks)?.reason ?? "\(error)"
+            return giveUp("the memory of the last build lacks what the edit reaches (\(reason))", &timer)
         }
         let content = loaded.content
         guard let theme = themeRead.value else { return giveUp("the theme has problems", &timer) }
@@ -382,10 +381,9 @@ struct RecordUpdate {
 
         // The model's pieces, those made again among them, in place of the store's; and those
         // the edit took out (their facts are no more).
-        let pieces = ModelValues.pieces(of: model, images: ImageCatalog())
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let source = memory.source(site: site, made: pieces, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
+        let source = memory.source(model: model, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
         let renderer = Renderer(
             source: source.model, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
@@ -401,37 +399,21 @@ struct RecordUpdate {
             timer.lap("search (\(search.remade.count) of its indexes again, \(search.indexed) by Pagefind)")
         }
         return Plan(loaded: loaded, model: model, diagnostics: diagnostics, problemCounts: problemCounts, warningsAdded: warningsAdded,
-                    changedFacts: changedFacts, pieces: pieces, gone: gone, bodies: bodies, changedBodies: changedBodies, stale: stale,
+                    changedFacts: changedFacts, gone: gone, bodies: bodies, changedBodies: changedBodies, stale: stale,
                     newOutputs: newOutputs, vanished: vanished, source: source, renderer: renderer, search: search)
     }
 
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
-    private func load(slice: ContentSlice, changed: Set<String>, site: SiteConfig, timer: inout PhaseTimer) throws -> Loaded {
-        let known = try memory.records(in: slice, edited: changed, context: KnownRecords.context(clock: site.clock))
-        // Each edited file is read as it was before from its record (else it had a problem then);
-        // the new ones are not there before.
-        guard changed.subtracting(added).allSatisfy({ known.records[$0] != nil }) else { throw Unfit(reason: "an edited file's record as it was") }
-        timer.lap("    their records (\(known.records.count))")
-        let fs = ContentFS.disk(options.content).only { [slice] path, folder in slice.includes(path, folder: folder) }
-        // The content as it was: without the new files, with the deleted ones (in folders still
-        // there), whose records are known.
-        guard removed.allSatisfy({ ContentFS.isFolder(options.content + "/" + $0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) else { throw Unfit(reason: "a deleted file's folder") }
-        let asBefore = (added.isEmpty ? fs : fs.only { [added] path, _ in !added.contains(path) })
-            .listing(memory.sizes(of: removed))
-        let (result, loadedState) = ContentLoader.loadKeepingState(asBefore, known: known, timings: options.timings)
-        var state = loadedState
-        var content = result.content
-        if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
-        if !slice.membersRead {
-            guard let index = try memory.memberIndex() else { throw Unfit(reason: "the members' index") }
-            content.resolveMembers(with: index)
+    private func load(slice: ContentSlice, changed: Set<String>, timer: inout PhaseTimer) throws -> Loaded {
+        let loaded = try memory.contentBefore(slice, edited: changed, added: added, removed: removed, options: options, timer: &timer)
+        var (state, content) = (loaded.state, loaded.content)
+        guard let (new, problems) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: loaded.diagnostics, fs: loaded.fs,
+                                                                changed: changed, tolerating: true), new == added else {
+            throw Unfit(reason: "the edited files read again")
         }
-        let before = content
-        guard let (new, problems) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: result.diagnostics, fs: fs, changed: changed,
-                                                                tolerating: true), new == added else { throw Unfit(reason: "the edited files read again") }
         timer.lap("    the edited records made again")
-        return Loaded(content: content, before: before, diagnostics: result.diagnostics, problems: problems, state: state)
+        return Loaded(content: content, before: loaded.content, diagnostics: loaded.diagnostics, problems: problems, state: state)
     }
 
     /// The members whose lists a new or deleted report or reply changes: its author; for a

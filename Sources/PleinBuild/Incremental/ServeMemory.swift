@@ -12,8 +12,11 @@ import PleinRender
 /// share their storage), so an update after it does not change what it answers.
 final class ServeMemory: BuildMemory {
     private let last: InMemoryModel
+    private let lastBodies: Bodies
+    private let images: ImageCatalog
+    private let content: Content
     private let loaded: ContentState
-    private let members: MemberIndex
+    private let loadProblems: [Diagnostic]
     private let counts: [String: Int]
     private let digests: [String: [UInt8]]
     private let factValues: [String: [UInt8]]
@@ -24,11 +27,14 @@ final class ServeMemory: BuildMemory {
     /// Cache file → output path, of the files published as they are (search indexes among them).
     private let links: [(String, String)]
 
-    init(model: SiteModel, bodies: BodiesStage, images: ImageCatalog, loaded: ContentState, members: MemberIndex, problems: [String: Int], facts: Facts,
+    init(model: SiteModel, bodies: BodiesStage, images: ImageCatalog, content: Content, loaded: ContentState, loadProblems: [Diagnostic],
+         problems: [String: Int], facts: Facts,
          graph: QueryGraph, outputs: [OutputID: OutputFile], search: [(name: String, key: String)], links: [(String, String)]) {
         last = InMemoryModel(model: model, bodies: bodies.bodies, images: images)
+        (lastBodies, self.images) = (bodies.bodies, images)
+        self.content = content
         self.loaded = loaded
-        self.members = members
+        self.loadProblems = loadProblems
         counts = problems
         digests = bodies.digests
         factValues = facts.values
@@ -48,19 +54,13 @@ final class ServeMemory: BuildMemory {
         return nil
     }
 
-    func records(in slice: ContentSlice, edited: Set<String>, context: String) throws -> KnownRecords {
-        // (Records read in another context, another zone, would not be read so now.)
-        guard loaded.recordContext == context else { return KnownRecords(records: [:], context: context) }
-        return loaded.records(where: slice.holdsRecord)
+    /// The whole content, as `serve` last loaded it.
+    func contentBefore(_ slice: ContentSlice, edited: Set<String>, added: Set<String>, removed: Set<String>, options: BuildOptions,
+                       timer: inout PhaseTimer) throws -> ContentBefore {
+        ContentBefore(content: content, state: loaded, diagnostics: loadProblems, fs: .disk(options.content))
     }
-
-    func memberIndex() throws -> MemberIndex? { members }
 
     func problemCounts() -> [String: Int] { counts }
-
-    func sizes(of files: Set<String>) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: files.compactMap { path in loaded.size(of: path).map { (path, $0) } })
-    }
 
     /// The whole model: every piece is in memory, those asked for among them.
     func model(site: SiteConfig, reports: Set<String>, membersAndGroups: Bool, members: Set<String>) throws -> SiteModel? {
@@ -96,10 +96,11 @@ final class ServeMemory: BuildMemory {
         return paths
     }
 
-    func source(site: SiteConfig, made: [String: any Sendable], gone: Set<String>, bodies: [String: RenderedMarkdown],
-                changed: [String]) -> RememberedSource {
-        let model = OverlaidModel(base: last, site: site, made: made, gone: gone, bodies: bodies)
-        return RememberedSource(model: model, damaged: { [] }, made: { [:] })
+    /// (`model` is whole: the one `model(…)` gave, made again in place.)
+    func source(model: SiteModel, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource {
+        let base = InMemoryModel(model: model, bodies: lastBodies, images: images)
+        let source = OverlaidModel(base: base, gone: gone, bodies: bodies)
+        return RememberedSource(model: source, pieces: [:], damaged: { [] }, made: { [:] })
     }
 
     /// Every shard, as reading what changed: `serve` does not record what each one's records read.
@@ -114,35 +115,23 @@ final class ServeMemory: BuildMemory {
     }
 }
 
-/// A model in memory with pieces made again in place of its own (`made`, by key), some taken out
-/// (`gone`), and bodies rendered again: what an update renders from (`BuildMemory.source`).
+/// The model an update made, in memory, with the bodies it rendered again over the last
+/// build's, and the pieces and bodies it took out gone: what an update renders from
+/// (`ServeMemory.source`).
 final class OverlaidModel: ModelSource {
-    private let base: any ModelSource
-    let site: SiteConfig
-    private let made: [String: any Sendable]
+    private let base: InMemoryModel
     private let gone: Set<String>
     private let bodies: [String: RenderedMarkdown]
-    private let sortedReports = Mutex<[String]?>(nil)
 
-    init(base: any ModelSource, site: SiteConfig, made: [String: any Sendable], gone: Set<String>, bodies: [String: RenderedMarkdown]) {
-        (self.base, self.site, self.made, self.gone, self.bodies) = (base, site, made, gone, bodies)
+    init(base: InMemoryModel, gone: Set<String>, bodies: [String: RenderedMarkdown]) {
+        (self.base, self.gone, self.bodies) = (base, gone, bodies)
     }
+
+    var site: SiteConfig { base.site }
+    var reportIDs: [String] { base.reportIDs }
 
     func piece<Value>(_ kind: PieceKind<Value>, _ id: String) -> Value? {
-        let key = kind.key(id)
-        if let piece = made[key] { return piece as? Value }
-        if gone.contains(key) { return nil }
-        return base.piece(kind, id)
-    }
-
-    var reportIDs: [String] {
-        guard made[ModelPieces.reportOrder.key()] != nil else { return base.reportIDs }
-        return sortedReports.withLock { sorted in
-            if let sorted { return sorted }
-            let made = (piece(ModelPieces.reportOrder, "") ?? []).sortedByBytes()
-            sorted = made
-            return made
-        }
+        gone.contains(kind.key(id)) ? nil : base.piece(kind, id)
     }
 
     func body(_ file: String) -> RenderedMarkdown? {

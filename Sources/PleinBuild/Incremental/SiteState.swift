@@ -477,7 +477,8 @@ public struct SiteState: Sendable {
     /// before a first build, and for a state that records no reads.
     var memory: ServeMemory? {
         guard tracking, remembered == nil, stream == nil, let model = last.model, let facts = last.facts else { return nil }
-        return ServeMemory(model: model, bodies: last.bodies, images: last.catalog, loaded: contentState, members: content.memberIndex, problems: problemCounts,
+        return ServeMemory(model: model, bodies: last.bodies, images: last.catalog, content: content, loaded: contentState,
+                           loadProblems: loadDiagnostics, problems: problemCounts,
                            facts: facts, graph: last.graph, outputs: last.outputs, search: last.searchIndexes, links: last.imageLinks)
     }
 

@@ -88,15 +88,6 @@ struct ContentSlice: Sendable {
         }
     }
 
-    /// Whether the slice holds the record of the file at `path`: a file named, or one under a
-    /// folder read whole (every group's own file among them when they are read), that the slice
-    /// includes. (What the store's ranges, `folderRanges`, find.)
-    func holdsRecord(_ path: String) -> Bool {
-        guard files.contains(path) || folders.contains(where: { path.hasPrefix($0 + "/") })
-                || (groupFiles && path.hasPrefix(ContentLayout.groups + "/")) else { return false }
-        return includes(path, folder: false)
-    }
-
     /// The ranges of paths under the slice's folders, for reading their records from the store:
     /// `(from, to)`, `to` excluded. ("/" + 1 is "0": every path under a folder sorts between.)
     var folderRanges: [(String, String)] {
