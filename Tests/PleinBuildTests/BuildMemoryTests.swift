@@ -143,32 +143,47 @@ import Testing
 
     /// An update of edited records over `serve`'s memory (`RecordUpdate` over `ServeMemory`,
     /// the update `plein build` makes over the store's) renders every output `serve`'s own update
-    /// of the same edit changes, each with the same bytes.
+    /// of the same edit changes, each with the same bytes, and takes out what it takes out: a
+    /// member's, a report's, a group's, an album's, a goal's and a page's text, a new reply, a new
+    /// report, a report deleted.
     @Test(arguments: [
-        ("users/anna-de-vries.md", false),
-        ("reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", false),
-        ("reports/1011/2026-09-09-fietswrakken-oude-schans/replies/20261001T0900-kees-brouwer.md", true),
+        ("users/anna-de-vries.md", "edit"),
+        ("reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md", "edit"),
+        ("reports/1011/2026-09-09-fietswrakken-oude-schans/replies/20261001T0900-kees-brouwer.md", "reply"),
+        ("reports/1094/2026-11-20-lekkende-brandkraan.md", "report"),
+        ("reports/1094/2026-11-19-inloop-energiecoach.md", "delete"),
+        ("groups/moestuin-dapperbuurt/index.md", "edit"),
+        ("groups/duikclub-de-zeehond/albums/duikweekend-zeeland/index.md", "edit"),
+        ("groups/duikclub-de-zeehond/goals/honderd-clubduiken.md", "edit"),
+        ("pages/over-buurtboek.md", "edit"),
     ])
-    func anUpdateOverServesMemoryRendersWhatServeDoes(edited: String, new: Bool) throws {
+    func anUpdateOverServesMemoryRendersWhatServeDoes(edited: String, how: String) throws {
         let site = try IncrementalTests.Site()
         let (options, _) = site.storeAndClean()
         var state = SiteState(options, tracking: true)
         #expect(state.succeeded)
         let memory = try #require(state.memory)
-        if new {
+        switch how {
+        case "reply":
             try site.write(edited, "---\nauthor: kees-brouwer\nat: 2026-10-01T09:00:00+02:00\n---\nDe fietsen zijn weg, de gemeente heeft ze vanochtend opgehaald.\n")
-        } else {
+        case "report":
+            try site.write(edited, "---\ntitle: Lekkende brandkraan\ncategory: attention\nat: 2026-11-20T08:30:00+01:00\nauthor: kees-brouwer\nlocation: {lat: 52.3635, lon: 4.9401}\n---\nDe brandkraan op de hoek lekt al een dag.\n")
+        case "delete":
+            try FileManager.default.removeItem(atPath: site.content + "/" + edited)
+        default:
             try site.edit(edited) { $0 + "\nEen regel erbij, om te zien wie haar toont.\n" }
         }
         var timer = PhaseTimer(enabled: false)
-        let update = RecordUpdate(options: options, memory: memory, files: [edited], added: new ? [edited] : [], removed: [])
+        let added: Set<String> = how == "reply" || how == "report" ? [edited] : []
+        let update = RecordUpdate(options: options, memory: memory, files: [edited], added: added, removed: how == "delete" ? [edited] : [])
         let plan = try #require(update.plan(&timer))
         let (rendered, failure) = RenderStage(renderer: plan.renderer, tracking: true, stream: nil, timings: false)
             .run(plan.stale.map(\.id) + plan.newOutputs)
         #expect(failure == nil && plan.source.damaged().isEmpty && !rendered.isEmpty)
 
         let served = state.update(content: [edited], templates: [])
-        #expect(state.succeeded && !served.changed.isEmpty)
+        #expect(state.succeeded && !(served.changed + served.removed).isEmpty)
+        #expect(Set(served.removed) == Set(plan.vanished.values))
         let byPath = Dictionary(uniqueKeysWithValues: rendered.map { ($0.file.path, $0.file.bytes) })
         for path in served.changed {
             let bytes = try #require(byPath[path], "\(path), changed by serve's update, is not among those rendered over its memory")
