@@ -67,12 +67,20 @@ public enum ContentLoader {
 
     /// The same, taking from `reusing` (the state of the load before) what it read of files
     /// that are not in `reusing.changed`, listed at the size they had, when the site's time
-    /// zone, with which every date is read, is the same.
+    /// zone, with which every date is read, is the same; and its list of files, when the changed
+    /// files were edited in place.
     private static func loadKeepingState(_ fs: ContentFS, known: KnownRecords?, reusing: (state: ContentState, changed: Set<String>)?,
                                          timings: Bool) -> (LoadResult, ContentState) {
         var timer = PhaseTimer(enabled: timings)
-        let tree = FileTree(fs)
-        timer.lap("  list files")
+        // (Edits in place only: the files as the load before listed them, with their new sizes.)
+        var kept = reusing?.state.tree
+        // (A path neither listed before nor now, an editor's file saved and renamed, is no change.)
+        let edited = (reusing?.changed ?? []).filter { path in
+            kept?.files[path] != nil || ((try? fs.list(FileTree.parent(of: path)))?.contains { $0.name == path.split(separator: "/").last.map(String.init) } ?? false)
+        }
+        let inPlace = kept?.take(fs, edited: edited, added: []) == true
+        let tree = inPlace ? kept! : FileTree(fs)
+        timer.lap(inPlace ? "  list files (the edited ones)" : "  list files")
         var siteDiagnostics: [Diagnostic] = []
         // site.yaml first: its time zone is needed to read every date.
         var site = SiteConfig(title: "plein", baseURL: "http://localhost/")
@@ -113,12 +121,12 @@ public enum ContentLoader {
     }
 
     /// Loads again after `changed` paths (files or folders, content-relative) were created,
-    /// modified or removed, reading only those. A change to `site.yaml` lists everything again, and
-    /// reads every file again when the site's time zone changed.
+    /// modified or removed, reading only those. A change to `site.yaml` lists everything again
+    /// (but when every changed file was edited in place), and reads every file again when the
+    /// site's time zone changed.
     public static func reload(_ previous: ContentState, fs: ContentFS, changed: Set<String>, timings: Bool = false) -> (LoadResult, ContentState) {
         if changed.contains("") { return loadKeepingState(fs, timings: timings) }
-        // (Every file is listed again, and those the edit did not change are taken as they were
-        // read, unless the time zone changed.)
+        // (Those the edit did not change are taken as they were read, unless the time zone changed.)
         if changed.contains(ContentLayout.site) { return loadKeepingState(fs, known: nil, reusing: (previous, changed), timings: timings) }
         var timer = PhaseTimer(enabled: timings)
         var state = previous

@@ -402,9 +402,10 @@ import Testing
         }
     }
 
-    /// `serve` after an edit of `site.yaml` lists every file again but reads again only those the
-    /// edit changed (itself, and a report edited in the same moment), unless the time zone changed, with which
-    /// every date is read: then every file is read again. The site is a full build's either way.
+    /// `serve` after an edit of `site.yaml` reads again only the files the edit changed (itself,
+    /// and a report edited or a reply added in the same moment), unless the time zone changed,
+    /// with which every date is read: then every file is read again. The site is a full build's
+    /// every time.
     @Test func aNewSiteTitleReadsOnlyTheFilesThatChanged() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
@@ -413,9 +414,17 @@ import Testing
         let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ") }
         try site.edit(report) { $0 + "\nEen zin erbij.\n" }
-        _ = state.update(content: ["site.yaml", report], templates: [])
+        // (With the path of a file an editor saved and renamed, gone before it was listed.)
+        _ = state.update(content: ["site.yaml", report, "sedX4b2Qa"], templates: [])
         #expect(state.readAgain == [report, "site.yaml"])
         expectSameAsFullBuild(state, site, "a new title and a report")
+        // (A new file: every folder listed again, the files not changed still taken as they were.)
+        let reply = "reports/1011/2026-09-09-fietswrakken-oude-schans/replies/20261001T0900-kees-brouwer.md"
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: De nieuwe ", with: "title: Weer een ") }
+        try site.write(reply, "---\nauthor: kees-brouwer\nat: 2026-10-01T09:00:00+02:00\n---\nDe fietsen zijn weg.\n")
+        _ = state.update(content: ["site.yaml", reply], templates: [])
+        #expect(state.readAgain == [reply, "site.yaml"])
+        expectSameAsFullBuild(state, site, "a new title and a new reply")
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "Europe/Amsterdam", with: "Europe/Brussels") }
         _ = state.update(content: ["site.yaml"], templates: [])
         #expect(state.readAgain.count > 100 && state.readAgain.contains(report))
