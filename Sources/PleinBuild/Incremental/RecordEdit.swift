@@ -325,7 +325,7 @@ struct RecordUpdate {
         guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
         timer.lap("check (\(checked.count) files)")
 
-        // (The orders of reports read when the others were written: from the store, report by report.)
+        // (The orders of reports read when the others were written: from the memory, report by report.)
         let times: @Sendable (String) -> ReportClock? = { [memory] id in
             guard let times = (try? memory.piece(Dependency.reportTimes(id).key, as: ReportTimes.self)) ?? nil,
                   let replies = (try? memory.piece(Dependency.reportReplies(id).key, as: ReportReplies.self)) ?? nil else { return nil }
@@ -336,7 +336,7 @@ struct RecordUpdate {
               let (newOutputs, goneOutputs) = outputChanges(change, loaded, model) else { return giveUp("the model changes further than its pieces", &timer) }
         timer.lap("model (pieces made again)")
 
-        // Bodies, then facts: those of the pieces made again, compared with the store's.
+        // Bodies, then facts: those of the pieces made again, compared with the memory's.
         let threadKeys = options.secret.flatMap(ThreadKeys.init(secret:))
         let jobs = BodiesStage.jobs(model, change: change, threadKeys: threadKeys)
         var bodies = BodiesStage()
@@ -379,8 +379,8 @@ struct RecordUpdate {
         }
         timer.lap("outputs to render (\(stale.count)\(newOutputs.isEmpty ? "" : ", and \(newOutputs.count) new")\(vanished.isEmpty ? "" : "; \(vanished.count) gone"))")
 
-        // The model's pieces, those made again among them, in place of the store's; and those
-        // the edit took out (their facts are no more).
+        // What renders: the model the update made, over the memory's; without the pieces the edit
+        // took out (their facts are no more).
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
         let source = memory.source(model: model, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
