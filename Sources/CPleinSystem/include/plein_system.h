@@ -9,7 +9,8 @@ int plein_exchange_paths(const char *first, const char *second);
 /// followed). Returns 0, or -1 with errno set.
 int plein_remove_tree(const char *path);
 
-/// Copies the whole of `source` (from its start) into the empty file `target`: a reflink where
+/// Copies the whole of `source` (from its start) into `target` from its start (an empty file, or
+/// one the caller then cuts to the copy's length): a reflink where
 /// the file system has them, else a copy in the kernel, else reads and writes. Returns 0, or -1
 /// with errno set. The two never share storage that a write to one would change in the other.
 int plein_copy_file(int source, int target);
