@@ -23,13 +23,18 @@ enum ModelValues {
     /// of reports that lists, maps and feeds read of every report (`ReportTimes`, `ReportReplies`,
     /// `ReportHeadline`: a page that reads them of every report does not decode every report)
     /// and when each member joined (the site's feed reads it of every member).
-    static func pieces(of model: SiteModel, images: ImageCatalog) -> [String: any Encodable & Sendable] {
+    ///
+    /// With `kinds`, only the pieces of those kinds (of pieces or views) are made: a save makes
+    /// the kinds of the facts its build changed, not the whole model (after a new title, none).
+    static func pieces(of model: SiteModel, images: ImageCatalog, kinds: Set<Dependency.Kind>? = nil) -> [String: any Encodable & Sendable] {
         var pieces: [String: any Encodable & Sendable] = [:]
-        pieces.reserveCapacity(model.members.count * 2 + model.groups.count + model.reports.count * 3 + images.images.count + 16)
-        for kind in ModelPieces.every {
+        if kinds == nil {
+            pieces.reserveCapacity(model.members.count * 2 + model.groups.count + model.reports.count * 3 + images.images.count + 16)
+        }
+        for kind in ModelPieces.every where kinds?.contains(kind.kind) ?? true {
             for (key, value, _) in kind.entries(model, images, nil) { pieces[key] = value }
         }
-        for kind in ModelViews.every where kind.stored {
+        for kind in ModelViews.every where kind.stored && kinds?.contains(kind.kind) ?? true {
             let (ids, view) = kind.views(model, images)
             for id in ids { if let (key, value, _) = view(id) { pieces[key] = value } }
         }
