@@ -59,6 +59,10 @@ import Testing
         var graph = QueryGraph(keys: ["theme"], reads: [:])
         graph.record("home", read: [.report("1094/a"), .reportHeadline("1094/a"), .theme, .body("reports/1094/a.md")])
         #expect(graph.digest(of: "home") == ReadsDigest.digest(keys: keys))
+        // (Dependencies hashed as their keys, without making them; `theme` is a key of one.)
+        let reads: Set<Dependency> = [.report("1094/a"), .reportHeadline("1094/a"), .theme, .body("reports/1094/a.md")]
+        #expect(ReadsDigest.digest(reads.lazy.map(ReadsDigest.hash)) == ReadsDigest.digest(keys: keys))
+        for read in reads { #expect(ReadsDigest.hash(read) == ReadsDigest.hash(read.key), "\(read.key)") }
     }
 
     /// The views the store keeps in a compact form come back as they went in, and bytes of

@@ -1,3 +1,5 @@
+import PleinRender
+
 /// What an output read, as one digest that does not depend on the order of the reads: the sum
 /// of a 128-bit hash of each read's key (`Dependency.key`). The build store keeps it beside the
 /// reads (`outputs.reads`), so that a build after an edit (`RecordEdit`) sees that an output
@@ -8,6 +10,23 @@ enum ReadsDigest {
     /// (SplitMix64's finalizer) so that their sums spread.
     static func hash(_ key: String) -> (UInt64, UInt64) {
         hash(key, then: [])
+    }
+
+    /// The hash of a dependency's key (`hash(dependency.key)`), without making the key: the
+    /// outputs of a new title read 450,000 at 10,000 reports.
+    static func hash(_ dependency: Dependency) -> (UInt64, UInt64) {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x84222325cbf29ce4
+        func add(_ byte: UInt8) {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        for byte in dependency.kind.rawValue.utf8 { add(byte) }
+        if !dependency.kind.isOne {
+            add(UInt8(ascii: ":"))
+            for byte in dependency.id.utf8 { add(byte) }
+        }
+        return (mix(a), mix(b ^ 0x9e37_79b9_7f4a_7c15))
     }
 
     /// The hash of a key and the bytes of a value (a fact), for a sum of facts that does not

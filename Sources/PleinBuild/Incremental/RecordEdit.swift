@@ -574,7 +574,7 @@ extension RecordEdit {
                 timer.lap("    save: bodies")
                 for output in outputs {
                     // An output that read what it read before keeps its reads; its hash is written.
-                    let digest = ReadsDigest.digest(keys: output.dependencies.lazy.map(\.key))
+                    let digest = ReadsDigest.digest(output.dependencies.lazy.map(ReadsDigest.hash))
                     if let before = old[output.id.key], before.reads == digest {
                         if before.hash != output.hash { try putHash.execute(arguments: [Data(output.hash), output.id.key]) }
                         continue

@@ -21,6 +21,10 @@ struct RenderStage {
         let dependencies: Set<Dependency>
         /// Empty unless `hashing`.
         let hash: [UInt8]
+        /// With `hashing`, the digest of what it read (`ReadsDigest`, made on the rendering core):
+        /// the store keeps an output that read what it read before without finding the index of
+        /// each of its reads again (`Remembered.take`). Else empty.
+        var reads: [UInt8] = []
     }
 
     /// How much of the model an output reads: 3 for every report's, 2 for many records'.
@@ -50,11 +54,12 @@ struct RenderStage {
             let start = DispatchTime.now().uptimeNanoseconds
             defer { profile.add(batch[0], DispatchTime.now().uptimeNanoseconds - start) }
             let (files, dependencies) = tracking ? renderer.renderTracked(batch: batch) : (renderer.render(batch: batch), [])
+            let reads = hashing && tracking ? ReadsDigest.digest(dependencies.lazy.map(ReadsDigest.hash)) : []
             return zip(batch, files).map { id, file in
                 let hash = hashing ? Hashing.sha256(file.bytes) : []
-                guard let stream else { return Rendered(id: id, file: file, dependencies: dependencies, hash: hash) }
+                guard let stream else { return Rendered(id: id, file: file, dependencies: dependencies, hash: hash, reads: reads) }
                 do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.withLock { $0 = $0 ?? error } }
-                return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: dependencies, hash: hash)
+                return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: dependencies, hash: hash, reads: reads)
             }
         }
         let rendered = batches.indices.flatMap { made[placed[$0]] }
