@@ -447,12 +447,16 @@ def serve_latency(command, content, rels, env, ready, log, cwd=None):
 
 class KindEdit:
     """One edit of one kind to one record of the generated community: `make` writes it and
-    returns the URL path of the record's own page and a marker the page shows after it (None
-    when the edit shows no text, a check-in's end); `undo` puts the files back."""
+    returns the URL path of the record's own page (None when the edit shows no text, a
+    check-in's end), which `shows` it once it holds the marker (an album's page, once it shows
+    the new photo by a variant the server serves); `undo` puts the files back."""
 
     def __init__(self, content, number):
         self.content, self.number, self.saved, self.added = content, number, {}, []
         self.marker = f"meting{number}x{int(time.time() * 1000) % 10 ** 9}"
+        # Whether the page (its HTML, and the server's address) shows the edit: by default, when
+        # it holds the marker.
+        self.shows = lambda html, base: self.marker in html
 
     def path(self, rel):
         return os.path.join(self.content, rel)
@@ -484,6 +488,18 @@ class KindEdit:
                 f.write(text)
         for full in self.added:
             os.remove(full)
+
+
+def shows_variant(html, base, name):
+    """Whether the page shows an image by the variant `name`, and the server serves that file."""
+    import urllib.request
+    found = re.search(r'src="(/[^"]*/' + re.escape(name) + ')"', html)
+    if not found:
+        return False
+    try:
+        return urllib.request.urlopen(base + found.group(1), timeout=5).status == 200
+    except OSError:
+        return False
 
 
 def kind_edits(content):
@@ -545,10 +561,38 @@ def kind_edits(content):
         edit.change(rel, lambda t: re.sub(r"\n  out: [^\n]*\n$", "\n", t))
         return None
 
+    # A check-in added: at the place of the member's last one, on the same weekday (the place is
+    # open then) some weeks later, after every other.
+    def checkin(edit, i):
+        rel = pick(checkins, i + 1)
+
+        def add(text):
+            place, date, clock, offset = re.findall(r"- location: (\S+)\n  in: (\d{4}-\d\d-\d\d)T(\d\d:\d\d):\d\d([+-]\d\d:\d\d)", text)[-1]
+            day = datetime.date.fromisoformat(date) + datetime.timedelta(weeks=1 + i % 4)
+            out = f"{int(clock[:2]) + 1:02d}{clock[2:]}"
+            return text.rstrip("\n") + f"\n- location: {place}\n  in: {day}T{clock}:00{offset}\n  out: {day}T{out}:00{offset}\n"
+        edit.change(rel, add)
+        return None
+
+    # An album photo added: a phone's photo (12 megapixels, from the demo's own), a different file
+    # each time (the variants are made, not found in the cache); its page is the album's, which
+    # shows it by its variants' names.
+    def photo(edit, i):
+        rel = pick(albums, i)
+        target = os.path.join(os.path.dirname(rel), f"foto-{edit.marker}.jpg")
+        sources = sorted(glob.glob(os.path.join(ROOT, "content/groups/*/albums/*/*.jpg")))
+        made = edit.path(target)
+        subprocess.run(["vips", "thumbnail", sources[i % len(sources)], made + "[Q=90]", "4000", "--height", "3000", "--size", "force"], check=True)
+        with open(made, "ab") as f:
+            f.write(edit.marker.encode())
+        edit.added.append(made)
+        edit.shows = lambda html, base: shows_variant(html, base, f"foto-{edit.marker}-320.webp")
+        return page_of(rel)
+
     kinds = [("a report's text", lambda e, i: text(e, i, reports)), ("a member's bio", lambda e, i: text(e, i, users)),
              ("a group's text", lambda e, i: text(e, i, groups)), ("an album's text", lambda e, i: text(e, i, albums)),
              ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a report deleted", delete),
-             ("a check-out taken back", checkout)]
+             ("a check-out taken back", checkout), ("a check-in added", checkin), ("an album photo added", photo)]
     if pages:
         kinds.append(("a page's text", lambda e, i: text(e, i, pages)))
     return kinds
@@ -615,7 +659,7 @@ def edit_kinds(work, reports, edits):
                         url = f"http://127.0.0.1:{port}{page}"
                         while time.monotonic() - start < patience:
                             try:
-                                if edit.marker in urllib.request.urlopen(url, timeout=5).read().decode():
+                                if edit.shows(urllib.request.urlopen(url, timeout=5).read().decode(), f"http://127.0.0.1:{port}"):
                                     break
                             except OSError:
                                 pass

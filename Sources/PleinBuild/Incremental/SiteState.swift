@@ -324,7 +324,11 @@ public struct SiteState: Sendable {
         // place, or the comparison with the last build's, the store's for `plein build`); nil
         // when none are kept, and every output is rendered. Then the outputs to render: those
         // that read one of them, and those never rendered.
-        let changed = changedFacts ?? facts.flatMap { now in (remembered.map { $0.previous?.facts } ?? last.facts)?.changes(to: now) }
+        // (When the site's settings changed, every output is: the other facts are not compared.)
+        let changed = changedFacts ?? facts.flatMap { now -> Set<String>? in
+            guard let before = remembered.map({ $0.previous?.facts }) ?? last.facts else { return nil }
+            return before.values[Facts.siteKey] != now.values[Facts.siteKey] ? [Facts.siteKey] : before.changes(to: now)
+        }
         let todo = changed.map { changed in
             remembered != nil ? remembered!.outputsToRender(ids, changed: changed) : last.outputsToRender(ids, changed: changed, same: sameOutputs)
         } ?? ids

@@ -158,7 +158,8 @@ public final class OutputWriter: Sendable {
     }
 
     /// Puts one file into the staging folder: kept when the recycled file already holds these
-    /// bytes, hard-linked from the current output when that one does, else written anew.
+    /// bytes, written in place when that file is the staging folder's own, else hard-linked from
+    /// the current output when that one holds them, or written anew.
     public func write(_ file: OutputFile) throws(Failure) {
         let path = staging + "/" + file.path
         try makeParent(of: file.path)
@@ -172,12 +173,14 @@ public final class OutputWriter: Sendable {
                 if vouching, !Self.sameFile(path, current) { noteUnlike(file.path) }
                 return
             }
-            // (The current output's file, when it holds these bytes, is shared rather than copied.)
-            let linked = hasOutput && Self.holds(current, file.bytes)
-            if !linked, case .differs(let common, true) = staged, Self.rewrite(path, file.bytes, from: common) {
+            // (A file of its own is written in place: no file is made or let go, and the current
+            // output's is not read to see whether it could be shared. A new title rewrote 19,000.)
+            if case .differs(let common, true) = staged, Self.rewrite(path, file.bytes, from: common) {
                 noteUnlike(file.path)
                 return
             }
+            // (Else the current output's file, when it holds these bytes, is shared rather than copied.)
+            let linked = hasOutput && Self.holds(current, file.bytes)
             guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: file.path, reason: String(cString: strerror(errno))) }
             if linked, Glibc.link(current, path) == 0 { return }
             noteUnlike(file.path)
