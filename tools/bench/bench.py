@@ -672,7 +672,14 @@ def edit_kinds(work, reports, edits):
                 finally:
                     edit.undo()
                 settle(before, time.monotonic(), limit=max(patience, 60))
-                time.sleep(0.3)
+                # (Until the server has been idle for a second: putting back a photo's folder can
+                # take two updates, and the next kind's first edit waited 0.7 s behind the second.)
+                quiet = time.monotonic()
+                while time.monotonic() - quiet < max(patience, 60):
+                    count = rebuilds()
+                    time.sleep(1.0)
+                    if rebuilds() == count:
+                        break
     finally:
         server.terminate()
         server.wait()
