@@ -47,7 +47,7 @@ public enum Checker {
             case .reply(let area, let report, _): reports.insert(area + "/" + report)
             case .member(let id): members.insert(id)
             case .group(let id): groups.insert(id)
-            case .album(let group, _), .goal(let group, _), .event(let group, _): groups.insert(group)
+            case .album(let group, _), .photo(let group, _), .goal(let group, _), .event(let group, _): groups.insert(group)
             case .page(let id): pages.insert(id)
             case .thread(let id), .message(let id, _): threads.insert(id)
             case .location, .checkins: study = true

@@ -163,10 +163,15 @@ public enum ContentLoader {
     /// (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
-        if let (added, problems) = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: true) {
-            // (The edited files' problems now, in place of those the last load found in them.)
-            diagnostics = (diagnostics.filter { !changed.contains($0.file) || Self.isOfJoinedFiles($0.problem) } + problems).sorted()
-            return .records(changed, added: added)
+        if let (added, problems, albums) = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: true,
+                                                         photos: true) {
+            // (The edited files' problems now, in place of those the last load found in them; and
+            // whether the albums whose photos changed have none.)
+            diagnostics = (diagnostics.filter { diagnostic in
+                if albums.contains(diagnostic.file), case .emptyAlbum = diagnostic.problem { return false }
+                return !changed.contains(diagnostic.file) || Self.isOfJoinedFiles(diagnostic.problem)
+            } + problems).sorted()
+            return .records(changed.union(albums), added: added)
         }
         let loaded: LoadResult
         (loaded, state) = reload(state, fs: fs, changed: changed, timings: timings)
@@ -184,7 +189,8 @@ public enum ContentLoader {
     /// problems now, in place of those.
     public static func reloadInPlace(_ state: inout ContentState, content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
                                      changed: Set<String>, tolerating: Bool = false) -> (added: Set<String>, problems: [Diagnostic])? {
-        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: tolerating)
+        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: tolerating, photos: false)
+            .map { ($0.added, $0.problems) }
     }
 
     /// The reload of edited records, file by file, and of new and deleted reports and replies;
@@ -195,8 +201,13 @@ public enum ContentLoader {
     /// records read (a member's address, an avatar it names, a group's name). `content` is then
     /// as it was, and `state` at most holds the changed files' new sizes (which the full reload
     /// lists again).
+    ///
+    /// With `photos`, photos (not videos) added to, replaced in or deleted from an album, each read
+    /// without a problem, are taken in too: the album's list of files changes, and its file is
+    /// returned among `albums` (the change is of its record; `problems` says when it has no photos).
     private static func reloadRecords(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
-                                      changed: Set<String>, tolerating: Bool) -> (added: Set<String>, problems: [Diagnostic])? {
+                                      changed: Set<String>, tolerating: Bool, photos: Bool)
+        -> (added: Set<String>, problems: [Diagnostic], albums: Set<String>)? {
         // (Without `tolerating`, a file with any problem goes the whole way.)
         func fine(_ problems: [Diagnostic]) -> Bool { tolerating ? !problems.hasErrors : problems.isEmpty }
         guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
@@ -208,8 +219,24 @@ public enum ContentLoader {
         var added: Set<String> = [], removed: Set<String> = []
         // A report of one file: none of its name has a folder (whose replies it would take).
         func single(_ area: String, _ name: String) -> Bool { !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name) }
+        // Photos by album file: those added, and those deleted.
+        var photosAdded: [String: Set<String>] = [:], photosRemoved: [String: Set<String>] = [:], photoFiles: Set<String> = []
         for path in changed {
             guard FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
+            if case .photo(let group, let id) = FileRole.of(path) {
+                let album = ContentLayout.album(group: group, id: id)
+                guard photos, FileRole.imageExtensions.contains(FileRole.splitExtension(path).ext.lowercased()),
+                      let record = state.parsed[album], record.read != nil, fine(record.diagnostics),
+                      !diagnostics.contains(where: { $0.file == path }) else { return nil }
+                switch (state.images[path] != nil, listed(path)) {
+                case (false, true): photosAdded[album, default: []].insert(path)
+                case (true, false): photosRemoved[album, default: []].insert(path)
+                case (true, true): photosAdded[album, default: []].formUnion([])  // (replaced: its album is made again)
+                case (false, false): return nil
+                }
+                photoFiles.insert(path)
+                continue
+            }
             if let before = state.parsed[path], state.tree.files[path] != nil, !listed(path) {
                 // A report of one file, or a reply, deleted.
                 switch (before.role, fine(before.diagnostics)) {
@@ -244,7 +271,7 @@ public enum ContentLoader {
         } else {
             // Each edited or deleted file's problems are those its reading and its records alone
             // give (made again from what was read before), and no other.
-            let before = changed.subtracting(added).sorted().compactMap { state.parsed[$0] }
+            let before = changed.subtracting(added).subtracting(photoFiles).sorted().compactMap { state.parsed[$0] }
             guard let made = RecordEdits(read: before, added: [], content: content, displayRoot: fs.displayRoot, tolerating: true) else { return nil }
             let own = (before.flatMap(\.diagnostics) + made.problems).sorted()
             let found = diagnostics.filter { changed.contains($0.file) && !Self.isOfJoinedFiles($0.problem) }.sorted()
@@ -252,13 +279,35 @@ public enum ContentLoader {
         }
         // Sizes are taken in only when nothing else changed; the rest of the state is changed
         // once every file has been read and made into its record.
-        guard state.tree.take(fs, edited: changed.subtracting(added).subtracting(removed), added: added, removed: removed) else { return nil }
-        let touched = changed.subtracting(removed).sorted().map { ($0, state.tree.files[$0]!) }
+        // An album's photos after the edit.
+        var albums: [(index: Int, files: [String])] = []
+        for album in Set(photosAdded.keys).union(photosRemoved.keys).sorted() {
+            guard let index = content.albums.firstIndex(where: { $0.file == album }) else { return nil }
+            func names(_ paths: Set<String>?) -> Set<String> { Set((paths ?? []).map { String($0.split(separator: "/").last!) }) }
+            albums.append((index, Set(content.albums[index].imageFiles).union(names(photosAdded[album])).subtracting(names(photosRemoved[album])).sorted()))
+        }
+        let newPhotos = Set(photosAdded.values.joined()), gonePhotos = Set(photosRemoved.values.joined())
+        guard state.tree.take(fs, edited: changed.subtracting(added).subtracting(removed).subtracting(newPhotos).subtracting(gonePhotos),
+                              added: added.union(newPhotos), removed: removed.union(gonePhotos)) else { return nil }
+        let touched = changed.subtracting(removed).subtracting(photoFiles).sorted().map { ($0, state.tree.files[$0]!) }
         let read = parse(touched, fs: fs, clock: state.site.clock)
-        guard read.allSatisfy({ $0.read != nil && fine($0.diagnostics) }),
+        // (A photo is what its first bytes say, within the size photos may have.)
+        let inspected = Assembler.inspectImages(photoFiles.subtracting(gonePhotos).sorted().map { ($0, state.tree.files[$0]!) }, fs: fs)
+        guard read.allSatisfy({ $0.read != nil && fine($0.diagnostics) }), inspected.allSatisfy({ $0.1 == nil }),
               var made = RecordEdits(read: read, added: added, removed: removed, content: content, displayRoot: fs.displayRoot,
                                      tolerating: tolerating) else { return nil }
         made.apply(to: &content)
+        for (index, files) in albums { content.albums[index] = Assembler.album(content.albums[index], imageFiles: files) }
+        for path in gonePhotos {
+            state.parsed.removeValue(forKey: path)
+            state.images.removeValue(forKey: path)
+            content.images.removeValue(forKey: path)
+        }
+        for (image, _) in inspected {
+            state.parsed[image.path] = Parsed(path: image.path, role: FileRole.of(image.path), read: nil, text: nil, image: nil, diagnostics: [])
+            state.images[image.path] = (image, nil)
+            content.images[image.path] = image
+        }
         for item in read {
             if let text = item.text { content.sources[item.path] = text }
             state.parsed[item.path] = item
@@ -268,7 +317,9 @@ public enum ContentLoader {
             state.parsed.removeValue(forKey: path)
         }
         state.fresh = changed
-        return (added, (read.flatMap(\.diagnostics) + made.problems).sorted())
+        // (An album without photos now has that problem, in place of the one it had: `albums`.)
+        let empty = albums.filter { $0.files.isEmpty }.map { Diagnostic(.emptyAlbum, in: content.albums[$0.index].file, at: .fileStart) }
+        return (added, (read.flatMap(\.diagnostics) + made.problems + empty).sorted(), Set(photosAdded.keys).union(photosRemoved.keys))
     }
 
     /// Whether a problem of a record's file comes of the files joined to it, not of its own text.

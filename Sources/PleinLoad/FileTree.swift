@@ -170,6 +170,10 @@ struct FileTree: Sendable {
     /// Lists `directory` again (walking any new folder in it). A directory that no longer
     /// exists is dropped with everything below it.
     mutating func refresh(_ fs: ContentFS, _ directory: String) {
+        // A folder the tree does not know is walked from the nearest one it knows, which lists
+        // it among its own (a new album's folder is then one of the tree's, as in a full walk).
+        var directory = directory
+        while !directory.isEmpty, !directories.contains(directory) { directory = Self.parent(of: directory) }
         forget(directory)
         if !directory.isEmpty, (try? fs.list(directory)) == nil {
             directories.remove(directory)

@@ -19,11 +19,15 @@ public struct ModelChange: Sendable, Equatable {
     /// The files whose records went (a deleted report's, its replies', a deleted reply's): their
     /// bodies go with them.
     public var removedFiles: Set<String> = []
+    /// Photos added to an album, replaced or deleted (by content path): their published forms
+    /// (`Dependency.image`) are others.
+    public var images: Set<String> = []
 
     public init() {}
 
     /// Whether the site's outputs may be others than before: a report new or deleted (its
-    /// pages), a report's first reply or its last one deleted (its reply feed), check-ins of a
+    /// pages), a report's first reply or its last one deleted (its reply feed), a photo added to
+    /// an album or deleted (its page, and the pages of others whose names it shares), check-ins of a
     /// member who had none or has none now (their progress page). Other
     /// pieces made again leave the outputs as they were (the same records, the same photos, the
     /// same lists, the same calendars).
@@ -162,6 +166,10 @@ private struct ModelEdit {
         case .member(let id): return member(id, model)
         case .group(let id): return group(id, model)
         case .album(let group, let id): return album(group, id, model)
+        case .photo(let group, let album):
+            // (Its album's file is among the records edited: `ContentLoader.reload`.)
+            change.images.insert(path)
+            return content.albums.contains { $0.group == group && $0.id == album }
         case .goal(let group, let id): return goal(group, id, model)
         case .event(let group, let id): return event(group, id, model)
         case .page:
@@ -364,8 +372,8 @@ private struct ModelEdit {
         guard let record = content.albums.first(where: { $0.group == group && $0.id == id }) else { return false }
         var new = ModelBuilder.album(record, captureTimes: captureTimes, resolve: { [content] in content.memberIndex.resolve($0) })
         new.revision = revision(new.file)
-        // (Its photos are the files of its folder, as before: its pages are the same ones.)
-        return inGroup(group, model) { owner in
+        let photos = self.group(group, in: model)?.albums.first { $0.id == id }?.photos.map(\.slug).sorted()
+        let kept = inGroup(group, model) { owner in
             guard let index = owner.albums.firstIndex(where: { $0.id == id }) else { return false }
             let old = owner.albums[index]
             // Members' lists of albums hold the albums they took photos in, newest first.
@@ -373,6 +381,11 @@ private struct ModelEdit {
             owner.albums[index] = new
             return true
         }
+        // (A photo added or deleted: its page, and those of photos whose names it shares.)
+        if made.groups[group].flatMap({ $0.albums.first { $0.id == id } })?.photos.map(\.slug).sorted() != photos {
+            change.outputsMayChange = true
+        }
+        return kept
     }
 
     private mutating func goal(_ group: String, _ id: String, _ model: SiteModel) -> Bool {

@@ -4,7 +4,7 @@ byte-identical to a clean build of the same files: in `plein build`'s path (the 
 the cache, the output folder swapped) and in `plein serve`'s (every file fetched over HTTP).
 
 Edits: a report's body, title or category; a report moved to another area; a new reply; a report
-deleted; a member renamed; a member taken out of a group; a new photo; a template; site.yaml; a file
+deleted; a member renamed; a member taken out of a group; a new photo, one replaced, one deleted; a template; site.yaml; a file
 broken and then mended; files touched or copied back with the same bytes (nothing may change).
 Runs on the demo and on a generated community. `--seed` repeats a run; the seed is printed.
 
@@ -289,6 +289,25 @@ class Community:
         shutil.copyfile(rng.choice(photos), os.path.join(folder, f"nieuw-{self.counter}.jpg"))
         return f"a new photo in {os.path.relpath(folder, self.content)}"
 
+    def photo_replaced(self, rng):
+        """Another photo's bytes under an album photo's name (its variants, order and map are others)."""
+        photos = self.files("groups/*/albums/*/*.jpg")
+        if len(photos) < 2:
+            return None
+        target, source = rng.sample(photos, 2)
+        shutil.copyfile(source, target + ".tmp")
+        os.replace(target + ".tmp", target)
+        return f"{os.path.relpath(target, self.content)} replaced by another photo"
+
+    def photo_gone(self, rng):
+        """An album photo deleted (perhaps the album's cover, or one its list names)."""
+        photos = self.files("groups/*/albums/*/*.jpg")
+        if not photos:
+            return None
+        gone = rng.choice(photos)
+        os.remove(gone)
+        return f"{os.path.relpath(gone, self.content)} deleted"
+
     def private_group(self, rng):
         """A group with photos turns private, or a private one public: nothing made from a private
         group's photos may stay in the output or be served."""
@@ -402,7 +421,8 @@ class Community:
         os.replace(victim + ".tmp", victim)
         return "files touched and copied back"
 
-    EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "private_group", "template",
+    EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "photo_replaced", "photo_gone",
+             "private_group", "template",
              "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
              "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply", "diver",
              "warned_report", "warned_edit", "offset_dropped"]

@@ -143,6 +143,67 @@ extension IncrementalTests {
         update([single], "a broken date mended", loaded: .everything, modelled: nil)
     }
 
+    /// A photo added to an album, replaced or deleted is an edit of the album's record: loaded,
+    /// checked and modelled as that (with the photo's published form, `ModelChange.images`), its
+    /// variants made, and the site and its problems those of a full build; an album's first photo
+    /// and its last take its "no photos" warning away and back.
+    @Test func albumPhotosAreTakenInRecordByRecord() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let folder = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland"
+        let album = folder + "/index.md"
+        let source = site.content + "/" + folder + "/kreeft-onder-steiger.jpg"
+        func expectWholeFacts(_ label: String) {
+            if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
+                let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
+                                  images: state.last.catalog, theme: state.theme)
+                #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
+            }
+        }
+        func update(_ photo: String, album: String, _ label: String) {
+            let update = state.update(content: [photo], templates: [])
+            #expect(state.lastChange.loaded == .records([photo, album]), "\(label): loaded \(state.lastChange.loaded)")
+            #expect(state.lastChange.modelled?.images == [photo], "\(label): modelled \(String(describing: state.lastChange.modelled))")
+            #expect(update.rendered < state.outputCount / 4, "\(label): \(update.rendered) outputs rendered")
+            expectSameAsFullBuild(state, site, label)
+            expectWholeFacts(label)
+        }
+        // A new photo (its name a slug another photo's page has not), then another photo's bytes
+        // in its place, then deleted.
+        let added = folder + "/kreeft-nummer-twee.jpg"
+        try FileManager.default.copyItem(atPath: source, toPath: site.content + "/" + added)
+        update(added, album: album, "a photo added")
+        #expect(state.files.dictionary.keys.contains { $0.contains("kreeft-nummer-twee") }, "the new photo's page")
+        unlink(site.content + "/" + added)
+        try FileManager.default.copyItem(atPath: site.content + "/" + folder + "/zeenaald-grevelingen.jpg", toPath: site.content + "/" + added)
+        update(added, album: album, "a photo replaced")
+        unlink(site.content + "/" + added)
+        update(added, album: album, "a photo deleted")
+        #expect(!state.files.dictionary.keys.contains { $0.contains("kreeft-nummer-twee") }, "the deleted photo's page is gone")
+
+        // An album without photos gets its first, and loses it.
+        let empty = "groups/duikclub-de-zeehond/albums/lege-map"
+        try site.write(empty + "/index.md", "---\ntitle: Nog leeg\ndate: 2026-10-01\n---\nHier komen de foto's.\n")
+        _ = state.update(content: [empty + "/index.md"], templates: [])
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(empty + "/index.md") && $0.message.contains("no photos") })
+        let first = empty + "/eerste.jpg"
+        try FileManager.default.copyItem(atPath: source, toPath: site.content + "/" + first)
+        update(first, album: empty + "/index.md", "an album's first photo")
+        #expect(!state.diagnostics.contains { $0.file.hasSuffix(empty + "/index.md") && $0.message.contains("no photos") })
+        unlink(site.content + "/" + first)
+        update(first, album: empty + "/index.md", "an album's last photo deleted")
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(empty + "/index.md") && $0.message.contains("no photos") })
+
+        // A file that is not the photo its name says goes the whole way, with its problem.
+        let fake = folder + "/geen-foto.jpg"
+        try site.write(fake, "geen jpeg")
+        _ = state.update(content: [fake], templates: [])
+        #expect(state.lastChange.loaded == .everything)
+        #expect(state.diagnostics == SiteState(site.options, tracking: false).diagnostics, "a photo that is not one: the problems of a full check")
+    }
+
     @Test func aBrokenEditKeepsTheSiteAndTheFixRestoresIt() throws {
         let site = try Site()
         defer { site.dir.cleanup() }

@@ -608,6 +608,15 @@ def kind_edits(content):
     return kinds
 
 
+# With `--only`: the kinds of edit measured (each named by a part of its name), and not the fresh
+# builds the shares of the title and the base layout are of.
+ONLY = None
+
+
+def chosen(name):
+    return ONLY is None or any(part.lower() in name.lower() for part in ONLY)
+
+
 def edit_kinds(work, reports, edits):
     """Every kind of edit, `edits` each to a different record: in `plein serve`, milliseconds
     from the save to the record's own page showing it, and to the whole update done (the
@@ -618,7 +627,7 @@ def edit_kinds(work, reports, edits):
     content = os.path.join(folder, "content")
     env = dict(os.environ, NO_COLOR="1", PLEIN_PAGEFIND="none")
     env.pop("PLEIN_TIMINGS", None)
-    kinds = kind_edits(content)
+    kinds = [(name, make) for name, make in kind_edits(content) if chosen(name)]
     results = {name: {"page": [], "all": [], "build": []} for name, _ in kinds}
     # The theme, copied for this run: a partial every page uses is edited in it.
     theme = os.path.join(folder, "theme")
@@ -642,7 +651,11 @@ def edit_kinds(work, reports, edits):
     def relayout(edit, i):
         edit.change(os.path.join(theme, "layouts/base.mustache"), lambda t: t.replace("</footer>", f"<!-- {edit.marker} -->\n</footer>", 1))
         return "/"
-    whole = (title, partial)
+    whole = tuple(name for name in (title, partial) if chosen(name))
+    for name in (title, partial):
+        if name not in whole:
+            del results[name]
+    every = kinds + [(name, make) for name, make in ((title, retitle), (partial, relayout)) if name in whole]
     print(f"{reports} reports: every kind of edit, serve", flush=True)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -667,7 +680,7 @@ def edit_kinds(work, reports, edits):
             time.sleep(0.2)
         time.sleep(1)
         number = 0
-        for name, make in kinds + [(title, retitle), (partial, relayout)]:
+        for name, make in every:
             for i in range(title_edits if name in whole else edits):
                 number += 1
                 edit = KindEdit(content, number)
@@ -717,9 +730,10 @@ def edit_kinds(work, reports, edits):
     # After the title is put back (a build that changes every page again), a report's text: the
     # first edit after a build that changed most files.
     after_title = "the first edit after the site's title"
-    results[after_title] = {"page": [], "all": [], "build": []}
-    makers = dict(kinds)
-    for name, make in kinds + [(title, retitle), (partial, relayout)]:
+    makers = dict(kind_edits(content))
+    if title in whole:
+        results[after_title] = {"page": [], "all": [], "build": []}
+    for name, make in every:
         for i in range(title_edits if name in whole else edits):
             number += 1
             edit = KindEdit(content, number)
@@ -741,8 +755,10 @@ def edit_kinds(work, reports, edits):
     # The first edit after a fresh build (no snapshot of it to start from): a report's text and a
     # member's bio in turns, each to a record not edited above.
     first = "the first edit after a fresh build"
+    fresh, clean = [], []
+    if ONLY is not None:
+        return {"reports": reports, "kinds": results, "fresh": fresh, "clean": clean, "title": title, "whole": list(whole)}
     results[first] = {"page": [], "all": [], "build": []}
-    fresh = []
     for i in range(edits):
         number += 1
         fresh.append(run(cmd + ["--fresh"], env=env)[0])
@@ -758,7 +774,6 @@ def edit_kinds(work, reports, edits):
     # (Each into a folder of its own, put into the trash after it rather than removed: making
     # files just after a tree was removed is slower on this machine's disk, which made the second
     # and third of these up to twice as slow as the first.)
-    clean = []
     for i in range(title_edits):
         scratch = os.path.join(folder, "clean-run")
         discard(work, scratch)
@@ -1090,6 +1105,8 @@ def main():
     parser.add_argument("--search-only", action="store_true", help="only what the search index costs, and query latency in Chromium")
     parser.add_argument("--rebuilds-only", action="store_true", help="only builds with the build store and serve's edit latency")
     parser.add_argument("--kinds-only", action="store_true", help="only every kind of edit, in serve and build")
+    parser.add_argument("--only", nargs="+", metavar="KIND",
+                        help="with --kinds-only: only the kinds of edit whose names hold one of these (\"photo\", \"title\")")
     parser.add_argument("--edits", type=int, default=20, help="edits measured by --rebuilds-only and the extras")
     parser.add_argument("--large-edits", type=int, default=5, help="edits measured by --rebuilds-only at the sizes after the first")
     args = parser.parse_args()
@@ -1106,6 +1123,8 @@ def main():
 
 
 def measure(args):
+    global ONLY
+    ONLY = args.only
     sizes = args.reports or ([10000, 50000, 100000] if args.large else [10000])
     if args.history_only:
         hist = history(args.work, sizes[0], 10000, args.runs)

@@ -49,6 +49,7 @@ extension ModelPieces {
         }
         if !change.areas.isEmpty { pieces.append((AnyPieceKind(area), change.areas.sorted())) }
         if change.reportOrder { pieces.append((AnyPieceKind(reportOrder), [""])) }
+        if !change.images.isEmpty { pieces.append((AnyPieceKind(image), change.images.sorted())) }
         if let members = change.sessions {
             pieces += [(AnyPieceKind(sessions), members.sorted()), (AnyPieceKind(asOf), [""])]
         }

@@ -192,6 +192,9 @@ public struct SiteState: Sendable {
                 let touchedImages = Set(changedContent.filter { path in content.images[path] != nil })
                     .union(content.images.keys.filter { images.headers[$0] == nil })
                 images.inspect(content, only: touchedImages)
+            } else if changedContent.contains(where: { if case .photo = FileRole.of($0) { true } else { false } }) {
+                // (Photos of an album added, replaced or deleted, taken in record by record.)
+                images.inspect(content, only: Set(changedContent.filter { path in content.images[path] != nil }))
             }
             timer.lap("reload")
         }
@@ -412,7 +415,7 @@ public struct SiteState: Sendable {
     /// Whether an edit of this file in place leaves the media as they were.
     private static func keepsMedia(_ path: String) -> Bool {
         switch FileRole.of(path) {
-        case .album, .member: return false
+        case .album, .photo, .member: return false
         default: return true
         }
     }
