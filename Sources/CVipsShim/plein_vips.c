@@ -15,7 +15,8 @@
     X(vips_init) X(vips_concurrency_set) X(vips_cache_set_max) X(vips_version_string) X(vips_error_buffer) \
     X(vips_error_clear) X(vips_error) X(vips_image_get_typeof) X(vips_image_get_string) X(vips_image_get_int) \
     X(vips_image_get_width) X(vips_image_get_height) X(vips_image_new_from_file) X(vips_image_get_fields) \
-    X(vips_image_remove) X(vips_copy) X(vips_autorot) X(vips_thumbnail) X(vips_jpegsave) X(vips_pngsave) \
+    X(vips_image_remove) X(vips_copy) X(vips_autorot) X(vips_thumbnail) X(vips_thumbnail_image) X(vips_image_copy_memory) \
+    X(vips_jpegsave) X(vips_pngsave) \
     X(vips_heifsave) X(vips_webpsave) X(g_object_unref) X(g_strfreev) X(g_log_set_handler)
 
 #define PLEIN_DECLARE(name) static __typeof__(name) *plein_##name;
@@ -40,6 +41,8 @@ PLEIN_VIPS_FUNCTIONS(PLEIN_DECLARE)
 #define vips_copy plein_vips_copy
 #define vips_autorot plein_vips_autorot
 #define vips_thumbnail plein_vips_thumbnail
+#define vips_thumbnail_image plein_vips_thumbnail_image
+#define vips_image_copy_memory plein_vips_image_copy_memory
 #define vips_jpegsave plein_vips_jpegsave
 #define vips_pngsave plein_vips_pngsave
 #define vips_heifsave plein_vips_heifsave
@@ -331,4 +334,45 @@ int plein_image_write(const char *path, const char *out, int width, int square, 
     *out_height = vips_image_get_height(result);
     g_object_unref(result);
     return 0;
+}
+
+int plein_image_write_widths(const char *path, int count, const int *widths, const int *formats, const int *qualities,
+                             const char *const *outs, int *out_widths, int *out_heights, char *error, size_t error_size) {
+    int widest = 0;
+    for (int i = 0; i < count; i++) if (widths[i] > widest) widest = widths[i];
+    if (count < 1 || widest < 1) {
+        snprintf(error, error_size, "no width to make");
+        return -1;
+    }
+    /* The widest once from the file (shrunk while it is read), held in memory; the others from it. */
+    VipsImage *read = NULL;
+    if (vips_thumbnail(path, &read, widest, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "fail_on", VIPS_FAIL_ON_ERROR, NULL) || !read) {
+        take_error(error, error_size);
+        return -1;
+    }
+    VipsImage *base = vips_image_copy_memory(read);
+    g_object_unref(read);
+    if (!base) {
+        take_error(error, error_size);
+        return -1;
+    }
+    int failed = 0;
+    for (int i = 0; i < count && !failed; i++) {
+        VipsImage *result = NULL;
+        if (widths[i] >= vips_image_get_width(base)) {
+            if (vips_copy(base, &result, NULL)) result = NULL;
+        } else if (vips_thumbnail_image(base, &result, widths[i], "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL)) {
+            result = NULL;
+        }
+        if (!result || save(result, outs[i], formats[i], qualities[i])) {
+            take_error(error, error_size);
+            failed = 1;
+        } else {
+            out_widths[i] = vips_image_get_width(result);
+            out_heights[i] = vips_image_get_height(result);
+        }
+        if (result) g_object_unref(result);
+    }
+    g_object_unref(base);
+    return failed ? -1 : 0;
 }

@@ -88,6 +88,26 @@ public enum ImageIO {
         return .success((Int(w), Int(h)))
     }
 
+    /// Writes upright, metadata-free copies of `path` at several widths (none 0, none square), each
+    /// to its output in its format: the widest read from the file once, the others made from it.
+    /// Returns the sizes written, in the order given.
+    public static func write(
+        _ path: String, widths copies: [(output: String, width: Int, format: Format, quality: Int)]
+    ) -> Result<[(width: Int, height: Int)], ImageFailure> {
+        guard started else { return .failure(notStarted) }
+        let count = copies.count
+        var widths = copies.map { Int32($0.width) }, formats = copies.map(\.format.code), qualities = copies.map { Int32($0.quality) }
+        var w = [Int32](repeating: 0, count: count), h = [Int32](repeating: 0, count: count)
+        var error = [CChar](repeating: 0, count: 512)
+        let outputs = copies.map { strdup($0.output) }
+        defer { outputs.forEach { free($0) } }
+        let failed = outputs.map { UnsafePointer($0) }.withUnsafeBufferPointer { outs in
+            plein_image_write_widths(path, Int32(count), &widths, &formats, &qualities, outs.baseAddress, &w, &h, &error, error.count)
+        }
+        guard failed == 0 else { return .failure(ImageFailure(reason: string(error))) }
+        return .success((0..<count).map { (Int(w[$0]), Int(h[$0])) })
+    }
+
     private static func string(_ buffer: [CChar]) -> String {
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "libvips failed" : text

@@ -85,31 +85,61 @@ public struct ImageProcessor: Sendable {
         case .attachment: specs = VariantSpec.attachment(format: info.format)
         }
         var manifest = cache.manifest(hash) ?? ImageCache.Manifest(info: info, variants: [:])
-        var results: [ProcessedImage.Made] = []
-        var made = 0, reused = 0
+        var found: [VariantSpec: ProcessedImage.Made] = [:]
+        var missing: [(spec: VariantSpec, file: String)] = []
         for spec in specs {
             let file = cache.variantPath(hash, spec)
             cache.markUsed(file)
             if let size = manifest.variants[spec.key], size.count == 2, FileManager.default.fileExists(atPath: file) {
-                results.append(.init(spec: spec, file: file, width: size[0], height: size[1]))
-                reused += 1
-                continue
-            }
-            let temporary = cache.temporary(for: file)
-            switch ImageIO.write(job.source, to: temporary, width: spec.width, square: spec.square, format: spec.format, quality: spec.quality) {
-            case .failure(let failure):
-                unlink(temporary)
-                return .failure(.corrupt(failure.reason))
-            case .success(let size):
-                guard rename(temporary, file) == 0 else {
-                    unlink(temporary)
-                    return .failure(.unreadable("cannot write to the image cache"))
-                }
-                manifest.variants[spec.key] = [size.width, size.height]
-                results.append(.init(spec: spec, file: file, width: size.width, height: size.height))
-                made += 1
+                found[spec] = .init(spec: spec, file: file, width: size[0], height: size[1])
+            } else {
+                missing.append((spec, file))
             }
         }
+        let reused = found.count
+        // The variants to make: the downsized ones from one read of the file (each from the
+        // widest; the AVIF ones, slow to encode, from one of their own), each other on its own;
+        // on every core the build leaves free (one image alone, as after an edit, takes both;
+        // among many, each image's are made one after the other).
+        var units: [[(spec: VariantSpec, file: String)]] = []
+        for avif in [false, true] {
+            let downsized = missing.filter { $0.spec.width > 0 && !$0.spec.square && ($0.spec.format == .avif) == avif }
+            if downsized.count > 1 { units.append(downsized) }
+        }
+        let shared = Set(units.joined().map(\.spec))
+        units += missing.filter { !shared.contains($0.spec) }.map { [$0] }
+        let outcomes = parallelMap(units) { unit -> [Result<ProcessedImage.Made, ImageProblem>] in
+            let temporaries = unit.map { cache.temporary(for: $0.file) }
+            let written: Result<[(width: Int, height: Int)], ImageFailure> = if unit.count == 1 {
+                ImageIO.write(job.source, to: temporaries[0], width: unit[0].spec.width, square: unit[0].spec.square, format: unit[0].spec.format,
+                              quality: unit[0].spec.quality).map { [$0] }
+            } else {
+                ImageIO.write(job.source, widths: zip(unit, temporaries).map { ($1, $0.spec.width, $0.spec.format, $0.spec.quality) })
+            }
+            switch written {
+            case .failure(let failure):
+                temporaries.forEach { unlink($0) }
+                return [.failure(.corrupt(failure.reason))]
+            case .success(let sizes):
+                return zip(zip(unit, temporaries), sizes).map { made, size in
+                    guard rename(made.1, made.0.file) == 0 else {
+                        unlink(made.1)
+                        return .failure(.unreadable("cannot write to the image cache"))
+                    }
+                    return .success(.init(spec: made.0.spec, file: made.0.file, width: size.width, height: size.height))
+                }
+            }
+        }.joined()
+        for result in outcomes {
+            switch result {
+            case .failure(let problem): return .failure(problem)
+            case .success(let variant):
+                manifest.variants[variant.spec.key] = [variant.width, variant.height]
+                found[variant.spec] = variant
+            }
+        }
+        let results = specs.map { found[$0]! }
+        let made = missing.count
         if made > 0 { cache.store(manifest, for: hash) }
         return .success(ProcessedImage(job: job, hash: hash, info: info, variants: results, made: made, reused: reused))
     }

@@ -22,8 +22,9 @@ public struct VariantSpec: Sendable, Hashable, Codable {
 
     /// Bumped whenever the way variants are made changes, so cached files are made again
     /// (3: metadata removed before saving, and WebP files rewritten without EXIF and XMP
-    /// chunks: libvips 8.14.1's webpsave ignores "strip").
-    public static let revision = 3
+    /// chunks: libvips 8.14.1's webpsave ignores "strip"; 4: a photo's narrower copies made from
+    /// its widest, read from the file once, `ImageIO.write(_:widths:)`).
+    public static let revision = 4
 
     /// The AV1 encoder's effort (0–9) for AVIF variants, set in the C shim.
     public static let avifEffort = 1

@@ -807,14 +807,19 @@ def kinds_table(measured):
             ok = base is not None and med(r["all"]) / 1000 <= 0.6 * base and med(r["build"]) <= 0.6 * base
             verdicts.append(f"{name} " + ("met" if ok else "missed") + (" (" + "; ".join(shares) + ")" if shares else ""))
             continue
+        # A new album photo: its page shows it with its variants within 1 s (issue 56), which
+        # holds for everything it changes too (the variants are made before any page shows it).
+        photo = name == "an album photo added"
         page = f"{med(r['page']):.0f} ms ({p90(r['page']):.0f})" if r["page"] else "—"
         every = f"{med(r['all']):.0f} ms ({p90(r['all']):.0f})" if r["all"] else "—"
         lines.append(f"| {name} | {page} | {every} | {med(r['build']) * 1000:.0f} ms |")
-        missed = [what for what, ok in (("page", not r["page"] or (med(r["page"]) <= page_limit and (large or p90(r["page"]) <= 100))),
-                                        ("every output", large or not r["all"] or med(r["all"]) <= 500),
+        missed = [what for what, ok in (("page", not r["page"] or (med(r["page"]) <= 1000 if photo else
+                                                                   med(r["page"]) <= page_limit and (large or p90(r["page"]) <= 100))),
+                                        ("every output", large or not r["all"] or med(r["all"]) <= (1000 if photo else 500)),
                                         ("build", med(r["build"]) <= build_limit)) if not ok]
         verdicts.append(f"{name} " + ("met" if not missed else "missed: " + ", ".join(missed)))
-    targets = ("page ≤ 100 ms; build ≤ 1 s" if large else "page ≤ 50 ms, p90 ≤ 100 ms; every output ≤ 0.5 s; build ≤ 0.3 s") \
+    targets = ("page ≤ 100 ms; build ≤ 1 s" if large else "page ≤ 50 ms, p90 ≤ 100 ms (a new album photo: ≤ 1 s with its variants); "
+               "every output ≤ 0.5 s (the photo: 1 s); build ≤ 0.3 s") \
         + "; the site's title and a partial every page uses ≤ 0.6 of a fresh build, in both"
     lines += ["", f"- Targets of issue 56 ({targets}): " + "; ".join(verdicts) + "."]
     return "\n".join(lines)

@@ -42,4 +42,11 @@ enum { PLEIN_FORMAT_WEBP = 0, PLEIN_FORMAT_JPEG = 1, PLEIN_FORMAT_PNG = 2, PLEIN
 int plein_image_write(const char *path, const char *out, int width, int square, int format, int quality,
                       int *out_width, int *out_height, char *error, size_t error_size);
 
+/// Writes copies of `path` at each of `count` widths (never wider than the original), upright and
+/// without metadata, to `outs[i]` in `formats[i]` at `qualities[i]`: the widest read from the file
+/// once, the others made from it. The sizes written are returned in `out_widths` and
+/// `out_heights`. Returns 0, or -1 with a message in `error` (files already written stay).
+int plein_image_write_widths(const char *path, int count, const int *widths, const int *formats, const int *qualities,
+                             const char *const *outs, int *out_widths, int *out_heights, char *error, size_t error_size);
+
 #endif
