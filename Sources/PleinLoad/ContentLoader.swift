@@ -186,11 +186,12 @@ public enum ContentLoader {
     /// With `tolerating`, files with warnings (no error) before or after are made again too, when
     /// every problem the last load found in them is one their own records give (their reading's,
     /// and those `Assembler` finds in each record alone): then `problems` are the edited files'
-    /// problems now, in place of those.
+    /// problems now, in place of those. Album photos among `changed` are taken in as `reload`
+    /// takes them; `albums` are then the files of their albums, whose records changed.
     public static func reloadInPlace(_ state: inout ContentState, content: inout Content, diagnostics: [Diagnostic], fs: ContentFS,
-                                     changed: Set<String>, tolerating: Bool = false) -> (added: Set<String>, problems: [Diagnostic])? {
-        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: tolerating, photos: false)
-            .map { ($0.added, $0.problems) }
+                                     changed: Set<String>, tolerating: Bool = false)
+        -> (added: Set<String>, problems: [Diagnostic], albums: Set<String>)? {
+        reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: tolerating, photos: true)
     }
 
     /// The reload of edited records, file by file, and of new and deleted reports and replies;

@@ -282,7 +282,8 @@ class Community:
 
     def photo(self, rng):
         albums = self.files("groups/*/albums/*/index.md")
-        photos = self.files("groups/*/albums/*/*.jpg")
+        # (A generated community's albums have none: the demo's photos then, an album's first.)
+        photos = self.files("groups/*/albums/*/*.jpg") or sorted(glob.glob(os.path.join(ROOT, "content/groups/*/albums/*/*.jpg")))
         if not albums or not photos:
             return None
         folder = os.path.dirname(rng.choice(albums))
@@ -549,7 +550,7 @@ def record_by_record(plein, community, rng):
     community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
                  "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
-                 "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored"):
+                 "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo"):
         before = tree(out)[0]
         what = getattr(community, kind)(rng)
         if not what:

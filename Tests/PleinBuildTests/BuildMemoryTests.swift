@@ -125,7 +125,7 @@ import Testing
         let ids: [OutputID] = [.home, .member(member.id), .report(reports[1]), .geoJSON(.reports), .areas, .sitemap]
         var pages: [[OutputFile]] = []
         for memory in [stored as any BuildMemory, served] {
-            let source = memory.source(model: after, gone: gone, bodies: [:], changed: [ModelPieces.reportOrder.key()] + gone)
+            let source = memory.source(model: after, images: ImageCatalog(), gone: gone, bodies: [:], changed: [ModelPieces.reportOrder.key()] + gone)
             let renderer = Renderer(source: source.model, theme: theme,
                                     options: RenderOptions(threadKeys: options.secret.flatMap(ThreadKeys.init(secret:)), sitemapSplit: options.sitemapSplit))
             pages.append(renderer.render(batch: ids))

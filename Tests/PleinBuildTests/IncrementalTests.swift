@@ -565,6 +565,17 @@ import Testing
             #expect(report.rendered ?? .max < 200, "\(path): \(report.rendered ?? 0) outputs rendered again")
             expectSameAsClean(path)
         }
+        // New album photos (one with the position and time its camera gave it, taking its place
+        // among the album's photos by when it was taken): their variants and pages, the album's.
+        let album = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland/"
+        for (name, source) in [("kreeft-nog-een-keer.jpg", "kreeft-onder-steiger.jpg"), ("nog-een-zeenaald.jpg", "zeenaald-grevelingen.jpg")] {
+            try FileManager.default.copyItem(atPath: site.content + "/" + album + source, toPath: site.content + "/" + album + name)
+            let report = Pipeline.build(options)
+            #expect(report.succeeded && report.recordByRecord, "\(name): built record by record (\(report.fullBuildReason ?? "no reason given"))")
+            #expect(report.changes?.added.contains { $0.hasPrefix("media/") } == true, "\(name): its variants are published")
+            #expect(report.rendered ?? .max < 200, "\(name): \(report.rendered ?? 0) outputs rendered again")
+            expectSameAsClean("a new photo, " + name)
+        }
         // A report taken out (record by record too: its page leaves the output, and the store
         // notes it as gone from it) and written again: the edit that puts it back writes its
         // page, and the next edit keeps it.

@@ -44,10 +44,11 @@ protocol BuildMemory: Sendable {
     /// one of them.
     func paths(of outputs: Set<String>) throws -> [String: String]?
     /// The model to render from: `model`, the model the update made (of the pieces `model(…)`
-    /// gave, some made again), over the rest of the last build's pieces, without those of `gone`;
+    /// gave, some made again) and the published forms of `images` (new photos), over the rest of
+    /// the last build's pieces, without those of `gone`;
     /// the bodies rendered again over the last build's; and the parts of outputs kept for what did
     /// not read a fact in `changed` (`FragmentMemory`).
-    func source(model: SiteModel, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource
+    func source(model: SiteModel, images: ImageCatalog, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource
     /// The search index's shards, in order: each one's name, key (its cache folder) and whether
     /// it read one of `keys`.
     func searchIndexes(reading keys: Set<String>) throws -> [(name: String, key: String, reads: Bool)]
@@ -227,8 +228,8 @@ struct StoreMemory: BuildMemory {
     }
 
     /// (The pieces of `model`, those restored and those made again, in place of the store's.)
-    func source(model made: SiteModel, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource {
-        let pieces = ModelValues.pieces(of: made, images: ImageCatalog())
+    func source(model made: SiteModel, images: ImageCatalog, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource {
+        let pieces = ModelValues.pieces(of: made, images: images)
         let fragments = StoredFragments(readers: readers, changed: changed)
         let model = StoredModel(readers: readers, site: made.site, made: pieces, gone: gone, bodies: bodies, fragments: fragments)
         return RememberedSource(model: model, pieces: pieces, damaged: { model.damaged }, made: { fragments.made })

@@ -66,6 +66,7 @@ struct RecordEdit {
         let (loaded, model, diagnostics, problemCounts) = (plan.loaded, plan.model, plan.diagnostics, plan.problemCounts)
         let (changedFacts, gone, bodies, changedBodies) = (plan.changedFacts, plan.gone, plan.bodies, plan.changedBodies)
         let (stale, newOutputs, vanished, source, renderer, search) = (plan.stale, plan.newOutputs, plan.vanished, plan.source, plan.renderer, plan.search)
+        let media = plan.media
         let content = loaded.content
         let warnings = previous.warnings + plan.warningsAdded
         // (The spare's differences from the output.)
@@ -86,7 +87,7 @@ struct RecordEdit {
         var failure: String?
         var missing: String?
         var outputs: [RenderStage.Rendered] = []
-        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty {
+        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty || !media.writes.isEmpty {
             do throws(OutputWriter.Failure) {
                 var steps = PhaseTimer(enabled: options.timings)
                 let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
@@ -106,11 +107,13 @@ struct RecordEdit {
                 for (source, target) in search.writes { try writer.copy(source, as: target) }
                 for path in search.removed { writer.remove(path) }
                 steps.lap("  the search's files (\(search.writes.count) written, \(search.removed.count) removed)")
+                for (source, target) in media.writes { try writer.copy(source, as: target) }
+                if !media.writes.isEmpty { steps.lap("  the new photos' files (\(media.writes.count))") }
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
                 var paths = Set(stale.map(\.path))
                 paths.formUnion(made.map(\.file.path))
-                paths.formUnion(search.writes.map(\.target) + search.removed)
+                paths.formUnion(search.writes.map(\.target) + search.removed + media.writes.map(\.target))
                 let gone = Set(vanished.values)
                 for path in differences.all.sorted() where !paths.contains(path) && !gone.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
@@ -126,8 +129,9 @@ struct RecordEdit {
         timer.lap("render and write (\(outputs.count) outputs\(outputs.count <= 12 ? ": " + outputs.map(\.id.key).sorted().joined(separator: ", ") : ""))")
         var notes = previous.notes
         let old = Dictionary(uniqueKeysWithValues: stale.map { ($0.key, $0) })
-        let changedPaths = (outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path) + search.writes.map(\.target)).sorted()
-        let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path) + search.added
+        let changedPaths = (outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path) + search.writes.map(\.target)
+                            + media.writes.map(\.target)).sorted()
+        let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path) + search.added + media.added
         let removedPaths = Set(vanished.values).subtracting(outputs.map(\.file.path)).union(search.removed).sorted()
         let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") } - removedPaths.count { $0.hasSuffix(".html") },
                               previous.files + addedPaths.count - removedPaths.count)
@@ -136,9 +140,9 @@ struct RecordEdit {
                 let values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
-                         search: search, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
+                         search: search, media: media.identities, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
                          problems: problemCounts == previous.problemCounts && warnings == previous.warnings ? nil : (problemCounts, warnings),
-                         counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files))
+                         counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files, previous.images + media.catalog.images.count))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
                 do throws(BuildStore.Damaged) { try store.clear() } catch {}
@@ -154,8 +158,8 @@ struct RecordEdit {
             sources[file] = content.sources[String(file.dropFirst(content.displayRoot.count + 1))]
         }
         var report = BuildReport(
-            diagnostics: diagnostics, sources: sources, succeeded: failure == nil, pages: pages, files: files, images: previous.images,
-            imagesMade: 0, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
+            diagnostics: diagnostics, sources: sources, succeeded: failure == nil, pages: pages, files: files,
+            images: previous.images + media.catalog.images.count, imagesMade: media.made, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
             failure: failure, notes: notes)
         report.warnings = warnings
         report.videos = previous.videos
@@ -166,7 +170,7 @@ struct RecordEdit {
         // the process's end.)
         if options.leavesMemoryToExit { Leftovers.keep((loaded, model, source, outputs)) }
         guard failure == nil else { return report }
-        report.unchanged = outputs.isEmpty && removedPaths.isEmpty && search.writes.isEmpty && warnings == previous.warnings
+        report.unchanged = outputs.isEmpty && removedPaths.isEmpty && search.writes.isEmpty && media.writes.isEmpty && warnings == previous.warnings
         // (The cache folders of the indexes made again: the output holds copies of their files.)
         for key in search.replacedKeys { SearchStage.remove(key, in: options.cacheRoot + "/search") }
         report.changes = OutputChanges(added: addedPaths.sorted(), changed: changedPaths.filter { !addedPaths.contains($0) }, removed: removedPaths)
@@ -233,12 +237,21 @@ struct RecordUpdate {
         let source: RememberedSource
         let renderer: Renderer
         let search: SearchChange
+        /// The new album photos' published forms and files.
+        let media: MediaChange
     }
 
     func plan(_ timer: inout PhaseTimer) -> Plan? {
         guard let site = (try? memory.settings()) ?? nil else { return giveUp("the memory of the last build lacks the site's settings", &timer) }
         let searching = site.search && options.pagefind != nil
         let changed = Set(files)
+        // New album photos are edits of their albums' records (`ContentLoader.reloadInPlace`).
+        let photos = self.photos
+        let albums = Set(photos.compactMap { path -> String? in
+            guard case .photo(let group, let id) = FileRole.of(path) else { return nil }
+            return ContentLayout.album(group: group, id: id)
+        })
+        guard albums.isDisjoint(with: changed) else { return giveUp("an album's file edited with its new photos", &timer) }
         // (The theme is read on another thread while the edit loads.)
         let themeRead = Background { [files = options.themeFiles, language = site.language] in
             let (theme, problems) = ThemeLoader.load(files, language: language)
@@ -257,15 +270,15 @@ struct RecordUpdate {
                 default: break
                 }
             }
-            let slice = ContentSlice(changed: changed, followed: followed)
+            let slice = ContentSlice(changed: changed.union(albums), followed: followed)
             var parts = PhaseTimer(enabled: options.timings)
             // (An edit that models members and groups again reads every one's pieces on another
             // thread while the files load.)
-            let ahead = !changed.contains(where: ContentSlice.readsMembersAndGroups) ? nil
+            let ahead = !changed.union(albums).contains(where: ContentSlice.readsMembersAndGroups) ? nil
                 : Background { [memory, site, ids = reports.union(followed)] in
                     Result { try memory.model(site: site, reports: ids, membersAndGroups: true, members: []) }
                 }
-            loaded = try load(slice: slice, changed: changed, timer: &parts)
+            loaded = try load(slice: slice, changed: changed, albums: albums, timer: &parts)
             let restored = try ahead.map { try $0.value.get() }
                 ?? memory.model(site: site, reports: reports.union(followed), membersAndGroups: false, members: authors(loaded))
             guard let restored else { throw Unfit(reason: "the model's pieces") }
@@ -298,7 +311,10 @@ struct RecordUpdate {
             var sealing = SealingStage()
             return options.passphrases.isEmpty ? sealing.run(content, passphrases: [:]).1 : []
         }
-        let found = (loaded.diagnostics.filter { !changed.contains($0.file) || ContentLoader.isOfJoinedFiles($0.problem) } + loaded.problems
+        let found = (loaded.diagnostics.filter { diagnostic in
+            if albums.contains(diagnostic.file), case .emptyAlbum = diagnostic.problem { return false }
+            return !changed.contains(diagnostic.file) || ContentLoader.isOfJoinedFiles(diagnostic.problem)
+        } + loaded.problems
                      + problems + unsealed(content) + CheckStage.labelProblems(content, theme: theme)).filter { checked.contains($0.file) }
         // (A deleted report's own problems before it, a link in its text among them, from its
         // rules over the slice: any other its rules find there would not be the last build's,
@@ -324,6 +340,14 @@ struct RecordUpdate {
         let warningsAdded = checked.reduce(0) { $0 + (counts[$1] ?? 0) - (countsBefore[$1] ?? 0) }
         guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
         timer.lap("check (\(checked.count) files)")
+        guard let media = mediaChange(content, site: site) else { return giveUp("a new photo cannot be published by itself", &timer) }
+        if !photos.isEmpty { timer.lap("images (\(photos.count) new, \(media.made) variants made)") }
+        // (The photos of the albums the edit adds to, by slug, before it: the new ones' pages.)
+        let keys = albums.compactMap { file -> AlbumKey? in
+            guard case .album(let group, let id) = FileRole.of(file) else { return nil }
+            return AlbumKey(group: group, album: id)
+        }
+        let slugsBefore = Dictionary(uniqueKeysWithValues: keys.map { ($0, Set(model.album($0)?.photos.map(\.slug) ?? [])) })
 
         // (The orders of reports read when the others were written: from the memory, report by report.)
         let times: @Sendable (String) -> ReportClock? = { [memory] id in
@@ -331,9 +355,13 @@ struct RecordUpdate {
                   let replies = (try? memory.piece(Dependency.reportReplies(id).key, as: ReportReplies.self)) ?? nil else { return nil }
             return ReportClock(at: times.at, replies: replies.replies.map(\.at))
         }
-        guard let change = ModelBuilder.replace(records: changed, added: added, in: &model, from: content, history: model.revisions,
-                                                captureTimes: captureTimes, sealed: [], times: times),
-              let (newOutputs, goneOutputs) = outputChanges(change, loaded, model) else { return giveUp("the model changes further than its pieces", &timer) }
+        guard let change = ModelBuilder.replace(records: changed.union(albums), added: added.subtracting(photos), in: &model, from: content,
+                                                history: model.revisions, captureTimes: captureTimes.merging(media.captureTimes) { _, new in new },
+                                                sealed: [], times: times),
+              let photoPages = photoOutputs(slugsBefore, model: model),
+              let (newOutputs, goneOutputs) = outputChanges(change, loaded, model, photoPages: photoPages) else {
+            return giveUp("the model changes further than its pieces", &timer)
+        }
         timer.lap("model (pieces made again)")
 
         // Bodies, then facts: those of the pieces made again, compared with the memory's.
@@ -346,7 +374,7 @@ struct RecordUpdate {
         do {
             bodies.digests = try memory.bodyDigests(jobs.map(\.file))
             changedBodies = bodies.update(model, change: change, threadKeys: threadKeys)
-            facts = Facts.facts(of: change, model: model, images: ImageCatalog(), bodies: bodies.digests, texts: bodies.bodies,
+            facts = Facts.facts(of: change, model: model, images: media.catalog, bodies: bodies.digests, texts: bodies.bodies,
                                 changedBodies: changedBodies)
             oldFacts = try memory.facts(facts.map(\.key))
         } catch {
@@ -383,7 +411,7 @@ struct RecordUpdate {
         // took out (their facts are no more).
         let gone = Set(changedFacts.filter { $0.value == nil }.map(\.key))
         let rendered = Dictionary(uniqueKeysWithValues: changedBodies.compactMap { file in bodies.bodies[file].map { (file, $0) } })
-        let source = memory.source(model: model, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
+        let source = memory.source(model: model, images: media.catalog, gone: gone, bodies: rendered, changed: changedFacts.map(\.key))
         let renderer = Renderer(
             source: source.model, theme: theme,
             options: RenderOptions(pageFooterInjection: options.pageFooterInjection, leaflet: Leaflet(folder: options.leaflet)?.assets,
@@ -400,16 +428,18 @@ struct RecordUpdate {
         }
         return Plan(loaded: loaded, model: model, diagnostics: diagnostics, problemCounts: problemCounts, warningsAdded: warningsAdded,
                     changedFacts: changedFacts, gone: gone, bodies: bodies, changedBodies: changedBodies, stale: stale,
-                    newOutputs: newOutputs, vanished: vanished, source: source, renderer: renderer, search: search)
+                    newOutputs: newOutputs, vanished: vanished, source: source, renderer: renderer, search: search, media: media)
     }
 
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
-    private func load(slice: ContentSlice, changed: Set<String>, timer: inout PhaseTimer) throws -> Loaded {
-        let loaded = try memory.contentBefore(slice, edited: changed, added: added, removed: removed, options: options, timer: &timer)
+    private func load(slice: ContentSlice, changed: Set<String>, albums: Set<String>, timer: inout PhaseTimer) throws -> Loaded {
+        let loaded = try memory.contentBefore(slice, edited: changed.subtracting(photos), added: added, removed: removed, options: options,
+                                              timer: &timer)
         var (state, content) = (loaded.state, loaded.content)
-        guard let (new, problems) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: loaded.diagnostics, fs: loaded.fs,
-                                                                changed: changed, tolerating: true), new == added else {
+        guard let (new, problems, joined) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: loaded.diagnostics,
+                                                                        fs: loaded.fs, changed: changed, tolerating: true),
+              new == added.subtracting(photos), joined == albums else {
             throw Unfit(reason: "the edited files read again")
         }
         timer.lap("    the edited records made again")
@@ -439,17 +469,18 @@ struct RecordUpdate {
     /// and those it takes out (a deleted report's page; a reply feed whose last reply is
     /// deleted), when it changes which outputs there are only so; nil when it changes them
     /// otherwise (an event's calendars; check-ins of a member who had none).
-    private func outputChanges(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel) -> (new: [OutputID], gone: [OutputID])? {
+    private func outputChanges(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel,
+                               photoPages: [OutputID]) -> (new: [OutputID], gone: [OutputID])? {
         guard change.outputsMayChange else { return ([], []) }
         guard change.sessions == nil else { return nil }
         var ids: Set<String> = []
-        for path in added.union(removed) {
+        for path in added.union(removed).subtracting(photos) {
             switch FileRole.of(path) {
             case .report(let area, let name, _), .reply(let area, let name, _): ids.insert(area + "/" + name)
             default: return nil
             }
         }
-        var (new, gone): ([OutputID], [OutputID]) = ([], [])
+        var (new, gone): ([OutputID], [OutputID]) = (photoPages, [])
         for id in ids.sorted() {
             let old = loaded.before.reportPosition(of: id).map { loaded.before.reports[$0] }
             let now = model.reports[id]
@@ -468,6 +499,20 @@ struct RecordUpdate {
         let before = reports - new.count { if case .report = $0 { true } else { false } } + gone.count { if case .report = $0 { true } else { false } }
         guard SitemapPart.splits(reports: reports, past: options.sitemapSplit) == SitemapPart.splits(reports: before, past: options.sitemapSplit) else { return nil }
         return new.isEmpty && gone.isEmpty ? nil : (new, gone)
+    }
+
+    /// The pages of new album photos: nil when the edit changes the slugs of photos that were
+    /// there (a new one takes a name another had).
+    private func photoOutputs(_ before: [AlbumKey: Set<String>], model: SiteModel) -> [OutputID]? {
+        var pages: [OutputID] = []
+        for (key, old) in before.sorted(by: { $0.key.group + "/" + $0.key.album < $1.key.group + "/" + $1.key.album }) {
+            guard let album = model.album(key) else { return nil }
+            let now = album.photos.map(\.slug)
+            guard old.isSubset(of: now), now.count - old.count == photos.count(where: { FileRole.of($0) == .photo(group: key.group, album: key.album) })
+            else { return nil }
+            pages += now.filter { !old.contains($0) }.map { .photo(key, $0) }
+        }
+        return pages
     }
 
     /// When each photo and video of the edited albums was taken, as far as their order needs it
@@ -507,8 +552,8 @@ extension RecordEdit {
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
-                      differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
-                      counts: (pages: Int, files: Int)?) throws(BuildStore.Damaged) {
+                      media: [(path: String, identity: String)], differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
+                      counts: (pages: Int, files: Int, images: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         var timer = PhaseTimer(enabled: options.timings)
         do {
@@ -525,6 +570,7 @@ extension RecordEdit {
                 if let counts {
                     try putMeta.execute(arguments: ["pages", String(counts.pages)])
                     try putMeta.execute(arguments: ["files", String(counts.files)])
+                    try putMeta.execute(arguments: ["images", String(counts.images)])
                 }
                 try BuildStore.putScan(db, next.scanChanges)
                 try BuildStore.putRecords(db, from: loaded, gone: update.removed)
@@ -585,7 +631,7 @@ extension RecordEdit {
                 let putIndex = try db.makeStatement(sql: "UPDATE search_indexes SET key = ?, dependencies = ? WHERE name = ?")
                 for index in search.remade { try putIndex.execute(arguments: [index.key, BuildStore.pack(try ids(index.reads)), index.name]) }
                 let putPublished = try db.makeStatement(sql: "INSERT OR REPLACE INTO published (path, identity) VALUES (?, ?)")
-                for (path, identity) in search.identities { try putPublished.execute(arguments: [path, identity]) }
+                for (path, identity) in search.identities + media { try putPublished.execute(arguments: [path, identity]) }
                 let dropPublished = try db.makeStatement(sql: "DELETE FROM published WHERE path = ?")
                 for path in search.removed { try dropPublished.execute(arguments: [path]) }
                 let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")

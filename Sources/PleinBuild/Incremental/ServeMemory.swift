@@ -97,8 +97,10 @@ final class ServeMemory: BuildMemory {
     }
 
     /// (`model` is whole: the one `model(…)` gave, made again in place.)
-    func source(model: SiteModel, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource {
-        let base = InMemoryModel(model: model, bodies: lastBodies, images: images)
+    func source(model: SiteModel, images new: ImageCatalog, gone: Set<String>, bodies: [String: RenderedMarkdown], changed: [String]) -> RememberedSource {
+        var catalog = images
+        catalog.images.merge(new.images) { _, new in new }
+        let base = InMemoryModel(model: model, bodies: lastBodies, images: catalog)
         let source = OverlaidModel(base: base, gone: gone, bodies: bodies)
         return RememberedSource(model: source, pieces: [:], damaged: { [] }, made: { [:] })
     }

@@ -79,16 +79,19 @@ extension SiteState {
 extension SiteState {
     /// What each file published as it is consists of, for the build store: an asset's bytes, a
     /// derived image's file, an attachment's content.
+    /// The build store's identity of a file published from the cache (an image's variant, a video).
+    static func identity(ofLink source: String) -> String {
+        var info = stat()
+        return "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"
+    }
+
     func published(assets: [OutputFile], imageLinks: [(String, String)], searchLinks: [(String, String)],
                            attachments: [(source: String, target: String)]) -> [String: String] {
         var identities: [String: String] = [:]
         for asset in assets { identities[asset.path] = "bytes " + Hashing.sha256Hex(asset.bytes) }
         // (A search index made again may hold files as they were.)
         for (source, target) in searchLinks { identities[target] = SearchStage.identity(source: source, target: target) }
-        for (source, target) in imageLinks {
-            var info = stat()
-            identities[target] = "file \(source) \(stat(source, &info) == 0 ? info.st_ino : 0)"
-        }
+        for (source, target) in imageLinks { identities[target] = Self.identity(ofLink: source) }
         for (source, target) in attachments {
             let hash = remembered?.next.content[source].map { Hashing.sha256Hex($0.hash) } ?? "?"
             identities[target] = "content \(source) \(hash)"
