@@ -576,6 +576,21 @@ import Testing
             #expect(report.rendered ?? .max < 200, "\(name): \(report.rendered ?? 0) outputs rendered again")
             expectSameAsClean("a new photo, " + name)
         }
+        // One of them replaced by another photo's bytes (its old variants go); then both deleted
+        // (the build that loads everything: a deleted photo's header cannot be read as the last
+        // build read it).
+        try FileManager.default.removeItem(atPath: site.content + "/" + album + "nog-een-zeenaald.jpg")
+        try FileManager.default.copyItem(atPath: site.content + "/" + album + "schol-op-zandbodem.jpg", toPath: site.content + "/" + album + "nog-een-zeenaald.jpg")
+        let replaced = Pipeline.build(options)
+        #expect(replaced.succeeded && replaced.recordByRecord, "a photo replaced: built record by record (\(replaced.fullBuildReason ?? "no reason given"))")
+        #expect(replaced.changes?.removed.contains { $0.hasPrefix("media/") } == true, "a photo replaced: its old variants go")
+        expectSameAsClean("a photo replaced")
+        for name in ["nog-een-zeenaald.jpg", "kreeft-nog-een-keer.jpg"] {
+            try FileManager.default.removeItem(atPath: site.content + "/" + album + name)
+            let deleted = Pipeline.build(options)
+            #expect(deleted.succeeded && deleted.changes?.removed.contains { $0.hasPrefix("media/") } == true, "\(name) deleted: its variants go")
+            expectSameAsClean(name + " deleted")
+        }
         // A report taken out (record by record too: its page leaves the output, and the store
         // notes it as gone from it) and written again: the edit that puts it back writes its
         // page, and the next edit keeps it.

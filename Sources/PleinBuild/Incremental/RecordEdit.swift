@@ -87,7 +87,8 @@ struct RecordEdit {
         var failure: String?
         var missing: String?
         var outputs: [RenderStage.Rendered] = []
-        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty || !media.writes.isEmpty {
+        if !stale.isEmpty || !newOutputs.isEmpty || !vanished.isEmpty || !search.writes.isEmpty || !search.removed.isEmpty || !media.writes.isEmpty
+            || !media.removed.isEmpty {
             do throws(OutputWriter.Failure) {
                 var steps = PhaseTimer(enabled: options.timings)
                 let writer = try OutputWriter(output: options.output, knownSpare: differences.all)
@@ -108,12 +109,15 @@ struct RecordEdit {
                 for path in search.removed { writer.remove(path) }
                 steps.lap("  the search's files (\(search.writes.count) written, \(search.removed.count) removed)")
                 for (source, target) in media.writes { try writer.copy(source, as: target) }
-                if !media.writes.isEmpty { steps.lap("  the new photos' files (\(media.writes.count))") }
+                for path in media.removed { writer.remove(path) }
+                if !media.writes.isEmpty || !media.removed.isEmpty {
+                    steps.lap("  the photos' files (\(media.writes.count) written, \(media.removed.count) removed)")
+                }
                 // (The spare's differences left are those of the last edit that this one did not
                 // write: a new output among them, at the path of one an edit took out, stays.)
                 var paths = Set(stale.map(\.path))
                 paths.formUnion(made.map(\.file.path))
-                paths.formUnion(search.writes.map(\.target) + search.removed + media.writes.map(\.target))
+                paths.formUnion(search.writes.map(\.target) + search.removed + media.writes.map(\.target) + media.removed)
                 let gone = Set(vanished.values)
                 for path in differences.all.sorted() where !paths.contains(path) && !gone.contains(path) {
                     if differences.vanished.contains(path) { writer.remove(path) } else { try writer.keep(path) }
@@ -132,7 +136,7 @@ struct RecordEdit {
         let changedPaths = (outputs.filter { old[$0.id.key]?.hash != $0.hash }.map(\.file.path) + search.writes.map(\.target)
                             + media.writes.map(\.target)).sorted()
         let addedPaths = outputs.filter { old[$0.id.key] == nil }.map(\.file.path) + search.added + media.added
-        let removedPaths = Set(vanished.values).subtracting(outputs.map(\.file.path)).union(search.removed).sorted()
+        let removedPaths = Set(vanished.values).subtracting(outputs.map(\.file.path)).union(search.removed).union(media.removed).sorted()
         let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") } - removedPaths.count { $0.hasSuffix(".html") },
                               previous.files + addedPaths.count - removedPaths.count)
         if failure == nil {
@@ -140,9 +144,9 @@ struct RecordEdit {
                 let values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
-                         search: search, media: media.identities, differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
+                         search: search, media: (media.identities, media.removed), differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
                          problems: problemCounts == previous.problemCounts && warnings == previous.warnings ? nil : (problemCounts, warnings),
-                         counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files, previous.images + media.catalog.images.count))
+                         counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files, previous.images + media.count))
             } catch {
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
                 do throws(BuildStore.Damaged) { try store.clear() } catch {}
@@ -159,7 +163,7 @@ struct RecordEdit {
         }
         var report = BuildReport(
             diagnostics: diagnostics, sources: sources, succeeded: failure == nil, pages: pages, files: files,
-            images: previous.images + media.catalog.images.count, imagesMade: media.made, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
+            images: previous.images + media.count, imagesMade: media.made, imagesReused: 0, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
             failure: failure, notes: notes)
         report.warnings = warnings
         report.videos = previous.videos
@@ -340,14 +344,16 @@ struct RecordUpdate {
         let warningsAdded = checked.reduce(0) { $0 + (counts[$1] ?? 0) - (countsBefore[$1] ?? 0) }
         guard let captureTimes = mediaAsBefore(loaded, model: model) else { return giveUp("the media are made from other things", &timer) }
         timer.lap("check (\(checked.count) files)")
-        guard let media = mediaChange(content, site: site) else { return giveUp("a new photo cannot be published by itself", &timer) }
-        if !photos.isEmpty { timer.lap("images (\(photos.count) new, \(media.made) variants made)") }
-        // (The photos of the albums the edit adds to, by slug, before it: the new ones' pages.)
+        guard let media = mediaChange(content, model: model, site: site) else { return giveUp("a photo cannot be published by itself", &timer) }
+        if !photos.isEmpty { timer.lap("images (\(photos.count) edited, \(media.made) variants made)") }
+        // (The photos of the albums the edit changes, by file, with their slugs before it.)
         let keys = albums.compactMap { file -> AlbumKey? in
             guard case .album(let group, let id) = FileRole.of(file) else { return nil }
             return AlbumKey(group: group, album: id)
         }
-        let slugsBefore = Dictionary(uniqueKeysWithValues: keys.map { ($0, Set(model.album($0)?.photos.map(\.slug) ?? [])) })
+        let slugsBefore = Dictionary(uniqueKeysWithValues: keys.map { key in
+            (key, Dictionary((model.album(key)?.photos ?? []).map { ($0.file, $0.slug) }, uniquingKeysWith: { a, _ in a }))
+        })
 
         // (The orders of reports read when the others were written: from the memory, report by report.)
         let times: @Sendable (String) -> ReportClock? = { [memory] id in
@@ -358,7 +364,8 @@ struct RecordUpdate {
         guard let change = ModelBuilder.replace(records: changed.union(albums), added: added.subtracting(photos), in: &model, from: content,
                                                 history: model.revisions, captureTimes: captureTimes.merging(media.captureTimes) { _, new in new },
                                                 sealed: [], times: times),
-              let photoPages = photoOutputs(slugsBefore, model: model),
+              let photoPages = photoOutputs(slugsBefore, model: model).map({ ($0.new + media.maps.new.map { .geoJSON(.album($0)) },
+                                                                              $0.gone + media.maps.gone.map { .geoJSON(.album($0)) }) }),
               let (newOutputs, goneOutputs) = outputChanges(change, loaded, model, photoPages: photoPages) else {
             return giveUp("the model changes further than its pieces", &timer)
         }
@@ -470,7 +477,7 @@ struct RecordUpdate {
     /// deleted), when it changes which outputs there are only so; nil when it changes them
     /// otherwise (an event's calendars; check-ins of a member who had none).
     private func outputChanges(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel,
-                               photoPages: [OutputID]) -> (new: [OutputID], gone: [OutputID])? {
+                               photoPages: (new: [OutputID], gone: [OutputID])) -> (new: [OutputID], gone: [OutputID])? {
         guard change.outputsMayChange else { return ([], []) }
         guard change.sessions == nil else { return nil }
         var ids: Set<String> = []
@@ -480,7 +487,7 @@ struct RecordUpdate {
             default: return nil
             }
         }
-        var (new, gone): ([OutputID], [OutputID]) = (photoPages, [])
+        var (new, gone): ([OutputID], [OutputID]) = photoPages
         for id in ids.sorted() {
             let old = loaded.before.reportPosition(of: id).map { loaded.before.reports[$0] }
             let now = model.reports[id]
@@ -501,16 +508,19 @@ struct RecordUpdate {
         return new.isEmpty && gone.isEmpty ? nil : (new, gone)
     }
 
-    /// The pages of new album photos: nil when the edit changes the slugs of photos that were
-    /// there (a new one takes a name another had).
-    private func photoOutputs(_ before: [AlbumKey: Set<String>], model: SiteModel) -> [OutputID]? {
-        var pages: [OutputID] = []
+    /// The pages of new album photos, and those of deleted ones: nil when the edit changes the
+    /// slug of a photo that stays (a new one takes a name another had, or frees one).
+    private func photoOutputs(_ before: [AlbumKey: [String: String]], model: SiteModel) -> (new: [OutputID], gone: [OutputID])? {
+        var pages: (new: [OutputID], gone: [OutputID]) = ([], [])
         for (key, old) in before.sorted(by: { $0.key.group + "/" + $0.key.album < $1.key.group + "/" + $1.key.album }) {
-            guard let album = model.album(key) else { return nil }
-            let now = album.photos.map(\.slug)
-            guard old.isSubset(of: now), now.count - old.count == photos.count(where: { FileRole.of($0) == .photo(group: key.group, album: key.album) })
-            else { return nil }
-            pages += now.filter { !old.contains($0) }.map { .photo(key, $0) }
+            // (An album of a group that is not published has no pages, before or after.)
+            guard let album = model.album(key) else {
+                if old.isEmpty { continue } else { return nil }
+            }
+            let now = Dictionary(album.photos.map { ($0.file, $0.slug) }, uniquingKeysWith: { a, _ in a })
+            guard now.allSatisfy({ file, slug in old[file].map { $0 == slug } ?? true }) else { return nil }
+            pages.new += now.filter { old[$0.key] == nil }.map(\.value).sorted().map { .photo(key, $0) }
+            pages.gone += old.filter { now[$0.key] == nil }.map(\.value).sorted().map { .photo(key, $0) }
         }
         return pages
     }
@@ -552,7 +562,7 @@ extension RecordEdit {
     private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
-                      media: [(path: String, identity: String)], differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
+                      media: (written: [(path: String, identity: String)], removed: [String]), differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
                       counts: (pages: Int, files: Int, images: Int)?) throws(BuildStore.Damaged) {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         var timer = PhaseTimer(enabled: options.timings)
@@ -631,9 +641,9 @@ extension RecordEdit {
                 let putIndex = try db.makeStatement(sql: "UPDATE search_indexes SET key = ?, dependencies = ? WHERE name = ?")
                 for index in search.remade { try putIndex.execute(arguments: [index.key, BuildStore.pack(try ids(index.reads)), index.name]) }
                 let putPublished = try db.makeStatement(sql: "INSERT OR REPLACE INTO published (path, identity) VALUES (?, ?)")
-                for (path, identity) in search.identities + media { try putPublished.execute(arguments: [path, identity]) }
+                for (path, identity) in search.identities + media.written { try putPublished.execute(arguments: [path, identity]) }
                 let dropPublished = try db.makeStatement(sql: "DELETE FROM published WHERE path = ?")
-                for path in search.removed { try dropPublished.execute(arguments: [path]) }
+                for path in search.removed + media.removed { try dropPublished.execute(arguments: [path]) }
                 let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
                 for key in gone.outputs { try dropOutput.execute(arguments: [key]) }
                 timer.lap("    save: outputs and the search's files")

@@ -97,8 +97,8 @@ struct StoreSession {
     /// The files whose bytes changed, when every one of them is a record's file that was there
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
-    /// message's), or a report of one file or a reply that is new or deleted, or a new photo (not
-    /// a video) of an album; else nil.
+    /// message's), or a report of one file or a reply that is new or deleted, or an album's photo
+    /// (not a video) new or replaced; else nil.
     private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> RecordFiles? {
         var edited: [String] = []
         var added: Set<String> = [], removed: Set<String> = []
@@ -107,7 +107,8 @@ struct StoreSession {
             if change.old == nil || change.new == nil {
                 switch role {
                 case .report(_, _, bundle: false), .reply: break
-                case .photo where RecordUpdate.isPhoto(path) && change.old == nil: break
+                // (A deleted photo's header cannot be read as the last build read it.)
+                case .photo where RecordUpdate.isPhoto(path) && change.new != nil: break
                 default: return nil
                 }
                 if change.old == nil { added.insert(path) }
@@ -115,7 +116,7 @@ struct StoreSession {
             }
             switch role {
             case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: edited.append(path)
-            case .photo where RecordUpdate.isPhoto(path) && change.old == nil: edited.append(path)
+            case .photo where RecordUpdate.isPhoto(path): edited.append(path)
             default: return nil
             }
         }
