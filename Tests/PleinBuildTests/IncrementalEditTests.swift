@@ -4,6 +4,7 @@ import PleinLoad
 import PleinModel
 import PleinRender
 @testable import PleinBuild
+import PleinImages
 import Synchronization
 import Testing
 
@@ -189,9 +190,19 @@ extension IncrementalTests {
         _ = state.update(content: [empty + "/index.md"], templates: [])
         #expect(state.diagnostics.contains { $0.file.hasSuffix(empty + "/index.md") && $0.message.contains("no photos") })
         let first = empty + "/eerste.jpg"
-        try FileManager.default.copyItem(atPath: source, toPath: site.content + "/" + first)
+        let placed = site.content + "/" + folder + "/den-osse-instap.jpg"
+        try FileManager.default.copyItem(atPath: placed, toPath: site.content + "/" + first)
         update(first, album: empty + "/index.md", "an album's first photo")
         #expect(!state.diagnostics.contains { $0.file.hasSuffix(empty + "/index.md") && $0.message.contains("no photos") })
+        // Its map goes with its position: the photo replaced by a copy without one.
+        let map = "groups/duikclub-de-zeehond/albums/lege-map/map.geojson"
+        #expect(state.files.dictionary[map] != nil, "the album's map, with its first placed photo")
+        let bare = site.dir.path + "/zonder-positie.jpg"
+        #expect((try? ImageIO.write(placed, to: bare, width: 0, square: false, format: .jpeg, quality: 80).get()) != nil)
+        unlink(site.content + "/" + first)
+        try FileManager.default.moveItem(atPath: bare, toPath: site.content + "/" + first)
+        update(first, album: empty + "/index.md", "an album's photo replaced by one without a position")
+        #expect(state.files.dictionary[map] == nil, "the album's map goes with its last placed photo")
         unlink(site.content + "/" + first)
         update(first, album: empty + "/index.md", "an album's last photo deleted")
         #expect(state.diagnostics.contains { $0.file.hasSuffix(empty + "/index.md") && $0.message.contains("no photos") })

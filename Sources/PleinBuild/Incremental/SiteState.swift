@@ -303,8 +303,9 @@ public struct SiteState: Sendable {
             }
         }
         // The outputs: after a model made piece by piece, the same as last time unless its
-        // pieces may change which there are (`ModelChange.outputsMayChange`).
-        var ids = piecesOnly?.outputsMayChange == false && !last.ids.isEmpty ? last.ids : renderer.outputs()
+        // pieces may change which there are (`ModelChange.outputsMayChange`), or a photo's
+        // position does (an album's map is there while one of its photos has one).
+        var ids = piecesOnly?.outputsMayChange == false && piecesOnly?.images.isEmpty == true && !last.ids.isEmpty ? last.ids : renderer.outputs()
         let sameOutputs = piecesOnly != nil && !last.ids.isEmpty && (ids.count == last.ids.count && ids == last.ids)
         if sameOutputs { ids = last.ids }
         // The facts: what outputs read, each with a fingerprint (for a build without the store or
