@@ -23,13 +23,7 @@ extension IncrementalTests {
         let single = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
         let reply = bundle + "/replies/20261010T1210-marieke-hendriks.md"
         // The facts changed in place are those made of the whole model.
-        func expectWholeFacts(_ label: String) {
-            if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
-                let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
-                                  images: state.last.catalog, theme: state.theme)
-                #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
-            }
-        }
+        func expectWholeFacts(_ label: String) { expectFactsOfTheWholeModel(state, site, label) }
         func update(_ paths: Set<String>, _ label: String, loaded: ContentChange, modelled: ModelChange?) {
             let update = state.update(content: paths, templates: [])
             #expect(state.lastChange.loaded == loaded, "\(label): loaded \(state.lastChange.loaded)")
@@ -156,13 +150,7 @@ extension IncrementalTests {
         let folder = "groups/duikclub-de-zeehond/albums/duikweekend-zeeland"
         let album = folder + "/index.md"
         let source = site.content + "/" + folder + "/kreeft-onder-steiger.jpg"
-        func expectWholeFacts(_ label: String) {
-            if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
-                let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
-                                  images: state.last.catalog, theme: state.theme)
-                #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
-            }
-        }
+        func expectWholeFacts(_ label: String) { expectFactsOfTheWholeModel(state, site, label) }
         func update(_ photo: String, album: String, _ label: String) {
             let update = state.update(content: [photo], templates: [])
             #expect(state.lastChange.loaded == .records([photo, album]), "\(label): loaded \(state.lastChange.loaded)")

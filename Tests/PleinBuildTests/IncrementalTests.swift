@@ -77,6 +77,15 @@ import Testing
         #expect(state.diagnostics == fresh.diagnostics, "\(label): the problems differ: \(Set(state.diagnostics).symmetricDifference(fresh.diagnostics).map(\.message).prefix(4))")
     }
 
+    /// The facts an update changed in place are those made of the whole model.
+    func expectFactsOfTheWholeModel(_ state: SiteState, _ site: Site, _ label: String) {
+        if let model = state.last.model, let settings = try? String(contentsOfFile: site.content + "/site.yaml", encoding: .utf8) {
+            let whole = Facts(model, settings: settings, bodies: state.last.bodies.digests, texts: state.last.bodies.bodies,
+                              images: state.last.catalog, theme: state.theme)
+            #expect(state.last.facts == whole, "\(label): facts as made of the whole model")
+        }
+    }
+
     /// Aggregates update only when an edit changes what they show: editing the end of an old
     /// report's body (past its summary, outside the feeds' window) renders its own page and
     /// feeds and its author's feeds, not the site feed, the area list, the maps or the sitemap.
