@@ -608,8 +608,8 @@ def kind_edits(content):
     return kinds
 
 
-# With `--only`: the kinds of edit measured (each named by a part of its name), and not the fresh
-# builds the shares of the title and the base layout are of.
+# With `--only`: the kinds of edit measured (each named by a part of its name); the fresh builds
+# the shares of the title and the base layout are of, with either.
 ONLY = None
 
 
@@ -756,10 +756,9 @@ def edit_kinds(work, reports, edits):
     # member's bio in turns, each to a record not edited above.
     first = "the first edit after a fresh build"
     fresh, clean = [], []
-    if ONLY is not None:
-        return {"reports": reports, "kinds": results, "fresh": fresh, "clean": clean, "title": title, "whole": list(whole)}
-    results[first] = {"page": [], "all": [], "build": []}
-    for i in range(edits):
+    if chosen(first):
+        results[first] = {"page": [], "all": [], "build": []}
+    for i in range(edits if chosen(first) else 0):
         number += 1
         fresh.append(run(cmd + ["--fresh"], env=env)[0])
         edit = KindEdit(content, number)
@@ -774,7 +773,7 @@ def edit_kinds(work, reports, edits):
     # (Each into a folder of its own, put into the trash after it rather than removed: making
     # files just after a tree was removed is slower on this machine's disk, which made the second
     # and third of these up to twice as slow as the first.)
-    for i in range(title_edits):
+    for i in range(title_edits if whole else 0):
         scratch = os.path.join(folder, "clean-run")
         discard(work, scratch)
         clean.append(run([PLEIN, "build", "--content", content, "--templates", theme,
