@@ -557,6 +557,8 @@ def record_by_record(plein, community, rng):
                  "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
                  "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced"):
         before = tree(out)[0]
+        # (A number of its own: a new report named as one the random edits made is no edit.)
+        community.counter += 1
         what = getattr(community, kind)(rng)
         if not what:
             continue

@@ -4,6 +4,7 @@ import PleinCore
 import PleinLoad
 import PleinRender
 @testable import PleinBuild
+import PleinImages
 import Testing
 
 /// The dev server rebuilds only what an edit touches; what it then serves must be exactly what
@@ -600,6 +601,25 @@ import Testing
             #expect(deleted.succeeded && deleted.changes?.removed.contains { $0.hasPrefix("media/") } == true, "\(name) deleted: its variants go")
             expectSameAsClean(name + " deleted")
         }
+        // An album's first photo with a position brings its map, record by record; the photo
+        // replaced by a copy without one takes it away.
+        let empty = "groups/duikclub-de-zeehond/albums/lege-map/"
+        try site.write(empty + "index.md", "---\ntitle: Nog leeg\ndate: 2026-10-01\n---\nHier komen de foto's.\n")
+        #expect(Pipeline.build(options).succeeded)
+        try FileManager.default.copyItem(atPath: site.content + "/" + album + "den-osse-instap.jpg", toPath: site.content + "/" + empty + "eerste.jpg")
+        let placed = Pipeline.build(options)
+        #expect(placed.succeeded && placed.recordByRecord && placed.changes?.added.contains(empty + "map.geojson") == true,
+                "an album's first placed photo: \(placed.fullBuildReason ?? String(describing: placed.changes?.added.filter { $0.hasPrefix(empty) }))")
+        expectSameAsClean("an album's first placed photo")
+        let bare = site.dir.path + "/zonder-positie.jpg"
+        #expect((try? ImageIO.write(site.content + "/" + album + "den-osse-instap.jpg", to: bare, width: 0, square: false, format: .jpeg,
+                                    quality: 80).get()) != nil)
+        try FileManager.default.removeItem(atPath: site.content + "/" + empty + "eerste.jpg")
+        try FileManager.default.moveItem(atPath: bare, toPath: site.content + "/" + empty + "eerste.jpg")
+        let unplaced = Pipeline.build(options)
+        #expect(unplaced.succeeded && unplaced.recordByRecord && unplaced.changes?.removed.contains(empty + "map.geojson") == true,
+                "the photo replaced by one without a position: \(unplaced.fullBuildReason ?? String(describing: unplaced.changes?.removed))")
+        expectSameAsClean("an album's placed photo replaced by one without a position")
         // A report taken out (record by record too: its page leaves the output, and the store
         // notes it as gone from it) and written again: the edit that puts it back writes its
         // page, and the next edit keeps it.

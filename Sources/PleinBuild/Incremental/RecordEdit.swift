@@ -241,7 +241,7 @@ struct RecordUpdate {
         let source: RememberedSource
         let renderer: Renderer
         let search: SearchChange
-        /// The new album photos' published forms and files.
+        /// The edited album photos' published forms and files.
         let media: MediaChange
     }
 
@@ -478,7 +478,8 @@ struct RecordUpdate {
     /// otherwise (an event's calendars; check-ins of a member who had none).
     private func outputChanges(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel,
                                photoPages: (new: [OutputID], gone: [OutputID])) -> (new: [OutputID], gone: [OutputID])? {
-        guard change.outputsMayChange else { return ([], []) }
+        // (A photo replaced by one with a position, or without, may bring its album's map or take it.)
+        guard change.outputsMayChange || !photoPages.new.isEmpty || !photoPages.gone.isEmpty else { return ([], []) }
         guard change.sessions == nil else { return nil }
         var ids: Set<String> = []
         for path in added.union(removed).subtracting(photos) {
@@ -509,7 +510,8 @@ struct RecordUpdate {
     }
 
     /// The pages of new album photos, and those of deleted ones: nil when the edit changes the
-    /// slug of a photo that stays (a new one takes a name another had, or frees one).
+    /// slug of a photo that stays (a new one takes a name another had, or frees one). (Their
+    /// albums' maps: `MediaChange.maps`.)
     private func photoOutputs(_ before: [AlbumKey: [String: String]], model: SiteModel) -> (new: [OutputID], gone: [OutputID])? {
         var pages: (new: [OutputID], gone: [OutputID]) = ([], [])
         for (key, old) in before.sorted(by: { $0.key.group + "/" + $0.key.album < $1.key.group + "/" + $1.key.album }) {
