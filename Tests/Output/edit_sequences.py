@@ -306,8 +306,11 @@ class Community:
         return f"{os.path.relpath(target, self.content)} replaced by another photo"
 
     def photo_gone(self, rng):
-        """An album photo deleted (perhaps the album's cover, or one its list names)."""
+        """An album photo deleted (perhaps the album's cover, or one its list names: an error; but
+        for the edits that must be built record by record)."""
         photos = self.files("groups/*/albums/*/*.jpg")
+        if getattr(self, "plain_only", False):
+            photos = [p for p in photos if os.path.basename(p) not in self.read(os.path.join(os.path.dirname(p), "index.md"))]
         if not photos:
             return None
         gone = rng.choice(photos)
@@ -555,7 +558,7 @@ def record_by_record(plein, community, rng):
     community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
                  "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
-                 "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced"):
+                 "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced", "photo_gone"):
         before = tree(out)[0]
         # (A number of its own: a new report named as one the random edits made is no edit.)
         community.counter += 1

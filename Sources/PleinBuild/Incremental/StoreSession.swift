@@ -98,7 +98,7 @@ struct StoreSession {
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
     /// message's), or a report of one file or a reply that is new or deleted, or an album's photo
-    /// (not a video) new or replaced; else nil.
+    /// (not a video) new, replaced or deleted; else nil.
     private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> RecordFiles? {
         var edited: [String] = []
         var added: Set<String> = [], removed: Set<String> = []
@@ -107,8 +107,7 @@ struct StoreSession {
             if change.old == nil || change.new == nil {
                 switch role {
                 case .report(_, _, bundle: false), .reply: break
-                // (A deleted photo's header cannot be read as the last build read it.)
-                case .photo where RecordUpdate.isPhoto(path) && change.new != nil: break
+                case .photo where RecordUpdate.isPhoto(path): break
                 default: return nil
                 }
                 if change.old == nil { added.insert(path) }
