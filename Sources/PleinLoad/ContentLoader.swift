@@ -220,8 +220,9 @@ public enum ContentLoader {
         var added: Set<String> = [], removed: Set<String> = []
         // A report of one file: none of its name has a folder (whose replies it would take).
         func single(_ area: String, _ name: String) -> Bool { !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name) }
-        // Photos by album file: those added, and those deleted.
+        // Photos by album file: those added, and those deleted; and the albums whose photos changed.
         var photosAdded: [String: Set<String>] = [:], photosRemoved: [String: Set<String>] = [:], photoFiles: Set<String> = []
+        var photoAlbums: Set<String> = []
         for path in changed {
             guard FileRole.section(of: path).map(state.site.has) ?? true else { return nil }
             if case .photo(let group, let id) = FileRole.of(path) {
@@ -232,10 +233,11 @@ public enum ContentLoader {
                 switch (state.images[path] != nil, listed(path)) {
                 case (false, true): photosAdded[album, default: []].insert(path)
                 case (true, false): photosRemoved[album, default: []].insert(path)
-                case (true, true): photosAdded[album, default: []].formUnion([])  // (replaced: its album is made again)
+                case (true, true): break  // (replaced)
                 case (false, false): return nil
                 }
                 photoFiles.insert(path)
+                photoAlbums.insert(album)
                 continue
             }
             if let before = state.parsed[path], state.tree.files[path] != nil, !listed(path) {
@@ -282,7 +284,7 @@ public enum ContentLoader {
         // once every file has been read and made into its record.
         // An album's photos after the edit.
         var albums: [(index: Int, files: [String])] = []
-        for album in Set(photosAdded.keys).union(photosRemoved.keys).sorted() {
+        for album in photoAlbums.sorted() {
             guard let index = content.albums.firstIndex(where: { $0.file == album }) else { return nil }
             func names(_ paths: Set<String>?) -> Set<String> { Set((paths ?? []).map { String($0.split(separator: "/").last!) }) }
             albums.append((index, Set(content.albums[index].imageFiles).union(names(photosAdded[album])).subtracting(names(photosRemoved[album])).sorted()))
@@ -320,7 +322,7 @@ public enum ContentLoader {
         state.fresh = changed
         // (An album without photos now has that problem, in place of the one it had: `albums`.)
         let empty = albums.filter { $0.files.isEmpty }.map { Diagnostic(.emptyAlbum, in: content.albums[$0.index].file, at: .fileStart) }
-        return (added, (read.flatMap(\.diagnostics) + made.problems + empty).sorted(), Set(photosAdded.keys).union(photosRemoved.keys))
+        return (added, (read.flatMap(\.diagnostics) + made.problems + empty).sorted(), photoAlbums)
     }
 
     /// Whether a problem of a record's file comes of the files joined to it, not of its own text.

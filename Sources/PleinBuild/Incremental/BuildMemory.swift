@@ -141,12 +141,27 @@ struct StoreMemory: BuildMemory {
             .listing(previous.scan.entries(removed).mapValues { Int($0.size) })
         let (result, state) = ContentLoader.loadKeepingState(asBefore, known: known, timings: options.timings)
         var content = result.content
+        var diagnostics = result.diagnostics
+        // A deleted photo is listed where it was, but its first bytes are gone: the last build read
+        // them without a problem (or it would not have published the photo), and they were of the
+        // kind its name says (or that was a problem too).
+        let photos = removed.filter(RecordUpdate.isPhoto)
+        if !photos.isEmpty {
+            diagnostics.removeAll { diagnostic in
+                guard photos.contains(diagnostic.file), case .unreadable = diagnostic.problem else { return false }
+                return true
+            }
+            for path in photos {
+                guard let image = content.images[path] else { continue }
+                content.images[path] = ImageFile(path: path, size: image.size, kind: ImageFile.Kind(extension: FileRole.splitExtension(path).ext))
+            }
+        }
         if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
         if !slice.membersRead {
             guard let index = try memberIndex() else { throw MemoryLacks(reason: "the members' index") }
             content.resolveMembers(with: index)
         }
-        return ContentBefore(content: content, state: state, diagnostics: result.diagnostics, fs: fs)
+        return ContentBefore(content: content, state: state, diagnostics: diagnostics, fs: fs)
     }
 
     /// The records of the files in `slice` whose bytes are those they were read from: as they

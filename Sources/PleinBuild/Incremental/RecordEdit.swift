@@ -441,24 +441,8 @@ struct RecordUpdate {
     /// The slice of the content as the last build read it (each file's record from the store,
     /// the edited files' as they were), then with the edited records made again in place.
     private func load(slice: ContentSlice, changed: Set<String>, albums: Set<String>, timer: inout PhaseTimer) throws -> Loaded {
-        var loaded = try memory.contentBefore(slice, edited: changed.subtracting(photos), added: added, removed: removed, options: options,
+        let loaded = try memory.contentBefore(slice, edited: changed.subtracting(photos), added: added, removed: removed, options: options,
                                               timer: &timer)
-        // (A deleted photo is listed as it was, but its first bytes are gone: the last build read
-        // them without a problem, or it would not have published the photo; they were of the kind
-        // its name says, or that was a problem too.)
-        let deleted = photos.intersection(removed)
-        if !deleted.isEmpty {
-            let diagnostics = loaded.diagnostics.filter { diagnostic in
-                guard deleted.contains(diagnostic.file), case .unreadable = diagnostic.problem else { return true }
-                return false
-            }
-            var content = loaded.content
-            for path in deleted {
-                guard let image = content.images[path] else { continue }
-                content.images[path] = ImageFile(path: path, size: image.size, kind: ImageFile.Kind(extension: FileRole.splitExtension(path).ext))
-            }
-            loaded = ContentBefore(content: content, state: loaded.state, diagnostics: diagnostics, fs: loaded.fs)
-        }
         var (state, content) = (loaded.state, loaded.content)
         guard let (new, problems, joined) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: loaded.diagnostics,
                                                                         fs: loaded.fs, changed: changed, tolerating: true),

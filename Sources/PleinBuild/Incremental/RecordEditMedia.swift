@@ -120,7 +120,7 @@ extension RecordUpdate {
         // photo that goes stay while another photo of its name publishes them.)
         var kept = Set(change.writes.map(\.target))
         let names = Set(before.keys.map { PhotoName.slug(($0 as NSString).lastPathComponent) })
-        for group in model.groups.values {
+        for group in model.groups.values where !names.isEmpty {
             for album in group.albums {
                 for photo in album.photos where !edited.contains(photo.path) && names.contains(PhotoName.slug(photo.file)) {
                     guard let image = published(photo.path) else { return nil }
