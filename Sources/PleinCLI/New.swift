@@ -252,10 +252,12 @@ struct NewCI: ParsableCommand {
 
             The CI gets plein the way chosen below, by default from plein's own package carried in the repository (--vendor); it \
             never downloads plein from an address nobody gave. Files written before are kept, except that --vendor points them at \
-            the new package. It ends with what is left to do in the forge's settings; plein help publishing says more.
+            the new package; with --update, those nobody changed since plein wrote them are written anew. It ends with what is left to do in the forge's settings; plein help publishing says more.
             """
     )
     @Option(help: "github or gitlab.") var forge: ForgeOption
+    @Flag(help: "Write anew the files plein new ci wrote before that nobody changed since (the issue forms offer the site's areas, groups and places as they are now); files you changed are kept, and named.")
+    var update = false
     @OptionGroup(title: "How the CI gets plein") var package: PackageOptions
 
     func run() throws {
@@ -266,7 +268,7 @@ struct NewCI: ParsableCommand {
         switch try package.resolve() {
         case .success(let source):
             defer { if case .vendored(let own) = source { own.discard() } }
-            try writeCI(at: site.root, forge: ci, source: source)
+            try writeCI(at: site.root, forge: ci, source: source, update: update)
         case .failure(let problem): throw UsageError(message: problem.description)
         }
     }
@@ -274,9 +276,9 @@ struct NewCI: ParsableCommand {
 
 /// Writes the CI for `forge` into the site's folder and says which way it gets plein and what is
 /// left to do in the forge's settings.
-func writeCI(at folder: String, forge: Scaffold.Forge, source: Scaffold.PackageSource) throws {
+func writeCI(at folder: String, forge: Scaffold.Forge, source: Scaffold.PackageSource, update: Bool = false) throws {
     do {
-        let written = try Scaffold.ci(at: folder, forge: forge, package: source)
+        let written = try Scaffold.ci(at: folder, forge: forge, package: source, update: update)
         for path in written.files { print(path) }
         for step in written.next { Terminal.note(step) }
     } catch {
@@ -367,7 +369,7 @@ struct NewFromIssue: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: issue) else { throw UsageError(message: "cannot read \(issue)") }
         try inSite { site throws(Scaffold.Failure) in
             let scaffold = Scaffold(contentRoot: site.content)
-            let post = try Scaffold.IssuePost.read(data, forms: site.root, site: scaffold.content.site)
+            let post = try Scaffold.IssuePost.read(data, forms: site.root, content: scaffold.content)
             if listAttachments {
                 for attachment in post.attachments { print("\(attachment.name) \(attachment.url)") }
                 return

@@ -158,7 +158,7 @@ struct NewReport: ParsableCommand {
     @OptionGroup var site: ContentLocation
     @Option var area: String?
     @Option var title: String?
-    @Option(help: "One of the site's categories: suspicious, attention, event, complaint or message (site.yaml 'categories').") var category: String?
+    @Option(help: "One of the site's categories, by its id (suspicious, attention, event, complaint, message) or its name on the site.") var category: String?
     @Option var author: String?
     // West of Greenwich and south of the equator a coordinate starts with '-': taken as the value.
     @Option(parsing: .unconditional) var lat: Double?
@@ -166,18 +166,46 @@ struct NewReport: ParsableCommand {
     @Option(help: "When it happened (default: now).") var at: String?
 
     func run() throws {
-        let area = try ask(area, "Postcode area", option: "--area")
+        // Each answer is checked as it is given, and asked again when it cannot be used, in the
+        // site's words: its areas and categories by their names, a member by their name.
+        let s = Scaffold(contentRoot: site.folder)
+        let content = s.content
+        let areas = content.areas.map { ($0.id, $0.name) }
+        let known = content.areas.map { Scaffold.IssueForm.option(name: $0.name, id: $0.id) }
+        let area = Scaffold.IssueAnswers.record(try askChecked(area, "Area" + (known.isEmpty ? " (its id, often the postcode)" : " (\(known.joined(separator: ", ")), or a new one's id)"),
+                                                               option: "--area") { answer throws(Scaffold.Failure) in
+            let id = Scaffold.IssueAnswers.record(answer, among: areas)
+            guard Slug.isValid(id) else { throw Scaffold.Failure("'\(answer)' is not an area of the site, nor an id for a new one (lower-case letters, digits and dashes)") }
+        }, among: areas)
         let title = try ask(title, "Title", option: "--title")
-        let scaffolding = Scaffold(contentRoot: site.folder)
-        let categories = scaffolding.content.site.categories.map(\.rawValue)
-        let category = try ask(category, "Category (\(categories.joined(separator: ", ")))", option: "--category")
-        let author = try ask(author, "Author (member id)", option: "--author")
-        guard let lat = try lat ?? Double(ask(nil, "Latitude", option: "--lat")),
-              let lon = try lon ?? Double(ask(nil, "Longitude", option: "--lon")) else {
-            throw UsageError(message: "--lat and --lon must be numbers")
+        let words = Scaffold.IssueForm.categoryLabels(site: content.site)
+        let said = content.site.categories.map { words[$0]! }
+        let category = Scaffold.IssueForm.category(try askChecked(category, "Category (\(said.joined(separator: ", ")))", option: "--category") { answer throws(Scaffold.Failure) in
+            let id = Scaffold.IssueForm.category(answer, site: content.site)
+            guard content.site.categories.contains(where: { $0.rawValue == id }) else {
+                throw Scaffold.Failure("'\(answer)' is not one of this site's categories: \(said.joined(separator: ", "))")
+            }
+        }, site: content.site)
+        let author = try askChecked(author, "Author (a member's id or name)", option: "--author") { answer throws(Scaffold.Failure) in
+            _ = try s.checkMember(answer)
         }
-        try scaffold(scaffolding) { s throws(Scaffold.Failure) in
-            try s.report(area: area, title: title, category: category, author: author, lat: lat, lon: lon, at: at)
+        let position: Coordinate
+        if let lat, let lon {
+            position = Coordinate(lat: lat, lon: lon)
+        } else if lat != nil || lon != nil {
+            throw UsageError(message: "give both --lat and --lon")
+        } else {
+            var found: Coordinate?
+            _ = try askChecked(nil, "Where (a place of places.yaml, a map app's link, or latitude, longitude)", option: "--lat and --lon") { answer throws(Scaffold.Failure) in
+                switch Scaffold.IssueAnswers.position(answer, content: content) {
+                case .at(let c, _): found = c
+                case .unknown(let why): throw Scaffold.Failure(why)
+                }
+            }
+            position = found!
+        }
+        try scaffold(s) { s throws(Scaffold.Failure) in
+            try s.report(area: area, title: title, category: category, author: author, lat: position.lat, lon: position.lon, at: at)
         }
     }
 }

@@ -160,6 +160,7 @@ struct Assembler {
                     joined: o.moment("joined"), home: home, postcode: o.string("postcode"), diving: diving,
                     follows: o.strings("follows"), friends: o.strings("friends"), body: body, spans: spans)
                 member.left = o.moment("left")
+                member.github = o.string("github").map { String($0.filter { $0 != "@" && !$0.isWhitespace }) }
                 members.append(member)
 
             case .group(let id):

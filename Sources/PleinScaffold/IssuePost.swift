@@ -14,13 +14,15 @@ extension Scaffold {
         public let answers: [String: String]
         /// When the issue was opened (the time of a reply, and of a report that does not say).
         public let opened: String
+        /// The GitHub login of the issue's author: the member it is from (`github` in their file).
+        public let author: String
         /// The photos' addresses, in the order of the body, with the names
         /// `--list-attachments` gives them (`attachment-1`, …).
         public let attachments: [(name: String, url: String)]
 
         /// Reads `json`, with the forms as `folder` (the repository's root) holds them, or as
-        /// plein writes them for `site` where it holds none.
-        public static func read(_ json: Data, forms folder: String, site: SiteConfig) throws(Failure) -> IssuePost {
+        /// plein writes them for `content` where it holds none.
+        public static func read(_ json: Data, forms folder: String, content: Content) throws(Failure) -> IssuePost {
             guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
                 throw Failure("this is not a GitHub issue's JSON: expected an object with the issue, as $GITHUB_EVENT_PATH or the REST API gives it")
             }
@@ -32,7 +34,7 @@ extension Scaffold {
             let labels = Set((issue["labels"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
             let sections = Self.sections(of: body)
             let headings = Set(sections.map(\.label))
-            let forms = IssueForm.forms(for: site).map { Self.asWritten($0, in: folder) }
+            let forms = IssueForm.forms(for: content).map { Self.asWritten($0, in: folder) }
             // The form's label says which it is; without it (a label the repository lacks is not
             // put on), the form all of whose required fields the issue answers.
             guard let form = forms.first(where: { labels.contains($0.kind.label) })
@@ -41,15 +43,22 @@ extension Scaffold {
                               + "its text has none of their fields")
             }
             var answers: [String: String] = [:]
+            var unanswered: [String] = []
             for item in form.items {
                 guard let answer = sections.first(where: { $0.label == item.label })?.value, !answer.isEmpty else {
-                    if item.required { throw Failure("issue #\(number) does not answer '\(item.label)', which a \(form.kind.rawValue) needs") }
+                    if item.required { unanswered.append("'\(item.label)'") }
                     continue
                 }
                 answers[item.id] = answer
             }
+            guard unanswered.isEmpty else {
+                throw Failure("issue #\(number) does not answer \(unanswered.joined(separator: ", ")), which a \(form.kind.rawValue) needs")
+            }
+            // A form plein wrote before it knew members by their account asked for their id.
+            if let given = sections.first(where: { $0.label == "Your member id" })?.value, !given.isEmpty { answers["member"] = given }
             let attachments = try Self.attachments(in: answers["photos"] ?? "", number: number)
-            return IssuePost(number: number, kind: form.kind, answers: answers, opened: opened, attachments: attachments)
+            let author = ((issue["user"] as? [String: Any])?["login"] as? String) ?? ""
+            return IssuePost(number: number, kind: form.kind, answers: answers, opened: opened, author: author, attachments: attachments)
         }
 
         /// The body's answers: the text under each `### ` heading, trimmed.
@@ -109,42 +118,90 @@ extension Scaffold {
     }
 
     /// Writes the content file an issue asks for (a report with its photos, a reply, an event),
-    /// checked as `plein new` checks its own: an answer plein cannot take is refused, with which
-    /// and why, before anything is written. The photos are read from `attachments`, the folder
-    /// the workflow downloaded them into. Returns the files written.
+    /// checked as `plein new` checks its own: every answer plein cannot take is said at once, in
+    /// the form's words, before anything is written. The member is the issue's author (`github`
+    /// in their file). The photos are read from `attachments`, the folder the workflow downloaded
+    /// them into. Returns the files written.
     public func post(_ issue: IssuePost, attachments folder: String?) throws(Failure) -> [String] {
         let a = issue.answers
-        let member = (a["member"] ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "@ "))
+        var problems: [String] = []
+        func label(_ id: String) -> String { IssueForm.forms(for: content).first { $0.kind == issue.kind }?.items.first { $0.id == id }?.label ?? id }
+        func attempt<T>(_ field: String?, _ work: () throws(Failure) -> T) -> T? {
+            do { return try work() } catch {
+                problems.append((field.map { "'\(label($0))': " } ?? "") + error.description)
+                return nil
+            }
+        }
+        // Who posts: the issue's author, known by the account in their member file.
+        var member = IssueAnswers.member(login: issue.author, content: content)?.id
+        if member == nil, let given = a["member"] {
+            member = attempt(nil) { () throws(Failure) in try requireMember(given.trimmingCharacters(in: CharacterSet(charactersIn: "@ "))).id }
+        } else if member == nil {
+            let login = issue.author.isEmpty ? "the issue's author" : "@" + issue.author
+            problems.append("\(login) is not a member of the site: a maintainer adds `github: \(issue.author.isEmpty ? "<their login>" : issue.author)` "
+                            + "to their file in content/users/ (plein new member makes one), then labels the issue again")
+        }
+        func finish<T>(_ value: T?) throws(Failure) -> T {
+            guard problems.isEmpty, let value else {
+                throw Failure("issue #\(issue.number) cannot be published as it is; answer again in the issue (edit it), then a maintainer labels it again:\n"
+                              + problems.map { "  - " + $0 }.joined(separator: "\n"))
+            }
+            return value
+        }
         switch issue.kind {
         case .report:
-            let location = a["location"] ?? ""
-            guard let (lat, lon) = Self.coordinate(location) else {
-                throw Failure("the answer to 'Where' is not a latitude and longitude such as 52.3631, 4.9402: '\(location)'")
+            let area = IssueAnswers.record(a["area"] ?? "", among: content.areas.map { ($0.id, $0.name) })
+            if !Slug.isValid(area) { problems.append("'\(label("area"))': '\(a["area"] ?? "")' is not an area of the site") }
+            let category = IssueForm.category(a["category"] ?? "", site: content.site)
+            if !content.site.categories.contains(where: { $0.rawValue == category }) {
+                let words = IssueForm.categoryLabels(site: content.site)
+                problems.append("'\(label("category"))': '\(a["category"] ?? "")' is not one of this site's categories: "
+                                + content.site.categories.map { "'\(words[$0]!)'" }.joined(separator: ", "))
             }
+            var position: Coordinate?
+            switch IssueAnswers.position(a["location"] ?? "", content: content) {
+            case .at(let c, _): position = c
+            case .unknown(let why): problems.append("'\(label("location"))': " + why)
+            }
+            let at = a["at"].map(Self.isoTime) ?? issue.opened
+            _ = attempt("at") { () throws(Failure) in try checkTime(at) }
+            let title = a["title"] ?? ""
+            _ = attempt("title") { () throws(Failure) in try slug(title, what: "title") }
             var files: [(name: String, bytes: [UInt8])] = []
             for (index, attachment) in issue.attachments.enumerated() {
                 guard let folder, let data = FileManager.default.contents(atPath: folder + "/" + attachment.name) else {
-                    throw Failure("photo \(index + 1) (\(attachment.url)) was not downloaded: give the folder it is in with --attachments")
+                    problems.append("photo \(index + 1) (\(attachment.url)) was not downloaded: give the folder it is in with --attachments")
+                    continue
                 }
                 guard let ext = Self.imageType(Array(data.prefix(16))) else {
-                    throw Failure("photo \(index + 1) (\(attachment.url)) is not a JPEG, PNG or WebP image; a report publishes only those")
+                    problems.append("photo \(index + 1) (\(attachment.url)) is not a JPEG, PNG or WebP image; a report publishes only those")
+                    continue
                 }
                 files.append(("photo-\(index + 1).\(ext)", Array(data)))
             }
-            let title = a["title"] ?? ""
+            let (author, c) = (try finish(member), try finish(position))
             var body = a["text"] ?? ""
             if !files.isEmpty {
                 body += "\n\n" + files.map { "![\(Self.altText(title))](\($0.name))" }.joined(separator: "\n\n")
             }
-            let at = a["at"].map(Self.isoTime) ?? issue.opened
-            let path = try report(area: Self.trimmedID(a["area"] ?? ""), title: title, category: IssueForm.category(a["category"] ?? "", site: content.site),
-                                  author: member, lat: lat, lon: lon, at: at, body: body, files: files)
+            let path = try report(area: area, title: title, category: category, author: author,
+                                  lat: (c.lat * 1e6).rounded() / 1e6, lon: (c.lon * 1e6).rounded() / 1e6, at: at, body: body, files: files)
             return [path] + files.map { (path as NSString).deletingLastPathComponent + "/" + $0.name }
         case .reply:
-            return [try reply(report: Self.reportID(a["report"] ?? ""), author: member, at: issue.opened, body: a["text"] ?? "")]
+            let report = Self.reportID(a["report"] ?? "")
+            if !content.reports.contains(where: { $0.id == report }) {
+                let hint = Suggestions.closest(to: report, in: content.reports.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
+                problems.append("'\(label("report"))': '\(a["report"] ?? "")' is no report of the site\(hint): copy the report's address from your browser")
+            }
+            return [try reply(report: report, author: try finish(member), at: issue.opened, body: a["text"] ?? "")]
         case .event:
-            return [try event(group: Self.trimmedID(a["group"] ?? ""), title: a["title"] ?? "", starts: Self.isoTime(a["starts"] ?? ""),
-                              ends: a["ends"].map(Self.isoTime), place: a["place"], by: member, body: a["text"] ?? "")]
+            let group = IssueAnswers.record(a["group"] ?? "", among: content.groups.map { ($0.id, $0.name) })
+            _ = attempt("group") { () throws(Failure) in try checkGroup(group) }
+            _ = attempt("starts") { () throws(Failure) in try checkTime(Self.isoTime(a["starts"] ?? "")) }
+            if let ends = a["ends"] { _ = attempt("ends") { () throws(Failure) in try checkTime(Self.isoTime(ends)) } }
+            _ = attempt("title") { () throws(Failure) in try slug(a["title"] ?? "", what: "title") }
+            return [try event(group: group, title: a["title"] ?? "", starts: Self.isoTime(a["starts"] ?? ""),
+                              ends: a["ends"].map(Self.isoTime), place: a["place"], by: try finish(member), body: a["text"] ?? "")]
         }
     }
 

@@ -83,7 +83,9 @@ extension Scaffold {
     ///
     /// A vendored package is copied to `.plein/` (replacing an older one), and CI files written
     /// before by `plein new ci` are pointed at it; other existing files are kept as they are.
-    public static func ci(at folder: String, forge: Forge, package: PackageSource) throws(Failure) -> CIWritten {
+    /// With `update`, files it wrote before that nobody changed since are written anew (their
+    /// fingerprint says so); changed ones are kept, and said.
+    public static func ci(at folder: String, forge: Forge, package: PackageSource, update: Bool = false) throws(Failure) -> CIWritten {
         if case .url(let url, let sha256) = package {
             if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
                 throw Failure("'\(sha256)' is not a SHA-256 (64 hexadecimal digits, as `sha256sum` prints)")
@@ -104,19 +106,27 @@ extension Scaffold {
         }
         for (relative, text) in files {
             let path = folder + "/" + relative
-            if FileManager.default.fileExists(atPath: path) {
-                switch try pin.repoint(path) {
-                case .changed: written.files.append(path)
-                case .same: break
-                case .otherWay:
-                    written.next.append("\(relative) is kept as it is (it gets plein another way, or was not written by plein new ci): delete it and run this again to write it anew")
-                }
-            } else {
-                written.files.append(try writeNew(path, Array(text.utf8)))
+            guard let existing = try? String(contentsOfFile: path, encoding: .utf8) else {
+                written.files.append(try writeNew(path, Array(Fingerprint.signed(text).utf8)))
+                continue
             }
+            let asWritten = Fingerprint.isAsWritten(existing)
+            if update && asWritten {
+                if try Fingerprint.write(text, at: path, update: true) == .updated { written.files.append(path) }
+                continue
+            }
+            switch try pin.repoint(path, signed: asWritten) {
+            case .changed: written.files.append(path)
+            case .same: break
+            case .otherWay:
+                written.next.append("\(relative) is kept as it is (it gets plein another way, or was not written by plein new ci): delete it and run this again to write it anew")
+            }
+            if update, let said = Fingerprint.said(.changedByOwner, relative) { written.next.append(said) }
         }
         if forge == .github {
-            written.files += try issueForms(at: folder, site: content.site)
+            let forms = try issueForms(at: folder, content: content, update: update)
+            written.files += forms.files
+            written.next += forms.next
         }
         written.next = ["\(pin.source.said)."] + written.next + nextSteps(forge: forge, content: content, pin: pin)
         return written

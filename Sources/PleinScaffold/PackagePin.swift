@@ -107,7 +107,8 @@ extension Scaffold {
 
         /// Points a CI file written before at this package: the values of its pin's variables are
         /// replaced when it has the same ones (the same way of getting plein); nothing else changes.
-        func repoint(_ path: String) throws(Failure) -> Repointed {
+        /// A file that is as plein wrote it stays so (`signed`: its fingerprint is made again).
+        func repoint(_ path: String, signed: Bool = false) throws(Failure) -> Repointed {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("cannot read \(path)") }
             var lines = text.components(separatedBy: "\n")
             var found: Set<String> = []
@@ -121,7 +122,8 @@ extension Scaffold {
                 if let value = wanted[key] { lines[index] = "  \(key): \"\(value)\"" }
             }
             guard found == Set(wanted.keys) else { return .otherWay }
-            let updated = lines.joined(separator: "\n")
+            let joined = lines.joined(separator: "\n")
+            let updated = signed ? Fingerprint.signed(Fingerprint.body(of: joined)) : joined
             guard updated != text else { return .same }
             do { try updated.write(toFile: path, atomically: true, encoding: .utf8) } catch {
                 throw Failure("cannot write \(path): \(error.localizedDescription)")

@@ -13,7 +13,7 @@ public struct Scaffold: Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
-        init(_ description: String) { self.description = description }
+        public init(_ description: String) { self.description = description }
     }
 
     public init(contentRoot: String, now: Moment? = nil) {
@@ -93,10 +93,28 @@ public struct Scaffold: Sendable {
     func requireMember(_ reference: String) throws(Failure) -> Member {
         let index = content.memberIndex
         guard let id = index.resolve(reference), let member = content.members.first(where: { $0.id == id }) else {
-            let hint = index.suggestion(for: reference).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = (index.suggestion(for: reference) ?? memberNamed(reference)).map { id in
+                " (did you mean '\(id)'\(content.members.first { $0.id == id && $0.name != id }.map { ", \($0.name)" } ?? "")?)"
+            } ?? ""
             throw Failure("unknown member '\(reference)'\(hint)")
         }
         return member
+    }
+
+    /// The id of the member `reference` names, or why it names none.
+    public func checkMember(_ reference: String) throws(Failure) -> String { try requireMember(reference).id }
+
+    /// The member a name means ("Joan" is 'joan-price', Joan Price): the one whose name has it as
+    /// a word, or whose id starts with it, when only one does.
+    func memberNamed(_ text: String) -> String? {
+        let folded = IssueAnswers.fold(text)
+        guard !folded.isEmpty else { return nil }
+        let matching = content.members.filter { member in
+            let name = IssueAnswers.fold(member.name)
+            return name == folded || name.split(separator: " ").contains { $0 == folded } || name.hasPrefix(folded + " ")
+                || member.id.hasPrefix(folded.replacingOccurrences(of: " ", with: "-") + "-")
+        }
+        return matching.count == 1 ? matching[0].id : nil
     }
 
     func slug(_ text: String, what: String) throws(Failure) -> String {

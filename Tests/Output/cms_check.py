@@ -59,14 +59,17 @@ def make_site(work, name, *options):
         raise SystemExit(f"plein new site failed: {out}")
     site = os.path.join(work, name)
     content = os.path.join(site, "content")
-    for member, full in (("anna-de-vries", "Anna de Vries"), ("bram", "Bram Visser")):
-        write(f"{content}/users/{member}.md", f"---\nname: {full}\n---\nLid.\n")
+    # Each member's GitHub account: an issue they open is theirs (the forms ask no member id).
+    for member, full, login in (("anna-de-vries", "Anna de Vries", "Anna-DV"), ("bram", "Bram Visser", "@bram-gh")):
+        write(f"{content}/users/{member}.md", f"---\nname: {full}\ngithub: '{login}'\n---\nLid.\n")
+    write(f"{content}/places.yaml", "- {name: Javastraat, lat: 52.3629, lon: 4.9391, postcode: '1094'}\n- {name: Oosterpark, lat: 52.3600, lon: 4.9201}\n")
     write(f"{content}/groups/zeehond/index.md", "---\nname: De Zeehond\nmembers: [anna-de-vries, bram]\n---\nDe club.\n")
     write(f"{content}/groups/zeehond/goals/dertig-meter.md",
           "---\ntitle: Dertig meter\npoints: 10\nadded_by: bram\nadded: 2026-10-01\n---\nDiep.\n")
     write(f"{content}/groups/zeehond/albums/kerstduik/index.md", "---\ntitle: Kerstduik\ndate: 2026-12-20\n---\nKoud.\n")
     shutil.copy(PHOTO, f"{content}/groups/zeehond/albums/kerstduik/duik.jpg")
     write(f"{content}/reports/1094/area.yaml", "name: Indische Buurt\n")
+    write(f"{content}/groups/bestuur/index.md", "---\nname: Bestuur\nmembers: [bram]\nvisibility: members\n---\nVertrouwelijk.\n")
     write(f"{content}/reports/1094/2026-10-02-fiets-gestolen.md",
           "---\ntitle: Fiets gestolen\ncategory: suspicious\nat: 2026-10-02T09:00:00+02:00\nauthor: anna-de-vries\n"
           "location: {lat: 52.3631, lon: 4.9402}\n---\nWeg.\n")
@@ -317,10 +320,37 @@ def jsonschema(schema, path):
 
 
 def check_forms(site):
+    # Written again now that the site has its areas, places and groups (make_site adds them after
+    # plein new site): --update rewrites what nobody changed, and keeps and names what its owner did.
+    reply_form = os.path.join(site, ".github/ISSUE_TEMPLATE/plein-reply.yml")
+    stale = open(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-report.yml"), encoding="utf-8").read()
+    code, out = run("new", "ci", "--forge", "github", "--release", cwd=site)
+    check(code == 0 and "plein-report.yml is kept as it is, and differs from what this plein writes: plein new ci --update" in out,
+          f"without --update, forms written before are kept, and said to be out of date: {out[-300:]}")
+    owned = open(reply_form, encoding="utf-8").read().replace('label: "Your reply"', 'label: "Je reactie"')
+    write(reply_form, owned)
+    code, out = run("new", "ci", "--forge", "github", "--release", "--update", cwd=site)
+    check(code == 0 and "plein-report.yml" in out and "plein-reply.yml was changed since plein wrote it" in out
+          and open(reply_form, encoding="utf-8").read() == owned,
+          f"plein new ci --update writes anew the forms nobody changed, and keeps (and names) the one its owner translated: {out[-400:]}")
+    check(open(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-report.yml"), encoding="utf-8").read() != stale, "the report form was written anew")
+    write(reply_form, owned.replace('label: "Je reactie"', 'label: "Your reply"'))  # the fixtures answer plein's own labels
     forms = sorted(glob.glob(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-*.yml")))
     report = yaml.safe_load(open(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-report.yml"), encoding="utf-8"))
-    options = next(item["attributes"]["options"] for item in report["body"] if item.get("id") == "category")
+    items = {item.get("id"): item for item in report["body"]}
+    options = items["category"]["attributes"]["options"]
     check(options == ["Verdacht", "Aandachtspunt", "Evenement", "Klacht", "Bericht"], f"a Dutch site's form names the categories in Dutch: {options}")
+    every = [item.get("id") for name in ("report", "reply", "event")
+             for item in yaml.safe_load(open(os.path.join(site, f".github/ISSUE_TEMPLATE/plein-{name}.yml"), encoding="utf-8"))["body"]]
+    check("member" not in every, f"no form asks for a member id: the issue's author is the member: {every}")
+    check(items["area"]["type"] == "dropdown" and items["area"]["attributes"]["options"] == ["Indische Buurt (1094)"],
+          f"the areas are offered by their names: {items['area']}")
+    where = items["location"]["attributes"]["description"]
+    check("'Javastraat'" in where and "52.3629, 4.9391" in where and "52.3631, 4.9402" not in where and "map app" in where,
+          f"'Where' takes the site's own places, a map link, and gives its example from the site: {where!r}")
+    event = {item.get("id"): item for item in yaml.safe_load(open(os.path.join(site, ".github/ISSUE_TEMPLATE/plein-event.yml"), encoding="utf-8"))["body"]}
+    check(event["group"]["type"] == "dropdown" and event["group"]["attributes"]["options"] == ["De Zeehond (zeehond)"],
+          f"an event's group is chosen by its name, from the public groups only (not the members-only one): {event['group']}")
     check([os.path.basename(f) for f in forms] == ["plein-event.yml", "plein-reply.yml", "plein-report.yml"], f"forms for a report, a reply and an event: {forms}")
     for form in forms:
         jsonschema("vendor.github-issue-forms", form)
@@ -354,8 +384,8 @@ def check_from_issue(site, attachments):
           f"--list-attachments names the photos of the issue, in order: {out!r}")
     before = snapshot(site)
     # Refused: each with why, and nothing written.
-    for fixture, said in (("unknown-member.json", "unknown member 'anna-de-vris' (did you mean 'anna-de-vries'?)"),
-                          ("bad-location.json", "is not a latitude and longitude"),
+    for fixture, said in (("unknown-member.json", "@stranger-99 is not a member of the site: a maintainer adds `github: stranger-99`"),
+                          ("bad-location.json", "'Where': 'bij de bakker' is no place the site knows (it knows 'Javastraat', 'Oosterpark')"),
                           ("foreign-photo.json", "is not an attachment of GitHub"),
                           ("not-a-form.json", "was not made with one of plein's forms"),
                           ("missing-answer.json", "does not answer 'Starts'")):
@@ -367,9 +397,14 @@ def check_from_issue(site, attachments):
     write(os.path.join(bad, "attachment-2"), "<svg xmlns='http://www.w3.org/2000/svg'/>")
     code, out = run("new", "from-issue", os.path.join(FIXTURES, "report-labeled.json"), "--attachments", bad, cwd=site)
     check(code == 2 and "photo 2" in out and "not a JPEG, PNG or WebP" in out and snapshot(site) == before, f"an SVG as a photo is refused: {out.strip()[-120:]}")
+    # Every problem of an issue at once, in the form's words.
+    code, out = run("new", "from-issue", os.path.join(FIXTURES, "report-problems.json"), cwd=site)
+    said = ["'Category': 'Brandgevaar' is not one of this site's categories: 'Verdacht', 'Aandachtspunt'", "'Where': 'https://maps.app.goo.gl/Xy12abc' is a short link",
+            "'When': 'gisteren' is not a date or time"]
+    check(code == 2 and all(s in out for s in said) and snapshot(site) == before, f"every problem of an issue is said at once, in the site's words: {out.strip()[-600:]}")
 
     written = []
-    for fixture in ("report-labeled.json", "reply-api.json", "event-labeled.json"):
+    for fixture in ("report-labeled.json", "reply-api.json", "event-labeled.json", "report-place.json", "report-maplink.json"):
         code, out = run("new", "from-issue", os.path.join(FIXTURES, fixture), "--attachments", attachments, cwd=site)
         check(code == 0, f"{fixture} is posted: {out.strip()[-200:]}")
         written += [line for line in out.split("\n") if line.startswith("./") or line.startswith("/")]
@@ -382,6 +417,13 @@ def check_from_issue(site, attachments):
     same = all(open(os.path.join(report, f"photo-{n}.jpg"), "rb").read() == open(os.path.join(attachments, f"attachment-{n}"), "rb").read()
                for n in (1, 2)) if os.path.exists(report) else False
     check(same, "the photos are the attachments, beside the report")
+    placed = os.path.join(content, "reports/1094/2026-11-21-lantaarnpaal-kapot.md")
+    text = open(placed, encoding="utf-8").read() if os.path.exists(placed) else ""
+    check("location: {lat: 52.3629, lon: 4.9391}" in text and "category: attention" in text and "author: anna-de-vries" in text,
+          f"a street near a place of the site is placed there; the area and category as the form offers them: {text!r}")
+    linked = os.path.join(content, "reports/1094/2026-11-20-scooter-gestolen.md")
+    text = open(linked, encoding="utf-8").read() if os.path.exists(linked) else ""
+    check("location: {lat: 52.36318, lon: 4.94015}" in text, f"an OpenStreetMap link gives its marker's position: {text!r}")
     replies = glob.glob(os.path.join(content, "reports/1094/2026-10-02-fiets-gestolen/replies/20261121T1040-bram.md"))
     check(len(replies) == 1 and "at: 2026-11-21T10:40:12+01:00" in open(replies[0]).read(),
           "the reply (from the REST API's JSON) is dated when the issue was opened, in the site's time zone")

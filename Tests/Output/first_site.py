@@ -325,6 +325,21 @@ def main():
             event_text = open(event, encoding="utf-8").read() if os.path.exists(event) else ""
             check("by: daan-smit" in event_text and 'place: "Swanage"' in event_text and "starts: 2026-12-01T19:00" in event_text,
                   f"plein new event asks again after a wrong answer and keeps the others: {event_text!r}")
+            # plein new report too, in the site's words: its categories by their names, a member by their name.
+            child = pexpect.spawn(plein, ["new", "report", "--title", "Dark lamp post", "--at", "2026-11-02T21:00"], cwd=site, env=env, timeout=30,
+                                  encoding="utf-8")
+            for question, answer in [("Area", "4301"), ("Needs attention", "Hazard"), ("'Hazard' is not one of this site's categories: Suspicious activity", None),
+                                     ("Category", "needs attention"), ("Author", "Daan"), ("did you mean 'daan-smit', Daan Smit", None),
+                                     ("Author", "daan-smit"), ("Where", "behind the shops"), ("is no place the site knows", None),
+                                     ("Where", "https://www.openstreetmap.org/#map=18/51.6420/3.9190")]:
+                child.expect(question)
+                if answer is not None:
+                    child.sendline(answer)
+            child.expect(pexpect.EOF)
+            report = os.path.join(site, "content/reports/4301/2026-11-02-dark-lamp-post.md")
+            report_text = open(report, encoding="utf-8").read() if os.path.exists(report) else ""
+            check("category: attention" in report_text and "author: daan-smit" in report_text and "location: {lat: 51.642, lon: 3.919}" in report_text,
+                  f"plein new report asks again after each wrong answer, in the site's words: {report_text!r}")
 
         print("CI for the forge: written by plein new ci, valid against the forges' schemas")
         # Without a way chosen and without a package of its own to carry (this plein was built

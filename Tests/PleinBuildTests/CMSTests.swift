@@ -60,6 +60,42 @@ import Testing
         #expect(Scaffold.isoTime("2026-11-21 14:30") == "2026-11-21T14:30" && Scaffold.isoTime("2026-11-21") == "2026-11-21")
     }
 
+    /// "Where" as residents answer it: a map app's shared link (the pin before the map's
+    /// centre), a place of the site or a street near one, an area with a centre; a short link or
+    /// an unknown place is said, with what the site knows.
+    @Test func aReportsWhereIsReadAsResidentsGiveIt() {
+        let link = Scaffold.IssueAnswers.mapLink
+        func near(_ c: Coordinate?, _ lat: Double, _ lon: Double) -> Bool { c.map { abs($0.lat - lat) < 1e-9 && abs($0.lon - lon) < 1e-9 } ?? false }
+        #expect(near(link("https://www.google.com/maps/place/Cotham+Hill/@51.4641,-2.6012,17z/data=!3m1!4b1!4m6!3m5!1s0x0:0x0!8m2!3d51.4643!4d-2.6019"), 51.4643, -2.6019))
+        #expect(near(link("https://www.google.com/maps/@51.4641,-2.6012,17z"), 51.4641, -2.6012))
+        #expect(near(link("https://www.google.com/maps/search/?api=1&query=51.46%2C-2.60"), 51.46, -2.60))
+        #expect(near(link("https://maps.google.com/?q=51.4641,-2.6012"), 51.4641, -2.6012))
+        #expect(near(link("https://maps.apple.com/?ll=51.4641,-2.6012&q=Dropped%20Pin"), 51.4641, -2.6012))
+        #expect(near(link("https://www.openstreetmap.org/#map=18/51.46410/-2.60120"), 51.4641, -2.6012))
+        #expect(near(link("https://www.openstreetmap.org/?mlat=51.4642&mlon=-2.6013#map=18/51.46410/-2.60120"), 51.4642, -2.6013))
+        #expect(near(link("https://www.bing.com/maps?cp=51.4641~-2.6012&lvl=17"), 51.4641, -2.6012))
+        #expect(link("https://www.google.com/maps/place/Cotham+Hill") == nil)
+
+        var content = Content(site: SiteConfig(title: "Cotham", baseURL: "https://cotham.example/"))
+        content.places = [Place(name: "Cotham Hill", coordinate: Coordinate(lat: 51.4643, lon: -2.6019), postcode: nil, span: .fileStart),
+                          Place(name: "Elm Road", coordinate: Coordinate(lat: 51.47, lon: -2.59), postcode: "BS6", span: .fileStart)]
+        content.areas = [Area(id: "bs7", file: nil, name: "Bishopston", center: Coordinate(lat: 51.48, lon: -2.59), boundary: [])]
+        let position = { Scaffold.IssueAnswers.position($0, content: content) }
+        #expect(position("cotham hill") == .at(Coordinate(lat: 51.4643, lon: -2.6019), place: "Cotham Hill"))
+        #expect(position("outside 12 Elm Road, BS6 (the lamp post)") == .at(Coordinate(lat: 51.47, lon: -2.59), place: "Elm Road"))
+        #expect(position("Bishopston") == .at(Coordinate(lat: 51.48, lon: -2.59), place: "Bishopston"))
+        #expect(position("51.4641, -2.6012") == .at(Coordinate(lat: 51.4641, lon: -2.6012), place: nil))
+        guard case .unknown(let short) = position("https://maps.app.goo.gl/abc"), short.contains("short link"),
+              case .unknown(let typo) = position("Cotam Hill"), typo.contains("did you mean 'Cotham Hill'"),
+              case .unknown(let none) = position("behind the shops"), none.contains("'Cotham Hill', 'Elm Road'"), none.contains("51.4643, -2.6019") else {
+            Issue.record("a short link, a typo and an unknown place are said with what the site knows")
+            return
+        }
+        #expect(Scaffold.IssueAnswers.record("Bishopston (bs7)", among: [("bs7", "Bishopston")]) == "bs7")
+        #expect(Scaffold.IssueAnswers.record("bishopston", among: [("bs7", "Bishopston")]) == "bs7")
+        #expect(Scaffold.IssueAnswers.record("/reports/bs7/", among: [("bs7", "Bishopston")]) == "bs7")
+    }
+
     /// The workflow sends its token with each download: only GitHub's attachment addresses, as
     /// they are, pass; anything that would lead it elsewhere on github.com is refused.
     @Test func attachmentAddressesAreNormalisedBeforeTheTokenGoesWithThem() {

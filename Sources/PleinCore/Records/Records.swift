@@ -61,6 +61,9 @@ public struct Member: Sendable, Codable {
     public let spans: [String: Span]
     /// When the member left: they keep their page and what they posted, and leave the lists.
     public var left: Moment?
+    /// The member's GitHub account (`github`, their login): issues they open with the site's
+    /// issue forms are posted as theirs. Never published.
+    public var github: String?
 
     public init(id: String, file: String, name: String, email: String, avatar: Located<String>?, joined: Moment?, home: Home?, postcode: String?, diving: Diving?, follows: [Located<String>], friends: [Located<String>], body: Body, spans: [String: Span]) {
         self.id = id

@@ -70,6 +70,7 @@ public enum Schemas {
         ]), "The diving card, for divers."),
         Field("follows", .list(.string), "Reports the member follows, as <area>/<date>-<slug>."),
         Field("friends", .list(.memberRef), "Other members, by id."),
+        Field("github", .string, "The member's GitHub account, their login without @: an issue they open with the site's issue forms is posted as theirs, so the forms ask no member id. Not published."),
     ]), summary: "A member: content/users/<member>.md")
 
     public static let group = RecordSchema(kind: "group", format: .frontMatter, root: .object([
