@@ -339,8 +339,17 @@ struct NewCMS: ParsableCommand {
     @Option(name: .customLong("app-id"), help: "The OAuth application's id members sign in with (GitLab, Gitea, Forgejo).") var appID: String?
     @Option(name: .customLong("auth-url"), help: "GitHub: the OAuth client members sign in through.") var authURL: String?
     @Flag(name: .customLong("no-review"), help: "Members' posts go straight to the branch, not through pull or merge requests.") var noReview = false
+    @Flag(help: "Bring the site's 'cms' to the CMS version this plein is made for (or --version), keeping its other settings.") var update = false
 
     func run() throws {
+        if update {
+            try inSite { site throws(Scaffold.Failure) in
+                let (file, said) = try Scaffold.cmsUpdate(at: site.root, version: version)
+                if let file { print(file) }
+                for line in said { Terminal.note(line) }
+            }
+            return
+        }
         let settings = CMSSettings(editor: CMSSettings.Editor(rawValue: editor.rawValue)!, version: version, integrity: integrity, forge: forge?.cms, appID: appID,
                                    authURL: authURL, review: !noReview)
         try inSite { site throws(Scaffold.Failure) in

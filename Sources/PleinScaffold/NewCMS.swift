@@ -69,6 +69,40 @@ extension Scaffold {
         return (path, nextSteps(settings, repository: repository, branch: site.repositoryBranch))
     }
 
+    /// `plein new cms --update`: the `cms` of `site.yaml` in `folder` is brought to the version of
+    /// its editor this plein is made for (given as `version`, or pinned), its other settings kept;
+    /// an integrity hash of the old version is taken out, as it would stop the page loading the
+    /// new one, and said. Returns the file (nil when nothing changed) and what was done.
+    public static func cmsUpdate(at folder: String, version given: String?) throws(Failure) -> (file: String?, said: [String]) {
+        let path = folder + "/content/" + ContentLayout.site
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("no site here: \(path) cannot be read") }
+        guard let cms = ContentLoader.load(.disk(folder + "/content")).content.site.cms else {
+            throw Failure("\(path) has no 'cms' to update: plein new cms adds one")
+        }
+        let wanted = given ?? cms.editor.pinnedVersion
+        guard cms.version != wanted else { return (nil, ["the CMS is \(cms.editor == .sveltia ? "Sveltia CMS" : "Decap CMS") \(wanted) already: nothing to update"]) }
+        var lines = text.components(separatedBy: "\n")
+        guard let top = lines.firstIndex(where: { $0.hasPrefix("cms:") }) else { throw Failure("\(path): 'cms' is not a block of its own lines; change its version there") }
+        var said = ["the CMS goes from \(cms.version) to \(wanted)"]
+        var index = top + 1, versionAt: Int?
+        while index < lines.count, lines[index].hasPrefix(" ") || lines[index].isEmpty || lines[index].hasPrefix("#") {
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("version:") { versionAt = index }
+            if line.hasPrefix("integrity:") {
+                lines.remove(at: index)
+                said.append("its integrity hash was the old version's, so it is taken out: compute the new one (plein help members-without-git)")
+                continue
+            }
+            index += 1
+        }
+        let indent = versionAt.map { String(lines[$0].prefix { $0 == " " }) } ?? "  "
+        if let versionAt { lines[versionAt] = indent + "version: " + quote(wanted) } else { lines.insert(indent + "version: " + quote(wanted), at: top + 1) }
+        do { try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw Failure("cannot write \(path): \(error.localizedDescription)")
+        }
+        return (path, said)
+    }
+
     /// What the owner still does for members to sign in, in the order they do it.
     static func nextSteps(_ settings: CMSSettings, repository: String?, branch: String = "main") -> [String] {
         guard let repository, let address = RepositoryAddress(repository) else {

@@ -507,6 +507,14 @@ def main():
         check_page(plain, "sveltia", version, integrity)
         config = check_config(plain)
         check(config["backend"].get("app_id") == "77", "the application id is the backend's")
+        # plein new cms --update: an older pinned version is brought to this plein's, its hash taken out.
+        aged = re.sub(r"(\n  version: )[^\n]*", r'\1"0.190.0"', open(site_yaml, encoding="utf-8").read(), count=1)
+        write(site_yaml, aged)
+        code, out = run("new", "cms", "--update", cwd=plain)
+        updated = yaml.safe_load(open(site_yaml, encoding="utf-8"))["cms"]
+        check(code == 0 and str(updated.get("version")) == str(version) and "integrity" not in updated and updated.get("app_id") == "77"
+              and "from 0.190.0 to" in out and "integrity hash was the old version's" in out,
+              f"plein new cms --update brings the version to this plein's, keeps the other settings and takes out the old hash: {updated} {out.strip()[-200:]}")
 
         print("GitHub: plein new ci writes issue forms and the workflow that posts them")
         github = make_site(work, "githubclub", "--forge", "github", "--repository", "https://github.com/duikclub/site", "--release")
