@@ -64,7 +64,9 @@ struct Serve: AsyncParsableCommand {
         for note in state.notes where initial { Terminal.error("note: " + note) }
         let time = String(format: seconds < 1 ? "%.0f ms" : "%.2f s", seconds < 1 ? seconds * 1000 : seconds)
         if !state.succeeded {
-            Terminal.error(formatter.summary(state.diagnostics) + "; still serving the last good build")
+            // The browser shows the same: every page is the list of problems until they are fixed
+            // (feeds, maps and other files stay the last good build's).
+            Terminal.error(formatter.summary(state.diagnostics) + "; every page shows them until they are fixed")
         } else if let update {
             print("rebuilt \(update.rendered) output\(update.rendered == 1 ? "" : "s") (\(update.changed.count) changed, \(update.removed.count) removed) in \(time)")
         } else {

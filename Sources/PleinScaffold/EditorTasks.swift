@@ -25,7 +25,7 @@ extension Scaffold {
                 "background": {
                   "activeOnStart": true,
                   "beginsPattern": "^(changed: |some file events were lost)",
-                  "endsPattern": "^(built |rebuilt )|; still serving the last good build$"
+                  "endsPattern": "^(built |rebuilt )|; (every page shows them until they are fixed|still serving the last good build)$"
                 }
               }
             },

@@ -84,7 +84,7 @@ class Server:
     def rebuilds(self):
         """How many rebuilds have finished (each ends with one of these lines)."""
         text = self.text()
-        return text.count("\nrebuilt ") + text.count("still serving the last good build")
+        return text.count("\nrebuilt ") + text.count("every page shows them until they are fixed")
 
     def wait_rebuild(self, before, timeout=60):
         deadline = time.time() + timeout
@@ -185,6 +185,11 @@ def attachments(server):
     os.remove(os.path.join(server.content, BUNDLE, "plan.txt"))
     os.symlink("/proc/self/environ", os.path.join(server.content, BUNDLE, "plan.txt"))
     check(server.wait_rebuild(before), "the swap is noticed")
+    # The terminal and the browser say the same: every page lists the problems, other files are the last good build's.
+    status, _, body = server.request("/")
+    feed, _, _ = server.request("/feed.xml")
+    check("every page shows them until they are fixed" in server.text() and status == 500 and b"plan.txt" in body and feed == 200,
+          f"with a content error, the terminal says what the browser shows (the page {status}, the feed {feed})")
     for host in (f"localhost:{server.port}", "attacker.example"):
         status, _, body = server.request(f"/{BUNDLE}/plan.txt", host=host)
         check(SECRET.encode() not in body and b"PATH=" not in body, f"no environment through a symlinked attachment (Host {host}: {status})")
@@ -573,6 +578,11 @@ def main():
                 sys.exit("plein serve did not start")
             print("a killed build's temporary files are removed")
             check(not os.path.exists(leftover), "the leftover of a dead process is gone")
+            # Search works under serve as on the built site: the page and Pagefind's files are served.
+            page, _, text = server.request("/search/")
+            shards = re.findall(r"/pagefind/[a-z0-9-]+/", text.decode("utf-8", "replace"))
+            status, _, body = server.request(shards[0] + "pagefind.js") if shards else (None, None, b"")
+            check(page == 200 and status == 200 and len(body) > 1000, f"/search/ and Pagefind's script are served ({page}, {shards[:1]}: {status})")
             attachments(server)
             hosts(server)
             limits(server)
