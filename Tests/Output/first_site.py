@@ -198,6 +198,13 @@ def main():
         code, out = run("build", cwd=site)
         opened = derived()
         check(code == 0 and len(opened) > 10, f"while public, the album's photos, video and poster are published ({len(opened)} files)")
+        # A group without goals has no leaderboard (everyone at rank 1 with 0 points says nothing); one with goals has.
+        bestuur = open(os.path.join(public, "groups/bestuur/index.html"), encoding="utf-8").read() \
+            if os.path.exists(os.path.join(public, "groups/bestuur/index.html")) else ""
+        check(bestuur and "leaderboard" not in bestuur and not os.path.exists(os.path.join(public, "groups/bestuur/leaderboard")),
+              "a group without goals shows no leaderboard and has none")
+        check("/groups/zeehonden/leaderboard/" in group_page and os.path.exists(os.path.join(public, "groups/zeehonden/leaderboard/index.html")),
+              "a group with goals links its leaderboard")
         group_file = os.path.join(site, "content/groups/bestuur/index.md")
         with open(group_file, encoding="utf-8") as f:
             text = f.read()
