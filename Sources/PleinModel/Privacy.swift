@@ -55,6 +55,22 @@ extension Privacy {
             }
         }
 
+        /// The albums whose map would show their photos but shows none: each of their photos
+        /// with a position (`taken`, by path) was taken near a member's home. Their folders and
+        /// how many such photos each has, in folder order.
+        public func albumsKeptOffTheMap(taken: [String: Coordinate]) -> [(album: String, photos: Int)] {
+            var placed: [String: (count: Int, shown: Bool)] = [:]
+            for (path, c) in taken {
+                guard case .photo(let group, let album) = FileRole.of(path), (albums[group + "/" + album] ?? .coarse) != .hidden else { continue }
+                let folder = ContentLayout.albumFolder(group: group, id: album)
+                var entry = placed[folder] ?? (0, false)
+                entry.count += 1
+                entry.shown = entry.shown || !nearHome(c)
+                placed[folder] = entry
+            }
+            return placed.filter { !$0.value.shown }.map { ($0.key, $0.value.count) }.sorted { $0.album < $1.album }
+        }
+
         /// Whether `c` is within the privacy distance of a member's home.
         func nearHome(_ c: Coordinate) -> Bool {
             // Homes further north or south than the distance cannot be near.

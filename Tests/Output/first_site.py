@@ -205,6 +205,27 @@ def main():
               "a group without goals shows no leaderboard and has none")
         check("/groups/zeehonden/leaderboard/" in group_page and os.path.exists(os.path.join(public, "groups/zeehonden/leaderboard/index.html")),
               "a group with goals links its leaderboard")
+
+        print("an album whose photos were all taken near a member's home: no map, and a note says why")
+        dense = os.path.join(site, "content/groups/zeehonden/albums/strand")
+        os.makedirs(dense, exist_ok=True)
+        with open(os.path.join(dense, "index.md"), "w", encoding="utf-8") as f:
+            f.write("---\ntitle: Strand\ndate: 2026-10-01\nphotos:\n  - {file: instap.jpg, caption: De instap}\n---\nZand.\n")
+        shutil.copyfile(os.path.join(ROOT, "content/groups/duikclub-de-zeehond/albums/duikweekend-zeeland/den-osse-instap.jpg"),
+                        os.path.join(dense, "instap.jpg"))  # taken at 51.7343, 3.8765
+        neighbour = os.path.join(site, "content/users/kees-dichtbij.md")
+        with open(neighbour, "w", encoding="utf-8") as f:
+            f.write("---\nname: Kees Dichtbij\nhome: {lat: 51.7350, lon: 3.8790}\n---\n")
+        code, out = run("build", cwd=site)
+        album_map = os.path.join(public, "groups/zeehonden/albums/strand/map.geojson")
+        check(code == 0 and "groups/zeehonden/albums/strand has no map: its one photo with a position was taken within 1 km of a member's home" in out
+              and not os.path.exists(album_map), f"the note says why the album has no map: {out.strip()[-400:]}")
+        with open(neighbour, "w", encoding="utf-8") as f:
+            f.write("---\nname: Kees Dichtbij\nhome: {lat: 52.5, lon: 4.9}\n---\n")
+        code, out = run("build", cwd=site)
+        check(code == 0 and "has no map" not in out and os.path.exists(album_map), f"with no home near, the album has its map and no note: {out.strip()[-200:]}")
+        os.remove(neighbour)
+        shutil.rmtree(dense)
         group_file = os.path.join(site, "content/groups/bestuur/index.md")
         with open(group_file, encoding="utf-8") as f:
             text = f.read()

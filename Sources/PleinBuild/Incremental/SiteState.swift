@@ -237,6 +237,13 @@ public struct SiteState: Sendable {
         lastChange.modelled = piecesOnly
         timer.lap(piecesOnly == nil ? "model" : "model (pieces made again)")
         notes = modelNotes
+        let km = content.site.locationPrecisionKm.rounded() == content.site.locationPrecisionKm
+            ? String(Int(content.site.locationPrecisionKm)) : String(content.site.locationPrecisionKm)
+        notes += media.keptOffTheMap.map { album, photos in
+            "\(content.displayRoot)/\(album) has no map: \(photos == 1 ? "its one photo with a position was" : "each of its \(photos) photos with a position was") taken within "
+                + "\(km) km of a member's home, and such a photo is on no map (privacy.location_precision_km). "
+                + "Photos taken further away would be on it; `map: none` in its index.md says it should have none"
+        }
         if leaflet == nil {
             notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
         }
@@ -432,6 +439,9 @@ public struct SiteState: Sendable {
         var copies: [String: String]
         /// When each photo and video was taken, by path.
         var captureTimes: [String: Moment]
+        /// Albums whose photos with a position were each taken near a member's home, so that the
+        /// album has no map (`Privacy.PhotoPositions.albumsKeptOffTheMap`): said in a note.
+        var keptOffTheMap: [(album: String, photos: Int)] = []
     }
 
     /// Processes the videos and photos, and checks the attachments; nil, with the problems in
@@ -478,7 +488,9 @@ public struct SiteState: Sendable {
         links += videoLinks
         SealedMedia(sealing: sealing, cacheRoot: options.cacheRoot).apply(&catalog, links: &links)
         timer.lap("catalog")
-        return Media(catalog: catalog, links: links, attachments: attachments, copies: copies, captureTimes: times)
+        let taken = images.positions(publishing: publication)
+        return Media(catalog: catalog, links: links, attachments: attachments, copies: copies, captureTimes: times,
+                     keptOffTheMap: positions.albumsKeptOffTheMap(taken: taken))
     }
 
     /// What the last build knew, as an update of edited records reads it (`BuildMemory`); nil

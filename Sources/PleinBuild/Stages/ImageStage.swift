@@ -155,6 +155,17 @@ struct ImageStage: Sendable {
         return (catalog, links)
     }
 
+    /// Where each published photo was taken, by path, as its file says (for the albums kept off
+    /// the map; never published as it is).
+    func positions(publishing publication: Publication) -> [String: Coordinate] {
+        var taken: [String: Coordinate] = [:]
+        for (path, result) in processed where publication.publishes(path) {
+            guard case .success(let image) = result, let lat = image.info.latitude, let lon = image.info.longitude else { continue }
+            taken[path] = Coordinate(lat: lat, lon: lon)
+        }
+        return taken
+    }
+
     /// Where each variant is published, and what the pages say about it.
     static func describe(_ image: ProcessedImage, takenAt: Moment?, at position: Coordinate?) -> (PublishedImage, [(String, String)]) {
         let name = (image.job.path as NSString).lastPathComponent
