@@ -116,6 +116,7 @@ def main():
             check_marker_colours(page, port, site)
             check_menu_fits(page, port)
             check_phone_width(page, port, kinds, args.keep)
+            check_new_site(page, os.path.abspath(args.plein), tmp, env, args.keep)
             browser.close()
     finally:
         server.shutdown()
@@ -128,7 +129,50 @@ def main():
         sys.exit(1)
 
 
-def check_phone_width(page, port, kinds, keep):
+def check_new_site(page, plein, tmp, env, keep):
+    """A residents' association's site as `plein new site` makes it, with a page of its own, a
+    member, a group and a report: every page at a phone's width and the menu at every width."""
+    made = subprocess.run([plein, "new", "site", "residents", "--title", "Elm Street and Cotham Hill Residents' Association", "--language", "en",
+                           "--timezone", "Europe/London", "--sections", "members,groups,reports"], cwd=tmp, capture_output=True, text=True, env=env)
+    if made.returncode != 0:
+        fail(f"plein new site: {made.stderr[-300:]}")
+        return
+    content = os.path.join(tmp, "residents", "content")
+    files = {
+        "pages/how-to-join.md": "---\ntitle: How to join\n---\nCome to a meeting.\n",
+        "users/joan-price.md": "---\nname: Joan Price\n---\nSecretary.\n",
+        "groups/street-party/index.md": "---\nname: Street party\nmembers: [joan-price]\n---\nThe summer party.\n",
+        "reports/bs6/area.yaml": "name: Cotham\n",
+        "reports/bs6/2026-11-02-dark-lamp-post.md": "---\ntitle: Dark lamp post\ncategory: attention\nat: 2026-11-02T21:00:00Z\n"
+                                                   "author: joan-price\nlocation: {lat: 51.4643, lon: -2.6019}\n---\nThe lamp outside number 12 is out.\n",
+    }
+    for name, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(content, name)), exist_ok=True)
+        with open(os.path.join(content, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    public = os.path.join(tmp, "residents-public")
+    built = subprocess.run([plein, "build", "--content", content, "--output", public, "--base-url", "http://127.0.0.1:1/"],
+                           capture_output=True, text=True, env=dict(env, PLEIN_PAGEFIND="none"))
+    if built.returncode != 0:
+        fail(f"the residents' site does not build: {built.stderr[-300:]}")
+        return
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=public))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        kinds = sorted((os.path.relpath(d, public).replace(os.sep, "-").strip(".") or "home", (os.path.relpath(d, public) + "/").lstrip("./"))
+                       for d, _, names in os.walk(public) if "index.html" in names and not os.path.relpath(d, public).startswith("admin"))
+        check_menu_fits(page, port, label="a new residents' site")
+        check_phone_width(page, port, kinds, keep and keep.rstrip("/") + "-residents", retitle=False, label="a new residents' site")
+    finally:
+        server.shutdown()
+
+
+def check_phone_width(page, port, kinds, keep, retitle=True, label="the demo"):
     """At a phone's width (390 px), no page kind is wider than the screen, with the site's title
     as long as a residents' association's: the title wraps rather than pushing the page sideways.
     A screenshot of each is kept beside --keep's folder, to look at."""
@@ -139,42 +183,49 @@ def check_phone_width(page, port, kinds, keep):
     wide = []
     for kind, path in kinds:
         page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="load")
-        over = page.evaluate("""() => {
-            document.querySelector('.brand').textContent = "Elm Street and Cotham Hill Residents' Association";
+        over = page.evaluate("""(retitle) => {
+            if (retitle) document.querySelector('.brand').textContent = "Elm Street and Cotham Hill Residents' Association";
             const brand = document.querySelector('.brand').getBoundingClientRect();
             return {page: document.documentElement.scrollWidth - innerWidth, brand: brand.right - innerWidth};
-        }""")
+        }""", retitle)
         if over["page"] > 0 or over["brand"] > 0:
             wide.append(f"{kind} /{path} (page {over['page']} px, title {over['brand']:.0f} px too wide)")
         if shots:
             page.screenshot(path=os.path.join(shots, kind.replace(" ", "-") + ".png"))
     if wide:
-        fail(f"at 390 px wider than the screen: {wide}")
+        fail(f"{label}: at 390 px wider than the screen: {wide}")
     else:
-        print(f"ok   at 390 px none of {len(kinds)} page kinds is wider than the screen, with a long site title")
+        print(f"ok   {label}: at 390 px none of {len(kinds)} page kinds is wider than the screen, with a long site title")
     page.set_viewport_size({"width": 1280, "height": 720})
 
 
-def check_menu_fits(page, port):
-    """At the widths of a laptop and a desktop, every link of the menu (the sections and the
-    site's own pages) is shown whole: none is cut off, scrolled away or under the search box."""
-    for width in (960, 1280, 1440):
+def check_menu_fits(page, port, label="the demo"):
+    """Every link of the menu (the sections and the site's own pages) is shown whole at every
+    width: on a phone (390 px) none is scrolled out of sight or off the screen; at the widths of a
+    laptop and a desktop none is cut off or under the search box, and from 1,280 px the menu is one
+    row beside the brand and the search box."""
+    for width in (390, 960, 1280, 1440):
         page.set_viewport_size({"width": width, "height": 800})
         page.goto(f"http://127.0.0.1:{port}/", wait_until="load")
-        hidden = page.evaluate("""() => {
-            const search = document.querySelector('.site-search').getBoundingClientRect();
-            const nav = document.querySelector('.site-nav').getBoundingClientRect();
-            const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-            return [...document.querySelectorAll('.site-nav a')].filter(a => {
+        found = page.evaluate("""() => {
+            const search = document.querySelector('.site-search')?.getBoundingClientRect();
+            const navBox = document.querySelector('.site-nav');
+            const nav = navBox.getBoundingClientRect();
+            const overlaps = (a, b) => b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+            const links = [...document.querySelectorAll('.site-nav a')];
+            const hidden = links.filter(a => {
                 const r = a.getBoundingClientRect();
-                return r.width === 0 || r.left < nav.left - 0.5 || r.right > nav.right + 0.5 || r.right > innerWidth || overlaps(r, search);
+                return r.width === 0 || r.left < Math.max(0, nav.left - 12) - 0.5 || r.right > nav.right + 0.5 || r.right > innerWidth || overlaps(r, search);
             }).map(a => a.textContent.trim());
+            const rows = new Set(links.map(a => Math.round(a.getBoundingClientRect().top))).size;
+            return {hidden, rows, scrolls: navBox.scrollWidth > navBox.clientWidth + 1, count: links.length};
         }""")
-        count = page.eval_on_selector_all(".site-nav a", "as => as.length")
-        if hidden:
-            fail(f"at {width} px the menu cuts off {hidden}")
+        if found["hidden"] or found["scrolls"]:
+            fail(f"{label}: at {width} px the menu hides {found['hidden']}" + (" (it scrolls sideways)" if found["scrolls"] else ""))
+        elif width >= 1280 and found["rows"] > 1:
+            fail(f"{label}: at {width} px the menu wraps onto {found['rows']} rows")
         else:
-            print(f"ok   at {width} px all {count} menu links show whole")
+            print(f"ok   {label}: at {width} px all {found['count']} menu links show whole" + (", in one row" if width >= 1280 else ""))
     page.set_viewport_size({"width": 1280, "height": 720})
 
 
