@@ -82,7 +82,7 @@ public struct ImageProcessor: Sendable {
         switch job.kind {
         case .photo: specs = VariantSpec.photo(original: info, format: info.format, avif: avif)
         case .avatar: specs = VariantSpec.avatar()
-        case .attachment: specs = VariantSpec.attachment(format: info.format)
+        case .attachment: specs = VariantSpec.attachment(original: info, format: info.format, avif: avif)
         }
         var manifest = cache.manifest(hash) ?? ImageCache.Manifest(info: info, variants: [:])
         var found: [VariantSpec: ProcessedImage.Made] = [:]

@@ -62,8 +62,14 @@ public struct VariantSpec: Sendable, Hashable, Codable {
             + [VariantSpec(role: .preview, width: 256, square: true, format: .jpeg, quality: 85)]
     }
 
-    /// Attachments of report bundles: a full-size copy without metadata.
-    public static func attachment(format: String) -> [VariantSpec] {
-        [VariantSpec(role: .display, width: 0, square: false, format: .display(for: format), quality: 88)]
+    /// Photos of report bundles: a full-size copy without metadata, under the name the report's
+    /// text links (so the link works as written), and the narrower copies album photos have for
+    /// `srcset` (WebP at 320, 640 and 1280 px narrower than the original, the same in AVIF unless
+    /// turned off): a phone's 4032 px photo is not what a phone downloads to read the report.
+    public static func attachment(original: ImageInfo, format: String, avif: Bool = true) -> [VariantSpec] {
+        let widths = [320, 640, 1280].filter { $0 < original.width }
+        return widths.map { VariantSpec(role: .thumbnail, width: $0, square: false, format: .webp, quality: 80) }
+            + (avif ? widths.map { VariantSpec(role: .modern, width: $0, square: false, format: .avif, quality: 50) } : [])
+            + [VariantSpec(role: .display, width: 0, square: false, format: .display(for: format), quality: 88)]
     }
 }

@@ -9,7 +9,7 @@ folder, outside this repository, with no options beyond what the README shows.
 
     python3 Tests/Output/first_site.py --plein .build/release/plein
 """
-import argparse, hashlib, http.client, os, shutil, socket, subprocess, sys, tempfile, time
+import argparse, hashlib, http.client, os, re, shutil, socket, subprocess, sys, tempfile, time
 
 import editor_tasks
 
@@ -226,6 +226,27 @@ def main():
         check(code == 0 and "has no map" not in out and os.path.exists(album_map), f"with no home near, the album has its map and no note: {out.strip()[-200:]}")
         os.remove(neighbour)
         shutil.rmtree(dense)
+
+        print("a report's photo, as a phone takes it: narrower copies in srcset, its size reserved, loaded lazily")
+        bundle = os.path.join(site, "content/reports/4301/2026-11-03-dark-lamp-post")
+        os.makedirs(bundle, exist_ok=True)
+        with open(os.path.join(bundle, "index.md"), "w", encoding="utf-8") as f:
+            f.write("---\ntitle: Dark lamp post\ncategory: attention\nat: 2026-11-03T21:00:00+01:00\nauthor: daan-smit\n"
+                    "location: {lat: 51.7, lon: 3.8}\n---\nThe lamp is out.\n\n![The dark lamp post](<lamp post.jpg>)\n")
+        subprocess.run(["vips", "thumbnail", os.path.join(ROOT, "content/groups/duikclub-de-zeehond/albums/duikweekend-zeeland/den-osse-instap.jpg"),
+                        os.path.join(bundle, "lamp post.jpg") + "[Q=85]", "4032", "--height", "3024", "--size", "force"], check=True)
+        code, out = run("build", cwd=site)
+        page_file = os.path.join(public, "reports/4301/2026-11-03-dark-lamp-post/index.html")
+        page = open(page_file, encoding="utf-8").read() if os.path.exists(page_file) else ""
+        img = re.search(r"<picture>(?:<source type=\"image/avif\" srcset=\"([^\"]+)\"[^>]*>)?<img ([^>]*)></picture>", page)
+        attrs = img.group(2) if img else ""
+        check(code == 0 and img is not None and all(f" {w}w" in attrs for w in (320, 640, 1280)) and 'loading="lazy"' in attrs
+              and 'alt="The dark lamp post"' in attrs and re.search(r'width="320" height="240"', attrs) and "sizes=" in attrs
+              and "lamp%20post.jpg" not in attrs and img.group(1) and " 1280w" in img.group(1),
+              f"the report's photo is a picture with AVIF and WebP copies in srcset, its size and lazy loading: {img.group(0)[:400] if img else page[-600:]!r}")
+        check(os.path.exists(os.path.join(public, "reports/4301/2026-11-03-dark-lamp-post/lamp post.jpg")),
+              "the full-size copy is published under the name the text gives")
+        shutil.rmtree(bundle)
         group_file = os.path.join(site, "content/groups/bestuur/index.md")
         with open(group_file, encoding="utf-8") as f:
             text = f.read()

@@ -78,6 +78,8 @@ struct ReportPage: PageRenderer {
         let map = maps.block(
             id: "map-report", title: r.title, features: outline + (features.reportFeature(id).map { [$0] } ?? []),
             geoJSON: routes.areaMap(r.area), highlight: routes.report(id))
+        // The report's own photos, as its text links them (a reply's too: it is on the same page).
+        let folder = ContentLayout.reportFolder(id)
         var page = Page(
             kind: .report, path: routes.report(id), title: r.title, description: summary(of: r.file, limit: 200, otherwise: r.title),
             section: .reports)
@@ -86,11 +88,12 @@ struct ReportPage: PageRenderer {
             area: areaTitle, areaURL: routes.url(routes.area(r.area)),
             replies: r.replies.map { reply in
                 Reply(anchor: reply.anchor, author: chip(reply.author), at: time(reply.at), edited: time(reply.revision?.edited),
-                      body: view.body(reply.file)?.html, editURL: forge.edit(reply.file))
+                      body: BodyImages.responsive(view.body(reply.file)?.html, folder: folder, view: view, routes: routes), editURL: forge.edit(reply.file))
             },
             replyCount: strings.count("reply_count", r.replies.count),
             followers: r.followers.isEmpty ? nil : strings.count("follower_count", r.followers.count),
-            feedURL: r.replies.isEmpty ? nil : routes.url(routes.reportFeed(id)), areaFeedURL: routes.url(routes.areaFeed(r.area)), body: view.body(r.file)?.html,
+            feedURL: r.replies.isEmpty ? nil : routes.url(routes.reportFeed(id)), areaFeedURL: routes.url(routes.areaFeed(r.area)),
+            body: BodyImages.responsive(view.body(r.file)?.html, folder: folder, view: view, routes: routes),
             location: r.location.map { PositionValue($0, names: names) }, map: map, replyURL: replyURL(r),
             event: r.starts.map {
                 EventValue(starts: time($0), ends: eventEnd(starts: $0, ends: r.ends), place: r.place,
