@@ -9,7 +9,7 @@ folder, outside this repository, with no options beyond what the README shows.
 
     python3 Tests/Output/first_site.py --plein .build/release/plein
 """
-import argparse, hashlib, http.client, os, re, shutil, socket, subprocess, sys, tempfile, time
+import argparse, hashlib, http.client, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 
 import editor_tasks
 
@@ -476,12 +476,63 @@ def main():
         check(code == 0 and version == out, "plein version says the same")
         code, out = run("build", cwd=work)
         check(code == 2 and "no plein site here" in out and "plein new site" in out, f"build outside a site: exit {code}")
+
+        residents(work, run)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
         print(f"\n{len(failures)} check(s) failed")
         sys.exit(1)
     print("\nall first-site checks passed")
+
+
+def residents(work, run):
+    """A residents' association's first week (issue 57): an English site in a UK time zone on GitHub,
+    a members-only committee, issue forms residents can fill in, and an issue that becomes a report."""
+    print("a residents' association: a members-only committee in a repository, and issue forms residents can fill in")
+    code, out = run("new", "site", "elmstreet", "--title", "Elm Street and Cotham Hill Residents' Association", "--language", "en",
+                    "--timezone", "Europe/London", "--sections", "members,groups,reports", "--forge", "github",
+                    "--repository", "https://github.com/elmstreet/site", "--release", cwd=work)
+    check(code == 0, f"new site --forge github: {out.strip()[-200:]}")
+    site = os.path.join(work, "elmstreet")
+    content = os.path.join(site, "content")
+    files = {
+        "places.yaml": "- {name: Cotham Hill, lat: 51.4643, lon: -2.6019, postcode: BS6}\n- {name: Elm Road, lat: 51.4701, lon: -2.5912, postcode: BS6}\n",
+        "reports/bs6/area.yaml": "name: Cotham\n",
+        "users/joan-price.md": "---\nname: Joan Price\ngithub: joanp\n---\nSecretary.\n",
+        "users/tom-hughes.md": "---\nname: Tom Hughes\n---\nTreasurer.\n",
+        "groups/street-party/index.md": "---\nname: Street party\nmembers: [joan-price, tom-hughes]\n---\nThe summer party.\n",
+    }
+    for name, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(content, name)), exist_ok=True)
+        with open(os.path.join(content, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    code, out = run("new", "group", "--name", "Committee", "--members", "joan-price,tom-hughes", "--visibility", "members", cwd=site)
+    check(code == 0 and "plain text" in out and "private" in out, f"plein new group --visibility members says the repository shows it: {out.strip()[-300:]}")
+    code, out = run("check", cwd=site)
+    check("groups/committee/index.md" in out and "make the repository private (Settings" in out and "paid plan" in out,
+          f"plein check warns at the committee's file, with what to do on GitHub: {out.strip()[-500:]}")
+    code, out = run("new", "ci", "--forge", "github", "--release", "--update", cwd=site)
+    form_file = os.path.join(site, ".github/ISSUE_TEMPLATE/plein-report.yml")
+    form = open(form_file, encoding="utf-8").read() if os.path.exists(form_file) else ""
+    check(code == 0 and "Cotham Hill" in form and "51.4643, -2.6019" in form and "52.3631" not in form and '"Cotham (bs6)"' in form
+          and '"Needs attention"' in form and "member" not in form.lower().split("body:")[1],
+          f"plein new ci --update: the report form offers the site's area and places, English categories, and asks no member id: {out.strip()[-300:]}")
+    body = ("### Area\n\nCotham (bs6)\n\n### Title\n\nDark lamp post\n\n### Category\n\nNeeds attention\n\n### When\n\n2026-11-02 21:00\n\n"
+            "### Where\n\noutside 12 Elm Road\n\n### What happened\n\nThe lamp is out.\n\n### Photos\n\n_No response_\n")
+    issue = {"action": "labeled", "issue": {"number": 7, "body": body, "created_at": "2026-11-03T08:00:00Z", "user": {"login": "JoanP"},
+                                             "labels": [{"name": "plein-report"}, {"name": "approved"}]}}
+    issue_file = os.path.join(work, "elmstreet-issue.json")
+    with open(issue_file, "w", encoding="utf-8") as f:
+        json.dump(issue, f)
+    code, out = run("new", "from-issue", issue_file, cwd=site)
+    report = os.path.join(content, "reports/bs6/2026-11-02-dark-lamp-post.md")
+    text = open(report, encoding="utf-8").read() if os.path.exists(report) else ""
+    check(code == 0 and "author: joan-price" in text and "category: attention" in text and "location: {lat: 51.4701, lon: -2.5912}" in text
+          and "at: 2026-11-02T21:00:00Z" in text,
+          f"an issue by @JoanP is Joan's report, placed at the street the site knows, in UK time: {out.strip()[-300:]} {text!r}")
+    code, out = run("build", cwd=site)
+    check(code == 0, f"the association's site builds: {out.strip()[-300:]}")
 
 
 if __name__ == "__main__":
