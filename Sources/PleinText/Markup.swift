@@ -40,6 +40,40 @@ public struct TrustedHTML: Sendable, Hashable {
     }
 }
 
+extension TrustedHTML {
+    /// This markup with each void element `<name …>` (as cmark writes an image: double-quoted
+    /// attributes) replaced by what `replace` makes of it, given a reader of its attributes'
+    /// values (unescaped); nil keeps the element as it was. What is around the elements is kept
+    /// as it is, so the result is as trusted as this markup and the replacements.
+    public func replacingElements(_ name: StaticString, _ replace: (_ attribute: (String) -> String?) -> TrustedHTML?) -> TrustedHTML {
+        let opening = "<\(name) "
+        guard markup.contains(opening) else { return self }
+        var out = ""
+        var rest = markup[...]
+        var changed = false
+        while let start = rest.firstRange(of: opening), let end = rest[start.upperBound...].firstIndex(of: ">") {
+            let tag = rest[start.lowerBound...end]
+            out += rest[..<start.lowerBound]
+            if let made = replace({ Self.attribute($0, in: tag) }) {
+                out += made.markup
+                changed = true
+            } else {
+                out += tag
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return changed ? TrustedHTML(out + rest) : self
+    }
+
+    private static func attribute(_ name: String, in tag: Substring) -> String? {
+        guard let start = tag.firstRange(of: " " + name + "=\""), let end = tag[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        let value = String(tag[start.upperBound..<end])
+        guard value.contains("&") else { return value }
+        return value.replacing("&quot;", with: "\"").replacing("&#39;", with: "'").replacing("&apos;", with: "'")
+            .replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&amp;", with: "&")
+    }
+}
+
 /// Encoded as its markup (a template's encoder makes it `.html`; see PleinRender's `TemplateEncoder`).
 extension TrustedHTML: Encodable {
     public func encode(to encoder: any Encoder) throws {

@@ -55,6 +55,28 @@ import Testing
         #expect(out.hasPrefix("<desc>&quot;"))
     }
 
+    /// A report's images made responsive: the element is replaced by what the writer made of
+    /// its attributes (read unescaped), everything around it kept as it was.
+    @Test func anElementIsReplacedByWhatTheWriterMakesOfIt() {
+        var writer = MarkupWriter()
+        writer.element("p", text: "<b>a & b</b>")
+        let body = writer.html
+        var image = MarkupWriter()
+        image.empty("img", .init("src", "lamp%20post.jpg"), .init("alt", Self.hostile), void: true)
+        let html = body + image.html + body
+        var seen: [String?] = []
+        let replaced = html.replacingElements("img") { attribute in
+            seen = [attribute("src"), attribute("alt"), attribute("title")]
+            var out = MarkupWriter()
+            out.element("span", text: attribute("alt") ?? "")
+            return out.html
+        }
+        #expect(seen == ["lamp%20post.jpg", Self.hostile.filter { $0 != "\u{0}" && $0 != "\u{7}" }, nil])
+        #expect(replaced.markup.hasPrefix(body.markup) && replaced.markup.hasSuffix(body.markup) && !replaced.markup.contains("<img"))
+        #expect(!replaced.markup.contains("<script>"))
+        #expect(html.replacingElements("img") { _ in nil } == html)
+    }
+
     @Test func jsonLDCannotEndItsScript() {
         let html = TrustedHTML.jsonLD(.object([("name", .string("</script><script>alert(1)</script>"))])).markup
         #expect(html.hasPrefix("<script type=\"application/ld+json\">") && html.hasSuffix("</script>"))

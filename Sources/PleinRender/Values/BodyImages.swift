@@ -1,4 +1,4 @@
-@_spi(TrustedMarkup) import PleinText
+import PleinText
 import PleinCore
 import PleinModel
 import Foundation
@@ -14,34 +14,15 @@ enum BodyImages {
     /// `html` (a body on the page of the report whose folder is `folder`) with each image of the
     /// report's own files made responsive; other images are left as they are.
     static func responsive(_ html: TrustedHTML?, folder: String, view: ModelView, routes: Routes) -> TrustedHTML? {
-        guard let html, html.markup.contains("<img ") else { return html }
-        let markup = html.markup
-        var out = MarkupWriter(capacity: markup.utf8.count + 512)
-        var rest = markup[...]
-        var changed = false
-        while let start = rest.range(of: "<img ") {
-            guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
-            let tag = rest[start.lowerBound...end]
-            out.append(TrustedHTML(madeByPlein: String(rest[..<start.lowerBound])))
-            if let picture = picture(for: tag, folder: folder, view: view, routes: routes) {
-                out.append(picture)
-                changed = true
-            } else {
-                out.append(TrustedHTML(madeByPlein: String(tag)))
-            }
-            rest = rest[rest.index(after: end)...]
-        }
-        guard changed else { return html }
-        out.append(TrustedHTML(madeByPlein: String(rest)))
-        return out.html
+        html?.replacingElements("img") { attribute in picture(attribute, folder: folder, view: view, routes: routes) }
     }
 
     /// The `<picture>` for one `<img src="…" alt="…"[ title="…"]>` as cmark writes it, when its
     /// source is a photo of the report's folder that has narrower copies.
-    private static func picture(for tag: Substring, folder: String, view: ModelView, routes: Routes) -> TrustedHTML? {
-        guard let source = attribute("src", in: tag), let file = localFile(source),
+    private static func picture(_ attribute: (String) -> String?, folder: String, view: ModelView, routes: Routes) -> TrustedHTML? {
+        guard let source = attribute("src"), let file = localFile(source),
               let image = view.image(folder + "/" + file), !image.variants.isEmpty else { return nil }
-        let value = ImageValue(image, alt: attribute("alt", in: tag) ?? "", sizes: sizes, routes: routes)
+        let value = ImageValue(image, alt: attribute("alt") ?? "", sizes: sizes, routes: routes)
         var out = MarkupWriter(capacity: 512)
         out.open("picture")
         if let avif = value.avif {
@@ -50,18 +31,11 @@ enum BodyImages {
         var attributes: [MarkupWriter.Attribute] = [.init("src", value.src)]
         if let srcset = value.srcset { attributes += [.init("srcset", srcset), .init("sizes", sizes)] }
         attributes += [.init("width", String(value.width)), .init("height", String(value.height)), .init("alt", value.alt)]
-        if let title = attribute("title", in: tag) { attributes.append(.init("title", title)) }
+        if let title = attribute("title") { attributes.append(.init("title", title)) }
         attributes += [.init("loading", "lazy"), .init("decoding", "async")]
         out.empty("img", attributes: attributes, void: true)
         out.close("picture")
         return out.html
-    }
-
-    /// An attribute's value as cmark escaped it, unescaped.
-    static func attribute(_ name: String, in tag: Substring) -> String? {
-        guard let start = tag.range(of: " " + name + "=\"") else { return nil }
-        guard let end = tag[start.upperBound...].firstIndex(of: "\"") else { return nil }
-        return unescape(String(tag[start.upperBound..<end]))
     }
 
     /// The file of the report's folder a link names (`photo-1.jpg`, `./lamp%20post.jpg`); nil
@@ -72,12 +46,5 @@ enum BodyImages {
         guard !path.isEmpty, !path.contains("/"), !path.contains(":"), !path.contains("?"), !path.contains("#"),
               let decoded = path.removingPercentEncoding, !decoded.contains("/"), decoded != "..", decoded != "." else { return nil }
         return decoded
-    }
-
-    private static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
