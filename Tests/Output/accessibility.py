@@ -177,7 +177,8 @@ def check_phone_width(page, port, kinds, keep, retitle=True, label="the demo"):
     as long as a residents' association's: the title wraps rather than pushing the page sideways.
     A screenshot of each is kept beside --keep's folder, to look at."""
     page.set_viewport_size({"width": 390, "height": 844})
-    shots = (keep.rstrip("/") + "-phone") if keep else None
+    # Kept to look at: beside --keep's folder, else in .build/screenshots/ (make test's run).
+    shots = (keep.rstrip("/") + "-phone") if keep else os.path.join(ROOT, ".build", "screenshots", label.replace("'", "").replace(" ", "-") + "-phone")
     if shots:
         os.makedirs(shots, exist_ok=True)
     wide = []
@@ -195,7 +196,7 @@ def check_phone_width(page, port, kinds, keep, retitle=True, label="the demo"):
     if wide:
         fail(f"{label}: at 390 px wider than the screen: {wide}")
     else:
-        print(f"ok   {label}: at 390 px none of {len(kinds)} page kinds is wider than the screen, with a long site title")
+        print(f"ok   {label}: at 390 px none of {len(kinds)} page kinds is wider than the screen, with a long site title (screenshots in {shots})")
     page.set_viewport_size({"width": 1280, "height": 720})
 
 
