@@ -32,7 +32,8 @@ extension Scaffold {
                 throw Failure("this is not a GitHub issue's JSON: it has no number, body or created_at")
             }
             let labels = Set((issue["labels"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
-            let sections = Self.sections(of: body)
+            // Only what GitHub shows: a maintainer approves the rendered issue, not its source.
+            let sections = Self.sections(of: Self.visible(body))
             let headings = Set(sections.map(\.label))
             let forms = IssueForm.forms(for: content).map { Self.asWritten($0, in: folder) }
             // The form's label says which it is; without it (a label the repository lacks is not
@@ -59,6 +60,47 @@ extension Scaffold {
             let attachments = try Self.attachments(in: answers["photos"] ?? "", number: number)
             let author = ((issue["user"] as? [String: Any])?["login"] as? String) ?? ""
             return IssuePost(number: number, kind: form.kind, answers: answers, opened: opened, author: author, attachments: attachments)
+        }
+
+        /// The body as GitHub shows it: without its HTML comments (`<!-- … -->`, and an unclosed
+        /// one hides the rest), which GitHub does not render; a comment written inside a fenced
+        /// code block is shown as code, and kept.
+        static func visible(_ body: String) -> String {
+            var out = "", fence: String?, inComment = false
+            for line in body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+                var rest = Substring(line)
+                if !inComment {
+                    let trimmed = rest.drop { $0 == " " }
+                    if let open = fence {
+                        if trimmed.hasPrefix(open) { fence = nil }
+                        out += rest + "\n"
+                        continue
+                    }
+                    if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                        fence = String(trimmed.prefix(3))
+                        out += rest + "\n"
+                        continue
+                    }
+                }
+                var kept = ""
+                while !rest.isEmpty {
+                    if inComment {
+                        guard let end = rest.range(of: "-->") else { rest = ""; break }
+                        rest = rest[end.upperBound...]
+                        inComment = false
+                    } else if let start = rest.range(of: "<!--") {
+                        kept += rest[..<start.lowerBound]
+                        rest = rest[start.upperBound...]
+                        inComment = true
+                    } else {
+                        kept += rest
+                        rest = ""
+                    }
+                }
+                // A line that was all comment leaves no blank line behind it.
+                if !(kept.isEmpty && line.contains("<!--") || kept.isEmpty && inComment) { out += kept + "\n" }
+            }
+            return out
         }
 
         /// The body's answers: the text under each `### ` heading, trimmed.

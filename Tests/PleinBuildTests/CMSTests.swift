@@ -60,6 +60,37 @@ import Testing
         #expect(Scaffold.isoTime("2026-11-21 14:30") == "2026-11-21T14:30" && Scaffold.isoTime("2026-11-21") == "2026-11-21")
     }
 
+    /// What GitHub hides is not read: an answer or a photo inside an HTML comment (which the
+    /// maintainer never sees in the issue) is left out; a comment shown as code is kept.
+    @Test func anIssueIsReadAsGitHubShowsIt() throws {
+        let body = """
+            <!--
+            ### Area
+
+            hidden-area
+            -->
+            ### Area
+
+            bs6<!-- ### Area -->
+
+            ### What happened
+
+            The lamp is out. <!-- ![x](https://github.com/user-attachments/assets/9999) -->
+            ```
+            <!-- shown as code -->
+            ```
+            <!-- an unclosed comment hides the rest
+            ### Photos
+
+            ![y](https://github.com/user-attachments/assets/8888)
+            """
+        let sections = Scaffold.IssuePost.sections(of: Scaffold.IssuePost.visible(body))
+        #expect(sections.map(\.label) == ["Area", "What happened"])
+        #expect(sections[0].value == "bs6")
+        #expect(sections[1].value == "The lamp is out. \n```\n<!-- shown as code -->\n```")
+        #expect(try Scaffold.IssuePost.attachments(in: sections[1].value, number: 1).isEmpty)
+    }
+
     /// "Where" as residents answer it: a map app's shared link (the pin before the map's
     /// centre), a place of the site or a street near one, an area with a centre; a short link or
     /// an unknown place is said, with what the site knows.
