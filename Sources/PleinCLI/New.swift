@@ -86,7 +86,7 @@ struct New: ParsableCommand {
         abstract: "Writes a new content file in the right place, with the right name.",
         discussion: "Missing required values are asked for on a terminal. Existing files are never overwritten.",
         subcommands: [NewSite.self, NewTheme.self, NewCI.self, NewCMS.self, NewFromIssue.self, NewMember.self, NewGroup.self, NewAlbum.self, NewGoal.self, NewEvent.self, NewReport.self,
-                      NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self, NewPage.self, NewPassphrase.self]
+                      NewReply.self, NewLocation.self, NewCheckIn.self, NewMessage.self, NewPage.self, NewPassphrase.self, NewSecret.self]
     )
 }
 

@@ -35,3 +35,19 @@ struct NewPassphrase: ParsableCommand {
         print(Passphrase.generate())
     }
 }
+
+struct NewSecret: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secret",
+        abstract: "Prints a strong new secret for message threads' addresses and keys (PLEIN_SECRET).",
+        discussion: """
+            Give it to every build, never to the content repository: as PLEIN_SECRET (a CI secret), or in a file that \
+            `plein build --secret-file <file>` reads. Every thread's address is made from it: changing it moves them all. \
+            A weak secret is refused (a build with threads fails; plein check says why), as anyone who guesses it can find \
+            every thread's address and key.
+            """)
+
+    func run() {
+        print(Passphrase.generate())
+    }
+}

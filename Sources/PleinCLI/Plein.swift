@@ -147,7 +147,9 @@ struct SiteOptions: ParsableArguments {
     /// their names (`SealingStage` looks a group up by both), then the lines of `PLEIN_PASSPHRASES`
     /// (one secret for them all, as GitHub passes secrets one by one) and of the `--passphrases`
     /// file: `<group>: <passphrase>`, `#` starting a comment line.
-    func groupPassphrases() throws -> [String: String] {
+    func groupPassphrases() throws -> [String: String] { try Self.groupPassphrases(file: passphrases) }
+
+    static func groupPassphrases(file passphrases: String?) throws -> [String: String] {
         var found: [String: String] = [:]
         for (name, value) in Terminal.environment where name.hasPrefix("PLEIN_PASSPHRASE_") && !value.isEmpty { found[name] = value }
         if let text = Terminal.environment["PLEIN_PASSPHRASES"] { try Self.passphrases(text, from: "PLEIN_PASSPHRASES", into: &found) }
@@ -160,6 +162,7 @@ struct SiteOptions: ParsableArguments {
     }
 
     static func passphrases(_ text: String, from source: String, into found: inout [String: String]) throws {
+        var lineOf: [String: Int] = [:]
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
@@ -167,6 +170,11 @@ struct SiteOptions: ParsableArguments {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw UsageError(message: "\(source):\(number + 1): write '<group>: <passphrase>'")
             }
+            // A group given twice: which line was meant cannot be known (the last would win unsaid).
+            if let first = lineOf[parts[0]] {
+                throw UsageError(message: "\(source):\(number + 1): group '\(parts[0])' is given a passphrase on line \(first) already: keep one line")
+            }
+            lineOf[parts[0]] = number + 1
             found[parts[0]] = parts[1]
         }
     }

@@ -164,7 +164,7 @@ extension Scaffold {
         \(exposure)
         #
         # Message threads are published only with a secret: add a repository secret named
-        # PLEIN_SECRET (Settings → Secrets and variables → Actions), a long random text. Without
+        # PLEIN_SECRET (Settings → Secrets and variables → Actions): `plein new secret` makes one. Without
         # it the build leaves threads out, and profiles offer no "Send a message" button.
         # Members-only groups (visibility: members) are published only with their passphrases:
         # add a secret named PLEIN_PASSPHRASES with a line "<group>: <passphrase>" for each
@@ -294,7 +294,7 @@ extension Scaffold {
         # visibility to "Everyone" (Settings → General → Visibility → Pages).
         #
         # Message threads are published only with a secret: add a CI/CD variable named
-        # PLEIN_SECRET (Settings → CI/CD → Variables; masked, protected), a long random text.
+        # PLEIN_SECRET (Settings → CI/CD → Variables; masked, protected): `plein new secret` makes one.
         # Without it the build leaves threads out, and profiles offer no "Send a message" button.
         # Members-only groups (visibility: members) are published only with their passphrases: a
         # masked variable PLEIN_PASSPHRASE_<GROUP> for each, the group's folder name in capitals

@@ -28,7 +28,7 @@ extension Scaffold {
         case .github:
             steps.append("publish with GitHub Actions: \(repository)/settings/pages → Build and deployment → Source: GitHub Actions")
             var secrets: [String] = []
-            if secret { secrets.append("PLEIN_SECRET (a long random text: plein new passphrase makes one)") }
+            if secret { secrets.append("PLEIN_SECRET (a long random text: plein new secret makes one)") }
             if !sealed.isEmpty { secrets.append("PLEIN_PASSPHRASES (a line \"<group>: <passphrase>\" for \(sealed.joined(separator: ", ")))") }
             if !secrets.isEmpty { steps.append("add the secrets \(secrets.joined(separator: " and ")): \(repository)/settings/secrets/actions/new") }
             if content.site.has(.reports) || content.site.has(.groups) {

@@ -423,6 +423,50 @@ def check_browser(site, opened):
         server.shutdown()
 
 
+def check_weak_secrets(tmp):
+    """A weak thread secret or passphrase is refused with its reason, in build and in check
+    alike (issue 58): anyone who guesses the secret finds every thread offline."""
+    def run(*args, env):
+        proc = subprocess.run([PLEIN, *args], capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1", **env), timeout=600)
+        return proc.returncode, proc.stdout + proc.stderr
+    content = os.path.join(ROOT, "content")
+    weak_out = os.path.join(tmp, "weak")
+    for secret in ("a", "password-password", "abcdefghijklmnop"):
+        code, out = run("build", "--content", content, "--output", weak_out, "--cache", os.path.join(tmp, "cache"), "--no-history",
+                        env={"PLEIN_SECRET": secret, "PLEIN_PAGEFIND": "none"})
+        if code != 1 or "thread secret (PLEIN_SECRET or --secret-file) is too weak" not in out or "plein new secret" not in out or os.path.exists(weak_out):
+            fail(f"a build with the thread secret {secret!r} is refused, with why and what to do, and writes nothing: {code} {out[-400:]}")
+        else:
+            print(f"ok   the thread secret {secret!r} is refused by the build, with its reason")
+    code, out = run("check", "--content", content, env={"PLEIN_SECRET": "password"})
+    if code != 1 or "too weak" not in out:
+        fail(f"plein check refuses a weak thread secret too: {code} {out[-300:]}")
+    else:
+        print("ok   plein check refuses a weak thread secret")
+    code, made = run("new", "secret", env={})
+    code2, out = run("check", "--content", content, env={"PLEIN_SECRET": made.strip()})
+    if code != 0 or len(made.strip()) != 29 or "too weak" in out:
+        fail(f"plein new secret makes one plein check takes: {made!r} {out[-200:]}")
+    else:
+        print("ok   plein new secret makes a secret plein check takes")
+    passphrases = os.path.join(tmp, "passphrases.txt")
+    for weak in ("correct horse battery staple", "p@ssw0rd-p@ssw0rd-2027", "abcdefghijklmnop"):
+        with open(passphrases, "w") as f:
+            f.write(f"{GROUP}: {weak}\n")
+        code, out = run("check", "--content", content, "--passphrases", passphrases, env={})
+        if code != 1 or f"the passphrase of members-only group '{GROUP}' is too weak" not in out:
+            fail(f"plein check --passphrases refuses {weak!r}: {code} {out[-300:]}")
+        else:
+            print(f"ok   plein check refuses the passphrase {weak!r}")
+    with open(passphrases, "w") as f:
+        f.write(f"{GROUP}: {PASSPHRASE}\n# the new one\n{GROUP}: {PASSPHRASE}-x\n")
+    code, out = run("build", "--content", content, "--output", weak_out, "--passphrases", passphrases, env={"PLEIN_PAGEFIND": "none"})
+    if code != 2 or "is given a passphrase on line 1 already" not in out:
+        fail(f"a group given twice in a passphrase file is an error, not the last line unsaid: {code} {out[-300:]}")
+    else:
+        print("ok   a group given twice in a passphrase file is refused")
+
+
 def main():
     global PLEIN
     parser = argparse.ArgumentParser()
@@ -446,6 +490,7 @@ def main():
             fail("without its passphrase the group is published, or the build does not say how to give it:\n" + said[-800:])
         else:
             print("ok   without its passphrase the group is not published, and the build says which variable to set")
+        check_weak_secrets(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

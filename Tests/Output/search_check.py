@@ -23,7 +23,7 @@ def fail(message):
 
 def build(plein, content, site, cache):
     media.seed(cache, plein)
-    env = dict(os.environ, PLEIN_SECRET="search-check", NO_COLOR="1")
+    env = dict(os.environ, PLEIN_SECRET="search-check-secret-4b2e", NO_COLOR="1")
     result = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
                              "--output", site, "--cache", cache], capture_output=True, text=True, env=env)
     if result.returncode != 0:

@@ -51,10 +51,17 @@ import Testing
         #expect(Passphrase.weakness("aaaaaaaaaaaaaaaaaaaa", avoiding: avoiding) == "it has fewer than 8 different characters")
         #expect(Passphrase.weakness("onze-bestuur-kamer-2027", avoiding: avoiding)?.contains("group's id or name") == true)
         #expect(Passphrase.weakness("mijn-wachtwoord-is-geheim", avoiding: avoiding)?.contains("attackers try first") == true)
+        // The outside test's three (issue 58): a famous phrase, a password in look-alikes twice, the alphabet.
+        #expect(Passphrase.weakness("correct horse battery staple", avoiding: avoiding)?.contains("well-known") == true)
+        #expect(Passphrase.weakness("p@ssw0rd-p@ssw0rd-2027", avoiding: avoiding)?.contains("attackers try first") == true)
+        #expect(Passphrase.weakness("abcdefghijklmnop", avoiding: avoiding)?.contains("run of characters in order") == true)
+        #expect(Passphrase.weakness("zomerfeest-zomerfeest", avoiding: avoiding)?.contains("repeats a part of itself") == true)
+        #expect(Passphrase.weakness("qwertyuiop-kelder-fles", avoiding: avoiding) != nil)
+        #expect(Passphrase.weakness("de kat en de hond op de mat", avoiding: avoiding) == nil)
         #expect(SealingStage.normalized(" Cafe\u{301}-kelder-fles-lamp ") == "Caf\u{E9}-kelder-fles-lamp")
         #expect(Passphrase.weakness("kelder-fles-ventiel-lamp-2027", avoiding: avoiding) == nil)
-        let made = (0..<20).map { _ in Passphrase.generate() }
-        #expect(Set(made).count == 20)
+        let made = (0..<200).map { _ in Passphrase.generate() }
+        #expect(Set(made).count == 200)
         for passphrase in made {
             #expect(passphrase.count == 29 && Passphrase.weakness(passphrase, avoiding: avoiding) == nil, "\(passphrase)")
         }

@@ -78,7 +78,7 @@ import Testing
         let dir = TempDir()
         defer { dir.cleanup() }
         var options = try Self.options(output: dir.path + "/public")
-        options.secret = Array("search-secret".utf8)
+        options.secret = Array("search-secret-kelder-fles".utf8)
         let shards = SiteState(options, tracking: false).searchShards()
         let all = shards.flatMap(\.records)
         let text = all.map { $0.content + " " + $0.meta.values.joined(separator: " ") + " " + $0.url }.joined(separator: "\n")

@@ -216,7 +216,7 @@ import Testing
                 atPath: Repo.content + "/groups/duikclub-de-zeehond/albums/duikweekend-zeeland/" + name, toPath: dir.path + "/content/" + album + name)
         }
         var options = BuildOptions.test(content: dir.path + "/content", output: dir.path + "/public", suite: "snapshots")
-        options.secret = Array("snapshot-secret".utf8)
+        options.secret = Array("snapshot-secret-kelder-fles".utf8)
         // With the search box on every page, and the search page; the sitemap in parts (an index,
         // the pages' part and an area's, whose list of entries the one sitemap also is).
         options.pagefind = Pagefind.locate(ProcessInfo.processInfo.environment)

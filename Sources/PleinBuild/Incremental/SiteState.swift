@@ -139,7 +139,10 @@ public struct SiteState: Sendable {
         let result = CheckStage.run(content, checked: rules, loading: loadDiagnostics, images: images, theme: theme, themeProblems: themeDiagnostics)
         let (keys, sealingProblems) = sealingStage.run(content, passphrases: options.passphrases)
         sealing = keys
-        diagnostics = result.diagnostics + sealingProblems.map { $0.under(content.displayRoot) }
+        // A weak thread secret is an error at the first thread (the threads it would publish are
+        // no safer than it): the build fails rather than publish guessable threads.
+        let secretProblem = Passphrase.secretProblem(options.secret, content: content)
+        diagnostics = result.diagnostics + (sealingProblems + (secretProblem.map { [$0] } ?? [])).map { $0.under(content.displayRoot) }
         sources = result.sources
     }
 

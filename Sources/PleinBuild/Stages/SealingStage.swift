@@ -1,13 +1,13 @@
 import _CryptoExtras
 import Crypto
 import Foundation
-import PleinCore
+public import PleinCore
 
 /// The keys of the members-only groups (`visibility: members`): each group's passphrase, from
 /// the build's options (never from the content), made into its key with PBKDF2-HMAC-SHA256
 /// (swift-crypto). A key is derived once per process for a group, salt and passphrase, since
 /// PBKDF2 is slow on purpose.
-struct SealingStage: Sendable {
+public struct SealingStage: Sendable {
     private var derived: [String: (salt: [UInt8], passphrase: String, group: SealedGroup)] = [:]
 
     /// The environment variable that holds a group's passphrase: `PLEIN_PASSPHRASE_` and the id
@@ -42,6 +42,16 @@ struct SealingStage: Sendable {
         let ids = Set(wanted.map(\.id))
         derived = derived.filter { ids.contains($0.key) }
         return (derived.mapValues(\.group), diagnostics)
+    }
+
+    /// `plein check`: the passphrases given for members-only groups held to the rule a build
+    /// holds them to (a weak one is an error at the group); groups given none are not said.
+    public static func weakPassphrases(_ content: Content, passphrases: [String: String]) -> [Diagnostic] {
+        content.groups.filter { $0.visibility == .members }.compactMap { group in
+            guard let given = passphrases[group.id] ?? passphrases[variable(group.id)],
+                  let reason = Passphrase.weakness(normalized(given), avoiding: [group.id, group.name, content.site.title]) else { return nil }
+            return Diagnostic(.weakPassphrase(group: group.id, reason: reason), in: group.file, at: group.spans["visibility"] ?? .fileStart)
+        }
     }
 
     /// A passphrase as it is used: in Unicode NFC, without spaces around it (as `unlock.js` takes

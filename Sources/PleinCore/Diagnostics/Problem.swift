@@ -98,6 +98,9 @@ public enum Problem: Sendable, Hashable, Error {
     case groupWithoutMembers
     /// A members-only group's passphrase is too weak to protect it (`Passphrase.weakness`).
     case weakPassphrase(group: String, reason: String)
+    /// The thread secret (`PLEIN_SECRET`, `--secret-file`) is too weak for the threads' addresses
+    /// and keys, which it makes: said at the first thread's file, and no thread is published.
+    case weakSecret(reason: String)
     /// A members-only group whose passphrase was not given: not published.
     case noPassphrase(group: String, variable: String)
     case photoWithoutCaption(String)
@@ -244,6 +247,8 @@ public enum Problem: Sendable, Hashable, Error {
                 : "ffmpeg is not installed, so '\(file)' is not published (a WebM's metadata cannot be removed without it); `make site` installs ffmpeg"
         case .groupWithoutMembers: return "this group has no members and will not be published"
         case .weakPassphrase(let group, let reason): return "the passphrase of members-only group '\(group)' is too weak: \(reason)"
+        case .weakSecret(let reason):
+            return "the thread secret (PLEIN_SECRET or --secret-file) is too weak to keep message threads' addresses and keys from being guessed: \(reason)"
         case .noPassphrase(let group, _):
             return "members-only group '\(group)' has no passphrase, so nothing of it is published"
         case .photoWithoutCaption(let file):
@@ -338,6 +343,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "set 'category: event', or remove '\(field)'"
         case .weakPassphrase:
             return "`plein new passphrase` makes a strong one: give it to the group's members, and to the build in place of this one"
+        case .weakSecret:
+            return "`plein new secret` makes a strong one: give it to every build (CI's PLEIN_SECRET) in place of this one; threads' addresses change with it"
         case .noPassphrase(_, let variable):
             return "give it in \(variable), or in the file that --passphrases names; `plein new passphrase` makes one"
         default:
