@@ -106,8 +106,16 @@ extension Scaffold {
         /// The body's answers: the text under each `### ` heading, trimmed.
         static func sections(of body: String) -> [(label: String, value: String)] {
             var out: [(label: String, value: String)] = []
+            var fence: String?
             for line in body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("### ") {
+                // A `### ` line inside a fenced code block is code, not a field's label.
+                let trimmed = line.drop { $0 == " " }
+                if let open = fence {
+                    if trimmed.hasPrefix(open) { fence = nil }
+                } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                    fence = String(trimmed.prefix(3))
+                }
+                if fence == nil, line.hasPrefix("### ") {
                     out.append((String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces), ""))
                 } else if !out.isEmpty {
                     out[out.count - 1].value += (out[out.count - 1].value.isEmpty ? "" : "\n") + line
@@ -117,6 +125,75 @@ extension Scaffold {
                 let value = section.value.trimmingCharacters(in: .whitespacesAndNewlines)
                 return (section.label, value == "_No response_" ? "" : value)
             }
+        }
+
+        /// The text as GitHub shows its images: code (fenced and inline) left out, every HTML tag
+        /// but `<img>` left out whole with its attributes (an `<img …>` written in another tag's
+        /// title shows nothing), and each `<img>` as `<img src="…">` with the source it shows.
+        static func shownImages(_ text: String) -> String {
+            var out = "", fence: String?
+            for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+                let trimmed = line.drop { $0 == " " }
+                if let open = fence {
+                    if trimmed.hasPrefix(open) { fence = nil }
+                } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                    fence = String(trimmed.prefix(3))
+                } else {
+                    out += shownLine(Array(line))
+                }
+                out += "\n"
+            }
+            return out
+        }
+
+        private static func shownLine(_ c: [Character]) -> String {
+            var out = "", i = 0
+            while i < c.count {
+                if c[i] == "`" {
+                    // A code span: the same run of backticks closes it.
+                    var run = 0
+                    while i + run < c.count, c[i + run] == "`" { run += 1 }
+                    var j = i + run, closed: Int?
+                    while j < c.count {
+                        var other = 0
+                        while j + other < c.count, c[j + other] == "`" { other += 1 }
+                        if other == run { closed = j + other; break }
+                        j += max(other, 1)
+                    }
+                    if let closed { out += " "; i = closed; continue }
+                    out += String(c[i..<(i + run)]); i += run; continue
+                }
+                if c[i] == "<", i + 1 < c.count, c[i + 1].isLetter || c[i + 1] == "/" || c[i + 1] == "!" {
+                    // A tag, to its `>` outside quotes.
+                    var j = i + 1, quote: Character?, attributes: [String: String] = [:], name = ""
+                    while j < c.count, c[j].isLetter || c[j].isNumber || c[j] == "/" || c[j] == "!" { name.append(c[j]); j += 1 }
+                    var key = "", value = "", inValue = false
+                    func keep() { if !key.isEmpty { attributes[key.lowercased()] = value }; key = ""; value = ""; inValue = false }
+                    while j < c.count {
+                        let ch = c[j]
+                        if let q = quote {
+                            if ch == q { quote = nil; keep() } else { value.append(ch) }
+                        } else if ch == ">" {
+                            keep(); break
+                        } else if inValue {
+                            if ch == "\"" || ch == "'", value.isEmpty { quote = ch } else if ch.isWhitespace { keep() } else { value.append(ch) }
+                        } else if ch == "=" {
+                            inValue = true
+                        } else if ch.isWhitespace || ch == "/" {
+                            if !key.isEmpty, !inValue { keep() }
+                        } else {
+                            key.append(ch)
+                        }
+                        j += 1
+                    }
+                    if name.lowercased() == "img", let source = attributes["src"] { out += "<img src=\"\(source)\">" } else { out += " " }
+                    i = min(j + 1, c.count)
+                    continue
+                }
+                out.append(c[i])
+                i += 1
+            }
+            return out
         }
 
         /// The form with the labels its file in the repository gives its fields (an owner may have
@@ -137,7 +214,8 @@ extension Scaffold {
 
         /// The images in the answer about photos (`![…](…)` or `<img src="…">`), at most 10, each
         /// at its normalised address (`Attachment.normalised`).
-        static func attachments(in text: String, number: Int) throws(Failure) -> [(name: String, url: String)] {
+        static func attachments(in given: String, number: Int) throws(Failure) -> [(name: String, url: String)] {
+            let text = shownImages(given)
             var urls: [String] = []
             let patterns = [#"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)"#, #"<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']"#]
             var found: [(Int, String)] = []

@@ -89,6 +89,15 @@ import Testing
         #expect(sections[0].value == "bs6")
         #expect(sections[1].value == "The lamp is out. \n```\n<!-- shown as code -->\n```")
         #expect(try Scaffold.IssuePost.attachments(in: sections[1].value, number: 1).isEmpty)
+        // An image GitHub does not show: in another tag's attribute, in code; one it shows, whatever its alt holds.
+        let photos = try Scaffold.IssuePost.attachments(in: """
+            <a title='<img src="https://github.com/user-attachments/assets/2222">'>see</a> `![c](https://github.com/user-attachments/assets/4444)`
+            <img alt='<img src="https://github.com/user-attachments/assets/5555">' src="https://github.com/user-attachments/assets/3333">
+            """, number: 1)
+        #expect(photos.map(\.url) == ["https://github.com/user-attachments/assets/3333"])
+        // A label inside a fenced code block is code, not a field.
+        let fenced = Scaffold.IssuePost.sections(of: "### Area\n\nbs6\n\n```\n### Area\nevil\n```\n\n### Title\n\nLamp")
+        #expect(fenced.map(\.label) == ["Area", "Title"] && fenced[0].value == "bs6\n\n```\n### Area\nevil\n```")
     }
 
     /// "Where" as residents answer it: a map app's shared link (the pin before the map's
