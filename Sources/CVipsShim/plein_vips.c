@@ -1,6 +1,7 @@
 #include "plein_vips.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,13 +102,75 @@ const char *plein_vips_start_error(void) {
     return start_error;
 }
 
-static void take_error(char *error, size_t size) {
-    const char *message = vips_error_buffer();
-    snprintf(error, size, "%s", message && *message ? message : "libvips failed");
-    /* Keep only the first line: libvips repeats the loader's name on each. */
-    char *newline = strchr(error, '\n');
-    if (newline) *newline = '\0';
+/* libvips keeps one error buffer for the whole process: every thread's failures land in it, so
+   the first line may be another image's. Under a lock, the line that names this file is taken,
+   else the first that names no file, and the buffer is cleared. */
+static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void take_error(const char *path, char *error, size_t size) {
+    pthread_mutex_lock(&error_lock);
+    const char *buffer = vips_error_buffer();
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    const char *chosen = NULL, *plain = NULL;
+    size_t chosen_length = 0, plain_length = 0;
+    for (const char *line = buffer; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        int names_file = memchr(line, '"', length) != NULL || memchr(line, '/', length) != NULL;
+        if (!chosen && base && *base) {
+            for (const char *p = line; p + strlen(base) <= line + length; p++) {
+                if (!strncmp(p, base, strlen(base))) { chosen = line; chosen_length = length; break; }
+            }
+        }
+        if (!plain && !names_file && length > 0) { plain = line; plain_length = length; }
+        line = end ? end + 1 : NULL;
+    }
+    if (!chosen) { chosen = plain; chosen_length = plain_length; }
+    if (chosen) snprintf(error, size, "%.*s", (int)chosen_length, chosen);
+    else snprintf(error, size, "libvips failed");
     vips_error_clear();
+    pthread_mutex_unlock(&error_lock);
+}
+
+/* Whether a JPEG file holds its whole image: after its first scan (SOS), the end marker FFD9
+   (inside compressed data a 0xFF is always followed by 0x00 or a restart marker, so the first
+   FFD9 there is the end). A file cut short decodes with an error the build refuses; plein check
+   reads only headers, so this is what makes it see the same. Data after the end (a phone's
+   motion video) is allowed. */
+static int jpeg_complete(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return 0;
+    unsigned char head[4];
+    int complete = 0;
+    if (fread(head, 1, 2, file) != 2 || head[0] != 0xFF || head[1] != 0xD8) { fclose(file); return 0; }
+    /* Segment by segment to the first scan. */
+    for (;;) {
+        int c = fgetc(file);
+        if (c == EOF) { fclose(file); return 0; }
+        if (c != 0xFF) continue;
+        int marker;
+        do { marker = fgetc(file); } while (marker == 0xFF);
+        if (marker == EOF) { fclose(file); return 0; }
+        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) continue;
+        if (marker == 0xD9) { fclose(file); return 0; }
+        unsigned char length[2];
+        if (fread(length, 1, 2, file) != 2) { fclose(file); return 0; }
+        long size = (length[0] << 8 | length[1]) - 2;
+        if (size < 0 || fseek(file, size, SEEK_CUR)) { fclose(file); return 0; }
+        if (marker == 0xDA) break;
+    }
+    unsigned char buffer[65536];
+    int previous = 0;
+    size_t read;
+    while (!complete && (read = fread(buffer, 1, sizeof(buffer), file)) > 0) {
+        for (size_t i = 0; i < read; i++) {
+            if (previous == 0xFF && buffer[i] == 0xD9) { complete = 1; break; }
+            previous = buffer[i];
+        }
+    }
+    fclose(file);
+    return complete;
 }
 
 /* EXIF strings come back as "value (value, Type, n components, m bytes)". */
@@ -152,7 +215,7 @@ static int parse_rationals(const char *text, double *degrees) {
 static VipsImage *open_image(const char *path, int sequential, char *error, size_t size) {
     VipsImage *image = vips_image_new_from_file(
         path, "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
-    if (!image) take_error(error, size);
+    if (!image) take_error(path, error, size);
     return image;
 }
 
@@ -181,6 +244,12 @@ int plein_image_info_read(const char *path, plein_image_info *info, char *error,
                       !vips_image_get_string(image, "heif-compression", &compression) && compression && !strcmp(compression, "av1");
             snprintf(info->format, sizeof(info->format), av1 ? "avif" : "heif");
         }
+    }
+
+    if (!strcmp(info->format, "jpeg") && !jpeg_complete(path)) {
+        g_object_unref(image);
+        snprintf(error, error_size, "the file ends before its image does (cut short while it was copied or uploaded?)");
+        return -1;
     }
 
     exif_value(image, "exif-ifd2-DateTimeOriginal", info->taken, sizeof(info->taken));
@@ -322,11 +391,11 @@ int plein_image_write(const char *path, const char *out, int width, int square, 
         g_object_unref(image);
     }
     if (failed || !result) {
-        take_error(error, error_size);
+        take_error(path, error, error_size);
         return -1;
     }
     if (save(result, out, format, quality)) {
-        take_error(error, error_size);
+        take_error(path, error, error_size);
         g_object_unref(result);
         return -1;
     }
@@ -347,13 +416,13 @@ int plein_image_write_widths(const char *path, int count, const int *widths, con
     /* The widest once from the file (shrunk while it is read), held in memory; the others from it. */
     VipsImage *read = NULL;
     if (vips_thumbnail(path, &read, widest, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "fail_on", VIPS_FAIL_ON_ERROR, NULL) || !read) {
-        take_error(error, error_size);
+        take_error(path, error, error_size);
         return -1;
     }
     VipsImage *base = vips_image_copy_memory(read);
     g_object_unref(read);
     if (!base) {
-        take_error(error, error_size);
+        take_error(path, error, error_size);
         return -1;
     }
     int failed = 0;
@@ -365,7 +434,7 @@ int plein_image_write_widths(const char *path, int count, const int *widths, con
             result = NULL;
         }
         if (!result || save(result, outs[i], formats[i], qualities[i])) {
-            take_error(error, error_size);
+            take_error(path, error, error_size);
             failed = 1;
         } else {
             out_widths[i] = vips_image_get_width(result);

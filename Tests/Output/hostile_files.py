@@ -212,6 +212,13 @@ def hostile_images(plein, tmp):
         for path in later:
             if not named(output, os.path.relpath(path, content)):
                 fail(f"{os.path.relpath(path, content)} (unreadable): expected a diagnostic naming it:\n{output[-1200:]}")
+        # A JPEG cut off mid-stream, which the build cannot decode: the check refuses it too (a
+        # green check means a green build), naming it and why.
+        for rel in [rel for rel, kind in damaged.items() if kind == 0 and rel.lower().endswith((".jpg", ".jpeg"))]:
+            if not re.search(re.escape(rel) + r":\d+:\d+: error: .*ends before its image does", output):
+                fail(f"{rel} (cut short): expected plein check to refuse it as the build does:\n{output[-1200:]}")
+            else:
+                print(f"ok   {rel}, cut short, is refused by plein check as by the build")
         for path in later:
             os.remove(path)
     album = os.path.dirname(os.path.join(content, images[0]))
