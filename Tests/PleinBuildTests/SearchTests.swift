@@ -41,6 +41,40 @@ import Testing
         #expect(decoded["filters"] as? [String: [String]] == record.filters)
     }
 
+    /// A Pagefind that answers one record with an error and the rest at length: the index fails
+    /// with its error, and nothing waits forever on a pipe nobody reads (issue 58).
+    @Test(.timeLimit(.minutes(1))) func aPagefindErrorNeverHangsTheBuild() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plein-fake-pagefind-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("pagefind").path
+        try """
+            #!/usr/bin/env python3
+            import sys, base64, json
+            inp, out, buf, n = sys.stdin.buffer, sys.stdout.buffer, b"", 0
+            def reply(mid, payload):
+                out.write(base64.b64encode(json.dumps({"message_id": mid, "payload": payload}).encode()) + b","); out.flush()
+            while True:
+                c = inp.read(1)
+                if not c: break
+                if c != b",": buf += c; continue
+                msg = json.loads(base64.b64decode(buf)); buf = b""
+                kind, mid = msg["payload"]["type"], msg["message_id"]
+                if kind == "NewIndex": reply(mid, {"type": "NewIndex", "index_id": 1})
+                elif kind == "AddRecord":
+                    n += 1
+                    reply(mid, {"type": "Error", "message": "fake error"} if n == 1 else {"type": "AddRecord", "filler": "x" * 20000})
+                else: reply(mid, {"type": "GetFiles", "files": []})
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let records = (0..<400).map { SearchRecord(url: "/r/\($0)/", content: String(repeating: "woord ", count: 200), meta: ["title": "R\($0)"], filters: [:], sort: [:]) }
+        guard case .failure(let failure) = Pagefind(executable: script).index(records, language: "nl") else {
+            Issue.record("an index whose record Pagefind refused is no index")
+            return
+        }
+        #expect(failure.description.contains("fake error"))
+    }
+
     @Test func addressesNeverReachTheIndex() {
         #expect(SearchText.withoutAddresses("mail anna@example.org, or <bram@x.nl> today") == "mail  or  today")
         #expect(SearchText.withoutAddresses("mailto:zoe@example.com\nnext line") == "\nnext line")

@@ -105,6 +105,9 @@ struct Pagefind: Sendable {
 
         func stop() {
             try? input.fileHandleForWriting.close()
+            // Answers nobody read (after an error) would keep Pagefind waiting on a full pipe,
+            // and this on Pagefind: read them away until it closes its end.
+            while !output.fileHandleForReading.availableData.isEmpty {}
             process.waitUntilExit()
         }
 
@@ -131,8 +134,16 @@ struct Pagefind: Sendable {
             let bytes = stream
             DispatchQueue.global().async(group: writing) { [input] in try? input.fileHandleForWriting.write(contentsOf: bytes) }
             defer { writing.wait() }
-            for id in first..<lastID { _ = try answer(to: id) }
-            return try answer(to: lastID)
+            do {
+                for id in first..<lastID { _ = try answer(to: id) }
+                return try answer(to: lastID)
+            } catch {
+                // Nothing reads the answers after this one: stop Pagefind, so that neither it (on a
+                // full pipe of answers) nor the writer (on a full pipe of requests) waits forever.
+                // SIGKILL: a process started from a worker thread inherits its blocked SIGTERM.
+                kill(process.processIdentifier, SIGKILL)
+                throw error
+            }
         }
 
         private static func message(_ id: Int, _ payload: Data) -> Data {
