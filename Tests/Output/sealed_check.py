@@ -340,6 +340,7 @@ def check_browser(site, opened):
             page.wait_for_selector("h1:has-text('Zeehond Bestuurskamer')", timeout=30000)
             serious(page, "the opened group page")
             print("ok   the passphrase opens the group's page")
+            check_forged(page, site)
             page.click(f"a[href='{album}']")
             page.wait_for_selector("h1:has-text('Materiaaldag in de Flessenkelder')", timeout=30000)
             page.wait_for_function("[...document.querySelectorAll('main img')].length >= 4 && "
@@ -421,6 +422,50 @@ def check_browser(site, opened):
             browser.close()
     finally:
         server.shutdown()
+
+
+def seal(key, plain, path):
+    """What plein's sealing makes of `plain` at `path` (SealedGroup.seal), for forging a page."""
+    id_key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"plein sealed id v1").derive(key)
+    mac = hmac.HMAC(id_key, hashes.SHA256())
+    mac.update(path.encode() + b"\0" + plain)
+    output_id = mac.finalize()
+    output_key = HKDF(algorithm=hashes.SHA256(), length=32, salt=output_id, info=b"plein sealed output v1\0" + path.encode()).derive(key)
+    return MAGIC + output_id + AESGCM(output_key).encrypt(b"\0" * 12, plain, MAGIC)
+
+
+def check_forged(page, site):
+    """A member who has the group's passphrase forges a sealed page (with a script) for an address
+    of their making, publishes it as a report's attachment, and links it from the group as
+    /groups/<g>/%2F..%2F..%2Freports/…: on a host that decodes %2F before it resolves `..` (as
+    this test server does) the link fetches the attachment. It must not open (issue 58)."""
+    import base64
+    _, key = group_key(PASSPHRASE, GROUP)
+    attack = f"groups/{GROUP}//../../reports/1094/forged.txt"
+    plain = b"<!DOCTYPE html><html><head><script>window.forged = 1</script></head><body><main id='main'><h1>Forged</h1></main></body></html>"
+    locked = open(os.path.join(site, "groups", GROUP, "index.html"), encoding="utf-8").read()
+    forged = re.sub(r'data-path="[^"]*"', f'data-path="{attack}"', locked, count=1)
+    forged = re.sub(r'(<script type="application/octet-stream" id="sealed-envelope">)[^<]+', lambda m: m.group(1) + base64.b64encode(seal(key, plain, attack)).decode(), forged)
+    target = os.path.join(site, "reports", "1094", "forged.txt")
+    with open(target, "w", encoding="utf-8") as f:
+        f.write(forged)
+    try:
+        page.evaluate("""() => { const a = document.createElement('a');
+            a.href = '/groups/""" + GROUP + """/%2F..%2F..%2Freports/1094/forged.txt'; a.textContent = 'minutes';
+            document.getElementById('main').appendChild(a); a.click(); }""")
+        page.wait_for_timeout(3000)
+        ran = page.evaluate("window.forged === 1") if not page.is_closed() else False
+        if ran or page.query_selector("h1:has-text('Forged')"):
+            fail("a page forged with the group's key and published at another address ran its script in the site")
+        else:
+            print("ok   a page forged with the group's key, fetched through an encoded slash, is not opened")
+    finally:
+        os.remove(target)
+        # Back to the opened group page, for the checks after this one.
+        page.goto(f"http://127.0.0.1:{page.url.split(':')[2].split('/')[0]}/groups/{GROUP}/", wait_until="load")
+        page.fill("#sealed-passphrase", PASSPHRASE)
+        page.click(".sealed-form button[type=submit]")
+        page.wait_for_selector("h1:has-text('Zeehond Bestuurskamer')", timeout=30000)
 
 
 def check_weak_secrets(tmp):

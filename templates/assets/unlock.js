@@ -102,6 +102,20 @@
     return path === "" || path.slice(-1) === "/" ? path + "index.html" : path;
   }
 
+  // The address of a page plein sealed, as a path from the site's root, or null: a members-only
+  // group's own page (`groups/<g>/index.html`) and its other pages (`groups/<g>/sealed/<32 hex>/`),
+  // and a thread's page (`messages/<32 hex>/`). Nothing else is ever opened: not an address with an
+  // encoded slash, backslash or dot (a host may decode it and serve another file, such as a report's
+  // attachment holding a page a member forged with the group's key), nor one with dot segments.
+  function sealedAddress(url, root) {
+    var parsed = new URL(url, location.href);
+    if (parsed.origin !== location.origin || /%2f|%5c|%2e|\\/i.test(parsed.pathname)) return null;
+    var path = pagePath(parsed.href, root);
+    // (Group ids and tokens hold no dot or slash: the patterns leave no room for dot segments.)
+    return /^groups\/[a-z0-9]+(-[a-z0-9]+)*\/(sealed\/[0-9a-f]{32}\/)?index\.html$/.test(path) || /^messages\/[0-9a-f]{32}\/index\.html$/.test(path)
+      ? path : null;
+  }
+
   function isSealed(url) { return /\/sealed\/[0-9a-f]+\.bin$/.test(new URL(url, location.href).pathname); }
 
   // The sealed photos and videos of a page, which the browser must not load as they are: their
@@ -233,7 +247,8 @@
         }
         return;
       }
-      if (!url.pathname.startsWith(settings.groupRoot)) return;
+      // Only the group's own sealed pages open in place; any other address is left to the browser.
+      if (!url.pathname.startsWith(settings.groupRoot) || !sealedAddress(url.href, settings.root)) return;
       event.preventDefault();
       visit(url.href, key, settings, true).catch(function () { location.href = url.href; });
     });
@@ -244,12 +259,16 @@
   }
 
   function visit(url, key, settings, push) {
-    return fetch(url).then(function (response) {
+    var address = sealedAddress(url, settings.root);
+    if (!address) return Promise.reject(new Error("not a sealed page's address"));
+    return fetch(url, { redirect: "error" }).then(function (response) {
       if (!response.ok) throw new Error(String(response.status));
+      // A page, as plein publishes it: never a file of another type read as one.
+      if (!/^text\/html\s*(;|$)/i.test(response.headers.get("Content-Type") || "")) throw new Error("not a page");
       return response.text();
     }).then(function (text) {
       var parts = lockedParts(new DOMParser().parseFromString(text, "text/html"));
-      if (!parts || parts.form.dataset.path !== pagePath(url, settings.root)) throw new Error("not this address's sealed page");
+      if (!parts || parts.form.dataset.path !== address) throw new Error("not this address's sealed page");
       return open(key, parts.envelope, parts.form.dataset.path).then(function (plain) {
         settings.path = parts.form.dataset.path;
         show(plain, key, settings, url, push);
@@ -277,7 +296,7 @@
       Array.prototype.forEach.call(form.elements, function (element) { element.disabled = true; });
     }
     if (!window.crypto || !crypto.subtle || (!settings.byLink && !window.indexedDB)) return refuse(data.unsupported);
-    if (data.path !== pagePath(location.href, data.root)) return refuse(data.failed);
+    if (data.path !== pagePath(location.href, data.root) || sealedAddress(location.href, data.root) !== data.path) return refuse(data.failed);
     function failed() { status.textContent = data.failed; }
     function tryKey(key) {
       return open(key, parts.envelope, data.path).then(function (plain) {
