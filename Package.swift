@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "PleinCore", dependencies: ["PleinText", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // The stages: load (files → records), check (rules between records), model (records → the site model).
         .target(name: "PleinLoad", dependencies: ["PleinCore", "Yams"], swiftSettings: strict),
-        .target(name: "PleinCheck", dependencies: ["PleinCore"], swiftSettings: strict),
+        .target(name: "PleinCheck", dependencies: ["PleinCore", "PleinText"], swiftSettings: strict),
         .target(name: "PleinModel", dependencies: ["PleinCore"], swiftSettings: strict),
         .target(name: "PleinMustache", dependencies: ["PleinText"], swiftSettings: strict),
         .target(name: "PleinRender", dependencies: ["PleinText", "PleinCore", "PleinModel", "PleinMarkdown", "PleinMustache"], swiftSettings: strict),
@@ -96,7 +96,7 @@ let package = Package(
         .target(name: "CPleinSystem", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "PleinBuild",
-            dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem",
+            dependencies: ["PleinText", "PleinCore", "PleinLoad", "PleinCheck", "PleinModel", "PleinMarkdown", "PleinMustache", "PleinRender", "PleinImages", "PleinTheme", "CPleinSystem",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // PBKDF2 for members-only groups' keys (`SealingStage`); AES-GCM and HKDF are in Crypto.
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),

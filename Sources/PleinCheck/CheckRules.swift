@@ -1,4 +1,5 @@
 public import PleinCore
+import PleinText
 
 /// The rules of reports and events, check-ins, sections, texts and threads (the others are in Checker.swift).
 extension CheckRun {
@@ -222,6 +223,9 @@ extension CheckRun {
         for (file, body) in bodies {
             if let (text, line) = Placeholders.find(in: body) {
                 add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
+            }
+            if let (line, depth) = MarkdownBounds.tooDeep(body.markdown) {
+                add(.nestedTooDeep(depth: depth, limit: MarkdownBounds.maxNesting), file, Span(line: body.line + line, column: 1, length: 1))
             }
             for link in Self.spacedLinks(in: body) {
                 add(.spaceInAddress(written: link.written, address: link.address, title: link.title, image: link.image), file,

@@ -101,6 +101,13 @@ private final class Engine: Sendable {
         idPrefix: String,
         absoluteURL: ((String) -> String)?
     ) -> RenderedMarkdown {
+        // A text cmark-gfm would take minutes over is never given to it: `plein check` and the
+        // build's check refuse it at its line; shown as it is, should it be rendered anyway.
+        if MarkdownBounds.tooDeep(source) != nil {
+            var writer = MarkupWriter(capacity: source.utf8.count + 16)
+            writer.element("pre", text: source)
+            return RenderedMarkdown(html: writer.html, absoluteHTML: nil, links: [], text: "")
+        }
         guard let parser = cmark_parser_new(options) else {
             return RenderedMarkdown(html: .empty, absoluteHTML: nil, links: [], text: "")
         }
@@ -259,17 +266,33 @@ private final class Engine: Sendable {
     /// A task list's checkbox is labelled by its item's text: `<label>` round the box and the
     /// text up to the end of the item's first line (before a nested list or the item's end).
     static func labelTaskItems(_ html: String) -> String {
+        // On bytes, each search from where the last ended: linear in the page however many items
+        // it has (Foundation's searches of a Substring began again at its start: a list of ten
+        // thousand tasks took minutes).
         var out = ""
         var rest = Substring(html)
-        while let box = rest.range(of: "<input type=\"checkbox\"") {
-            out += rest[..<box.lowerBound]
-            let after = rest[box.lowerBound...]
-            let ends = ["\n", "</li>", "</p>", "<ul", "<ol"].compactMap { after.range(of: $0)?.lowerBound }
-            let end = ends.min() ?? after.endIndex
+        let box = Array("<input type=\"checkbox\"".utf8)
+        let ends = ["\n", "</li>", "</p>", "<ul", "<ol"].map { Array($0.utf8) }
+        while let start = first(of: [box], in: rest) {
+            out += rest[..<start]
+            let after = rest[start...]
+            let end = first(of: ends, in: after) ?? after.endIndex
             out += "<label>" + after[..<end] + "</label>"
             rest = after[end...]
         }
         return out + rest
+    }
+
+    /// Where the first of `patterns` (byte strings) begins in `text`.
+    private static func first(of patterns: [[UInt8]], in text: Substring) -> Substring.Index? {
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            for pattern in patterns where pattern[0] == byte && bytes[index...].starts(with: pattern) { return index }
+            bytes.formIndex(after: &index)
+        }
+        return nil
     }
 
     /// Whether `text` contains `target`, on bytes (Foundation's `contains` is slow on Linux).

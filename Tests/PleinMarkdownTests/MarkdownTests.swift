@@ -32,6 +32,22 @@ import Testing
         #expect(out.text == "Het programma: Tijd Activiteit 14:00 Start taart ! Tot dan.")
     }
 
+    /// What cmark-gfm takes minutes over is never given to it, and is found at its line; lists
+    /// nested as people write them are rendered (issue 58).
+    @Test func markdownIsRenderedInBoundedTime() {
+        let deep = "Tekst.\n\n" + String(repeating: "+ ", count: 100_000) + "\n"
+        let out = Markdown.render(deep)
+        // (Shown as it is: cmark-gfm never saw it.)
+        #expect(out.html.markup.hasPrefix("<pre>") && !out.html.markup.contains("<li>"))
+        #expect(MarkdownBounds.tooDeep(deep)?.line == 2)
+        #expect(MarkdownBounds.tooDeep("- a\n  - b\n    - c\n      > d\n1. x\n> > > - a\n") == nil)
+        #expect(MarkdownBounds.tooDeep(String(repeating: "1. ", count: 33)) != nil && MarkdownBounds.tooDeep(String(repeating: "1. ", count: 32)) == nil)
+        // Ten thousand tasks (which took minutes before): each box labelled.
+        let tasks = String(repeating: "- [ ] a\n", count: 10_000)
+        let list = Markdown.render(tasks).html.markup
+        #expect(list.components(separatedBy: "<label>").count == 10_001)
+    }
+
     @Test func taskListBoxesAreLabelledByTheirItems() {
         let out = Markdown.render("- [x] Flessen vullen\n- [ ] **Lood** meenemen\n  - [ ] 4 kg\n")
         #expect(out.html.markup == """

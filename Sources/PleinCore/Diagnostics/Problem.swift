@@ -113,6 +113,9 @@ public enum Problem: Sendable, Hashable, Error {
     case placeholderLeft(String)
     /// A Markdown link or image whose address has a space, which Markdown shows as text.
     case spaceInAddress(written: String, address: String, title: String, image: Bool)
+    /// A line of Markdown that opens more lists and quotes inside each other than plein renders
+    /// in bounded time (`MarkdownBounds.maxNesting`).
+    case nestedTooDeep(depth: Int, limit: Int)
     /// A member's registered e-mail address written into a text that is published.
     case registeredAddressInText(member: String)
     case checkInWhileClosed(location: String, day: String)
@@ -265,6 +268,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "\(count) member\(count == 1 ? " has a diving card" : "s have diving cards"), which \(count == 1 ? "is" : "are") not published: "
                 + "site.yaml's 'sections' leaves out 'divers'"
         case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
+        case .nestedTooDeep(let depth, let limit):
+            return "this line opens more than \(limit) lists or quotes inside each other (\(depth) at least), which would take minutes to render: write it with fewer"
         case .spaceInAddress(_, let address, _, let image):
             return "this \(image ? "image" : "link") is shown as text, as written: its address '\(address)' has a space, which Markdown does not take"
         case .registeredAddressInText(let member):
