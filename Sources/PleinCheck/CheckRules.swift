@@ -224,8 +224,14 @@ extension CheckRun {
             if let (text, line) = Placeholders.find(in: body) {
                 add(.placeholderLeft(text), file, Span(line: line, column: 1, length: text.count))
             }
-            if let (line, depth) = MarkdownBounds.tooDeep(body.markdown) {
+            // What the renderer refuses to give cmark-gfm (it would take minutes), said at its line.
+            switch MarkdownBounds.excess(body.markdown) {
+            case (let line, .nesting(let depth))?:
                 add(.nestedTooDeep(depth: depth, limit: MarkdownBounds.maxNesting), file, Span(line: body.line + line, column: 1, length: 1))
+            case (let line, .delimiters(let runs))?:
+                add(.tooManyEmphasisMarks(runs: runs, limit: MarkdownBounds.maxDelimiterRuns), file, Span(line: body.line + line, column: 1, length: 1))
+            case nil:
+                break
             }
             for link in Self.spacedLinks(in: body) {
                 add(.spaceInAddress(written: link.written, address: link.address, title: link.title, image: link.image), file,

@@ -103,7 +103,7 @@ private final class Engine: Sendable {
     ) -> RenderedMarkdown {
         // A text cmark-gfm would take minutes over is never given to it: `plein check` and the
         // build's check refuse it at its line; shown as it is, should it be rendered anyway.
-        if MarkdownBounds.tooDeep(source) != nil {
+        if MarkdownBounds.excess(source) != nil {
             var writer = MarkupWriter(capacity: source.utf8.count + 16)
             writer.element("pre", text: source)
             return RenderedMarkdown(html: writer.html, absoluteHTML: nil, links: [], text: "")

@@ -7,6 +7,58 @@ public enum MarkdownBounds {
     /// The most lists and block quotes one line may open, one inside the other.
     public static let maxNesting = 32
 
+    /// The most runs of `*` or `_` one paragraph may hold: cmark-gfm matches them against each
+    /// other in time quadratic in their number (`*a **a *a **a … a** a*`: 14,000 pairs took 26 s).
+    /// Ordinary text holds a few dozen.
+    public static let maxDelimiterRuns = 2_000
+
+    /// Why `markdown` cannot be rendered in bounded time, with the line (0-based) that says so.
+    public enum Excess: Equatable, Sendable {
+        case nesting(depth: Int)
+        case delimiters(runs: Int)
+    }
+
+    /// The first line past a bound, or nil.
+    public static func excess(_ markdown: String) -> (line: Int, excess: Excess)? {
+        if let (line, depth) = tooDeep(markdown) { return (line, .nesting(depth: depth)) }
+        if let (line, runs) = tooManyDelimiters(markdown) { return (line, .delimiters(runs: runs)) }
+        return nil
+    }
+
+    /// The first line (0-based) where a paragraph holds more than `maxDelimiterRuns` runs of
+    /// `*` or `_` (outside fenced code), and how many.
+    public static func tooManyDelimiters(_ markdown: String) -> (line: Int, runs: Int)? {
+        var result: (Int, Int)?
+        var text = markdown
+        text.withUTF8 { bytes in
+            var line = 0, runs = 0, i = 0, inFence = false
+            while i < bytes.count {
+                var end = i
+                while end < bytes.count, bytes[end] != 10 { end += 1 }
+                var first = i
+                while first < end, bytes[first] == 32 { first += 1 }
+                let fence = end - first >= 3 && ((bytes[first] == 96 && bytes[first + 1] == 96 && bytes[first + 2] == 96)
+                                                 || (bytes[first] == 126 && bytes[first + 1] == 126 && bytes[first + 2] == 126))
+                if fence { inFence.toggle(); runs = 0 } else if first == end { runs = 0 } else if !inFence {
+                    var j = first
+                    while j < end {
+                        let byte = bytes[j]
+                        if byte == 42 || byte == 95 {
+                            runs += 1
+                            while j < end, bytes[j] == byte { j += 1 }
+                            if runs > maxDelimiterRuns { result = (line, runs); return }
+                        } else {
+                            j += 1
+                        }
+                    }
+                }
+                i = end + 1
+                line += 1
+            }
+        }
+        return result
+    }
+
     /// The first line (0-based) that opens more than `maxNesting` containers, and how many it opens.
     public static func tooDeep(_ markdown: String) -> (line: Int, depth: Int)? {
         var line = 0

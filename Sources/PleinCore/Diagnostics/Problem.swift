@@ -116,6 +116,8 @@ public enum Problem: Sendable, Hashable, Error {
     /// A line of Markdown that opens more lists and quotes inside each other than plein renders
     /// in bounded time (`MarkdownBounds.maxNesting`).
     case nestedTooDeep(depth: Int, limit: Int)
+    /// A paragraph with more runs of `*` or `_` than plein renders in bounded time.
+    case tooManyEmphasisMarks(runs: Int, limit: Int)
     /// A member's registered e-mail address written into a text that is published.
     case registeredAddressInText(member: String)
     case checkInWhileClosed(location: String, day: String)
@@ -268,6 +270,8 @@ public enum Problem: Sendable, Hashable, Error {
             return "\(count) member\(count == 1 ? " has a diving card" : "s have diving cards"), which \(count == 1 ? "is" : "are") not published: "
                 + "site.yaml's 'sections' leaves out 'divers'"
         case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
+        case .tooManyEmphasisMarks(_, let limit):
+            return "this paragraph holds more than \(limit) runs of * or _ (emphasis marks), which would take minutes to render: split it with blank lines, or write fewer"
         case .nestedTooDeep(let depth, let limit):
             return "this line opens more than \(limit) lists or quotes inside each other (\(depth) at least), which would take minutes to render: write it with fewer"
         case .spaceInAddress(_, let address, _, let image):
