@@ -55,8 +55,6 @@ extension Scaffold {
             guard unanswered.isEmpty else {
                 throw Failure("issue #\(number) does not answer \(unanswered.joined(separator: ", ")), which a \(form.kind.rawValue) needs")
             }
-            // A form plein wrote before it knew members by their account asked for their id.
-            if let given = sections.first(where: { $0.label == "Your member id" })?.value, !given.isEmpty { answers["member"] = given }
             let attachments = try Self.attachments(in: answers["photos"] ?? "", number: number)
             let author = ((issue["user"] as? [String: Any])?["login"] as? String) ?? ""
             return IssuePost(number: number, kind: form.kind, answers: answers, opened: opened, author: author, attachments: attachments)
@@ -252,11 +250,10 @@ extension Scaffold {
                 return nil
             }
         }
-        // Who posts: the issue's author, known by the account in their member file.
-        var member = IssueAnswers.member(login: issue.author, content: content)?.id
-        if member == nil, let given = a["member"] {
-            member = attempt(nil) { () throws(Failure) in try requireMember(given.trimmingCharacters(in: CharacterSet(charactersIn: "@ "))).id }
-        } else if member == nil {
+        // Who posts: the issue's author, known by the account in their member file; never an id
+        // written in the issue (anyone can write any id, also as a heading inside their text).
+        let member = IssueAnswers.member(login: issue.author, content: content)?.id
+        if member == nil {
             let login = issue.author.isEmpty ? "the issue's author" : "@" + issue.author
             problems.append("\(login) is not a member of the site: a maintainer adds `github: \(issue.author.isEmpty ? "<their login>" : issue.author)` "
                             + "to their file in content/users/ (plein new member makes one), then labels the issue again")
