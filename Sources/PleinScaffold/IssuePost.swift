@@ -64,21 +64,12 @@ extension Scaffold {
         /// one hides the rest), which GitHub does not render; a comment written inside a fenced
         /// code block is shown as code, and kept.
         static func visible(_ body: String) -> String {
-            var out = "", fence: String?, inComment = false
+            var out = "", fences = Fences(), inComment = false
             for line in body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
                 var rest = Substring(line)
-                if !inComment {
-                    let trimmed = rest.drop { $0 == " " }
-                    if let open = fence {
-                        if trimmed.hasPrefix(open) { fence = nil }
-                        out += rest + "\n"
-                        continue
-                    }
-                    if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                        fence = String(trimmed.prefix(3))
-                        out += rest + "\n"
-                        continue
-                    }
+                if !inComment, fences.isCode(rest) {
+                    out += rest + "\n"
+                    continue
                 }
                 var kept = ""
                 while !rest.isEmpty {
@@ -104,16 +95,10 @@ extension Scaffold {
         /// The body's answers: the text under each `### ` heading, trimmed.
         static func sections(of body: String) -> [(label: String, value: String)] {
             var out: [(label: String, value: String)] = []
-            var fence: String?
+            var fences = Fences()
             for line in body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
                 // A `### ` line inside a fenced code block is code, not a field's label.
-                let trimmed = line.drop { $0 == " " }
-                if let open = fence {
-                    if trimmed.hasPrefix(open) { fence = nil }
-                } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                    fence = String(trimmed.prefix(3))
-                }
-                if fence == nil, line.hasPrefix("### ") {
+                if !fences.isCode(line), line.hasPrefix("### ") {
                     out.append((String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces), ""))
                 } else if !out.isEmpty {
                     out[out.count - 1].value += (out[out.count - 1].value.isEmpty ? "" : "\n") + line
@@ -129,19 +114,29 @@ extension Scaffold {
         /// but `<img>` left out whole with its attributes (an `<img …>` written in another tag's
         /// title shows nothing), and each `<img>` as `<img src="…">` with the source it shows.
         static func shownImages(_ text: String) -> String {
-            var out = "", fence: String?
+            var out = "", fences = Fences()
             for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
-                let trimmed = line.drop { $0 == " " }
-                if let open = fence {
-                    if trimmed.hasPrefix(open) { fence = nil }
-                } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                    fence = String(trimmed.prefix(3))
-                } else {
-                    out += shownLine(Array(line))
-                }
+                if !fences.isCode(line) { out += shownLine(Array(line)) }
                 out += "\n"
             }
             return out
+        }
+
+        /// Which lines are fenced code (between ``` or ~~~ lines, the fences' own lines included),
+        /// line after line.
+        struct Fences {
+            private var open: String?
+
+            mutating func isCode(_ line: Substring) -> Bool {
+                let trimmed = line.drop { $0 == " " }
+                if let fence = open {
+                    if trimmed.hasPrefix(fence) { open = nil }
+                    return true
+                }
+                guard trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") else { return false }
+                open = String(trimmed.prefix(3))
+                return true
+            }
         }
 
         private static func shownLine(_ c: [Character]) -> String {

@@ -242,7 +242,9 @@ public struct SiteState: Sendable {
         notes = modelNotes
         let km = content.site.locationPrecisionKm.rounded() == content.site.locationPrecisionKm
             ? String(Int(content.site.locationPrecisionKm)) : String(content.site.locationPrecisionKm)
-        notes += media.keptOffTheMap.map { album, photos in
+        // (A members-only or private group's albums have no map whatever their photos: not said.)
+        let mapless = Set(content.groups.filter { $0.visibility == .members || $0.visibility == .private }.map(\.id))
+        notes += media.keptOffTheMap.filter { !mapless.contains($0.album.split(separator: "/").dropFirst().first.map(String.init) ?? "") }.map { album, photos in
             "\(content.displayRoot)/\(album) has no map: \(photos == 1 ? "its one photo with a position was" : "each of its \(photos) photos with a position was") taken within "
                 + "\(km) km of a member's home, and such a photo is on no map (privacy.location_precision_km). "
                 + "Photos taken further away would be on it; `map: none` in its index.md says it should have none"
