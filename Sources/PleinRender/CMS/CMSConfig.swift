@@ -290,25 +290,34 @@ struct CMSPage: Rendering {
     let inputs: RenderInputs
 
     func render() -> OutputFile {
-        let cms = site.cms!
+        // (Only a site with `cms` has this output; without it, a page that says what it needs.)
         let title = strings.format("cms_title", ["site": site.title])
-        let integrity = cms.integrity.map { " integrity=\"\(Escaping.html($0))\" crossorigin=\"anonymous\"" } ?? ""
-        return OutputFile(path: routes.cmsPage + "index.html", text: """
-            <!doctype html>
-            <html lang="\(site.language.rawValue)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="robots" content="noindex, nofollow">
-            <meta name="referrer" content="same-origin">
-            <title>\(Escaping.html(title))</title>
-            </head>
-            <body>
-            <noscript>\(Escaping.html(strings["cms_needs_script"]))</noscript>
-            <script src="\(Escaping.html(cms.editor.scriptURL(version: cms.version)))"\(integrity)></script>
-            </body>
-            </html>
-
-            """)
+        var page = MarkupWriter(capacity: 768)
+        page.append(literal: "<!doctype html>\n")
+        page.open("html", .init("lang", site.language.rawValue))
+        page.append(literal: "\n<head>\n")
+        page.empty("meta", .init("charset", "utf-8"), void: true)
+        page.append(literal: "\n")
+        page.empty("meta", .init("name", "viewport"), .init("content", "width=device-width, initial-scale=1"), void: true)
+        page.append(literal: "\n")
+        page.empty("meta", .init("name", "robots"), .init("content", "noindex, nofollow"), void: true)
+        page.append(literal: "\n")
+        page.empty("meta", .init("name", "referrer"), .init("content", "same-origin"), void: true)
+        page.append(literal: "\n")
+        page.element("title", text: title)
+        page.append(literal: "\n</head>\n<body>\n")
+        page.element("noscript", text: strings["cms_needs_script"])
+        page.append(literal: "\n")
+        if let cms = site.cms {
+            var script: [MarkupWriter.Attribute] = [.init("src", cms.editor.scriptURL(version: cms.version))]
+            if let integrity = cms.integrity { script += [.init("integrity", integrity), .init("crossorigin", "anonymous")] }
+            page.open("script", attributes: script)
+            page.close("script")
+            page.append(literal: "\n")
+        }
+        page.append(literal: "</body>\n")
+        page.close("html")
+        page.append(literal: "\n")
+        return OutputFile(path: routes.cmsPage + "index.html", bytes: page.bytes)
     }
 }
