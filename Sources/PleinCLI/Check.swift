@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PleinBuild
 import PleinCore
 
@@ -37,10 +36,7 @@ struct Check: ParsableCommand {
         options.templatesOverBuiltInTheme = givenTemplates == nil
         let result = Pipeline.check(content: location.folder, cache: cache, theme: options.themeFiles)
         // The thread secret a build would be given, held to the same standard as there.
-        let secret = try secretFile.map { file -> [UInt8] in
-            guard let data = FileManager.default.contents(atPath: file) else { throw UsageError(message: "cannot read the secret file '\(file)'") }
-            return Array(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines).utf8)
-        } ?? Terminal.environment["PLEIN_SECRET"].flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+        let secret = try SiteOptions.secret(file: secretFile)
         // And the passphrases it would be given.
         let weak = SealingStage.weakPassphrases(result.content, passphrases: try SiteOptions.groupPassphrases(file: passphrases))
         let given = (Passphrase.secretProblem(secret, content: result.content).map { [$0] } ?? []) + weak

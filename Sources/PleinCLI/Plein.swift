@@ -130,7 +130,9 @@ struct SiteOptions: ParsableArguments {
     }
 
     /// The thread secret: the file's contents without a final newline, or `PLEIN_SECRET`.
-    func secret() throws -> [UInt8]? {
+    func secret() throws -> [UInt8]? { try Self.secret(file: secretFile) }
+
+    static func secret(file secretFile: String?) throws -> [UInt8]? {
         if let secretFile {
             guard let data = FileManager.default.contents(atPath: secretFile) else {
                 throw UsageError(message: "cannot read the secret file '\(secretFile)'")

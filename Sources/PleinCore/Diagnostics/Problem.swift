@@ -272,8 +272,8 @@ public enum Problem: Sendable, Hashable, Error {
         case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
         case .tooManyEmphasisMarks(_, let limit):
             return "this paragraph holds more than \(limit) runs of * or _ (emphasis marks), which would take minutes to render: split it with blank lines, or write fewer"
-        case .nestedTooDeep(let depth, let limit):
-            return "this line opens more than \(limit) lists or quotes inside each other (\(depth) at least), which would take minutes to render: write it with fewer"
+        case .nestedTooDeep(_, let limit):
+            return "this line opens more than \(limit) lists or quotes inside each other, which would take minutes to render: write it with fewer"
         case .spaceInAddress(_, let address, _, let image):
             return "this \(image ? "image" : "link") is shown as text, as written: its address '\(address)' has a space, which Markdown does not take"
         case .registeredAddressInText(let member):
