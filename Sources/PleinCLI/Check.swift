@@ -45,11 +45,11 @@ struct Check: ParsableCommand {
         case .json:
             print(DiagnosticFormatter(sources: result.sources).json(diagnostics), terminator: "")
         case .github:
-            let inRepository = RepositoryPath()
+            let inRepository = RepositoryPath(environment: Terminal.environment)
             print(DiagnosticFormatter(sources: result.sources).github(diagnostics, path: inRepository.relative), terminator: "")
             Terminal.error(DiagnosticFormatter(sources: result.sources).summary(diagnostics))
         case .gitlab:
-            let inRepository = RepositoryPath()
+            let inRepository = RepositoryPath(environment: Terminal.environment)
             print(DiagnosticFormatter(sources: result.sources).gitlab(diagnostics, path: inRepository.relative), terminator: "")
         case .text:
             let formatter = DiagnosticFormatter(sources: result.sources, color: Terminal.colorErrors)

@@ -12,7 +12,7 @@ import Testing
     /// The demo's model, made once for both tests.
     static let model: SiteModel = {
         let checked = Pipeline.check(content: Repo.content)
-        var stage = ModelStage(content: Repo.content, readsHistory: false)
+        var stage = ModelStage(content: Repo.content, readsHistory: false, environment: [:])
         return stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8)), now: Moment(seconds: 1_792_490_400)).0
     }()
 
@@ -119,7 +119,7 @@ import Testing
         #expect(retitled != text)
         try retitled.write(toFile: dir.path + "/content/" + file, atomically: true, encoding: .utf8)
         let checked = Pipeline.check(content: dir.path + "/content")
-        var stage = ModelStage(content: dir.path + "/content", readsHistory: false)
+        var stage = ModelStage(content: dir.path + "/content", readsHistory: false, environment: [:])
         let edited = stage.run(checked.content, captureTimes: checked.captureTimes, threadKeys: ThreadKeys(secret: Array("facts".utf8)),
                                now: Moment(seconds: 1_792_490_400)).0
         let before = Facts(model, settings: "title: a", bodies: [:], texts: Bodies(), images: ImageCatalog())

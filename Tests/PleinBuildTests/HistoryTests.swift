@@ -152,33 +152,51 @@ import Testing
     @Test func aServedSiteReadsTheHistoryAgainAfterACommitOnly() throws {
         let repo = try Self.history()
         defer { repo.dir.cleanup() }
-        let stamp = GitStamp(content: repo.content)
+        let stamp = GitStamp(content: repo.content, environment: [:])
         #expect(stamp != nil)
-        #expect(GitStamp(content: repo.content) == stamp)
+        #expect(GitStamp(content: repo.content, environment: [:]) == stamp)
         let options = BuildOptions(content: repo.content, templates: Repo.templates, output: repo.dir.path + "/public", cache: Repo.cache("history"))
         var state = SiteState(options, tracking: true)
         let page = "reports/1094/2026-10-01-fiets/index.html"
         #expect(text(state, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
 
         try repo.write(Self.report, Self.reportText + "Hij is blauw.\nMet een mand.\n")
-        #expect(GitStamp(content: repo.content) == stamp, "an edit is not a commit")
+        #expect(GitStamp(content: repo.content, environment: [:]) == stamp, "an edit is not a commit")
         _ = state.update(content: [Self.report], templates: [])
         #expect(text(state, page).contains("Met een mand."))
         #expect(text(state, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
 
         try repo.commit("Edit again", at: "2026-10-05T09:00:00+02:00")
-        #expect(GitStamp(content: repo.content) != stamp)
+        #expect(GitStamp(content: repo.content, environment: [:]) != stamp)
         _ = state.update(content: [Self.report], templates: [])
         #expect(text(state, page).contains("edited <time datetime=\"2026-10-05T09:00:00+02:00\""))
+    }
+
+    /// git runs in the environment the build is given (`BuildOptions.environment`, the one the
+    /// command line was started with), not in the process's: a repository kept elsewhere through
+    /// `GIT_DIR` is read with it, and not without it.
+    @Test func gitRunsInTheEnvironmentTheBuildIsGiven() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        let elsewhere = repo.dir.path + "/kept-elsewhere.git"
+        try FileManager.default.moveItem(atPath: repo.root + "/.git", toPath: elsewhere)
+        let page = "reports/1094/2026-10-01-fiets/index.html"
+        var options = BuildOptions(content: repo.content, templates: Repo.templates, output: repo.dir.path + "/with", cache: Repo.cache("history"))
+        options.environment = ["GIT_DIR": elsewhere, "GIT_WORK_TREE": repo.root]
+        let with = SiteState(options, tracking: false)
+        #expect(with.succeeded && with.notes.allSatisfy { !$0.contains("not in a git repository") })
+        #expect(text(with, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+        let without = build(repo.content, output: repo.dir.path + "/without")
+        #expect(without.notes.contains { $0.contains("not in a git repository") })
     }
 
     @Test func aGitInitAboveTheContentChangesTheStamp() throws {
         let repo = try Repository()
         defer { repo.dir.cleanup() }
         try FileManager.default.removeItem(atPath: repo.root + "/.git")
-        let outside = GitStamp(content: repo.content)
-        #expect(outside != nil && GitStamp(content: repo.content) == outside)
+        let outside = GitStamp(content: repo.content, environment: [:])
+        #expect(outside != nil && GitStamp(content: repo.content, environment: [:]) == outside)
         try repo.git("init", "-q", "-b", "main")
-        #expect(GitStamp(content: repo.content) != outside)
+        #expect(GitStamp(content: repo.content, environment: [:]) != outside)
     }
 }

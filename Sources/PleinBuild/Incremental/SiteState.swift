@@ -96,7 +96,7 @@ public struct SiteState: Sendable {
         remembered = remembering
         if let bodies = remembering?.previous?.bodies { last.bodies = bodies }
         var timer = PhaseTimer(enabled: options.timings)
-        modelStage = ModelStage(content: options.content, readsHistory: options.history)
+        modelStage = ModelStage(content: options.content, readsHistory: options.history, environment: options.environment)
         let (loaded, state) = ContentLoader.loadKeepingState(.disk(options.content), known: remembering?.known ?? keeper?.known,
                                                                timings: options.timings)
         timer.lap("load")

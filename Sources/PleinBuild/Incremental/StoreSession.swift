@@ -58,11 +58,11 @@ struct StoreSession {
         next.fingerprint = Remembered.fingerprint(options, leaflet: Leaflet(folder: options.leaflet))
         next.theme = Remembered.themeFingerprint(options.themeFiles)
         // git is asked for HEAD only when the files HEAD is made of changed since the last build.
-        let stamp = options.history ? GitStamp(content: options.content)?.text ?? "" : ""
+        let stamp = options.history ? GitStamp(content: options.content, environment: options.environment)?.text ?? "" : ""
         if !stamp.isEmpty, let known = previous, known.headStamp == stamp {
             next.head = known.head
         } else {
-            next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content)?.text ?? "" : ""
+            next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content, environment: options.environment)?.text ?? "" : ""
         }
         next.headStamp = stamp
         if options.fresh, previous != nil {

@@ -19,36 +19,41 @@ struct GitHistory: Sendable {
 
     static let empty = GitHistory(head: nil, history: History(), unavailable: nil)
 
-    /// Reads the history of the files under `content`.
-    static func read(content: String) -> GitHistory {
+    /// Reads the history of the files under `content`, with git started in `environment` (the one
+    /// plein was started with, `BuildOptions.environment`: `GIT_DIR`, `HOME` for git's own
+    /// settings such as `safe.directory`, `PATH`).
+    static func read(content: String, environment: [String: String]) -> GitHistory {
         // The stamp first: a commit made while git is read moves it, and is read at the next update.
-        let stamp = GitStamp(content: content)
-        var history = unstamped(content: content)
+        let stamp = GitStamp(content: content, environment: environment)
+        var history = unstamped(content: content, environment: environment)
         history.stamp = stamp
         return history
     }
 
-    private static func unstamped(content: String) -> GitHistory {
-        guard let inside = run(["rev-parse", "--is-inside-work-tree"], in: content), inside.text == "true" else {
+    private static func unstamped(content: String, environment: [String: String]) -> GitHistory {
+        let run = { (arguments: [String]) in GitHistory.run(arguments, in: content, environment: environment) }
+        guard let inside = run(["rev-parse", "--is-inside-work-tree"]), inside.text == "true" else {
             return GitHistory(head: nil, history: History(), unavailable: "the content is not in a git repository, so pages show no \"edited\" dates")
         }
-        guard let head = run(["rev-parse", "HEAD"], in: content)?.text else {
+        guard let head = run(["rev-parse", "HEAD"])?.text else {
             return GitHistory(head: nil, history: History(), unavailable: "the repository has no commits yet, so pages show no \"edited\" dates")
         }
-        if run(["rev-parse", "--is-shallow-repository"], in: content)?.text == "true" {
+        if run(["rev-parse", "--is-shallow-repository"])?.text == "true" {
             return GitHistory(head: head, history: History(),
                               unavailable: "the repository is a shallow clone, so its history is incomplete and pages show no \"edited\" dates "
                                   + "(clone it whole: git fetch --unshallow, or fetch-depth: 0 in CI)")
         }
-        return GitHistory(head: head, history: parse(log(content) ?? []), unavailable: nil)
+        return GitHistory(head: head, history: parse(log(content, environment: environment) ?? []), unavailable: nil)
     }
 
     /// Reads again only when HEAD has moved since `previous`: when the files HEAD is made of are
     /// as they were, git is not asked at all.
-    static func refresh(_ previous: GitHistory, content: String) -> GitHistory {
-        let stamp = GitStamp(content: content)
+    static func refresh(_ previous: GitHistory, content: String, environment: [String: String]) -> GitHistory {
+        let stamp = GitStamp(content: content, environment: environment)
         if let stamp, stamp == previous.stamp { return previous }
-        guard let head = previous.head, run(["rev-parse", "HEAD"], in: content)?.text == head else { return read(content: content) }
+        guard let head = previous.head, run(["rev-parse", "HEAD"], in: content, environment: environment)?.text == head else {
+            return read(content: content, environment: environment)
+        }
         var same = previous
         same.stamp = stamp
         return same
@@ -56,8 +61,8 @@ struct GitHistory: Sendable {
 
     /// `git log -z --format=%x1e%ct --name-only --no-renames --relative`: each commit is
     /// `\u{1e}<time>\0\n<path>\0<path>\0…`, paths relative to the content folder.
-    static func log(_ content: String) -> [UInt8]? {
-        run(["log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", "--", "."], in: content)?.bytes
+    static func log(_ content: String, environment: [String: String]) -> [UInt8]? {
+        run(["log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", "--", "."], in: content, environment: environment)?.bytes
     }
 
     static func parse(_ output: [UInt8]) -> History {
@@ -76,12 +81,14 @@ struct GitHistory: Sendable {
         return History(files: files)
     }
 
-    /// Runs git in `folder`; nil when it fails (or git is not installed).
-    static func run(_ arguments: [String], in folder: String) -> (bytes: [UInt8], text: String)? {
+    /// Runs git in `folder` with `environment` (and C's messages, no optional locks); nil when it
+    /// fails (or git is not installed). An empty environment (the tests') finds git on the
+    /// system's default path.
+    static func run(_ arguments: [String], in folder: String, environment: [String: String]) -> (bytes: [UInt8], text: String)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", folder, "-c", "core.quotepath=off"] + arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = environment
         environment["LC_ALL"] = "C"
         environment["GIT_OPTIONAL_LOCKS"] = "0"
         process.environment = environment
@@ -114,8 +121,7 @@ struct GitStamp: Equatable, Sendable {
         let modifiedNanoseconds: Int
     }
 
-    init?(content: String) {
-        let environment = ProcessInfo.processInfo.environment
+    init?(content: String, environment: [String: String]) {
         guard environment["GIT_DIR"] == nil, environment["GIT_WORK_TREE"] == nil, environment["GIT_CEILING_DIRECTORIES"] == nil,
               let real = realpath(content, nil) else { return nil }
         var folder = String(cString: real)
@@ -166,9 +172,9 @@ public struct RepositoryPath: Sendable {
     let root: String?
     let current: String
 
-    public init() {
+    public init(environment: [String: String]) {
         current = FileManager.default.currentDirectoryPath
-        root = GitHistory.run(["rev-parse", "--show-toplevel"], in: current)?.text
+        root = GitHistory.run(["rev-parse", "--show-toplevel"], in: current, environment: environment)?.text
     }
 
     /// `content/users/anna.md` (relative to the current folder) → `site/content/users/anna.md`.

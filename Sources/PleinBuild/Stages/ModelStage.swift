@@ -11,11 +11,14 @@ struct ModelStage {
     private var firstReading: Background<GitHistory>?
     let content: String
     let readsHistory: Bool
+    /// The environment git is started with (`BuildOptions.environment`).
+    let environment: [String: String]
 
-    init(content: String, readsHistory: Bool) {
+    init(content: String, readsHistory: Bool, environment: [String: String]) {
         self.content = content
         self.readsHistory = readsHistory
-        firstReading = readsHistory ? Background { GitHistory.read(content: content) } : nil
+        self.environment = environment
+        firstReading = readsHistory ? Background { GitHistory.read(content: content, environment: environment) } : nil
     }
 
     /// The model of the whole content, and notes worth telling (as below).
@@ -37,7 +40,7 @@ struct ModelStage {
             history = reading.value
             firstReading = nil
         } else if readsHistory {
-            history = GitHistory.refresh(history, content: content)
+            history = GitHistory.refresh(history, content: content, environment: environment)
         }
         var notes: [String] = []
         if let why = history.unavailable { notes.append(why) }
