@@ -114,13 +114,19 @@ private struct Batch: Rendering {
     /// `feed` gives the feed of an Atom output, made once for it and its JSON Feed twin. A page
     /// of a members-only group is rendered, then sealed into the page that unlocks it.
     func render(_ id: OutputID, feed: (OutputID) -> Feed) -> OutputFile {
-        let file = renderOpen(id, feed: feed)
         // A thread's page, sealed under the key its link carries.
         if case .thread(let tid) = id, let keys = inputs.options.threadKeys {
-            return SealedPage(inputs: inputs).render(file, kind: id.kind, group: keys.sealing(for: tid), byLink: true)
+            return SealedPage(inputs: inputs).render(sealedOpen(id, feed: feed), kind: id.kind, group: keys.sealing(for: tid), byLink: true)
         }
-        guard let group = id.sealedGroup(in: inputs.options.sealing) else { return file }
-        return SealedPage(inputs: inputs).render(file, kind: id.kind, group: group)
+        guard let group = id.sealedGroup(in: inputs.options.sealing) else { return renderOpen(id, feed: feed) }
+        return SealedPage(inputs: inputs).render(sealedOpen(id, feed: feed), kind: id.kind, group: group)
+    }
+
+    /// The open page of an output that is to be sealed (`RenderInputs.sealed`).
+    private func sealedOpen(_ id: OutputID, feed: (OutputID) -> Feed) -> OutputFile {
+        var inputs = inputs
+        inputs.sealed = true
+        return Batch(inputs: inputs).renderOpen(id, feed: feed)
     }
 
     func renderOpen(_ id: OutputID, feed: (OutputID) -> Feed) -> OutputFile {

@@ -103,6 +103,16 @@ def files(site):
             yield os.path.relpath(path, site), path
 
 
+def loaded_in_clear(html):
+    """What an opened page makes the browser fetch as it is, beside the theme's own files: the
+    images, sources and posters that are not sealed files. Each is a line in the host's logs."""
+    urls = re.findall(r'<(?:img|source|video|audio|track)\b[^>]*?\s(?:src|poster)="([^"]+)"', html)
+    for srcset in re.findall(r'\ssrcset="([^"]+)"', html):
+        urls += [candidate.strip().split()[0] for candidate in srcset.split(",") if candidate.strip()]
+    return sorted({url for url in urls if not re.search(r"/sealed/[0-9a-f]{32}\.bin$", url) and not url.startswith(("data:", "blob:"))
+                   and "/assets/" not in url})
+
+
 def check_opens(site):
     """Every file of the group opens with the passphrase, and none with another; returns the
     plaintexts by path."""
@@ -155,6 +165,13 @@ def check_opens(site):
                    "Vulcompressor laten keuren door Brandaris", "Tweeëntwintig flessen op rij", "<video"):
         if needed not in text:
             fail(f"the opened pages do not show {needed!r}")
+    # Nothing an opened page shows is fetched in the clear: a member's avatar would put who is in
+    # the group into the host's logs.
+    for rel, plain in opened.items():
+        if rel.endswith(".html") and (clear := loaded_in_clear(plain.decode())):
+            fail(f"{rel}: the opened page fetches {clear[:3]} in the clear")
+    if "avatar-initials" not in text:
+        fail("the opened pages show no member (their initials, in place of their avatars)")
     # Every sealed file an opened page names is there, and opens.
     for url in set(re.findall(r'/groups/' + GROUP + r'/sealed/[0-9a-f]{32}(?:\.bin|/)', text)):
         rel = url.lstrip("/") + ("index.html" if url.endswith("/") else "")
@@ -204,6 +221,8 @@ def check_threads(site):
             fail(f"{path}: does not open with the key its link carries, or does not hold its subject")
         if open_sealed(group, parsed[3], path) is not None:
             fail(f"{path}: opens with another key")
+        if plain is not None and (clear := loaded_in_clear(plain.decode())):
+            fail(f"{path}: the opened thread fetches {clear[:3]} in the clear (who writes in it)")
         if os.path.exists(os.path.join(site, os.path.dirname(path), "feed.xml")):
             fail(f"{path}: the thread has a feed, which its readers could not open")
         # The sealed shell keeps the site's frame, as every page has it: navigation, a

@@ -88,6 +88,10 @@ struct RenderInputs: Sendable {
     let shared: Shared
     /// When set, learns what each output reads (for incremental rebuilds).
     var recorder: DependencyRecorder?
+    /// Whether the output is rendered to be sealed (a members-only group's page, a thread): it
+    /// then fetches nothing in the clear that says who is in it, such as its members' avatars
+    /// (shown by their initials), which would put them in the host's logs.
+    var sealed = false
 
     var view: ModelView {
         var view = shared.view

@@ -86,7 +86,7 @@ struct VideoValue: HandWrittenTemplate {
     }
 }
 
-/// A member as a link with their avatar (or initials).
+/// A member as a link with their avatar (or initials; always on a page to be sealed).
 struct MemberChip: HandWrittenTemplate {
     struct Known {
         let name: String
@@ -105,7 +105,8 @@ struct MemberChip: HandWrittenTemplate {
         known = renderer.view.card(id).map { m in
             Known(
                 name: m.name, url: renderer.site.has(.members) ? renderer.routes.url(renderer.routes.member(id)) : nil,
-                initials: TextCut.initials(m.name), avatar: m.avatar.flatMap { renderer.view.image($0) }.map { renderer.image($0, alt: "") })
+                initials: TextCut.initials(m.name),
+                avatar: renderer.inputs.sealed ? nil : m.avatar.flatMap { renderer.view.image($0) }.map { renderer.image($0, alt: "") })
         }
     }
 
