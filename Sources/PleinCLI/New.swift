@@ -344,15 +344,28 @@ struct NewCMS: ParsableCommand {
     func run() throws {
         if update {
             try inSite { site throws(Scaffold.Failure) in
-                let (file, said) = try Scaffold.cmsUpdate(at: site.root, version: version)
+                let (file, said) = try Scaffold.cmsUpdate(at: site.root, version: version) { editor, version in
+                    Scaffold.ScriptIntegrity.fetch(editor, version: version, environment: Terminal.environment)
+                }
                 if let file { print(file) }
                 for line in said { Terminal.note(line) }
             }
             return
         }
-        let settings = CMSSettings(editor: CMSSettings.Editor(rawValue: editor.rawValue)!, version: version, integrity: integrity, forge: forge?.cms, appID: appID,
+        var settings = CMSSettings(editor: CMSSettings.Editor(rawValue: editor.rawValue)!, version: version, integrity: integrity, forge: forge?.cms, appID: appID,
                                    authURL: authURL, review: !noReview)
         try inSite { site throws(Scaffold.Failure) in
+            // The script is fetched once, here, and pinned by its hash: every member's browser
+            // then refuses any other (a CDN's or a mirror's change).
+            if settings.integrity == nil {
+                switch Scaffold.ScriptIntegrity.fetch(settings.editor, version: settings.version, environment: Terminal.environment) {
+                case .success(let hash):
+                    settings.integrity = hash
+                    Terminal.error("the CMS's script is pinned by its hash, computed from the script itself: \(hash)")
+                case .failure(let failure):
+                    Terminal.error("warning: " + failure.description + "; the CMS is set up without an integrity hash, so browsers load its script unchecked")
+                }
+            }
             let added = try Scaffold.cms(at: site.root, .init(settings: settings, repository: repository))
             print(added.file)
             for step in added.next { Terminal.note(step) }

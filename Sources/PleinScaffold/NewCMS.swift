@@ -72,8 +72,11 @@ extension Scaffold {
     /// `plein new cms --update`: the `cms` of `site.yaml` in `folder` is brought to the version of
     /// its editor this plein is made for (given as `version`, or pinned), its other settings kept;
     /// an integrity hash of the old version is taken out, as it would stop the page loading the
-    /// new one, and said. Returns the file (nil when nothing changed) and what was done.
-    public static func cmsUpdate(at folder: String, version given: String?) throws(Failure) -> (file: String?, said: [String]) {
+    /// new one, and said. With `integrity` (`ScriptIntegrity.fetch`), the new version's hash is
+    /// written in its place when it can be had. Returns the file (nil when nothing changed) and
+    /// what was done.
+    public static func cmsUpdate(at folder: String, version given: String?,
+                                 integrity: ((CMSSettings.Editor, String) -> Result<String, Failure>)? = nil) throws(Failure) -> (file: String?, said: [String]) {
         let path = folder + "/content/" + ContentLayout.site
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("no site here: \(path) cannot be read") }
         guard let cms = ContentLoader.load(.disk(folder + "/content")).content.site.cms else {
@@ -84,19 +87,34 @@ extension Scaffold {
         var lines = text.components(separatedBy: "\n")
         guard let top = lines.firstIndex(where: { $0.hasPrefix("cms:") }) else { throw Failure("\(path): 'cms' is not a block of its own lines; change its version there") }
         var said = ["the CMS goes from \(cms.version) to \(wanted)"]
-        var index = top + 1, versionAt: Int?
+        let hash = integrity?(cms.editor, wanted)
+        var index = top + 1, versionAt: Int?, hadIntegrity = false
         while index < lines.count, lines[index].hasPrefix(" ") || lines[index].isEmpty || lines[index].hasPrefix("#") {
             let line = lines[index].trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("version:") { versionAt = index }
             if line.hasPrefix("integrity:") {
                 lines.remove(at: index)
-                said.append("its integrity hash was the old version's, so it is taken out: compute the new one (plein help members-without-git)")
+                hadIntegrity = true
                 continue
             }
             index += 1
         }
         let indent = versionAt.map { String(lines[$0].prefix { $0 == " " }) } ?? "  "
         if let versionAt { lines[versionAt] = indent + "version: " + quote(wanted) } else { lines.insert(indent + "version: " + quote(wanted), at: top + 1) }
+        let at = (lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("version:") && $0.hasPrefix(" ") } ?? top) + 1
+        switch hash {
+        case .success(let new)?:
+            lines.insert(indent + "integrity: " + new, at: at)
+            said.append("the new script is pinned by its hash, computed from the script itself: " + new)
+        case .failure(let failure)?:
+            said.append(failure.description + (hadIntegrity
+                ? "; the old version's integrity hash is taken out, as it would stop the page loading the new one: compute the new one once online (plein help members-without-git)"
+                : "; the script stays without an integrity hash (plein help members-without-git)"))
+        case nil:
+            if hadIntegrity {
+                said.append("its integrity hash was the old version's, so it is taken out: compute the new one (plein help members-without-git)")
+            }
+        }
         do { try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
             throw Failure("cannot write \(path): \(error.localizedDescription)")
         }

@@ -11,6 +11,10 @@
   beside the entry) passes `plein check`; a placement field that names another folder is an error.
 - Pages link into the CMS: "Reply" with the report filled in, "New report", "Add photos".
 - Decap CMS instead: its script, no check-ins (it has no top-level lists).
+- `plein new cms` fetches the pinned script once and writes its integrity hash (from a local
+  server standing in for unpkg.com, `PLEIN_CMS_MIRROR`), as `--update` does for the new version;
+  offline, a missing version or a page where the script should be are said, and the CMS is set up
+  without a hash.
 - `plein new ci --forge github`: the issue forms and both workflows pass check-jsonschema's
   schemas for GitHub issue forms, their config and workflows; zizmor finds nothing of medium
   severity or more in them, nor in plein's own workflows (.github/workflows), which pass the
@@ -22,7 +26,7 @@
 
     python3 Tests/Output/cms_check.py --plein .build/release/plein
 """
-import argparse, datetime, glob, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, base64, datetime, glob, hashlib, http.server, json, os, re, shutil, socket, subprocess, sys, tempfile, threading
 
 import yaml
 
@@ -49,6 +53,72 @@ def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+# MARK: a stand-in for the CDN
+
+class CDN:
+    """unpkg.com's paths, served from a folder on 127.0.0.1: what `plein new cms` fetches."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=folder, **k)
+        http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def publish(self, path, data):
+        """Puts a file at `path` (as unpkg names it); returns its integrity hash."""
+        write(os.path.join(self.folder, path), data.decode("latin-1") if isinstance(data, bytes) else data)
+        raw = open(os.path.join(self.folder, path), "rb").read()
+        return "sha384-" + base64.b64encode(hashlib.sha384(raw).digest()).decode()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def closed_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def check_fetched_integrity(work, cdn, version):
+    """`plein new cms` pins the script by the hash of the file it fetched; says why when it cannot."""
+    script = "/* Sveltia CMS, as the stand-in CDN serves it */\n" + "window.CMS = { init() {} };\n" * 400
+    expected = cdn.publish(f"@sveltia/cms@{version}/dist/sveltia-cms.js", script)
+    fetched = make_site(work, "fetchclub")
+    site_yaml = os.path.join(fetched, "content", "site.yaml")
+    code, out = run("new", "cms", "--forge", "gitlab", "--repository", "https://gitlab.com/duikclub/site", cwd=fetched)
+    cms = yaml.safe_load(open(site_yaml, encoding="utf-8")).get("cms", {})
+    check(code == 0 and cms.get("integrity") == expected and "pinned by its hash" in out and "openssl dgst" not in out,
+          f"plein new cms fetches the pinned script once and writes its integrity: {cms.get('integrity')} {out.strip()[-200:]}")
+    code, out = run("build", cwd=fetched)
+    check(code == 0, f"it builds: {out[-200:]}")
+    check_page(fetched, "sveltia", version, expected)
+    # --update: the new version's hash in place of the old one.
+    newer = cdn.publish("@sveltia/cms@9.9.9/dist/sveltia-cms.js", script + "// 9.9.9\n")
+    code, out = run("new", "cms", "--update", "--version", "9.9.9", cwd=fetched)
+    cms = yaml.safe_load(open(site_yaml, encoding="utf-8")).get("cms", {})
+    check(code == 0 and str(cms.get("version")) == "9.9.9" and cms.get("integrity") == newer and "pinned by its hash" in out,
+          f"plein new cms --update writes the new version's hash: {cms} {out.strip()[-200:]}")
+    # What cannot be fetched is said, and the CMS is set up all the same, without a hash.
+    for label, mirror, said in (
+        ("offline", f"http://127.0.0.1:{closed_port()}", "offline"),
+        ("a version the CDN does not have", cdn.url, "404"),
+        ("a page where the script should be", cdn.url, "did not answer with a script"),
+    ):
+        if label.startswith("a page"):
+            cdn.publish(f"@sveltia/cms@{version}/dist/sveltia-cms.js", "<!DOCTYPE html><title>Sign in to the Wi-Fi</title>" + " " * 200)
+        site = make_site(work, "club-" + str(abs(hash(label)) % 10000))
+        extra = ["--version", "0.0.1"] if "404" in said else []
+        proc = subprocess.run([PLEIN, "new", "cms", "--forge", "gitlab", "--repository", "https://gitlab.com/duikclub/site", *extra],
+                              cwd=site, capture_output=True, text=True, env=dict(ENV, PLEIN_CMS_MIRROR=mirror), timeout=120)
+        cms = yaml.safe_load(open(os.path.join(site, "content", "site.yaml"), encoding="utf-8")).get("cms", {})
+        check(proc.returncode == 0 and cms and "integrity" not in cms and said in proc.stderr and "without an integrity hash" in proc.stderr
+              and "openssl dgst" in proc.stderr,
+              f"{label}: said, and the CMS set up without a hash: {proc.stderr.strip()[:300]}")
 
 
 # MARK: the site
@@ -441,6 +511,9 @@ def main():
     parser.add_argument("--plein", required=True)
     PLEIN = os.path.abspath(parser.parse_args().plein)
     work = tempfile.mkdtemp(prefix="plein-cms-")
+    # plein new cms fetches the CMS's script from here, never from the network.
+    cdn = CDN(os.path.join(work, "cdn"))
+    ENV["PLEIN_CMS_MIRROR"] = cdn.url
     try:
         print("A site made with plein new site --forge gitlab: /admin/ from plein's schemas")
         site = make_site(work, "gitlabclub", "--forge", "gitlab", "--repository", "https://gitlab.com/duikclub/site", "--app-id", "4f1c0a")
@@ -507,14 +580,17 @@ def main():
         check_page(plain, "sveltia", version, integrity)
         config = check_config(plain)
         check(config["backend"].get("app_id") == "77", "the application id is the backend's")
-        # plein new cms --update: an older pinned version is brought to this plein's, its hash taken out.
+        # plein new cms --update: an older pinned version is brought to this plein's, its hash taken
+        # out (the stand-in CDN has no script for it yet).
         aged = re.sub(r"(\n  version: )[^\n]*", r'\1"0.190.0"', open(site_yaml, encoding="utf-8").read(), count=1)
         write(site_yaml, aged)
         code, out = run("new", "cms", "--update", cwd=plain)
         updated = yaml.safe_load(open(site_yaml, encoding="utf-8"))["cms"]
         check(code == 0 and str(updated.get("version")) == str(version) and "integrity" not in updated and updated.get("app_id") == "77"
-              and "from 0.190.0 to" in out and "integrity hash was the old version's" in out,
+              and "from 0.190.0 to" in out and "old version's integrity hash is taken out" in out and "404" in out,
               f"plein new cms --update brings the version to this plein's, keeps the other settings and takes out the old hash: {updated} {out.strip()[-200:]}")
+        print("plein new cms pins the script it fetched (from a stand-in for the CDN)")
+        check_fetched_integrity(work, cdn, version)
 
         print("GitHub: plein new ci writes issue forms and the workflow that posts them")
         github = make_site(work, "githubclub", "--forge", "github", "--repository", "https://github.com/duikclub/site", "--release")
@@ -529,6 +605,7 @@ def main():
             jsonschema("vendor.github-workflows", workflow)
         audit(os.path.join(ROOT, ".github/workflows"))
     finally:
+        cdn.stop()
         shutil.rmtree(work, ignore_errors=True)
     if failures:
         print(f"{len(failures)} check(s) failed")

@@ -13,6 +13,12 @@ public enum Hashing {
         Array(SHA256.hash(data: bytes))
     }
 
+    /// Subresource Integrity of `bytes` as a page's `integrity` attribute: `sha384-` and the
+    /// base64 of their SHA-384.
+    public static func subresourceIntegrity(_ bytes: [UInt8]) -> String {
+        "sha384-" + Data(SHA384.hash(data: bytes)).base64EncodedString()
+    }
+
     /// HMAC-SHA256 of `message` under `key`: 32 bytes.
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
