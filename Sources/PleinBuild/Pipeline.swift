@@ -283,6 +283,7 @@ public enum Pipeline {
             }
         } else {
             writer.discard()
+            memory?.outputUntouched()
         }
         var notes = state.succeeded ? state.notes : []
         if let problem = memory?.problem { notes.append(problem) }

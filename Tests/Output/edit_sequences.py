@@ -617,6 +617,25 @@ def hand_edited_output(plein, community):
     reference = build(plein, community, clean, clean_cache, fresh=True)
     check(result.returncode == 0 and reference.returncode == 0 and tree(out) == tree(clean),
           f"after a page was deleted from the output by hand, the output equals a clean build ({result.stderr[-200:]})")
+    # Pages written into in place (as an editor or `>>` does; the output shares its files with
+    # plein's spare copy of the last site): the next build puts plein's bytes back, though nothing
+    # changed, and so do the builds after an edit.
+    pages = sorted(p for p in tree(out)[0] if p.endswith(".html"))
+    for step, rng in enumerate((random.Random(2), random.Random(3))):
+        edited = [os.path.join(out, p) for p in rng.sample(pages, min(3, len(pages)))]
+        for path in edited:
+            with open(path, "ab") as f:
+                f.write(b"<!-- changed by hand -->")
+        if step:
+            community.body(rng)
+            reference = build(plein, community, clean, clean_cache, fresh=True)
+        result = build(plein, community, out, cache)
+        check(result.returncode == 0 and tree(out) == tree(clean) and "changed since the last build" in result.stderr,
+              f"pages written into by hand are made again{' after an edit' if step else ', though nothing else changed'}, "
+              f"and the build says why: {result.stderr.strip()[-240:]}")
+        result = build(plein, community, out, cache)
+        check(result.returncode == 0 and tree(out) == tree(clean) and "changed since the last build" not in result.stderr,
+              f"and the build after that trusts the output again: {result.stderr.strip()[-160:]}")
 
 
 class Fetcher:

@@ -1,6 +1,8 @@
 #ifndef PLEIN_SYSTEM_H
 #define PLEIN_SYSTEM_H
 
+#include <stddef.h>
+
 /// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
 /// Returns 0, or -1 with errno set (ENOSYS or EINVAL where unsupported).
 int plein_exchange_paths(const char *first, const char *second);
@@ -8,6 +10,12 @@ int plein_exchange_paths(const char *first, const char *second);
 /// Removes a folder and everything in it (files, folders, links; symbolic links are not
 /// followed). Returns 0, or -1 with errno set.
 int plein_remove_tree(const char *path);
+
+/// Whether anything in the folder `root` changed (its inode: bytes, links, mode) after the time
+/// given, by its change time (ctime), beside the hidden entries at its top: 1 with the first such
+/// path (relative) in `found`, 0 when nothing did, -1 when `root` cannot be read. Files and
+/// folders both count: a file written into, added or removed.
+int plein_first_changed_since(const char *root, long long seconds, long nanoseconds, char *found, size_t size);
 
 /// Copies the whole of `source` (from its start) into `target` from its start (an empty file, or
 /// one the caller then cuts to the copy's length): a reflink where

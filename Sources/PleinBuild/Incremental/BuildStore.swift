@@ -57,6 +57,9 @@ struct BuildStore: Sendable {
         var liveInode: UInt64 = 0
         /// The spare's inode, or 0 when it is not known to be the site before the output.
         var spareInode: UInt64 = 0
+        /// When the last build finished changing the output folder (nanoseconds since 1970), or
+        /// 0 when it did not finish (`OutputCheck`).
+        var outputTime: Int64 = 0
         var pages = 0, files = 0, images = 0, warnings = 0, videos = 0
         /// What the scan saw (`ScanIndex`), and the chunks of it that differ from the last build's.
         var scan = ScanIndex()

@@ -29,6 +29,7 @@ extension BuildStore {
                 snapshot.day = meta["day"] ?? ""
                 snapshot.liveInode = UInt64(meta["live_inode"] ?? "") ?? 0
                 snapshot.spareInode = UInt64(meta["spare_inode"] ?? "") ?? 0
+                snapshot.outputTime = Int64(meta["output_time"] ?? "") ?? 0
                 snapshot.pages = Int(meta["pages"] ?? "") ?? 0
                 snapshot.files = Int(meta["files"] ?? "") ?? 0
                 snapshot.images = Int(meta["images"] ?? "") ?? 0

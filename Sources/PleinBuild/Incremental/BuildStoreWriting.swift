@@ -24,9 +24,25 @@ extension BuildStore {
         }
     }
 
-    /// Records, before the spare is touched, that it can no longer be vouched for: a build
-    /// killed while it works on the spare leaves a store that says so.
-    func forgetSpare() throws(Damaged) { try forgetFolder("spare_inode") }
+    /// Records, before the spare is touched, that it can no longer be vouched for, nor the output
+    /// checked for changes by hand (`outputTime`): a build killed while it works on the spare
+    /// leaves a store that says so.
+    func forgetSpare() throws(Damaged) {
+        try forgetFolder("spare_inode")
+        try forgetFolder("output_time")
+    }
+
+    /// Records that plein finished changing the output folder now (`Snapshot.outputTime`): from
+    /// here on, a change to a file or folder in it is someone else's.
+    func stampOutput() throws(Damaged) {
+        do {
+            try queue.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('output_time', ?)", arguments: [String(OutputCheck.now())])
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
 
     /// Records that the spare no longer differs from the output (`StoreSession.twinSpare`).
     func forgetDifferences() throws(Damaged) {

@@ -65,6 +65,7 @@ struct StoreSession {
             next.head = options.history ? GitHistory.run(["rev-parse", "HEAD"], in: options.content, environment: options.environment)?.text ?? "" : ""
         }
         next.headStamp = stamp
+        var outputCheck: Background<String?>?
         if options.fresh, previous != nil {
             previous = nil
         } else if let known = previous {
@@ -72,11 +73,24 @@ struct StoreSession {
                 distrust("plein, Leaflet or the build's settings changed since the last build")
             } else if known.liveInode != Self.inode(output) {
                 distrust("the output folder is not the one the last build left (removed, replaced, or that build was interrupted)")
+            } else if known.outputTime == 0 {
+                distrust("the last build stopped before it finished writing the output folder")
+            } else {
+                // (On another core, while the content is scanned.)
+                outputCheck = Background { [output, time = known.outputTime] in OutputCheck.firstChanged(in: output, since: time) }
             }
         }
         timer.lap("  store: fingerprints, HEAD")
         let scan = ContentScan(root: options.content, previous: previous?.scan)
         timer.lap("  store: scan")
+        if let outputCheck {
+            if let changed = outputCheck.value {
+                let shown = options.output.hasSuffix("/") ? options.output + changed : options.output + "/" + changed
+                distrust("\(shown) was changed since the last build (by hand, or by another program): the whole site is made again, as plein makes it "
+                         + "(plein owns the output folder; change the content or the theme instead)")
+            }
+            timer.lap("  store: the output checked (waited for)")
+        }
         next.scan = scan.index
         next.scanChanges = scan.changedChunks
         if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme, Self.sameDay(known.day, now: options.buildTime),
@@ -196,6 +210,8 @@ struct StoreSession {
         do throws(BuildStore.Damaged) {
             try store.save(made, previous: previous, timings: options.timings)
             if twin?.value == true { try store.forgetDifferences() }
+            // (Last: the spare's twin linked the output's files, which moves their change time.)
+            try store.stampOutput()
         } catch {
             _ = twin?.value
             problem = "the build cache could not be saved (\(error.reason)): the next build is a full one"
@@ -229,6 +245,14 @@ struct StoreSession {
         writer.discard()
         timer.lap("  the spare made the output's twin (\(differences.count) paths, on another thread)")
         return whole
+    }
+
+    /// After a build that failed before its swap, in which plein changed the output's files only
+    /// by linking them into the staging folder: records that the output is still as plein left
+    /// it, when this build found it so (else the next build looks again, and trusts nothing).
+    func outputUntouched() {
+        guard previous != nil, let store else { return }
+        do throws(BuildStore.Damaged) { try store.stampOutput() } catch {}
     }
 
     /// Empties the store, so that the next build is a full one.
