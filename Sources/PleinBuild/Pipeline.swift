@@ -337,7 +337,7 @@ private final class Once<Value: Sendable>: Sendable {
     private let made = Mutex<Value?>(nil)
 
     func value(_ make: () -> Value) -> Value {
-        made.withLock { made in
+        made.locked { made in
             if let made { return made }
             let value = make()
             made = value

@@ -1,4 +1,5 @@
 import Foundation
+import PleinCore
 import Synchronization
 
 /// A one-line progress bar with counts and the time left, drawn on standard error when it is a
@@ -18,7 +19,7 @@ final class ProgressBar: Sendable {
     func update(_ done: Int, _ total: Int) {
         guard enabled, total > 0 else { return }
         let now = Self.now
-        let line: String? = state.withLock { s in
+        let line: String? = state.locked { s in
             if s.started == 0 { s.started = now }
             // Redraw at most ten times a second, and always at the end.
             guard done == total || now - s.drawn >= 0.1 else { return nil }
@@ -37,7 +38,7 @@ final class ProgressBar: Sendable {
     }
 
     func finish() {
-        let shown = state.withLock { $0.shown }
+        let shown = state.locked { $0.shown }
         if enabled, shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

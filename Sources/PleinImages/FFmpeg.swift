@@ -1,4 +1,5 @@
 import Foundation
+import PleinCore
 import Synchronization
 
 /// ffmpeg and ffprobe, run as processes with a time limit: what plein knows about a video, its
@@ -220,20 +221,20 @@ public struct FFmpeg: Sendable {
         group.enter()
         DispatchQueue.global().async {
             let read = Array(errors.fileHandleForReading.readDataToEndOfFile())
-            errorBytes.withLock { $0 = read }
+            errorBytes.locked { $0 = read }
             group.leave()
         }
         let outputBytes = Array(output.fileHandleForReading.readDataToEndOfFile())
         group.wait()
         process.waitUntilExit()
         timer.cancel()
-        return Run(status: process.terminationStatus, output: outputBytes, errors: errorBytes.withLock { $0 }, timedOut: killed.fired, limit: seconds)
+        return Run(status: process.terminationStatus, output: outputBytes, errors: errorBytes.locked { $0 }, timedOut: killed.fired, limit: seconds)
     }
 }
 
 /// Remembers whether a time limit ran out.
 private final class KillSwitch: Sendable {
     private let value = Mutex(false)
-    var fired: Bool { value.withLock { $0 } }
-    func fire() { value.withLock { $0 = true } }
+    var fired: Bool { value.locked { $0 } }
+    func fire() { value.locked { $0 = true } }
 }

@@ -61,11 +61,11 @@ public final class ImageCache: Sendable {
         let size = Int(info.st_size)
         let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
         let inode = UInt64(info.st_ino)
-        if let entry = index.withLock({ $0[path] }), entry.size == size, entry.mtime == mtime, entry.inode == inode {
+        if let entry = index.locked({ $0[path] }), entry.size == size, entry.mtime == mtime, entry.inode == inode {
             return entry.hash
         }
         guard let hash = Self.streamedHash(path) else { return nil }
-        index.withLock { $0[path] = IndexEntry(size: size, mtime: mtime, inode: inode, hash: hash) }
+        index.locked { $0[path] = IndexEntry(size: size, mtime: mtime, inode: inode, hash: hash) }
         return hash
     }
 
@@ -90,7 +90,7 @@ public final class ImageCache: Sendable {
     /// build without images never needs.
     public var folder: String {
         let folder = root + "/images/vips-" + ImageIO.version
-        folderMade.withLock { made in
+        folderMade.locked { made in
             guard !made else { return }
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             made = true
@@ -115,7 +115,7 @@ public final class ImageCache: Sendable {
     }
 
     public func markUsed(_ path: String) {
-        used.withLock { _ = $0.insert(path) }
+        used.locked { _ = $0.insert(path) }
     }
 
     /// A temporary name beside `path` for writing it whole before renaming.
@@ -138,8 +138,8 @@ public final class ImageCache: Sendable {
     /// Saves the index and removes every cached file this build did not use, and the folders
     /// of other libvips versions.
     public func finish() -> (pruned: Int, kept: Int) {
-        writeJSON(index.withLock { $0 }, to: root + "/index.json")
-        let keep = used.withLock { $0 }
+        writeJSON(index.locked { $0 }, to: root + "/index.json")
+        let keep = used.locked { $0 }
         var pruned = 0
         let fm = FileManager.default
         guard !keep.isEmpty else {

@@ -1,4 +1,5 @@
 import Foundation
+import PleinCore
 import Synchronization
 
 /// One album video to publish.
@@ -92,7 +93,7 @@ public final class VideoProcessor: Sendable {
         guard let ffmpeg else { return plainCopy(job, hash: hash) }
         let base = folder + "/" + hash + "-r\(Self.revision)"
         let manifestPath = base + ".json", web = base + ".mp4", poster = base + "-poster.jpg"
-        used.withLock { $0.formUnion([manifestPath, web, poster]) }
+        used.locked { $0.formUnion([manifestPath, web, poster]) }
         if let data = FileManager.default.contents(atPath: manifestPath),
            let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
            FileManager.default.fileExists(atPath: web), FileManager.default.fileExists(atPath: poster) {
@@ -132,7 +133,7 @@ public final class VideoProcessor: Sendable {
         let ext = (job.path as NSString).pathExtension.lowercased()
         guard ext != "webm" else { return .failure(.needsFFmpeg) }
         let copy = folder + "/" + hash + "-r\(Self.revision)." + ext
-        used.withLock { _ = $0.insert(copy) }
+        used.locked { _ = $0.insert(copy) }
         if FileManager.default.fileExists(atPath: copy) {
             return .success(ProcessedVideo(job: job, hash: hash, info: nil, webFile: copy, posterFile: nil, made: false))
         }
@@ -150,6 +151,6 @@ public final class VideoProcessor: Sendable {
     /// versions. Returns how many were removed.
     @discardableResult
     public func finish() -> Int {
-        ImageCache.prune(folder, keeping: used.withLock { $0 })
+        ImageCache.prune(folder, keeping: used.locked { $0 })
     }
 }

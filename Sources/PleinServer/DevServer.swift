@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PleinBuild
+import PleinCore
 import Synchronization
 
 /// `plein serve`'s HTTP side: the site from memory (and plein's cache) over HTTP/1.1 through
@@ -83,9 +84,9 @@ public final class DevServer: Sendable {
                 availableConnectionsDelegate: ConnectionCap(log: log)
             ),
             onServerRunning: { [self] channel in
-                bound.withLock { $0 = channel.localAddress?.port }
-                ready.withLock { $0 = true }
-                started.withLock { $0.take() }?.resume()
+                bound.locked { $0 = channel.localAddress?.port }
+                ready.locked { $0 = true }
+                started.locked { $0.take() }?.resume()
             },
             logger: logger
         )
@@ -93,8 +94,8 @@ public final class DevServer: Sendable {
             try await app.run()
         } catch {
             let problem = ListenError(error, host: host, port: port)
-            failure.withLock { $0 = problem }
-            started.withLock { $0.take() }?.resume(throwing: problem)
+            failure.locked { $0 = problem }
+            started.locked { $0.take() }?.resume(throwing: problem)
             throw problem
         }
     }
@@ -102,15 +103,15 @@ public final class DevServer: Sendable {
     /// Returns once the server listens; throws why it could not.
     public func waitUntilListening() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            if ready.withLock({ $0 }) { return continuation.resume() }
-            if let failure = failure.withLock({ $0 }) { return continuation.resume(throwing: failure) }
-            started.withLock { $0 = continuation }
+            if ready.locked({ $0 }) { return continuation.resume() }
+            if let failure = failure.locked({ $0 }) { return continuation.resume(throwing: failure) }
+            started.locked { $0 = continuation }
         }
     }
 
     /// The port actually bound (when started on port 0).
     public func port() async -> UInt16? {
-        bound.withLock { $0 }.map { UInt16($0) }
+        bound.locked { $0 }.map { UInt16($0) }
     }
 
     /// Replaces what is served; with `reload`, tells open pages to reload.
@@ -232,8 +233,8 @@ final class SnapshotStore: Sendable {
     init(_ snapshot: SiteSnapshot) { value = Mutex(snapshot) }
 
     var current: SiteSnapshot {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
+        get { value.locked { $0 } }
+        set { value.locked { $0 = newValue } }
     }
 }
 

@@ -89,11 +89,11 @@ public enum ServeSession {
         }
 
         func read<T: Sendable>(_ body: (SiteState) -> T) -> T {
-            state.withLock { body($0!) }
+            state.locked { body($0!) }
         }
 
         func update<T: Sendable>(_ change: (inout SiteState) -> T) -> T {
-            state.withLock { held in
+            state.locked { held in
                 var site = held.take()!
                 defer { held = site }
                 return change(&site)

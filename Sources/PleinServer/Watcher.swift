@@ -103,7 +103,7 @@ public final class Watcher: Sendable {
     private func addTree(root: String, base: String, relative: String) -> [String] {
         let path = relative.isEmpty ? base : base + "/" + relative
         let wd = inotify_add_watch(fd, path, Self.mask)
-        if wd >= 0 { watches.withLock { $0[wd] = (root, relative) } }
+        if wd >= 0 { watches.locked { $0[wd] = (root, relative) } }
         var found: [String] = []
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where !Self.ignored(name) {
             let child = relative.isEmpty ? name : relative + "/" + name
@@ -121,12 +121,12 @@ public final class Watcher: Sendable {
     /// Stops watching a folder that left the root (moved away): its events no longer name
     /// content. A folder moved within the root is watched again under its new name.
     private func removeTree(root: String, relative: String) {
-        let gone = watches.withLock { table in
+        let gone = watches.locked { table in
             table.filter { $0.value.root == root && ($0.value.relative == relative || $0.value.relative.hasPrefix(relative + "/")) }.map(\.key)
         }
         for wd in gone {
             inotify_rm_watch(fd, wd)
-            watches.withLock { _ = $0.removeValue(forKey: wd) }
+            watches.locked { _ = $0.removeValue(forKey: wd) }
         }
     }
 
@@ -135,7 +135,7 @@ public final class Watcher: Sendable {
     /// Reads what inotify has; call often. Returns a batch when one is complete.
     public func poll() -> Batch? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 * 1024) { readEvents(into: $0) }
-        return pending.withLock { state -> Batch? in
+        return pending.locked { state -> Batch? in
             guard !state.batch.isEmpty, Self.now >= state.due(settle: settle, quiet: quiet, longest: longest) else { return nil }
             let batch = state.batch
             state = Pending()
@@ -162,7 +162,7 @@ public final class Watcher: Sendable {
     }
 
     private func note(_ change: (inout Pending) -> Void) {
-        pending.withLock { state in
+        pending.locked { state in
             let now = Self.now
             if state.batch.isEmpty { state.first = now }
             state.last = now
@@ -180,9 +180,9 @@ public final class Watcher: Sendable {
             }
             return
         }
-        guard let (root, directory) = watches.withLock({ $0[wd] }) else { return }
+        guard let (root, directory) = watches.locked({ $0[wd] }) else { return }
         if mask & UInt32(IN_IGNORED) != 0 {
-            watches.withLock { _ = $0.removeValue(forKey: wd) }
+            watches.locked { _ = $0.removeValue(forKey: wd) }
             return
         }
         guard !name.isEmpty, !Self.ignored(name) else { return }
@@ -213,7 +213,7 @@ public final class Watcher: Sendable {
     public func batches() -> AsyncStream<Batch> {
         AsyncStream { continuation in
             let thread = Thread { [self] in
-                while running.withLock({ $0 }) {
+                while running.locked({ $0 }) {
                     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                     _ = Glibc.poll(&descriptor, 1, wait())
                     if let batch = poll() { continuation.yield(batch) }
@@ -229,7 +229,7 @@ public final class Watcher: Sendable {
     /// Milliseconds until the batch being gathered is due (see `poll`); with none, how often
     /// `stop()` is looked for.
     private func wait() -> Int32 {
-        pending.withLock { state in
+        pending.locked { state in
             guard !state.batch.isEmpty else { return 50 }
             let due = state.due(settle: settle, quiet: quiet, longest: longest)
             let now = Self.now
@@ -237,5 +237,5 @@ public final class Watcher: Sendable {
         }
     }
 
-    public func stop() { running.withLock { $0 = false } }
+    public func stop() { running.locked { $0 = false } }
 }

@@ -284,9 +284,9 @@ final class StoreReaders: Sendable {
 
     /// `body` run with a connection of its own.
     func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        let taken = free.withLock { $0.popLast() } ?? (try? Self.open(path))
+        let taken = free.locked { $0.popLast() } ?? (try? Self.open(path))
         guard let queue = taken else { return try fallback.inDatabase(body) }
-        defer { free.withLock { $0.append(queue) } }
+        defer { free.locked { $0.append(queue) } }
         return try queue.inDatabase(body)
     }
 

@@ -68,7 +68,7 @@ final class StoredModel: ModelSource {
     /// The keys of pieces the model has (the store has a fact of each) whose rows were missing or
     /// could not be read: what rendered from this source is then not right.
     private let damagedKeys = Mutex<[String]>([])
-    var damaged: [String] { damagedKeys.withLock { $0 } }
+    var damaged: [String] { damagedKeys.locked { $0 } }
     /// The narrower views of every report, read at once (on every core, while the other readers
     /// wait) once pages have read `readsBeforeTable` of them one by one: a thirtieth of the
     /// reports, and at least 300 (a page of one area's cards reads its few hundred one by one;
@@ -80,7 +80,7 @@ final class StoredModel: ModelSource {
     private let leads = Mutex(ViewTable<[String: String]>())
     private let tableAfter = Mutex<Int?>(nil)
     private var readsBeforeTable: Int {
-        tableAfter.withLock { known in
+        tableAfter.locked { known in
             if let known { return known }
             let count = max(300, (piece(ModelPieces.reportOrder, "") ?? []).count / 30)
             known = count
@@ -114,7 +114,7 @@ final class StoredModel: ModelSource {
         let decoded = parallelMap(rows) { id, bytes in (id, ModelValues.decode(Value.self, bytes)) }
         // (A row that cannot be read is a piece the model has and the store did not give.)
         let unread = decoded.filter { $0.1 == nil }.map { prefix + $0.0 }
-        if !unread.isEmpty { damagedKeys.withLock { $0 += unread } }
+        if !unread.isEmpty { damagedKeys.locked { $0 += unread } }
         var table = Dictionary(decoded.compactMap { id, value in value.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
         for (key, value) in made where key.hasPrefix(prefix) { table[String(key.dropFirst(prefix.count))] = value as? Value }
         for key in gone where key.hasPrefix(prefix) { table.removeValue(forKey: String(key.dropFirst(prefix.count))) }
@@ -125,15 +125,15 @@ final class StoredModel: ModelSource {
     private func value<Value: Decodable & Sendable>(_ key: String, as type: Value.Type) -> Value? {
         if let piece = made[key] { return piece as? Value }
         if gone.contains(key) { return nil }
-        if let cached = cache.withLock({ $0[key] }) { return cached as? Value }
+        if let cached = cache.locked({ $0[key] }) { return cached as? Value }
         // (Read outside a transaction: nothing writes the store while a build renders.)
         guard let decoded = (try? readers.inDatabase { db in try BuildStore.value(db, key, as: type) }) ?? nil else {
             // (A piece the model has, by its fact, and the store did not give.)
             let known = (try? readers.inDatabase { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM facts WHERE key = ?", arguments: [key]) }) ?? nil
-            if known != nil { damagedKeys.withLock { $0.append(key) } }
+            if known != nil { damagedKeys.locked { $0.append(key) } }
             return nil
         }
-        cache.withLock { $0[key] = decoded }
+        cache.locked { $0[key] = decoded }
         return decoded
     }
 
@@ -142,30 +142,30 @@ final class StoredModel: ModelSource {
 
     var reportIDs: [String] {
         let key = "sorted:" + ModelPieces.reportOrder.key()
-        if let cached = cache.withLock({ $0[key] }) as? [String] { return cached }
+        if let cached = cache.locked({ $0[key] }) as? [String] { return cached }
         let sorted = (piece(ModelPieces.reportOrder, "") ?? []).sortedByBytes()
-        cache.withLock { $0[key] = sorted }
+        cache.locked { $0[key] = sorted }
         return sorted
     }
 
     func body(_ file: String) -> RenderedMarkdown? {
         if let made = bodies[file] { return made }
         let key = Dependency.body(file).key
-        if let cached = cache.withLock({ $0[key] }) { return cached as? RenderedMarkdown }
+        if let cached = cache.locked({ $0[key] }) { return cached as? RenderedMarkdown }
         let body = try? readers.inDatabase { db in try BuildStore.body(db, file: file) }
         guard let body else { return nil }
-        cache.withLock { $0[key] = body }
+        cache.locked { $0[key] = body }
         return body
     }
 
     func lead(_ file: String) -> String? {
         if let made = bodies[file] { return Summaries.lead(of: made.text) }
         // (Once the table is read, pages of every report read ten thousand leads from it.)
-        if let found = leads.withLock({ $0.table.map { $0[file] } }), let lead = found { return lead }
+        if let found = leads.locked({ $0.table.map { $0[file] } }), let lead = found { return lead }
         let key = "lead:" + file
-        if let cached = cache.withLock({ $0[key] }) { return cached as? String }
+        if let cached = cache.locked({ $0[key] }) { return cached as? String }
         let threshold = readsBeforeTable
-        let found: String?? = leads.withLock { state in
+        let found: String?? = leads.locked { state in
             if let table = state.table { return .some(table[file]) }
             state.reads += 1
             guard state.reads > threshold else { return nil }
@@ -175,7 +175,7 @@ final class StoredModel: ModelSource {
         }
         if let found, let lead = found { return lead }
         guard let lead = Self.lead(readers, file) ?? body(file).map({ Summaries.lead(of: $0.text) }) else { return nil }
-        cache.withLock { $0[key] = lead }
+        cache.locked { $0[key] = lead }
         return lead
     }
 
@@ -220,11 +220,11 @@ final class StoredModel: ModelSource {
     private func storedView<Base, Value>(_ kind: ViewKind<Base, Value>, _ id: String, after threshold: Int) -> Value? {
         // (Once the table is read, pages of every report read ten thousand views from it: it
         // holds the pieces made again, and is looked at first.)
-        if let table = views.withLock({ $0[kind.kind]?.table }) { return (table as? [String: Value])?[id] }
+        if let table = views.locked({ $0[kind.kind]?.table }) { return (table as? [String: Value])?[id] }
         let key = kind.key(id)
         // (Only reads of views not read before count towards the table.)
-        if made[key] == nil, let cached = cache.withLock({ $0[key] }) { return cached as? Value }
-        let found: Value?? = views.withLock { tables in
+        if made[key] == nil, let cached = cache.locked({ $0[key] }) { return cached as? Value }
+        let found: Value?? = views.locked { tables in
             if let table = tables[kind.kind]?.table { return .some((table as? [String: Value])?[id]) }
             tables[kind.kind, default: ViewTable()].reads += 1
             guard tables[kind.kind]!.reads > threshold else { return nil }

@@ -78,7 +78,7 @@ final class ServeMemory: BuildMemory {
     }
 
     func readers(of keys: Set<String>) throws -> [RememberedOutput] {
-        try graph.withLock { graph in
+        try graph.locked { graph in
             try graph.outputs(reading: keys, keepingReaders: true).sorted().compactMap { key in
                 guard let id = OutputID(key: key) else { throw StoreMemory.UnknownOutput() }
                 guard let file = outputs[id] else { return nil }

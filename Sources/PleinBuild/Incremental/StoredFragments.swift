@@ -56,13 +56,13 @@ final class StoredFragments: FragmentMemory {
     }
 
     /// The parts made by this build, to save.
-    var made: [String: Part] { madeParts.withLock { $0 } }
+    var made: [String: Part] { madeParts.locked { $0 } }
     var updatesParts: Bool { true }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
         let bytes: [UInt8], keys: [String]
         // (A part two outputs show, made for the first.)
-        if let made = madeParts.withLock({ $0[key] }) {
+        if let made = madeParts.locked({ $0[key] }) {
             (bytes, keys) = (made.bytes, made.reads)
         } else {
             guard !changedAll else { return nil }
@@ -124,11 +124,11 @@ final class StoredFragments: FragmentMemory {
             let held = Set(before)
             part.unsaved = changes.recorded.filter { !held.contains($0) || changed.contains($0) }
         }
-        madeParts.withLock { $0[key] = part }
+        madeParts.locked { $0[key] = part }
     }
 
     func keptBefore(_ key: String) -> (bytes: [UInt8], changed: Set<String>)? {
-        if let made = madeParts.withLock({ $0[key] }) { return (made.bytes, []) }
+        if let made = madeParts.locked({ $0[key] }) { return (made.bytes, []) }
         guard !changedAll, let part = table(Self.kind(of: key))[key] else { return nil }
         return (part.bytes, changed)
     }
@@ -137,7 +137,7 @@ final class StoredFragments: FragmentMemory {
     private func table(_ kind: String) -> [String: (reads: [UInt8], bytes: [UInt8])] {
         // (A kind's table is read while the lock is held; a part is looked up in it without:
         // the outputs of every report, rendered at once, look up ten thousand each.)
-        kept.withLock { tables in
+        kept.locked { tables in
             if let table = tables[kind] { return table }
             let table = parts(kind)
             tables[kind] = table
@@ -147,7 +147,7 @@ final class StoredFragments: FragmentMemory {
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
         let part = Part(bytes, reads: reads)
-        madeParts.withLock { $0[key] = part }
+        madeParts.locked { $0[key] = part }
     }
 
     /// The kind of part a key names: up to its second colon ("geojson:report:"), or whole.
@@ -231,7 +231,7 @@ final class StoredFragments: FragmentMemory {
 final class UpdatedParts: FragmentMemory {
     private let parts = Mutex<[String: StoredFragments.Part]>([:])
 
-    var made: [String: StoredFragments.Part] { parts.withLock { $0 } }
+    var made: [String: StoredFragments.Part] { parts.locked { $0 } }
     var keepsParts: Bool { false }
     var updatesParts: Bool { true }
 
@@ -239,12 +239,12 @@ final class UpdatedParts: FragmentMemory {
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
         let part = StoredFragments.Part(bytes, reads: reads)
-        parts.withLock { $0[key] = part }
+        parts.locked { $0[key] = part }
     }
 
     func keep(list key: String, _ changes: ListChanges) {
         let part = StoredFragments.Part(list: changes)
-        parts.withLock { $0[key] = part }
+        parts.locked { $0[key] = part }
     }
 }
 
@@ -303,11 +303,11 @@ final class MemoryFragments: FragmentMemory {
 
     /// The facts the parts are checked by from now on (nil: none are kept or taken).
     func use(_ facts: Facts?) {
-        state.withLock { $0.facts = facts }
+        state.locked { $0.facts = facts }
     }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
-        state.withLock { state in
+        state.locked { state in
             guard let facts = state.facts, let part = state.parts[key],
                   FragmentFacts.matches(part.facts, part.keys, fact: { facts.values[$0] }) else { return nil }
             return (part.bytes, part.reads)
@@ -317,7 +317,7 @@ final class MemoryFragments: FragmentMemory {
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
         let reads = reads.sorted { $0.key < $1.key }
         let keys = reads.map(\.key)
-        state.withLock { state in
+        state.locked { state in
             guard let facts = state.facts else { return }
             state.parts[key] = Part(reads: reads, keys: keys, facts: FragmentFacts.of(keys, fact: { facts.values[$0] }), bytes: bytes)
         }

@@ -222,7 +222,7 @@ final class Counter: Sendable {
     }
 
     func tick() {
-        let now = done.withLock { value -> Int in
+        let now = done.locked { value -> Int in
             value += 1
             return value
         }

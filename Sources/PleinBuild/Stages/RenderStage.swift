@@ -58,13 +58,13 @@ struct RenderStage {
             return zip(batch, files).map { id, file in
                 let hash = hashing ? Hashing.sha256(file.bytes) : []
                 guard let stream else { return Rendered(id: id, file: file, dependencies: dependencies, hash: hash, reads: reads) }
-                do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.withLock { $0 = $0 ?? error } }
+                do throws(OutputWriter.Failure) { try stream.write(file) } catch { failures.locked { $0 = $0 ?? error } }
                 return Rendered(id: id, file: OutputFile(path: file.path, bytes: []), dependencies: dependencies, hash: hash, reads: reads)
             }
         }
         let rendered = batches.indices.flatMap { made[placed[$0]] }
         profile.report()
-        return (rendered, failures.withLock { $0 })
+        return (rendered, failures.locked { $0 })
     }
 }
 
@@ -82,8 +82,8 @@ final class KindProfile: Sendable {
     func add(_ id: OutputID, _ nanoseconds: UInt64) {
         guard enabled else { return }
         let kind = id.kind.rawValue
-        totals.withLock { $0[kind, default: (0, 0)].count += 1; $0[kind]!.nanoseconds += nanoseconds }
-        slowest.withLock { kept in
+        totals.locked { $0[kind, default: (0, 0)].count += 1; $0[kind]!.nanoseconds += nanoseconds }
+        slowest.locked { kept in
             guard kept.count < 5 || nanoseconds > kept[kept.count - 1].nanoseconds else { return }
             kept.append((id, nanoseconds))
             kept.sort { $0.nanoseconds > $1.nanoseconds }
@@ -93,10 +93,10 @@ final class KindProfile: Sendable {
 
     func report() {
         guard enabled else { return }
-        for (kind, total) in totals.withLock({ $0 }).sorted(by: { $0.value.nanoseconds > $1.value.nanoseconds }) {
+        for (kind, total) in totals.locked({ $0 }).sorted(by: { $0.value.nanoseconds > $1.value.nanoseconds }) {
             FileHandle.standardError.write(Data("    \(kind): \(total.count) in \(total.nanoseconds / 1_000_000) ms\n".utf8))
         }
-        let slowest = slowest.withLock { $0 }.map { "\($0.id) \($0.nanoseconds / 1_000_000) ms" }
+        let slowest = slowest.locked { $0 }.map { "\($0.id) \($0.nanoseconds / 1_000_000) ms" }
         if !slowest.isEmpty { FileHandle.standardError.write(Data("    slowest: \(slowest.joined(separator: ", "))\n".utf8)) }
     }
 }

@@ -163,7 +163,7 @@ public final class OutputWriter: Sendable {
     public func write(_ file: OutputFile) throws(Failure) {
         let path = staging + "/" + file.path
         try makeParent(of: file.path)
-        writtenFiles.withLock { _ = $0.insert(file.path) }
+        writtenFiles.locked { _ = $0.insert(file.path) }
         if oldDirectories.contains(file.path) { _ = plein_remove_tree(path) }
         let current = output + "/" + file.path
         if knownDifferences != nil || oldFiles.contains(file.path) {
@@ -327,7 +327,7 @@ public final class OutputWriter: Sendable {
     /// With `vouching`: notes a path whose new file may not be the current output's (a file
     /// written or copied anew).
     private func noteUnlike(_ relative: String) {
-        if vouching { unlike.withLock { _ = $0.insert(relative) } }
+        if vouching { unlike.locked { _ = $0.insert(relative) } }
     }
 
     /// With `vouching`: a copy the recycled folder held already is unlike the output's file
@@ -342,7 +342,7 @@ public final class OutputWriter: Sendable {
     /// is already right (`isRight`), else the free path to put it at.
     private func makeRoom(for relative: String, unless isRight: (String) -> Bool) throws(Failure) -> String? {
         try makeParent(of: relative)
-        writtenFiles.withLock { _ = $0.insert(relative) }
+        writtenFiles.locked { _ = $0.insert(relative) }
         let target = staging + "/" + relative
         if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
         if knownDifferences != nil || oldFiles.contains(relative) {
@@ -434,7 +434,7 @@ public final class OutputWriter: Sendable {
     private func makeParent(of relative: String) throws(Failure) {
         guard let slash = relative.lastIndex(of: "/") else { return }
         let directory = String(relative[..<slash])
-        if madeDirectories.withLock({ $0.contains(directory) }) { return }
+        if madeDirectories.locked({ $0.contains(directory) }) { return }
         try makeParent(of: directory)
         if !oldDirectories.contains(directory) {
             if oldFiles.contains(directory) { _ = unlink(staging + "/" + directory) }
@@ -442,7 +442,7 @@ public final class OutputWriter: Sendable {
                 throw Failure(path: directory, reason: String(cString: strerror(errno)))
             }
         }
-        madeDirectories.withLock { _ = $0.insert(directory) }
+        madeDirectories.locked { _ = $0.insert(directory) }
     }
 
     /// Removes what the recycled site had and the new one has not, then replaces the output
@@ -454,8 +454,8 @@ public final class OutputWriter: Sendable {
         _ = currentTree?.value
         let fm = FileManager.default
         if recycled, knownDifferences == nil {
-            let written = writtenFiles.withLock { $0 }
-            let made = madeDirectories.withLock { $0 }
+            let written = writtenFiles.locked { $0 }
+            let made = madeDirectories.locked { $0 }
             for file in oldFiles where !written.contains(file) {
                 _ = unlink(staging + "/" + file)
             }
@@ -487,12 +487,12 @@ public final class OutputWriter: Sendable {
                 discard()
                 throw Failure(path: output, reason: reason)
             }
-            placed.withLock { $0 = .first }
+            placed.locked { $0 = .first }
             return
         }
         if plein_exchange_paths(staging, output) == 0 {
             // The staging folder now holds the previous site: the next build's spare.
-            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) } else { placed.withLock { $0 = .swapped } }
+            if rename(staging, spare) != 0 { _ = plein_remove_tree(staging) } else { placed.locked { $0 = .swapped } }
             return
         }
         // Without RENAME_EXCHANGE: two renames, with a moment in which the output is missing.
@@ -507,7 +507,7 @@ public final class OutputWriter: Sendable {
             discard()
             throw Failure(path: output, reason: reason)
         }
-        placed.withLock { $0 = .swapped }
+        placed.locked { $0 = .swapped }
     }
 
     /// After `commit`, for a build with `vouching`: makes the spare (the output this build
@@ -518,20 +518,20 @@ public final class OutputWriter: Sendable {
     /// it: a fraction of a full build). Nil when it cannot be vouched for.
     func vouchForSpare() -> Set<String>? {
         guard vouching else { return nil }
-        switch placed.withLock({ $0 }) {
+        switch placed.locked({ $0 }) {
         case .not: return nil
         case .first:
             // (Only when there was no output all along: a file linked from one removed during
             // the build is no difference the writer noted.)
             var info = stat()
             guard !hasOutput, lstat(spare, &info) != 0, mkdir(spare, 0o755) == 0 else { return nil }
-            return unlike.withLock { $0 }
+            return unlike.locked { $0 }
         case .swapped: break
         }
         guard let currentTree else { return nil }
         let (files, directories) = currentTree.value
-        let written = writtenFiles.withLock { $0 }
-        let made = madeDirectories.withLock { $0 }
+        let written = writtenFiles.locked { $0 }
+        let made = madeDirectories.locked { $0 }
         for file in files where !written.contains(file) {
             guard unlink(spare + "/" + file) == 0 || errno == ENOENT else { return nil }
         }
@@ -541,7 +541,7 @@ public final class OutputWriter: Sendable {
                 guard errno == ENOTEMPTY, plein_remove_tree(spare + "/" + directory) == 0 else { return nil }
             }
         }
-        return unlike.withLock { $0 }
+        return unlike.locked { $0 }
     }
 
     /// Gives up the staging folder; the output is untouched. A recycled folder stays the spare

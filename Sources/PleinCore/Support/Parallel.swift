@@ -12,11 +12,11 @@ public func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Se
         var local: [R] = []
         local.reserveCapacity(range.count)
         for i in range { local.append(transform(items[i])) }
-        results.withLock { all in
+        results.locked { all in
             for (offset, value) in local.enumerated() { all[range.lowerBound + offset] = value }
         }
     }
-    return results.withLock { all in all.map { $0! } }
+    return results.locked { all in all.map { $0! } }
 }
 
 /// Maps `items` on all cores a batch at a time and hands each result to `body`, in order: the
@@ -66,16 +66,16 @@ private final class WorkList<R: Sendable>: Sendable {
     }
 
     func take() -> Int? {
-        let i = next.withLock { value -> Int in
+        let i = next.locked { value -> Int in
             defer { value += 1 }
             return value
         }
         return i < count ? i : nil
     }
 
-    func put(_ value: R, at index: Int) { slots.withLock { $0[index] = value } }
+    func put(_ value: R, at index: Int) { slots.locked { $0[index] = value } }
 
-    func results() -> [R] { slots.withLock { all in all.map { $0! } } }
+    func results() -> [R] { slots.locked { all in all.map { $0! } } }
 }
 
 /// A value worked out on another thread while this one goes on (the git history while the
@@ -87,7 +87,7 @@ public final class Background<Value: Sendable>: Sendable {
     public init(_ work: @escaping @Sendable () -> Value) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let value = work()
-            result.withLock { $0 = value }
+            result.locked { $0 = value }
             done.signal()
         }
     }
@@ -96,6 +96,6 @@ public final class Background<Value: Sendable>: Sendable {
     public var value: Value {
         done.wait()
         done.signal()
-        return result.withLock { $0! }
+        return result.locked { $0! }
     }
 }

@@ -210,12 +210,12 @@ public final class DependencyRecorder: Sendable {
     public init() {}
 
     func record(_ dependency: Dependency) {
-        recorded.withLock { state in Self.record(dependency, &state) }
+        recorded.locked { state in Self.record(dependency, &state) }
     }
 
     /// Records each of `dependencies` (a kept part's reads), at once.
     func record(_ dependencies: [Dependency]) {
-        recorded.withLock { state in
+        recorded.locked { state in
             for dependency in dependencies { Self.record(dependency, &state) }
         }
     }
@@ -233,9 +233,9 @@ public final class DependencyRecorder: Sendable {
     /// as `readingEvery` records them): what a part of the output was made from
     /// (`ModelView.fragment`).
     func capturing<T>(_ body: () -> T) -> (T, Set<Dependency>) {
-        recorded.withLock { $0.parts.append([]) }
+        recorded.locked { $0.parts.append([]) }
         let value = body()
-        let reads = recorded.withLock { $0.parts.removeLast() }
+        let reads = recorded.locked { $0.parts.removeLast() }
         return (value, reads)
     }
 
@@ -245,18 +245,18 @@ public final class DependencyRecorder: Sendable {
     /// newest), which depends on each as much as on all. Ten thousand reads are then one,
     /// in the recorder, in the build store and in the comparison of facts.
     func readingEvery<T>(_ body: () -> T) -> T {
-        recorded.withLock { $0.every += 1 }
-        defer { recorded.withLock { $0.every -= 1 } }
+        recorded.locked { $0.every += 1 }
+        defer { recorded.locked { $0.every -= 1 } }
         return body()
     }
 
     /// `dependency` as `record` records it here and now (inside `readingEvery`, a view of a
     /// report or member as that view of every one).
     func asRecorded(_ dependency: Dependency) -> Dependency {
-        recorded.withLock { $0.every > 0 } ? dependency.every ?? dependency : dependency
+        recorded.locked { $0.every > 0 } ? dependency.every ?? dependency : dependency
     }
 
-    public var dependencies: Set<Dependency> { recorded.withLock { $0.reads } }
+    public var dependencies: Set<Dependency> { recorded.locked { $0.reads } }
 }
 
 /// When a report was published and, for an event, when it starts: what a feed needs to choose

@@ -47,7 +47,7 @@ public final class InMemoryModel: ModelSource {
     private let sortedReports = Mutex<[String]?>(nil)
 
     public var reportIDs: [String] {
-        sortedReports.withLock { sorted in
+        sortedReports.locked { sorted in
             if let sorted { return sorted }
             let made = model.reportOrder.sortedByBytes()
             sorted = made
@@ -264,6 +264,6 @@ struct ModelView: Sendable {
 final class MissingPieces: Sendable {
     private let pieces = Mutex<[String]>([])
 
-    func note(_ what: String) { pieces.withLock { $0.append(what) } }
-    var all: [String] { pieces.withLock { $0 } }
+    func note(_ what: String) { pieces.locked { $0.append(what) } }
+    var all: [String] { pieces.locked { $0 } }
 }
