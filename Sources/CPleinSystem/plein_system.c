@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "plein_system.h"
 #include <ftw.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <errno.h>
@@ -136,39 +135,22 @@ void plein_limit_malloc_arenas(void) {
 #endif
 }
 
-/* One folder of plein_first_changed_since: depth first, at most `depth` folders deep. */
-static int changed_in(int folder, const char *relative, long long seconds, long nanoseconds, int top, char *found, size_t size, int depth) {
-    DIR *listing = fdopendir(folder);
-    if (!listing) { close(folder); return -1; }
-    struct dirent *entry;
-    int result = 0;
-    while (result == 0 && (entry = readdir(listing)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
-        /* Hidden entries at the top are the owner's (.git, a host's dot files), carried over. */
-        if (top && name[0] == '.') continue;
-        struct stat info;
-        if (fstatat(dirfd(listing), name, &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
-        int newer = info.st_ctim.tv_sec > seconds || (info.st_ctim.tv_sec == seconds && info.st_ctim.tv_nsec > nanoseconds);
-        char path[4096];
-        int length = snprintf(path, sizeof path, "%s%s%s", relative, relative[0] ? "/" : "", name);
-        if (length < 0 || (size_t)length >= sizeof path) continue;
-        if (newer) {
-            snprintf(found, size, "%s", path);
-            result = 1;
-        } else if (S_ISDIR(info.st_mode) && depth > 0) {
-            int inner = openat(dirfd(listing), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (inner >= 0) result = changed_in(inner, path, seconds, nanoseconds, 0, found, size, depth - 1);
-            if (result < 0) result = 0;
-        }
-    }
-    closedir(listing);
-    return result;
-}
-
-int plein_first_changed_since(const char *root, long long seconds, long nanoseconds, char *found, size_t size) {
+int plein_first_changed_among(const char *root, const char *paths, size_t count, long long seconds, long nanoseconds, size_t *found) {
     int folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (folder < 0) return -1;
-    if (size > 0) found[0] = 0;
-    return changed_in(folder, "", seconds, nanoseconds, 1, found, size, 64);
+    const char *path = paths;
+    int result = 0;
+    for (size_t index = 0; index < count; index++) {
+        struct stat info;
+        /* Gone, or changed after the time: someone else's doing. */
+        if (fstatat(folder, path, &info, AT_SYMLINK_NOFOLLOW) != 0
+            || info.st_ctim.tv_sec > seconds || (info.st_ctim.tv_sec == seconds && info.st_ctim.tv_nsec > nanoseconds)) {
+            *found = index;
+            result = 1;
+            break;
+        }
+        path += strlen(path) + 1;
+    }
+    close(folder);
+    return result;
 }

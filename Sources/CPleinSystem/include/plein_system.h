@@ -11,11 +11,11 @@ int plein_exchange_paths(const char *first, const char *second);
 /// followed). Returns 0, or -1 with errno set.
 int plein_remove_tree(const char *path);
 
-/// Whether anything in the folder `root` changed (its inode: bytes, links, mode) after the time
-/// given, by its change time (ctime), beside the hidden entries at its top: 1 with the first such
-/// path (relative) in `found`, 0 when nothing did, -1 when `root` cannot be read. Files and
-/// folders both count: a file written into, added or removed.
-int plein_first_changed_since(const char *root, long long seconds, long nanoseconds, char *found, size_t size);
+/// Whether one of the `count` files at `paths` (relative to the folder `root`, each ended by a NUL
+/// byte) is gone, or changed after the time given by its change time (ctime, which every write,
+/// new link or change of mode moves): 1 with its index in `found`, 0 when none is, -1 when `root`
+/// cannot be opened.
+int plein_first_changed_among(const char *root, const char *paths, size_t count, long long seconds, long nanoseconds, size_t *found);
 
 /// Copies the whole of `source` (from its start) into `target` from its start (an empty file, or
 /// one the caller then cuts to the copy's length): a reflink where

@@ -32,6 +32,26 @@ extension BuildStore {
         try forgetFolder("output_time")
     }
 
+    /// Every file of the output the last build made, relative and each ended by a NUL byte (its
+    /// outputs and the files it published as they are), and how many.
+    func outputPaths() throws(Damaged) -> (paths: [UInt8], count: Int) {
+        do {
+            return try queue.read { db in
+                var paths: [UInt8] = []
+                var count = 0
+                let rows = try String.fetchCursor(db, sql: "SELECT path FROM outputs UNION ALL SELECT path FROM published")
+                while let path = try rows.next() {
+                    paths.append(contentsOf: path.utf8)
+                    paths.append(0)
+                    count += 1
+                }
+                return (paths, count)
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
     /// Records that plein finished changing the output folder now (`Snapshot.outputTime`): from
     /// here on, a change to a file or folder in it is someone else's.
     func stampOutput() throws(Damaged) {

@@ -77,7 +77,10 @@ struct StoreSession {
                 distrust("the last build stopped before it finished writing the output folder")
             } else {
                 // (On another core, while the content is scanned.)
-                outputCheck = Background { [output, time = known.outputTime] in OutputCheck.firstChanged(in: output, since: time) }
+                outputCheck = Background { [output, store, time = known.outputTime] in
+                    guard let (paths, count) = try? store?.outputPaths() else { return nil }
+                    return OutputCheck.firstChanged(in: output, among: paths, count: count, since: time)
+                }
             }
         }
         timer.lap("  store: fingerprints, HEAD")
@@ -86,7 +89,7 @@ struct StoreSession {
         if let outputCheck {
             if let changed = outputCheck.value {
                 let shown = options.output.hasSuffix("/") ? options.output + changed : options.output + "/" + changed
-                distrust("\(shown) was changed since the last build (by hand, or by another program): the whole site is made again, as plein makes it "
+                distrust("\(shown) was changed or removed since the last build (by hand, or by another program): the whole site is made again, as plein makes it "
                          + "(plein owns the output folder; change the content or the theme instead)")
             }
             timer.lap("  store: the output checked (waited for)")

@@ -7,9 +7,11 @@ import Foundation
 /// place; `>>` appends) would otherwise stay in the output, and in the spare the next builds start
 /// from, even through builds that say nothing changed. So each build that changes the output
 /// records when it finished (`BuildStore.stampOutput`), and the next one looks, on another core
-/// while the content is scanned, for a file or folder of the output changed after that (by its
-/// inode's change time, which every write, new link, removal or change of mode moves): one is
-/// enough for that build to trust nothing and make the whole site again.
+/// while the content is scanned, for a file of the output it made (every path the store knows:
+/// its outputs and the files it published as they are) that is gone or changed after that (by its
+/// inode's change time, which every write, new link or change of mode moves): one is enough for
+/// that build to trust nothing and make the whole site again. (At 10,000 reports, 19,000 files:
+/// about 10 ms to list them, 30 ms to look; a walk of the folders took 130.)
 enum OutputCheck {
     /// Now, as the store keeps it: nanoseconds since 1970.
     static func now() -> Int64 {
@@ -18,13 +20,19 @@ enum OutputCheck {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// The first path of `output` (relative, hidden top-level entries aside: `.git`, a host's dot
-    /// files) changed after `time`; nil when none was, or the folder cannot be read (then the
+    /// The first of `paths` (files of `output`, relative; each ended by a NUL byte) that is gone
+    /// or changed after `time`; nil when none is, or the folder cannot be opened (then the
     /// store's other checks decide).
-    static func firstChanged(in output: String, since time: Int64) -> String? {
-        var found = [CChar](repeating: 0, count: 4096)
-        let result = plein_first_changed_since(output, time / 1_000_000_000, Int(time % 1_000_000_000), &found, found.count)
+    static func firstChanged(in output: String, among paths: [UInt8], count: Int, since time: Int64) -> String? {
+        var index = 0
+        let result = paths.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                plein_first_changed_among(output, chars.baseAddress, count, time / 1_000_000_000, Int(time % 1_000_000_000), &index)
+            }
+        }
         guard result == 1 else { return nil }
-        return String(decoding: found.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return paths.split(separator: 0, maxSplits: index + 1, omittingEmptySubsequences: false)[index].withUnsafeBufferPointer {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 }
