@@ -230,6 +230,9 @@ extension CheckRun {
                 add(.nestedTooDeep(depth: depth, limit: MarkdownBounds.maxNesting), file, Span(line: body.line + line, column: 1, length: 1))
             case (let line, .delimiters(let runs))?:
                 add(.tooManyEmphasisMarks(runs: runs, limit: MarkdownBounds.maxDelimiterRuns), file, Span(line: body.line + line, column: 1, length: 1))
+            case (let line, .footnotes(let references))?:
+                add(.tooManyFootnoteReferences(references: references, limit: MarkdownBounds.maxFootnoteReferences), file,
+                    Span(line: body.line + line, column: 1, length: 1))
             case nil:
                 break
             }

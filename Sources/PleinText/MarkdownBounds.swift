@@ -12,17 +12,65 @@ public enum MarkdownBounds {
     /// Ordinary text holds a few dozen.
     public static let maxDelimiterRuns = 2_000
 
+    /// The most footnote references one text may make. Each gets a link back from its note, by
+    /// an id of its own: `[^a]` 100,000 times (400 KB) made a page of 32 MB and took 3 s, feeds
+    /// included. A long article cites a few hundred.
+    public static let maxFootnoteReferences = 1_000
+
     /// Why `markdown` cannot be rendered in bounded time, with the line (0-based) that says so.
     public enum Excess: Equatable, Sendable {
         case nesting(depth: Int)
         case delimiters(runs: Int)
+        case footnotes(references: Int)
     }
 
     /// The first line past a bound, or nil.
     public static func excess(_ markdown: String) -> (line: Int, excess: Excess)? {
         if let (line, depth) = tooDeep(markdown) { return (line, .nesting(depth: depth)) }
         if let (line, runs) = tooManyDelimiters(markdown) { return (line, .delimiters(runs: runs)) }
+        if let (line, references) = tooManyFootnoteReferences(markdown) { return (line, .footnotes(references: references)) }
         return nil
+    }
+
+    /// The first line (0-based) at which the text has made more than `maxFootnoteReferences`
+    /// footnote references (`[^`, outside fenced code and the notes' own definitions), and how many.
+    public static func tooManyFootnoteReferences(_ markdown: String) -> (line: Int, references: Int)? {
+        var result: (Int, Int)?
+        var text = markdown
+        text.withUTF8 { bytes in
+            var line = 0, references = 0, i = 0, inFence = false
+            while i < bytes.count {
+                var end = i
+                while end < bytes.count, bytes[end] != 10 { end += 1 }
+                var first = i
+                while first < end, bytes[first] == 32 { first += 1 }
+                let fence = end - first >= 3 && ((bytes[first] == 96 && bytes[first + 1] == 96 && bytes[first + 2] == 96)
+                                                 || (bytes[first] == 126 && bytes[first + 1] == 126 && bytes[first + 2] == 126))
+                if fence {
+                    inFence.toggle()
+                } else if !inFence {
+                    var j = first
+                    // (A definition, `[^a]: …`, opens its line: not a reference.)
+                    if end - first > 2, bytes[first] == 91, bytes[first + 1] == 94 {
+                        var k = first + 2
+                        while k < end, bytes[k] != 93 { k += 1 }
+                        if k + 1 < end, bytes[k + 1] == 58 { j = k + 2 }
+                    }
+                    while j + 1 < end {
+                        if bytes[j] == 91, bytes[j + 1] == 94 {
+                            references += 1
+                            if references > maxFootnoteReferences { result = (line, references); return }
+                            j += 2
+                        } else {
+                            j += 1
+                        }
+                    }
+                }
+                i = end + 1
+                line += 1
+            }
+        }
+        return result
     }
 
     /// The first line (0-based) where a paragraph holds more than `maxDelimiterRuns` runs of

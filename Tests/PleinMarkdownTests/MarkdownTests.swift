@@ -49,6 +49,13 @@ import Testing
         #expect(Markdown.render(marks).html.markup.hasPrefix("<pre>"))
         #expect(MarkdownBounds.excess(String(repeating: "*a* b\n\n", count: 5_000)) == nil)
         #expect(MarkdownBounds.excess("```\n" + String(repeating: "a_b ", count: 5_000) + "\n```\n") == nil)
+        // Footnote references by the thousand, each linked back from its note (400 KB made a
+        // page of 32 MB in 3 s): refused past a thousand; a note's definition is no reference.
+        let notes = String(repeating: "[^a]", count: 1_001) + "\n\n[^a]: x\n"
+        #expect(MarkdownBounds.excess(notes)?.excess == .footnotes(references: 1_001))
+        #expect(Markdown.render(notes).html.markup.hasPrefix("<pre>"))
+        #expect(MarkdownBounds.excess(String(repeating: "[^a]", count: 1_000) + "\n\n[^a]: x\n") == nil)
+        #expect(MarkdownBounds.excess(String(repeating: "[^n]: x\n", count: 2_000)) == nil)
         // Ten thousand tasks (which took minutes before): each box labelled.
         let tasks = String(repeating: "- [ ] a\n", count: 10_000)
         let list = Markdown.render(tasks).html.markup

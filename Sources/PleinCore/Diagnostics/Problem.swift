@@ -118,6 +118,8 @@ public enum Problem: Sendable, Hashable, Error {
     case nestedTooDeep(depth: Int, limit: Int)
     /// A paragraph with more runs of `*` or `_` than plein renders in bounded time.
     case tooManyEmphasisMarks(runs: Int, limit: Int)
+    /// A text with more footnote references than plein renders (`MarkdownBounds.maxFootnoteReferences`).
+    case tooManyFootnoteReferences(references: Int, limit: Int)
     /// A member's registered e-mail address written into a text that is published.
     case registeredAddressInText(member: String)
     case checkInWhileClosed(location: String, day: String)
@@ -272,6 +274,9 @@ public enum Problem: Sendable, Hashable, Error {
         case .placeholderLeft(let text): return "this still holds the placeholder '\(text)' that plein new wrote: it would be published as it is"
         case .tooManyEmphasisMarks(_, let limit):
             return "this paragraph holds more than \(limit) runs of * or _ (emphasis marks), which would take minutes to render: split it with blank lines, or write fewer"
+        case .tooManyFootnoteReferences(_, let limit):
+            return "this text refers to footnotes more than \(limit) times, and each reference gets a link back from its note: "
+                + "the page would take megabytes and seconds to make; write fewer"
         case .nestedTooDeep(_, let limit):
             return "this line opens more than \(limit) lists or quotes inside each other, which would take minutes to render: write it with fewer"
         case .spaceInAddress(_, let address, _, let image):
