@@ -35,10 +35,40 @@ public enum MarkdownBounds {
     /// The first line (0-based) at which the text has made more than `maxFootnoteReferences`
     /// footnote references (`[^`, outside fenced code and the notes' own definitions), and how many.
     public static func tooManyFootnoteReferences(_ markdown: String) -> (line: Int, references: Int)? {
-        var result: (Int, Int)?
+        var references = 0
+        return firstLine(markdown) { bytes, first, end, line, kind in
+            guard kind == .text else { return nil }
+            var j = first
+            // (A definition, `[^a]: …`, opens its line: not a reference.)
+            if end - first > 2, bytes[first] == 91, bytes[first + 1] == 94 {
+                var k = first + 2
+                while k < end, bytes[k] != 93 { k += 1 }
+                if k + 1 < end, bytes[k + 1] == 58 { j = k + 2 }
+            }
+            while j + 1 < end {
+                if bytes[j] == 91, bytes[j + 1] == 94 {
+                    references += 1
+                    if references > maxFootnoteReferences { return (line, references) }
+                    j += 2
+                } else {
+                    j += 1
+                }
+            }
+            return nil
+        }
+    }
+
+    /// What a line is to the bounds: a fence of code (``` or ~~~), a line inside fenced code, a
+    /// blank line, or text.
+    enum LineKind { case fence, code, blank, text }
+
+    /// The first result `visit` gives for a line, given the text's bytes, the line's first byte
+    /// after its indent and its end, its number (0-based) and its kind; nil when it gives none.
+    static func firstLine<T>(_ markdown: String, _ visit: (UnsafeBufferPointer<UInt8>, Int, Int, Int, LineKind) -> T?) -> T? {
+        var result: T?
         var text = markdown
         text.withUTF8 { bytes in
-            var line = 0, references = 0, i = 0, inFence = false
+            var line = 0, i = 0, inFence = false
             while i < bytes.count {
                 var end = i
                 while end < bytes.count, bytes[end] != 10 { end += 1 }
@@ -46,25 +76,11 @@ public enum MarkdownBounds {
                 while first < end, bytes[first] == 32 { first += 1 }
                 let fence = end - first >= 3 && ((bytes[first] == 96 && bytes[first + 1] == 96 && bytes[first + 2] == 96)
                                                  || (bytes[first] == 126 && bytes[first + 1] == 126 && bytes[first + 2] == 126))
-                if fence {
-                    inFence.toggle()
-                } else if !inFence {
-                    var j = first
-                    // (A definition, `[^a]: …`, opens its line: not a reference.)
-                    if end - first > 2, bytes[first] == 91, bytes[first + 1] == 94 {
-                        var k = first + 2
-                        while k < end, bytes[k] != 93 { k += 1 }
-                        if k + 1 < end, bytes[k + 1] == 58 { j = k + 2 }
-                    }
-                    while j + 1 < end {
-                        if bytes[j] == 91, bytes[j + 1] == 94 {
-                            references += 1
-                            if references > maxFootnoteReferences { result = (line, references); return }
-                            j += 2
-                        } else {
-                            j += 1
-                        }
-                    }
+                if fence { inFence.toggle() }
+                let kind: LineKind = fence ? .fence : inFence ? .code : first == end ? .blank : .text
+                if let found = visit(bytes, first, end, line, kind) {
+                    result = found
+                    return
                 }
                 i = end + 1
                 line += 1
@@ -76,35 +92,26 @@ public enum MarkdownBounds {
     /// The first line (0-based) where a paragraph holds more than `maxDelimiterRuns` runs of
     /// `*` or `_` (outside fenced code), and how many.
     public static func tooManyDelimiters(_ markdown: String) -> (line: Int, runs: Int)? {
-        var result: (Int, Int)?
-        var text = markdown
-        text.withUTF8 { bytes in
-            var line = 0, runs = 0, i = 0, inFence = false
-            while i < bytes.count {
-                var end = i
-                while end < bytes.count, bytes[end] != 10 { end += 1 }
-                var first = i
-                while first < end, bytes[first] == 32 { first += 1 }
-                let fence = end - first >= 3 && ((bytes[first] == 96 && bytes[first + 1] == 96 && bytes[first + 2] == 96)
-                                                 || (bytes[first] == 126 && bytes[first + 1] == 126 && bytes[first + 2] == 126))
-                if fence { inFence.toggle(); runs = 0 } else if first == end { runs = 0 } else if !inFence {
-                    var j = first
-                    while j < end {
-                        let byte = bytes[j]
-                        if byte == 42 || byte == 95 {
-                            runs += 1
-                            while j < end, bytes[j] == byte { j += 1 }
-                            if runs > maxDelimiterRuns { result = (line, runs); return }
-                        } else {
-                            j += 1
-                        }
-                    }
-                }
-                i = end + 1
-                line += 1
+        var runs = 0
+        return firstLine(markdown) { bytes, first, end, line, kind in
+            guard kind == .text else {
+                // (A paragraph ends at a blank line or a fence.)
+                if kind != .code { runs = 0 }
+                return nil
             }
+            var j = first
+            while j < end {
+                let byte = bytes[j]
+                if byte == 42 || byte == 95 {
+                    runs += 1
+                    while j < end, bytes[j] == byte { j += 1 }
+                    if runs > maxDelimiterRuns { return (line, runs) }
+                } else {
+                    j += 1
+                }
+            }
+            return nil
         }
-        return result
     }
 
     /// The first line (0-based) that opens more than `maxNesting` containers, and how many it opens.
