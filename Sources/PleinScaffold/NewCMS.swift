@@ -101,7 +101,8 @@ extension Scaffold {
         }
         let indent = versionAt.map { String(lines[$0].prefix { $0 == " " }) } ?? "  "
         if let versionAt { lines[versionAt] = indent + "version: " + quote(wanted) } else { lines.insert(indent + "version: " + quote(wanted), at: top + 1) }
-        let at = (lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("version:") && $0.hasPrefix(" ") } ?? top) + 1
+        // (Below the cms block's own version line.)
+        let at = (lines[(top + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("version:") && $0.hasPrefix(" ") } ?? top) + 1
         switch hash {
         case .success(let new)?:
             lines.insert(indent + "integrity: " + new, at: at)

@@ -53,11 +53,12 @@ extension BuildStore {
     }
 
     /// Records that plein finished changing the output folder now (`Snapshot.outputTime`): from
-    /// here on, a change to a file or folder in it is someone else's.
-    func stampOutput() throws(Damaged) {
+    /// here on, a change to a file in it is someone else's.
+    func stampOutput(_ output: String) throws(Damaged) {
+        let now = OutputCheck.now(near: output)
         do {
             try queue.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('output_time', ?)", arguments: [String(OutputCheck.now())])
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('output_time', ?)", arguments: [String(now)])
             }
         } catch {
             throw Damaged(reason: Self.describe(error))

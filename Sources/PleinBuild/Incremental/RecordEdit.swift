@@ -575,7 +575,7 @@ extension RecordEdit {
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
                 try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
                 // (The output was swapped and the spare written before: nothing of plein's changes them after this.)
-                try putMeta.execute(arguments: ["output_time", String(OutputCheck.now())])
+                try putMeta.execute(arguments: ["output_time", String(OutputCheck.now(near: output))])
                 if let problems {
                     let files = problems.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
                     try putMeta.execute(arguments: ["problem_files", files.joined(separator: "\n")])

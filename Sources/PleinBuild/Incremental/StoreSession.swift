@@ -214,7 +214,7 @@ struct StoreSession {
             try store.save(made, previous: previous, timings: options.timings)
             if twin?.value == true { try store.forgetDifferences() }
             // (Last: the spare's twin linked the output's files, which moves their change time.)
-            try store.stampOutput()
+            try store.stampOutput(output)
         } catch {
             _ = twin?.value
             problem = "the build cache could not be saved (\(error.reason)): the next build is a full one"
@@ -255,7 +255,7 @@ struct StoreSession {
     /// it, when this build found it so (else the next build looks again, and trusts nothing).
     func outputUntouched() {
         guard previous != nil, let store else { return }
-        do throws(BuildStore.Damaged) { try store.stampOutput() } catch {}
+        do throws(BuildStore.Damaged) { try store.stampOutput(output) } catch {}
     }
 
     /// Empties the store, so that the next build is a full one.
