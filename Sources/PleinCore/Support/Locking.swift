@@ -5,7 +5,8 @@ public import Synchronization
 /// Synchronization locks through atomics and futexes inside the standard library, which
 /// ThreadSanitizer does not see: without this, every access a lock protects is reported as a race.
 /// (All locks share one token: a race between the holders of two different locks is then not
-/// seen, but none is reported that is not one.)
+/// seen, but none is reported that is not one.) A `withLock` called directly is unseen again:
+/// `scripts/sanitize thread` reports what it protects as races.
 extension Mutex where Value: ~Copyable {
     @inlinable
     public borrowing func locked<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
