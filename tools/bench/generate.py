@@ -37,8 +37,11 @@ def slugify(text):
 
 
 class Gen:
-    def __init__(self, seed, reports, out):
+    def __init__(self, seed, reports, out, shape="full"):
         self.r = random.Random(seed)
+        # "full": every record kind; "same-pages": only what Hugo's twin renders too (reports in
+        # their areas, members with their profiles), so that the two build the same pages.
+        self.shape = shape
         self.reports, self.out = reports, out
         self.members, self.groups = 2000, 200
         self.content = os.path.join(out, "content")
@@ -87,7 +90,9 @@ class Gen:
         places = []
         for i in range(50):
             places.append((f"Plaats {i:02d}", round(52.0 + self.r.random() * 0.8, 4), round(4.3 + self.r.random() * 1.2, 4)))
-        self.write(c, "places.yaml", "".join(f"- {{name: {n}, lat: {la}, lon: {lo}}}\n" for n, la, lo in places))
+        full = self.shape == "full"
+        if full:
+            self.write(c, "places.yaml", "".join(f"- {{name: {n}, lat: {la}, lon: {lo}}}\n" for n, la, lo in places))
 
         members = []
         for i in range(self.members):
@@ -104,6 +109,8 @@ class Gen:
                                                 for dy, dx in [(-0.008, -0.012), (-0.008, 0.012), (0.008, 0.012), (0.008, -0.012)])
             self.write(c, f"reports/{area}/area.yaml", text)
             self.write(self.hugo, f"content/reports/{area}/_index.md", f"---\ntitle: \"Gebied {area}\"\n---\n")
+        # The reports' page lists the areas and has the map of every report; feeds are the areas'.
+        self.write(self.hugo, "content/reports/_index.md", "---\ntitle: Meldingen\noutputs: [HTML, GeoJSON]\n---\n")
         for i in range(self.reports):
             area = areas[i % len(areas)]
             t, at = self.stamp(self.r.randint(0, 320), self.r.randint(0, 1439))
@@ -112,10 +119,11 @@ class Gen:
             category = self.r.choice(CATEGORIES)
             author = self.r.choice(members)[0]
             body = self.body(2000)
+            lat = round(52.30 + (areas.index(area) % 8) * 0.02 + self.r.uniform(-0.005, 0.005), 6)
+            lon = round(4.80 + (areas.index(area) // 8) * 0.03 + self.r.uniform(-0.008, 0.008), 6)
             front = (f"---\ntitle: \"{title}\"\ncategory: {category}\nat: {at}\nauthor: {author}\n"
-                     f"location: {{lat: {round(52.30 + (areas.index(area) % 8) * 0.02 + self.r.uniform(-0.005, 0.005), 6)}, "
-                     f"lon: {round(4.80 + (areas.index(area) // 8) * 0.03 + self.r.uniform(-0.008, 0.008), 6)}}}\n---\n")
-            if self.r.random() < 0.3:
+                     f"location: {{lat: {lat}, lon: {lon}}}\n---\n")
+            if self.r.random() < 0.3 and full:
                 self.write(c, f"reports/{area}/{slug}/index.md", front + body)
                 for k in range(self.r.randint(1, 5)):
                     rt, rat = self.stamp(int((t - __import__('datetime').datetime(2026, 1, 1)).days) + 1 + k, self.r.randint(0, 1439))
@@ -126,20 +134,33 @@ class Gen:
                 self.write(c, f"reports/{area}/{slug}.md", front + body)
             report_ids.append(f"{area}/{slug}")
             self.write(self.hugo, f"content/reports/{area}/{slug}.md",
-                       f"---\ntitle: \"{title}\"\ndate: {at}\ncategories: [\"{category}\"]\nauthor: \"{author}\"\n---\n{body}")
+                       f"---\ntitle: \"{title}\"\ndate: {at}\ncategory: \"{category}\"\nusers: [\"{author}\"]\n"
+                       f"location: {{lat: {lat}, lon: {lon}}}\n---\n{body}")
         for j, (id, name) in enumerate(members):
             lines = [f"name: \"{name}\"", f"email: {id}@bench.example.org", "joined: 2025-06-01"]
-            if j % 3 == 0:
+            # (In "same-pages" a member has a profile only: no home on the map, no diving log,
+            # no reports followed, whose feed Hugo's twin would lack.)
+            if full and j % 3 == 0:
                 lines.append(f"home: {self.r.choice(places)[0]}")
-            elif j % 3 == 1:
+            elif full and j % 3 == 1:
                 lines.append(f"home: {{lat: {round(52.3 + self.r.random() * 0.1, 4)}, lon: {round(4.8 + self.r.random() * 0.2, 4)}}}")
-            if j % 5 == 0:
+            if full and j % 5 == 0:
                 lines.append(f"diving: {{certification: PADI Open Water, years: {self.r.randint(1, 20)}, dives: {self.r.randint(5, 500)}}}")
-            if j % 7 == 0:
+            if full and j % 7 == 0:
                 lines.append("follows: [" + ", ".join(self.r.sample(report_ids, 3)) + "]")
             bio = self.body(500)
             self.write(c, f"users/{id}.md", "---\n" + "\n".join(lines) + "\n---\n" + bio)
-            self.write(self.hugo, f"content/users/{id}.md", f"---\ntitle: \"{name}\"\n---\n{bio}")
+            # A member is a term of the `users` taxonomy: its page (the profile, then the member's
+            # reports) and its feed, at /users/<id>/ as plein's.
+            self.write(self.hugo, f"content/users/{id}/_index.md", f"---\ntitle: \"{name}\"\n---\n{bio}")
+        if full:
+            self.other_records(members)
+        self.hugo_site()
+
+    def other_records(self, members):
+        """Groups with goals and albums, study places and check-ins, the site's own pages: the
+        record kinds Hugo's twin does not render."""
+        c = self.content
         for g in range(self.groups):
             gid = f"groep-{g:03d}"
             people = self.r.sample(members, self.r.randint(5, 15))
@@ -166,12 +187,44 @@ class Gen:
         # The site's own pages (none in Hugo's twin: a handful of pages, for the edits of a page).
         for k, title in enumerate(["Over de buurt", "Contact", "Spelregels", "Privacy", "Vrijwilligers", "Geschiedenis"]):
             self.write(c, f"pages/{slugify(title)}.md", f"---\ntitle: {title}\norder: {k}\n---\n{self.body(800)}")
-        self.hugo_site()
 
     def hugo_site(self):
+        """The Hugo site of the same pages as plein's over reports and members: a page per report;
+        per area a list of its reports with summaries, an RSS feed, a JSON Feed and a GeoJSON map;
+        per member (a term of the `users` taxonomy) the profile with the member's reports, and a
+        feed; the list of members, the home page with its feeds, the map of all reports, the
+        sitemap, robots.txt and the 404 page. Feeds are named feed.xml and feed.json, as plein's."""
         h = self.hugo
-        self.write(h, "config.toml", 'baseURL = "https://bench.example.org/"\nlanguageCode = "nl"\ntitle = "Bench Buurt"\n'
-                   '[taxonomies]\n  category = "categories"\n[services.rss]\n  limit = 50\n')
+        self.write(h, "config.toml", '''baseURL = "https://bench.example.org/"
+languageCode = "nl"
+title = "Bench Buurt"
+enableRobotsTXT = true
+disableKinds = []
+[taxonomies]
+  user = "users"
+[services.rss]
+  limit = 50
+[mediaTypes."application/feed+json"]
+  suffixes = ["json"]
+[mediaTypes."application/geo+json"]
+  suffixes = ["geojson"]
+[outputFormats.RSS]
+  baseName = "feed"
+[outputFormats.JSONFeed]
+  mediaType = "application/feed+json"
+  baseName = "feed"
+  isPlainText = true
+  rel = "alternate"
+[outputFormats.GeoJSON]
+  mediaType = "application/geo+json"
+  baseName = "map"
+  isPlainText = true
+[outputs]
+  home = ["HTML", "RSS", "JSONFeed"]
+  section = ["HTML", "RSS", "JSONFeed", "GeoJSON"]
+  taxonomy = ["HTML"]
+  term = ["HTML", "RSS"]
+''')
         base = """<!DOCTYPE html>
 <html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{ .Title }} · {{ .Site.Title }}</title><meta name="description" content="{{ .Summary | plainify | truncate 160 }}">
@@ -180,16 +233,33 @@ class Gen:
 </head><body><header><a href="/">{{ .Site.Title }}</a><nav><ul><li><a href="/users/">Leden</a></li><li><a href="/reports/">Meldingen</a></li></ul></nav></header>
 <main>{{ block "main" . }}{{ end }}</main><footer>{{ .Site.Title }}</footer></body></html>
 """
+        item = ('<article><h3><a href="{{ .RelPermalink }}">{{ .Title }}</a></h3> <time datetime="{{ .Date.Format "2006-01-02T15:04:05-07:00" }}">'
+                '{{ .Date.Format "2 January 2006" }}</time> <span>{{ .Params.category }}</span><p>{{ .Summary | plainify | truncate 160 }}</p></article>')
         self.write(h, "layouts/_default/baseof.html", base)
-        self.write(h, "layouts/_default/single.html", '{{ define "main" }}<article><h1>{{ .Title }}</h1>'
-                   '{{ with .Params.categories }}<p>{{ range . }}<a href="/categories/{{ . | urlize }}/">{{ . }}</a> {{ end }}</p>{{ end }}'
+        self.write(h, "layouts/_default/single.html", '{{ define "main" }}<article><h1>{{ .Title }}</h1><p>{{ .Params.category }}</p>'
+                   '{{ range .GetTerms "users" }}<p><a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a></p>{{ end }}'
                    '<time datetime="{{ .Date.Format "2006-01-02T15:04:05-07:00" }}">{{ .Date.Format "2 January 2006 15:04" }}</time>'
                    '{{ .Content }}</article>{{ end }}')
-        self.write(h, "layouts/_default/list.html", '{{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}'
-                   '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time>{{ .Date.Format "2006-01-02" }}</time><p>{{ .Summary | plainify | truncate 160 }}</p></li>'
-                   '{{ end }}</ul>{{ end }}')
-        self.write(h, "layouts/index.html", '{{ define "main" }}<h1>{{ .Site.Title }}</h1><ul>{{ range first 8 (where .Site.RegularPages "Section" "reports") }}'
-                   '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}')
+        # An area and a member (the profile, then their reports); the reports' own page lists the
+        # areas, as plein's, not every report.
+        self.write(h, "layouts/_default/list.html", '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}'
+                   '{{ if and (eq .Kind "section") .Parent.IsHome }}<ul>{{ range .Sections }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> '
+                   '<span>{{ len .RegularPages }}</span></li>{{ end }}</ul>{{ else }}{{ range .RegularPagesRecursive }}' + item + '{{ end }}{{ end }}{{ end }}')
+        self.write(h, "layouts/_default/terms.html", '{{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}'
+                   '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <span>{{ len .Pages }}</span></li>{{ end }}</ul>{{ end }}')
+        self.write(h, "layouts/index.html", '{{ define "main" }}<h1>{{ .Site.Title }}</h1>{{ range first 8 (where .Site.RegularPages "Section" "reports") }}'
+                   + item + '{{ end }}{{ end }}')
+        self.write(h, "layouts/404.html", '{{ define "main" }}<h1>Niet gevonden</h1><p><a href="/">{{ .Site.Title }}</a></p>{{ end }}')
+        self.write(h, "layouts/_default/list.jsonfeed.json", '{"version":"https://jsonfeed.org/version/1.1","title":{{ .Title | jsonify }},'
+                   '"home_page_url":{{ .Permalink | jsonify }},"feed_url":{{ with .OutputFormats.Get "JSONFeed" }}{{ .Permalink | jsonify }}{{ end }},"items":['
+                   '{{ range $i, $p := first 50 .RegularPagesRecursive }}{{ if $i }},{{ end }}{"id":{{ $p.Permalink | jsonify }},'
+                   '"url":{{ $p.Permalink | jsonify }},"title":{{ $p.Title | jsonify }},"content_html":{{ $p.Content | jsonify }},'
+                   '"date_published":{{ $p.Date.Format "2006-01-02T15:04:05Z07:00" | jsonify }}}{{ end }}]}')
+        self.write(h, "layouts/_default/list.geojson.geojson", '{"type":"FeatureCollection","features":['
+                   '{{ range $i, $p := .RegularPagesRecursive }}{{ if $i }},{{ end }}{"type":"Feature","geometry":{"type":"Point",'
+                   '"coordinates":[{{ $p.Params.location.lon }},{{ $p.Params.location.lat }}]},"properties":{"title":{{ $p.Title | jsonify }},'
+                   '"url":{{ $p.RelPermalink | jsonify }},"category":{{ $p.Params.category | jsonify }},'
+                   '"date":{{ $p.Date.Format "2006-01-02" | jsonify }}}}{{ end }}]}')
 
 
 def main():
@@ -199,8 +269,10 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--members", type=int, default=2000)
     parser.add_argument("--groups", type=int, default=200)
+    parser.add_argument("--shape", choices=["full", "same-pages"], default="full",
+                        help="full: every record kind; same-pages: reports and members only, the pages Hugo's twin makes")
     args = parser.parse_args()
-    gen = Gen(args.seed, args.reports, args.out)
+    gen = Gen(args.seed, args.reports, args.out, args.shape)
     gen.members, gen.groups = args.members, args.groups
     gen.run()
     print(f"generated {args.reports} reports in {args.out}")
