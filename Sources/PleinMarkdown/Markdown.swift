@@ -247,8 +247,8 @@ private final class Engine: Sendable {
     private func finishHTML(_ html: String, prefix: String) -> String {
         // HTML, not XHTML: `<br />` becomes `<br>`. Text never holds a raw " />" (cmark escapes `>`).
         var html = Self.replacing(html, " />", ">")
-        if Self.contains(html, "<input type=\"checkbox\"") { html = Self.labelTaskItems(html) }
-        guard Self.contains(html, "data-footnote") else { return html }
+        if ByteSearch.contains(html, "<input type=\"checkbox\"") { html = Self.labelTaskItems(html) }
+        guard ByteSearch.contains(html, "data-footnote") else { return html }
         // The footnote list has no heading of its own: a `div`, not a `section` (raw HTML is
         // never passed through, so this is the only section a body can hold).
         var out = html.replacingOccurrences(of: "<section class=\"footnotes\" data-footnotes>", with: "<div class=\"footnotes\" data-footnotes>")
@@ -293,21 +293,6 @@ private final class Engine: Sendable {
             bytes.formIndex(after: &index)
         }
         return nil
-    }
-
-    /// Whether `text` contains `target`, on bytes (Foundation's `contains` is slow on Linux).
-    static func contains(_ text: String, _ target: String) -> Bool {
-        let t = Array(target.utf8)
-        guard let first = t.first else { return true }
-        var text = text
-        return text.withUTF8 { bytes in
-            var i = 0
-            while i + t.count <= bytes.count {
-                if bytes[i] == first, bytes[i..<(i + t.count)].elementsEqual(t) { return true }
-                i += 1
-            }
-            return false
-        }
     }
 
     /// Replaces every `target` by `replacement`, on bytes (Foundation's replace is slow on Linux).

@@ -47,7 +47,7 @@ extension TrustedHTML {
     /// as it is, so the result is as trusted as this markup and the replacements.
     public func replacingElements(_ name: StaticString, _ replace: (_ attribute: (String) -> String?) -> TrustedHTML?) -> TrustedHTML {
         let opening = "<\(name) "
-        guard markup.contains(opening) else { return self }
+        guard ByteSearch.contains(markup, opening) else { return self }
         var out = ""
         var rest = markup[...]
         var changed = false

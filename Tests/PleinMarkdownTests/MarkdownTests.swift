@@ -5,6 +5,18 @@ import PleinText
 import Testing
 
 @Suite struct MarkdownTests {
+    /// The byte search that bodies go through on every page: the standard library's answer for
+    /// ASCII targets, at the start, the end, across a multi-byte text and where a first byte
+    /// recurs before the match.
+    @Test func byteSearchFindsWhatContainsFinds() {
+        let texts = ["", "<img src=\"a.jpg\">", "tekst <p>één</p> <img src", "<im<img ", "ééé<img ", "<img", "<im", "x<img x", "🚲<img 🚲"]
+        for text in texts {
+            for target in ["<img ", "<", "img", "<img src", "é", "🚲<img", ""] {
+                #expect(ByteSearch.contains(text, target) == (target.isEmpty || text.contains(target)), "\(text) / \(target)")
+            }
+        }
+    }
+
     @Test func rendersGitHubFlavouredMarkdown() {
         let out = Markdown.render("""
             # Titel

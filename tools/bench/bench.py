@@ -262,7 +262,8 @@ def search_costs(work, reports, edits=5):
         wall, _, _, output = run([PLEIN, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"),
                                   "--output", out, "--cache", cache, *extra], env=env)
         # (A full build's lap, or that of a build record by record: how many indexes Pagefind made.)
-        lap = re.search(r"search \((\d+) of \d+ indexes made\): (\d+) ms", output) \
+        # (The stage's own time: it begins before the rendering and the lap is the wait for it.)
+        lap = re.search(r"search \((\d+) of \d+ indexes made, in (\d+) ms", output) \
             or re.search(r"search \(\d+ of its indexes again, (\d+) by Pagefind\): (\d+) ms", output)
         return wall, (int(lap.group(2)) / 1000 if lap else 0), (int(lap.group(1)) if lap else 0), out
     print(f"{reports} reports: search", flush=True)

@@ -281,6 +281,15 @@ public struct SiteState: Sendable {
             fragments: memory.map { $0 as any FragmentMemory } ?? updated)
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil
+        // The search index is made from the model, not from the pages: a build that writes its
+        // pages as they are rendered starts Pagefind now, so that its processes take the cores
+        // the rendering leaves (its last pages, collecting, the writing after). (`plein serve`
+        // starts it after rendering, which its edits' first pages must not wait on.)
+        let search = searching ? options.pagefind.map { executable in
+            SearchRun(stage: SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings),
+                      renderer: renderer, tracked: remembered != nil, language: content.site.language.rawValue,
+                      routes: Routes(baseURL: model.site.baseURL), early: stream != nil)
+        } : nil
         // The pages of the edited records first (those that show their texts), served at once,
         // before the facts and the outputs to render are found; then the rest of what the edit
         // changed.
@@ -377,19 +386,15 @@ public struct SiteState: Sendable {
         var publishedLinks = media.links
         var searchLinks: [(String, String)] = []
         var searchIndexes: [(name: String, key: String, reads: Set<Dependency>)] = []
-        if searching, let executable = options.pagefind {
-            // Made in the cache and linked like image variants (see `SearchStage`).
-            let search = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings)
-            // (With the build store, each shard with what its records read: an edit then makes
-            // again the shards that read what it changed, `RecordEdit`.)
-            let shards = remembered != nil ? renderer.searchShardsTracked() : renderer.searchShards().map { ($0, Set<Dependency>()) }
-            timer.lap("search records")
-            let outcome = search.run(shards.map(\.0), language: content.site.language.rawValue, routes: Routes(baseURL: model.site.baseURL))
+        if let search {
+            let (shards, outcome, took) = search.result()
             searchIndexes = zip(shards, outcome.keys).map { shard, key in (shard.0.name, key, shard.1) }
             searchLinks = outcome.links
             publishedLinks += outcome.links
             notes += outcome.problems.map { "search: \($0); that part of the site is missing from search" }
-            timer.lap("search (\(outcome.indexed) of \(outcome.shards) indexes made)")
+            // (Begun before rendering, the lap is the wait for its end; the stage's own time is
+            // said in it.)
+            timer.lap("search (\(outcome.indexed) of \(outcome.shards) indexes made, in \(took) ms\(search.early ? ", begun before rendering" : ""))")
         }
 
         // A build with the store keeps its outputs' account there (and streamed pages no bytes).

@@ -14,7 +14,7 @@ struct SearchStage: Sendable {
     /// Whether to print the phases' times (`BuildOptions.timings`).
     let timings: Bool
 
-    struct Outcome {
+    struct Outcome: Sendable {
         /// Cache file → output path.
         var links: [(String, String)] = []
         var shards = 0
@@ -76,7 +76,9 @@ struct SearchStage: Sendable {
         timer.lap("    search: keys")
         // Each index is plein's work (the records out, the files back) and then Pagefind's: twice
         // as many at once as there are cores keeps both busy.
-        let made = parallelMap(missing, maxConcurrent: 2 * ProcessInfo.processInfo.activeProcessorCount) { [pagefind, root] shard, primary, key -> String? in
+        // (The largest first: the last to finish is then a small one, not one left on its own.)
+        let order = missing.indices.sorted { missing[$0].0.records.count > missing[$1].0.records.count }
+        let made = parallelMap(order.map { missing[$0] }, maxConcurrent: 2 * ProcessInfo.processInfo.activeProcessorCount) { [pagefind, root] shard, primary, key -> String? in
             switch pagefind.index(shard.records, language: language) {
             case .failure(let failure): return "\(shard.name): \(failure.description)"
             case .success(let files): return Self.store(PagefindFiles.canonical(files), primary: primary, in: root, key: key)
@@ -84,7 +86,7 @@ struct SearchStage: Sendable {
         }
         timer.lap("    search: Pagefind (\(missing.count) indexes)")
         result.indexed = missing.count
-        result.problems = made.compactMap { $0 }
+        result.problems = made.compactMap { $0 }.sorted()
         for (shard, _, key) in keyed {
             result.keys.append(key)
             guard let files = Self.files(root: root, key: key) else { continue }
@@ -210,5 +212,31 @@ struct SearchStage: Sendable {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? [] where !keep.contains(shared + "/" + entry) {
             try? FileManager.default.removeItem(atPath: shared + "/" + entry)
         }
+    }
+}
+
+/// The search stage of one build: its shards (each with what its records read, with the build
+/// store: an edit then makes again the shards that read what it changed, `RecordEdit`) and
+/// their indexes. Begun at once on another thread when `early`, else when its result is asked.
+struct SearchRun {
+    typealias Shards = [(shard: SearchShard, reads: Set<Dependency>)]
+    let early: Bool
+    private let work: @Sendable () -> (Shards, SearchStage.Outcome, milliseconds: Int)
+    private let begun: Background<(Shards, SearchStage.Outcome, milliseconds: Int)>?
+
+    init(stage: SearchStage, renderer: Renderer, tracked: Bool, language: String, routes: Routes, early: Bool) {
+        work = {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let shards = tracked ? renderer.searchShardsTracked() : renderer.searchShards().map { ($0, Set<Dependency>()) }
+            let outcome = stage.run(shards.map(\.shard), language: language, routes: routes)
+            return (shards, outcome, Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000))
+        }
+        self.early = early
+        begun = early ? Background(work) : nil
+    }
+
+    /// The shards, their indexes, and how long the stage took from its beginning.
+    func result() -> (Shards, SearchStage.Outcome, milliseconds: Int) {
+        begun?.value ?? work()
     }
 }
