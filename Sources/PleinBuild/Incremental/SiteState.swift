@@ -282,9 +282,10 @@ public struct SiteState: Sendable {
         var stage = RenderStage(renderer: renderer, tracking: tracking, stream: stream, timings: options.timings)
         stage.hashing = remembered != nil
         // The search index is made from the model, not from the pages: a build that writes its
-        // pages as they are rendered starts Pagefind now, so that its processes take the cores
-        // the rendering leaves (its last pages, collecting, the writing after). (`plein serve`
-        // starts it after rendering, which its edits' first pages must not wait on.)
+        // pages as they are rendered starts Pagefind now, so that its processes share the cores
+        // with the rendering and take those it leaves idle (the long outputs at its end, which
+        // keep one core); the index is waited for after rendering. (`plein serve` starts it
+        // after rendering, which its edits' first pages must not wait on.)
         let search = searching ? options.pagefind.map { executable in
             SearchRun(stage: SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings),
                       renderer: renderer, tracked: remembered != nil, language: content.site.language.rawValue,
