@@ -992,7 +992,8 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None, search=Non
                   "the sitemap). plein fresh, full community: the same number of reports with every record kind (replies, "
                   "groups with goals and albums, check-ins, pages; `generate.py`), which Hugo's twin does not render. "
                   "plein fresh: no output and no cache (a deploy from a clean checkout); plein warm: the last output present "
-                  "(`--fresh`, so the build store skips nothing); Hugo: into an empty folder. Fresh and Hugo builds go into folders "
+                  "(`--fresh`, so the build store skips nothing); Hugo: into an empty folder. With search: plein's fresh build with "
+                  "Pagefind as `make site` installs it, against Hugo followed by the Pagefind CLI over Hugo's output. Fresh and Hugo builds go into folders "
                   "no earlier run used, and nothing is deleted while the bench measures (this disk makes files up to ten times slower "
                   "for minutes after a large delete). Disk: allocated blocks, as `du` counts.", "",
                   "| reports | tool | wall | CPU | peak memory | pages | files written | on disk | pages/s |",

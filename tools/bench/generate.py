@@ -3,11 +3,12 @@
 
 Deterministic: the same --seed and --reports give the same files, byte for byte.
 
-    python3 tools/bench/generate.py --reports 10000 --out /tmp/bench-10k
+    python3 tools/bench/generate.py --reports 10000 [--shape same-pages] --out /tmp/bench-10k
 
-writes /tmp/bench-10k/content (plein) and /tmp/bench-10k/hugo (a Hugo site with one page per
-report and member, a list page per area, category pages, RSS for the home page and each area,
-and Hugo's sitemap).
+writes /tmp/bench-10k/content (plein) and /tmp/bench-10k/hugo (a Hugo site of the pages plein makes
+of the reports and members: see `hugo_site`). `--shape same-pages` leaves out of plein's content
+what Hugo's site does not render (replies, groups, study places, check-ins, pages, members' homes,
+diving logs and follows), so that the two build the same pages; the default, `full`, has them all.
 """
 import argparse, os, random, shutil
 
@@ -199,7 +200,6 @@ class Gen:
 languageCode = "nl"
 title = "Bench Buurt"
 enableRobotsTXT = true
-disableKinds = []
 [taxonomies]
   user = "users"
 [services.rss]

@@ -64,8 +64,8 @@ extension SiteState {
             }
             // (Image variants and the search index's files: 13,000 of them at 10,000 reports, each
             // a file to make, on every core.)
-            let copied = parallelMap(last.imageLinks.map { Pair(source: $0.0, target: $0.1) }) { link -> OutputWriter.Failure? in
-                do throws(OutputWriter.Failure) { try writer.copy(link.source, as: link.target) } catch { return error }
+            let copied = parallelMap(last.imageLinks) { source, target -> OutputWriter.Failure? in
+                do throws(OutputWriter.Failure) { try writer.copy(source, as: target) } catch { return error }
                 return nil
             }
             if let failure = copied.compactMap({ $0 }).first { throw failure }
@@ -104,10 +104,4 @@ extension SiteState {
         }
         return identities
     }
-}
-
-/// A file to copy into the output and its path there.
-private struct Pair: Sendable {
-    let source: String
-    let target: String
 }
