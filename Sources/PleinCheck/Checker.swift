@@ -16,6 +16,7 @@ public enum Checker {
         run.checkTexts()
         run.checkSections()
         run.checkCMS()
+        run.checkApp()
         run.checkRepositoryExposure()
         run.foldKnockOns()
         return run.diagnostics
@@ -39,6 +40,7 @@ public enum Checker {
         run.checkPlaces()
         run.checkSections()
         run.checkCMS()
+        run.checkApp()
         var reports: Set<String> = [], members: Set<String> = [], groups: Set<String> = [], pages: Set<String> = [], threads: Set<String> = []
         var study = false
         for path in changed {

@@ -48,6 +48,11 @@ public enum OutputID: Hashable, Sendable {
     /// The CMS at `/admin/` and its `config.yml` (`cms` in site.yaml).
     case cmsPage
     case cmsConfig
+    /// The site as an app (`site.yaml` `app`): its web app manifest, its service worker and the
+    /// page the worker shows offline for a page it does not hold.
+    case manifest
+    case serviceWorker
+    case offline
 
     /// The kinds of output: the one table of what a site can hold, with each kind's name (the
     /// start of its `key`) and its page template. The theme must have every template named here.
@@ -56,15 +61,17 @@ public enum OutputID: Hashable, Sendable {
         case locations, location, now, notFound = "not-found", sitemap, sitemapPart = "sitemap-part", robots, atom, jsonFeed = "json-feed", geoJSON = "geojson"
         case calendar, events, groupEvent = "group-event", diversIndex = "divers-index", leaderboardJSON = "leaderboard-json"
         case thread, search, page, cmsPage = "cms-page", cmsConfig = "cms-config"
+        case manifest, serviceWorker = "service-worker", offline
 
         /// The page template the kind is rendered with (nil for feeds, maps and other data).
         public var template: String? {
             switch self {
             case .home, .members, .member, .progress, .divers, .groups, .group, .leaderboard, .album, .photo, .areas, .area,
-                 .report, .locations, .location, .now, .notFound, .thread, .events, .search, .page:
+                 .report, .locations, .location, .now, .notFound, .thread, .events, .search, .page, .offline:
                 return rawValue
             case .groupEvent: return "event"
-            case .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .cmsPage, .cmsConfig:
+            case .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .diversIndex, .leaderboardJSON, .cmsPage, .cmsConfig,
+                 .manifest, .serviceWorker:
                 return nil
             }
         }
@@ -105,6 +112,9 @@ public enum OutputID: Hashable, Sendable {
         case .page: return .page
         case .cmsPage: return .cmsPage
         case .cmsConfig: return .cmsConfig
+        case .manifest: return .manifest
+        case .serviceWorker: return .serviceWorker
+        case .offline: return .offline
         }
     }
 
@@ -175,6 +185,7 @@ public enum OutputID: Hashable, Sendable {
             ids += ([.pages] + model.areas.map { .area($0.id) }).map { .sitemapPart($0) }
         }
         if CMSConfig.isPublished(model.site) { ids += [.cmsPage, .cmsConfig] }
+        if model.site.app.enabled { ids += [.manifest, .serviceWorker, .offline] }
         let studying = Set(model.sessions.map(\.member))
         for id in model.memberOrder + model.formerMembers where has(.members) {
             ids.append(.member(id))
@@ -235,6 +246,9 @@ extension OutputID {
             case .search: self = .search
             case .cmsPage: self = .cmsPage
             case .cmsConfig: self = .cmsConfig
+            case .manifest: self = .manifest
+            case .serviceWorker: self = .serviceWorker
+            case .offline: self = .offline
             // Kinds that name one record or file: a key without its argument names nothing.
             case .member, .progress, .group, .leaderboard, .album, .photo, .area, .report, .location, .atom, .jsonFeed, .geoJSON, .sitemapPart,
                  .calendar, .groupEvent, .leaderboardJSON, .thread, .page:
@@ -313,7 +327,7 @@ extension OutputID {
             }
         // Kinds that are one file of the site: a key with an argument names nothing.
         case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search,
-             .cmsPage, .cmsConfig:
+             .cmsPage, .cmsConfig, .manifest, .serviceWorker, .offline:
             return nil
         }
     }
@@ -322,7 +336,7 @@ extension OutputID {
     private var argument: String? {
         switch self {
         case .home, .members, .divers, .groups, .areas, .locations, .now, .notFound, .sitemap, .robots, .events, .diversIndex, .search,
-             .cmsPage, .cmsConfig:
+             .cmsPage, .cmsConfig, .manifest, .serviceWorker, .offline:
             return nil
         case .member(let id), .progress(let id), .group(let id), .leaderboard(let id), .area(let id), .report(let id), .location(let id),
              .leaderboardJSON(let id), .thread(let id), .page(let id):

@@ -76,6 +76,9 @@ public struct Routes: Sendable {
         case .page(let pid): page(pid)
         case .cmsPage: cmsPage
         case .cmsConfig: cmsConfig
+        case .manifest: manifest
+        case .serviceWorker: serviceWorker
+        case .offline: offline
         }
     }
 
@@ -188,6 +191,12 @@ public struct Routes: Sendable {
     public var cmsPage: String { "admin/" }
     public var cmsConfig: String { "admin/config.yml" }
     public static let notFound = "404.html"
+    /// The site as an app: its manifest, its service worker (at the root of the site, whose
+    /// pages it may serve: a worker's scope is its folder and below) and the page it shows
+    /// offline for a page it does not hold.
+    public var manifest: String { "manifest.webmanifest" }
+    public var serviceWorker: String { "sw.js" }
+    public var offline: String { "offline/" }
 
     /// A report's attachment, published under the report's page: `reports/<area>/<name>/<file>`
     /// (so relative links in the report's text work).

@@ -47,7 +47,7 @@ def pages(site):
         ("home", ""), ("members", "users/"), ("member", member), ("progress", progress), ("divers", "divers/"),
         ("groups", "groups/"), ("group", group), ("leaderboard", group + "leaderboard/"), ("album", album), ("photo", photo),
         ("areas", "reports/"), ("area", area), ("report", report), ("locations", "locations/"),
-        ("location", first("locations")), ("now", "now/"), ("not found", "404.html"), ("events", "events/"),
+        ("location", first("locations")), ("now", "now/"), ("not found", "404.html"), ("offline", "offline/"), ("events", "events/"),
     ]
     if os.path.exists(os.path.join(site, "search", "index.html")):
         found.append(("search, with results", "search/?q=duiken"))

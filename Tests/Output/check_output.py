@@ -128,9 +128,10 @@ def check_xml(site):
         print(f"ok   {len(files)} XML and SVG files are well-formed")
 
 
-def check_feeds(site, base_url, limit):
+def check_feeds(site, base_url, limit, hub=None):
     """Every Atom feed: RELAX NG schema of RFC 4287 (jing), feedparser without complaints, its
-    self link is its own URL, entries newest first with unique ids; its JSON Feed twin agrees."""
+    self link is its own URL, its hub link the site's WebSub hub (none without one), entries
+    newest first with unique ids; its JSON Feed twin agrees."""
     import feedparser, json
     schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atom.rnc")
     feeds = [f for f in sorted(glob.glob(os.path.join(site, "**", "*.xml"), recursive=True))
@@ -152,6 +153,9 @@ def check_feeds(site, base_url, limit):
         if links.get("self") != base_url + rel:
             problems += 1
             fail(f"{rel}: self link {links.get('self')} is not {base_url + rel}")
+        if links.get("hub") != hub:
+            problems += 1
+            fail(f"{rel}: its WebSub hub is {links.get('hub')}, not {hub}")
         entries = parsed.entries
         if len(entries) > limit:
             problems += 1
@@ -193,6 +197,9 @@ def check_feeds(site, base_url, limit):
         if j.get("version") != "https://jsonfeed.org/version/1.1":
             problems += 1
             fail(f"{os.path.relpath(twin, site)}: version is {j.get('version')}")
+        if [h.get("url") for h in j.get("hubs", []) if h.get("type") == "WebSub"] != ([hub] if hub else []):
+            problems += 1
+            fail(f"{os.path.relpath(twin, site)}: its hubs are {j.get('hubs')}, not the site's WebSub hub {hub}")
         for url_key in ("home_page_url", "feed_url", "icon"):
             if not str(j.get(url_key, base_url)).startswith(base_url):
                 problems += 1
@@ -220,7 +227,7 @@ def check_reply_feeds(site):
         folder = os.path.dirname(page)
         rel = os.path.relpath(folder, site)
         text = open(page, encoding="utf-8").read()
-        has_replies = '<li class="reply"' in text
+        has_replies = re.search(r'<li class="reply[ "]', text) is not None
         with_replies += has_replies
         feed = os.path.join(folder, "feed.xml")
         links_feed = f'href="/{rel}/feed.xml"' in text
@@ -1134,7 +1141,7 @@ def main():
             check_xml(site)
             site_yaml = yaml.safe_load(open(os.path.join(content, "site.yaml"), encoding="utf-8"))
             base = site_yaml["base_url"].rstrip("/") + "/"
-            check_feeds(site, base, site_yaml.get("feeds", {}).get("limit", 50))
+            check_feeds(site, base, site_yaml.get("feeds", {}).get("limit", 50), (site_yaml.get("websub") or {}).get("hub"))
             check_reply_feeds(site)
             check_privacy(site, content)
             check_private_groups(site, content)

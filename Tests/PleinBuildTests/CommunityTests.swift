@@ -62,7 +62,7 @@ import Testing
         #expect(state.succeeded)
         #expect(!state.files.keys.contains { $0.hasPrefix("users/") || $0.hasPrefix("divers/") })
         let area = try #require(text(state, "reports/1094/index.html"))
-        #expect(area.contains("<span class=\"member-chip\">") && !area.contains("href=\"/users/"))
+        #expect(area.contains("<span class=\"member-chip p-author h-card\">") && !area.contains("href=\"/users/"))
         #expect(state.diagnostics.contains { if case .divingCardsOff = $0.problem { return true } else { return false } })
     }
 

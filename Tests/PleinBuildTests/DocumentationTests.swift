@@ -13,7 +13,7 @@ import Testing
         case .object(let fields):
             return fields.flatMap { field -> [String] in
                 let name = prefix.isEmpty ? field.name : prefix + "." + field.name
-                if case .object = field.type, prefix.isEmpty, ["privacy", "feeds", "map", "images"].contains(field.name) {
+                if case .object = field.type, prefix.isEmpty, ["privacy", "feeds", "map", "images", "app", "websub"].contains(field.name) {
                     return names(field.type, prefix: field.name)
                 }
                 return [name]

@@ -99,7 +99,7 @@ import Testing
         #expect(state.notes.allSatisfy { !$0.contains("git") }, "\(state.notes)")
 
         let page = text(state, "reports/1094/2026-10-01-fiets/index.html")
-        #expect(page.contains("<span class=\"edited\">· edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+        #expect(page.contains("<span class=\"edited\">· edited <time class=\"dt-updated\" datetime=\"2026-10-03T12:00:00+02:00\""))
         #expect(page.components(separatedBy: "class=\"edited\"").count == 2, "the reply, committed once, is not edited: \(page.components(separatedBy: "class=\"edited\"").dropFirst().map { $0.prefix(120) })")
 
         let feed = text(state, "reports/1094/feed.xml")
@@ -158,18 +158,18 @@ import Testing
         let options = BuildOptions(content: repo.content, templates: Repo.templates, output: repo.dir.path + "/public", cache: Repo.cache("history"))
         var state = SiteState(options, tracking: true)
         let page = "reports/1094/2026-10-01-fiets/index.html"
-        #expect(text(state, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+        #expect(text(state, page).contains("edited <time class=\"dt-updated\" datetime=\"2026-10-03T12:00:00+02:00\""))
 
         try repo.write(Self.report, Self.reportText + "Hij is blauw.\nMet een mand.\n")
         #expect(GitStamp(content: repo.content, environment: [:]) == stamp, "an edit is not a commit")
         _ = state.update(content: [Self.report], templates: [])
         #expect(text(state, page).contains("Met een mand."))
-        #expect(text(state, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+        #expect(text(state, page).contains("edited <time class=\"dt-updated\" datetime=\"2026-10-03T12:00:00+02:00\""))
 
         try repo.commit("Edit again", at: "2026-10-05T09:00:00+02:00")
         #expect(GitStamp(content: repo.content, environment: [:]) != stamp)
         _ = state.update(content: [Self.report], templates: [])
-        #expect(text(state, page).contains("edited <time datetime=\"2026-10-05T09:00:00+02:00\""))
+        #expect(text(state, page).contains("edited <time class=\"dt-updated\" datetime=\"2026-10-05T09:00:00+02:00\""))
     }
 
     /// git runs in the environment the build is given (`BuildOptions.environment`, the one the
@@ -185,7 +185,7 @@ import Testing
         options.environment = ["GIT_DIR": elsewhere, "GIT_WORK_TREE": repo.root]
         let with = SiteState(options, tracking: false)
         #expect(with.succeeded && with.notes.allSatisfy { !$0.contains("not in a git repository") })
-        #expect(text(with, page).contains("edited <time datetime=\"2026-10-03T12:00:00+02:00\""))
+        #expect(text(with, page).contains("edited <time class=\"dt-updated\" datetime=\"2026-10-03T12:00:00+02:00\""))
         let without = build(repo.content, output: repo.dir.path + "/without")
         #expect(without.notes.contains { $0.contains("not in a git repository") })
     }

@@ -20,7 +20,7 @@ import Testing
         "divers/index.html", "groups/index.html", "groups/duikclub/index.html", "groups/duikclub/leaderboard/index.html",
         album + "index.html", album + "den-osse-instap/index.html", album + "haven-brouwershaven-filmpje/index.html", "reports/index.html", "reports/1094/index.html",
         report + "index.html", "groups/duikclub/events/nachtduik/index.html", "events/index.html", "locations/index.html", "locations/oba/index.html", "now/index.html", "messages/KEY/index.html",
-        "search/index.html", "lid-worden/index.html",
+        "search/index.html", "lid-worden/index.html", "offline/index.html",
     ]
     /// Feeds with a JSON Feed twin, then those that are Atom only (one per record).
     static let feeds = ["feed", "reports/1094/feed", "groups/duikclub/feed"].flatMap { [$0 + ".xml", $0 + ".json"] }
@@ -30,7 +30,7 @@ import Testing
         "groups/duikclub/leaderboard/leaderboard.json", "sitemap.xml", "sitemaps/pages.xml", "sitemaps/area-1094.xml", "robots.txt",
         "events.ics", "reports/1094/events.ics", "users/bram/events.ics", "groups/duikclub/events.ics",
         "groups/duikclub/events/nachtduik/event.ics", "reports/1094/2026-10-04-buurtfeest/event.ics",
-        "admin/index.html", "admin/config.yml",
+        "admin/index.html", "admin/config.yml", "manifest.webmanifest", "sw.js",
     ]
     static let outputs = pages + feeds + data
 
@@ -39,7 +39,9 @@ import Testing
     /// Asset names carry a content hash; a theme tweak should not rewrite every snapshot.
     /// A thread's address is made from the build's secret: `messages/KEY/` in the snapshots.
     static func normalized(_ text: String) -> String {
-        text.replacing(/\.[0-9a-f]{10}\.(css|js|svg)/) { ".HASH.\($0.output.1)" }
+        text.replacing(/\.[0-9a-f]{10}\.(css|js|svg|png)/) { ".HASH.\($0.output.1)" }
+            // (The service worker's version is a hash of the assets it keeps, among others.)
+            .replacing(/"version": "[0-9a-f]{16}"/) { _ in "\"version\": \"HASH\"" }
             .replacing(/leaflet\.[0-9a-f]{10}\//) { _ in "leaflet.HASH/" }
             .replacing(/messages\/[A-Za-z0-9_-]{8,}\//) { _ in "messages/KEY/" }
     }

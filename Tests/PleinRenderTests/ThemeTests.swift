@@ -27,7 +27,7 @@ import Testing
         let (theme, diagnostics) = ThemeLoader.load(.memory(try theme(replacing: [:]), displayRoot: "templates"), language: .nl)
         #expect(theme != nil)
         #expect(diagnostics.isEmpty)
-        #expect(theme?.closure(of: "report") == ["report", "base", "category-badge", "member-chip", "time", "map", "event-time"])
+        #expect(theme?.closure(of: "report") == ["report", "base", "category-badge", "author-chip", "member-chip", "time", "map", "event-time"])
     }
 
     /// A template that names a partial by a value may use any template, so an edit of any of

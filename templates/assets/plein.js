@@ -353,4 +353,12 @@
       el.hidden = false;
     });
   });
+  // The service worker that keeps pages readable offline (sw.js, at the site's root): the page's
+  // manifest link names it, except in `plein serve`.
+  feature(function () {
+    var link = document.querySelector("link[rel=manifest][data-worker]");
+    if (!link || !("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(link.getAttribute("data-worker"), { scope: link.getAttribute("data-scope") || "/" })
+      .catch(function (e) { if (window.console) console.warn(e); });
+  });
 })();

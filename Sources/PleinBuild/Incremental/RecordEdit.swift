@@ -257,9 +257,10 @@ struct RecordUpdate {
         })
         guard albums.isDisjoint(with: changed) else { return giveUp("an album's file edited with its new photos", &timer) }
         // (The theme is read on another thread while the edit loads.)
-        let themeRead = Background { [files = options.themeFiles, language = site.language] in
-            let (theme, problems) = ThemeLoader.load(files, language: language)
-            return problems.isEmpty ? theme : nil
+        let themeRead = Background { [files = options.themeFiles, site, cacheRoot = options.cacheRoot] in
+            let (theme, problems) = ThemeLoader.load(files, language: site.language)
+            // (The icons as the last build made them, or failed to: their warning is its.)
+            return problems.isEmpty ? theme.map { AppIcons.add(to: $0, site: site, cacheRoot: cacheRoot).0 } : nil
         }
         var model: SiteModel
         let loaded: Loaded

@@ -131,6 +131,10 @@ public struct SiteState: Sendable {
 
     private mutating func loadTheme() {
         (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
+        if let loaded = theme {
+            let (withIcons, problems) = AppIcons.add(to: loaded, site: content.site, cacheRoot: options.cacheRoot)
+            (theme, themeDiagnostics) = (withIcons, themeDiagnostics + problems)
+        }
     }
 
     private mutating func check(_ change: ContentChange = .everything) {
@@ -182,7 +186,7 @@ public struct SiteState: Sendable {
                                  open: Set<String> = []) -> Update {
         notes = []
         var timer = PhaseTimer(enabled: options.timings)
-        let languageBefore = content.site.language
+        let languageBefore = content.site.language, appBefore = content.site.app
         var change = ContentChange.nothing
         if !changedContent.isEmpty {
             // In place: the content and its state are not copied for an edit of a few records.
@@ -201,7 +205,7 @@ public struct SiteState: Sendable {
             }
             timer.lap("reload")
         }
-        if rereadTheme || content.site.language != languageBefore {
+        if rereadTheme || content.site.language != languageBefore || content.site.app != appBefore {
             loadTheme()
             change = .everything
         }

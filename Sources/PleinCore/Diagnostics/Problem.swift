@@ -52,6 +52,12 @@ public enum Problem: Sendable, Hashable, Error {
     /// content repository, which may be public.
     case plainInRepository(what: String, repository: String, forge: CMSSettings.Forge?)
     case invalidIntegrity(String)
+    /// A colour of `app` in site.yaml that is not `#rgb` or `#rrggbb` (a warning: the theme's is
+    /// used).
+    case invalidColour(field: String, value: String)
+    /// The app's icon (`app.icon`, else the theme's) could not be made (a warning: the manifest
+    /// names the theme's vector icon).
+    case appIcon(String, reason: String)
 
     // MARK: Identity
     case idCollision(String, other: String)
@@ -136,7 +142,7 @@ public enum Problem: Sendable, Hashable, Error {
         switch self {
         case .missingUTCOffset, .overCapacity, .dateMismatch, .groupWithoutMembers, .photoWithoutCaption, .unexpectedFile,
              .emptyAlbum, .threadWithoutMessages, .nulBytes, .sectionOff, .divingCardsOff, .placeholderLeft, .spaceInAddress, .registeredAddressInText, .checkInWhileClosed, .unknownLabel, .labelLeavesPartners,
-             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase, .cmsNeeds, .plainInRepository:
+             .replyBeforeReport, .videoWithoutFFmpeg, .attachmentMismatch, .noPassphrase, .cmsNeeds, .plainInRepository, .invalidColour, .appIcon:
             return .warning
         default:
             return .error
@@ -207,6 +213,9 @@ public enum Problem: Sendable, Hashable, Error {
             return "the site \(what), but the repository \(repository) holds its files as plain text: if it is public, anyone can read them there"
         case .invalidIntegrity(let text):
             return "'\(text)' is not an integrity hash: expected sha384- and the base64 of the script's SHA-384"
+        case .appIcon(let name, let reason): return "the app's icon \(name) cannot be made: \(reason)"
+        case .invalidColour(let field, let value):
+            return "'\(field)' is '\(value)': expected a colour as #rrggbb, such as #1d4ed8; the theme's colour is used"
         case .misplaced(let field, let value, let folder):
             return "'\(field)' says '\(value)', but the file is in \(folder)"
 

@@ -34,6 +34,11 @@ public struct SiteConfig: Sendable, Equatable, Codable {
     /// then `plein check` no longer warns that members-only groups, private groups and threads
     /// are plain text in it.
     public var repositoryPrivate = false
+    /// The site as an app on members' phones (`app`): a web app manifest, icons and a service
+    /// worker that keeps pages readable offline.
+    public var app = AppSettings()
+    /// The WebSub hub every Atom feed names (`websub.hub`), which the CI tells of changed feeds.
+    public var websubHub: String?
 
     public static let defaultTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultAttribution = "© OpenStreetMap contributors"
@@ -105,6 +110,48 @@ public struct SiteConfig: Sendable, Equatable, Codable {
         if o.fields["profile"] != nil { profile = Set(o.strings("profile").compactMap { ProfilePart(rawValue: $0.value) }) }
         if let cms = o.object("cms") { self.cms = CMSSettings(cms, repository: repository) }
         repositoryPrivate = o.bool("repository_private") ?? false
+        if let app = o.object("app") { self.app = AppSettings(app) }
+        websubHub = o.object("websub")?.string("hub")
+    }
+}
+
+/// `app` in `site.yaml`: whether the site can be installed and read offline, and how it looks
+/// as an app (docs/publishing.md, "On members' phones").
+public struct AppSettings: Sendable, Equatable, Codable {
+    /// Whether the build writes the manifest, the icons and the service worker (default true).
+    public var enabled = true
+    /// The name under the icon on a home screen (default: the site's title).
+    public var shortName: String?
+    /// The app's icon: a file in the theme's `assets/` (the site's `templates/assets/`); default
+    /// the theme's `icon.svg`.
+    public var icon: String?
+    /// `#rrggbb`: the app's title bar (default: the theme's `--accent`).
+    public var themeColor: String?
+    /// `#rrggbb`: the app's splash screen (default: the theme's `--bg`).
+    public var backgroundColor: String?
+    /// How many of the newest reports and of the upcoming events the service worker keeps
+    /// readable offline from the first visit.
+    public var offlineReports = 10
+    public var offlineEvents = 10
+
+    public init() {}
+
+    public init(_ o: ObjectValue) {
+        enabled = o.bool("enabled") ?? true
+        shortName = o.string("short_name")
+        icon = o.string("icon")
+        themeColor = o.string("theme_color")
+        backgroundColor = o.string("background_color")
+        offlineReports = o.int("offline_reports") ?? 10
+        offlineEvents = o.int("offline_events") ?? 10
+    }
+
+    /// Whether a colour is one the manifest and `<meta name="theme-color">` take as plein
+    /// writes them: `#rgb` or `#rrggbb`.
+    public static func isColour(_ text: String) -> Bool {
+        let digits = text.utf8.dropFirst()
+        return text.hasPrefix("#") && (digits.count == 3 || digits.count == 6)
+            && digits.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
     }
 }
 

@@ -46,6 +46,18 @@ public enum Schemas {
             Field("review", .boolean, "Whether members' posts wait for a maintainer (default true): each a pull or merge request on GitHub and GitLab, or on the branch posts_branch on Gitea and Forgejo, whose CMS makes no pull requests."),
             Field("posts_branch", .string, "Gitea and Forgejo, with review: the branch the CMS commits members' posts to, merged by a maintainer (default cms-posts)."),
         ]), "A CMS at /admin/ for members who do not use git; needs 'repository'."),
+        Field("app", .object([
+            Field("enabled", .boolean, "Whether members can install the site as an app and read it offline: a web app manifest, icons and a service worker (default true)."),
+            Field("short_name", .string, "The name under the icon on a phone's home screen (default: the title)."),
+            Field("icon", .string, "The app's icon: a file in the site's templates/assets/ (PNG, JPEG, WebP or SVG; square, at least 512 pixels wide). Default: the theme's icon.svg."),
+            Field("theme_color", .string, "The colour of the app's title bar, #rrggbb (default: the theme's accent colour)."),
+            Field("background_color", .string, "The colour of the app's splash screen, #rrggbb (default: the theme's background)."),
+            Field("offline_reports", .integer(min: 0, max: 100), "How many of the newest reports a visitor's phone keeps readable offline from their first visit (default 10)."),
+            Field("offline_events", .integer(min: 0, max: 100), "How many upcoming events it keeps readable offline (default 10)."),
+        ]), "The site as an app on members' phones: installable and readable offline."),
+        Field("websub", .object([
+            Field("hub", .url, required: true, "The WebSub hub that every Atom feed names and that the CI tells of changed feeds after a deploy, e.g. https://pubsubhubbub.appspot.com/."),
+        ]), "Feed readers told at once of new entries (WebSub)."),
     ]), summary: "Site settings: content/site.yaml")
 
     public static let places = RecordSchema(kind: "places", format: .yaml, root: .list(.object([

@@ -25,6 +25,8 @@ struct FeedWriter: Rendering {
         x.empty("link", [("rel", "self"), ("type", "application/atom+xml"), ("href", routes.absolute(feed.atomPath))])
         x.empty("link", [("rel", "alternate"), ("type", "text/html"), ("href", routes.absolute(feed.pagePath))])
         if let json = feed.jsonPath { x.empty("link", [("rel", "alternate"), ("type", "application/feed+json"), ("href", routes.absolute(json))]) }
+        // WebSub: the hub that readers subscribe at, which the CI tells of this feed's changes.
+        if let hub = site.websubHub { x.empty("link", [("rel", "hub"), ("href", hub)]) }
         x.element("generator", "plein", [("uri", Self.generatorURI), ("version", PleinVersion.number)])
         x.element("icon", routes.absolute(inputs.theme.asset("icon.svg")))
         for entry in feed.entries {
@@ -88,6 +90,7 @@ struct FeedWriter: Rendering {
             ("authors", .array([.object([("name", .string(site.title)), ("url", .string(routes.baseURL))])])),
             ("items", .array(items)),
         ]
+        if let hub = site.websubHub { fields.insert(("hubs", .array([.object([("type", .string("WebSub")), ("url", .string(hub))])])), at: fields.count - 1) }
         var out: [UInt8] = []
         out.reserveCapacity(2048 + feed.entries.reduce(0) { $0 + $1.content.markup.utf8.count + 1024 })
         JSON.object(fields).write(to: &out, pretty: true, indent: 0)

@@ -10,10 +10,15 @@ struct FrameValues: Sendable {
     let text: TemplateValue
     let assets: TemplateValue
     let leaflet: TemplateValue?
+    /// The manifest and service worker (`site.yaml` `app`); a sealed page's opened page names
+    /// the manifest only (the page that opens it registered the worker), so that it is the same
+    /// in `plein serve`, whose pages name no worker.
+    let app: TemplateValue?
+    let sealedApp: TemplateValue?
     /// The search page's script.
     let searchScript: String
 
-    init(site config: SiteConfig, theme: Theme, routes: Routes, leaflet: LeafletAssets?, search: Bool) {
+    init(site config: SiteConfig, theme: Theme, routes: Routes, leaflet: LeafletAssets?, search: Bool, serving: Bool) {
         site = .object([
             "title": .text(config.title),
             "description": .text(config.description.isEmpty ? nil : config.description),
@@ -35,6 +40,8 @@ struct FrameValues: Sendable {
             "unlock": .text(routes.url(theme.asset("unlock.js"))),
         ])
         searchScript = routes.url(theme.asset("search.js"))
+        app = Self.appValues(site: config, theme: theme, routes: routes, serving: serving)
+        sealedApp = Self.appValues(site: config, theme: theme, routes: routes, serving: true)
         self.leaflet = leaflet.map {
             .object(["script": .text(routes.url($0.script)), "stylesheet": .text(routes.url($0.stylesheet))])
         }
@@ -53,6 +60,7 @@ struct PageFrame: Rendering {
         context["t"] = inputs.frame.text
         context["nav"] = .list(navigation(current: page.section, path: page.path))
         context["assets"] = inputs.frame.assets
+        context["app"] = inputs.sealed ? inputs.frame.sealedApp : inputs.frame.app
         if page.hasMap { context["leaflet"] = inputs.frame.leaflet }
         inputs.recorder?.record(.template(page.template))
         var html = inputs.theme.library.render(context, withTemplate: page.template) ?? []

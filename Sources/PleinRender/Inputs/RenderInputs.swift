@@ -36,6 +36,10 @@ public struct RenderOptions: Sendable {
     public var sitemapSplit: Int
     public static let sitemapSplit = 40_000
 
+    /// Whether the output is `plein serve`'s (which injects its reload script into every page):
+    /// its pages register no service worker.
+    public var serving: Bool { pageFooterInjection != nil }
+
     public init(pageFooterInjection: String? = nil, leaflet: LeafletAssets? = nil, threadKeys: ThreadKeys? = nil, search: Bool = false,
                 sealing: Sealing = [:], sitemapSplit: Int = RenderOptions.sitemapSplit) {
         self.sitemapSplit = sitemapSplit
@@ -81,7 +85,7 @@ struct RenderInputs: Sendable {
             self.theme = theme
             routes = Routes(baseURL: site.baseURL, sealing: options.sealing, threadKeys: options.threadKeys)
             self.options = options
-            frame = FrameValues(site: site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search)
+            frame = FrameValues(site: site, theme: theme, routes: routes, leaflet: options.leaflet, search: options.search, serving: options.serving)
         }
     }
 

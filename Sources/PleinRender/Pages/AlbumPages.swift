@@ -94,6 +94,8 @@ struct PhotoPage: PageRenderer {
         let video: VideoValue?
         let fullURL: String?
         let taken: TimeValue?
+        /// When the photo was published: its album's date (the h-entry's `dt-published`).
+        let published: TimeValue?
         let camera: String?
         let previous: Neighbour?
         let next: Neighbour?
@@ -126,7 +128,7 @@ struct PhotoPage: PageRenderer {
             image: published.map { image($0, alt: photo.caption ?? "", sizes: "(min-width: 70rem) 64rem, 100vw") },
             video: view.video(photo.path).map { VideoValue($0, poster: published, routes: routes) },
             fullURL: published.map { routes.url($0.display.path) }, taken: published?.info.takenAt.map { time(Moment(seconds: $0)) },
-            camera: published?.info.camera, previous: neighbour(index - 1), next: neighbour(index + 1), map: map))
+            published: time(album.date), camera: published?.info.camera, previous: neighbour(index - 1), next: neighbour(index + 1), map: map))
         page.hasMap = map != nil
         if let published { page.image = (published.preview ?? published.display).path }
         page.noindex = !g.isListed

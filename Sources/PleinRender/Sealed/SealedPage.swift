@@ -15,7 +15,7 @@ extension OutputID {
         // instead (`isLeftOut`); the rest never holds a members-only group's content.
         case .home, .members, .member, .progress, .divers, .groups, .areas, .area, .report, .locations, .location, .now, .notFound,
              .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
-             .cmsPage, .cmsConfig:
+             .cmsPage, .cmsConfig, .manifest, .serviceWorker, .offline:
             return nil
         }
     }
@@ -26,7 +26,7 @@ extension OutputID {
         case .group, .leaderboard, .album, .photo, .groupEvent: true
         case .home, .members, .member, .progress, .divers, .groups, .areas, .area, .report, .locations, .location, .now, .notFound,
              .sitemap, .sitemapPart, .robots, .atom, .jsonFeed, .geoJSON, .calendar, .events, .diversIndex, .leaderboardJSON, .thread, .search, .page,
-             .cmsPage, .cmsConfig:
+             .cmsPage, .cmsConfig, .manifest, .serviceWorker, .offline:
             false
         }
     }
@@ -57,7 +57,7 @@ extension OutputID {
         // Pages: a group's are sealed (`sealedGroup`), the others hold nothing of the group.
         case .home, .members, .member, .progress, .divers, .groups, .group, .leaderboard, .album, .photo, .areas, .area, .report,
              .locations, .location, .now, .notFound, .sitemap, .sitemapPart, .robots, .events, .groupEvent, .diversIndex, .thread, .search, .page,
-             .cmsPage, .cmsConfig:
+             .cmsPage, .cmsConfig, .manifest, .serviceWorker, .offline:
             return false
         }
     }

@@ -23,6 +23,11 @@ public struct Theme: Sendable {
                      templates: templates)
     }
 
+    /// The theme with more assets (the app's icons, which the build makes: `AppIcons`).
+    public func adding(assets more: [String: Asset]) -> Theme {
+        Theme(library: library, strings: strings, assets: assets.merging(more) { _, new in new }, sources: sources, templates: templates)
+    }
+
     /// The templates a template uses, itself included: its partials and parents, transitively.
     /// A template that names a partial by a value (`{{>*name}}`) may use any of them.
     public func closure(of name: String) -> Set<String> {
