@@ -213,6 +213,9 @@ extension Scaffold {
               contents: read
               # configure-pages reads the repository's Pages settings (a private repository needs it).
               pages: read
+            outputs:
+              hub: ${{ steps.feeds.outputs.hub }}
+              feeds: ${{ steps.feeds.outputs.feeds }}
             steps:
         \(setUpSteps(pin: pin, name: "Install git, ffmpeg, Leaflet and pip (web video, maps, and Pagefind for the search)", tools: buildTools,
                      wholeHistory: true))
@@ -224,6 +227,12 @@ extension Scaffold {
                   path: .plein-cache
                   key: plein-${{ env.PLEIN_VERSION }}-${{ github.sha }}
                   restore-keys: plein-${{ env.PLEIN_VERSION }}-
+              # The feeds of the last deploy, so that the build lists those it changed (for WebSub).
+              - uses: \(uses("actions/cache"))
+                with:
+                  path: public/**/*.xml
+                  key: plein-feeds-${{ github.sha }}
+                  restore-keys: plein-feeds-
               - id: pages
                 uses: \(uses("actions/configure-pages"))
               - name: Build the site
@@ -231,7 +240,13 @@ extension Scaffold {
                   BASE_URL: ${{ steps.pages.outputs.base_url }}
                   PLEIN_SECRET: ${{ secrets.PLEIN_SECRET }}
                   PLEIN_PASSPHRASES: ${{ secrets.PLEIN_PASSPHRASES }}
-                run: plein build --base-url "$BASE_URL/"
+                run: plein build --base-url "$BASE_URL/" --changed "$RUNNER_TEMP/changed.txt"
+              - id: feeds
+                name: List the Atom feeds this build added or changed (for the WebSub hub site.yaml names)
+                env:
+                  BASE_URL: ${{ steps.pages.outputs.base_url }}
+                run: |
+        \(block(websubListing(changed: "$RUNNER_TEMP/changed.txt", output: "$GITHUB_OUTPUT", base: "$BASE_URL")))
               - uses: \(uses("actions/upload-pages-artifact"))
                 with:
                   path: public
@@ -249,8 +264,60 @@ extension Scaffold {
               - id: deployment
                 uses: \(uses("actions/deploy-pages"))
 
+          # With `websub.hub` in site.yaml: once the site is live, the hub hears which feeds
+          # changed, and tells their subscribers at once.
+          websub:
+            needs: [build, deploy]
+            if: needs.build.outputs.hub != '' && needs.build.outputs.feeds != ''
+            runs-on: ubuntu-24.04
+            permissions: {}
+            steps:
+              - name: Tell the WebSub hub which feeds changed
+                env:
+                  HUB: ${{ needs.build.outputs.hub }}
+                  FEEDS: ${{ needs.build.outputs.feeds }}
+                run: |
+        \(block(websubPublish))
+
         """
     }
+
+    /// Shell lines that write, to `output`, the WebSub hub the site's feeds name (`hub=`, empty
+    /// without one) and the address of each Atom feed the build added or changed (`feeds`, one a
+    /// line), from the list `plein build --changed` wrote to `changed`. `base` is where the site
+    /// is published, without its last slash.
+    static func websubListing(changed: String, output: String, base: String) -> [String] {
+        [
+            "# The hub every feed names (`websub.hub`), if any.",
+            #"hub=$(sed -n 's|.*<link rel="hub" href="\([^"]*\)"/>.*|\1|p' public/feed.xml | head -n 1 | sed 's/&amp;/\&/g')"#,
+            #"echo "hub=$hub" >> "\#(output)""#,
+            #"{"#,
+            #"  echo "feeds<<PLEIN_FEEDS""#,
+            #"  if [ -n "$hub" ]; then"#,
+            #"    (grep -E $'^[AM]\t.+\\.xml$' "\#(changed)" || true) | cut -f2- | while IFS= read -r path; do"#,
+            #"      case "$(head -c 400 "public/$path")" in"#,
+            #"        *'<feed xmlns="http://www.w3.org/2005/Atom"'*) echo "\#(base)/$path" ;;"#,
+            #"      esac"#,
+            #"    done"#,
+            #"  fi"#,
+            #"  echo PLEIN_FEEDS"#,
+            #"} >> "\#(output)""#,
+        ]
+    }
+
+    /// Shell lines that tell the hub `HUB` of each feed in `FEEDS` (one a line): a publish
+    /// request per feed, as PubSubHubbub and WebSub hubs take them (`hub.url`, and `hub.topic`
+    /// for hubs that read that name). A feed the hub refuses fails the step after the others.
+    static let websubPublish = [
+        "failed=0",
+        #"while IFS= read -r feed; do"#,
+        #"  [ -n "$feed" ] || continue"#,
+        #"  echo "publish $feed""#,
+        #"  curl -fsS --retry 3 --max-time 30 -X POST --data-urlencode "hub.mode=publish" --data-urlencode "hub.url=$feed" \"#,
+        #"    --data-urlencode "hub.topic=$feed" "$HUB" || failed=1"#,
+        #"done <<< "$FEEDS""#,
+        #"exit "$failed""#,
+    ]
 
     /// What a build uses besides plein, as a local build has it: ffmpeg for the web copies of
     /// album videos, Leaflet for the interactive maps, pip for Pagefind (and zstd for the cache).
@@ -314,6 +381,7 @@ extension Scaffold {
         stages:
           - test
           - deploy
+          - notify
 
         check:
           stage: test
@@ -330,18 +398,41 @@ extension Scaffold {
           stage: deploy
           rules:
             - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
-          # Derived images from earlier runs: only new and changed photos are processed.
+          # Derived images from earlier runs: only new and changed photos are processed. The
+          # feeds of the last deploy: the build lists those it changed (for WebSub).
           cache:
             key: plein-$PLEIN_VERSION
             paths:
               - .plein-cache/
+              - public/**/*.xml
           script:
             - DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \(buildTools)
             - pip3 install --quiet --no-cache-dir --break-system-packages "pagefind-bin==$PAGEFIND_VERSION"
-            - plein build --base-url "$CI_PAGES_URL/"
+            - plein build --base-url "$CI_PAGES_URL/" --changed changed.txt
+            - |
+        \(block(websubListing(changed: "changed.txt", output: "websub.txt", base: "$CI_PAGES_URL"), indent: 6))
           artifacts:
             paths:
               - public
+              - websub.txt
+
+        # With `websub.hub` in site.yaml: the hub hears which feeds changed, and tells their
+        # subscribers at once. (GitLab publishes Pages in a job of its own after this one's
+        # stage begins: the hub is told a minute later, when the new feeds are live.)
+        websub:
+          stage: notify
+          rules:
+            - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+          needs: [pages]
+          before_script:
+        \(toolLines("ca-certificates curl").map { "    - " + $0 }.joined(separator: "\n"))
+          script:
+            - |
+              HUB=$(sed -n 's/^hub=//p' websub.txt)
+              FEEDS=$(sed -n '/^feeds<<PLEIN_FEEDS$/,/^PLEIN_FEEDS$/p' websub.txt | sed '1d;$d')
+              if [ -z "$HUB" ] || [ -z "$FEEDS" ]; then echo "no WebSub hub, or no feed changed"; exit 0; fi
+              sleep 60
+        \(block(websubPublish, indent: 6))
 
         """
     }

@@ -1,7 +1,10 @@
 """Runs a job of a GitHub workflow as GitHub would, without GitHub: each `run:` step with bash -e
 (GitHub's default shell) and the environment the workflow, the job and the step set; each `uses:`
 step replaced by its effect (checkout: a clone of the site's repository; upload and download of
-artifacts: copies kept by name; configure-pages: its base_url; cache: a cold cache).
+artifacts: copies kept by name; configure-pages: its base_url; cache: what the same workflow's
+earlier jobs saved under the key, or a key that starts with a restore key, else nothing). A step's
+outputs are read from `$GITHUB_OUTPUT` (`name=value` and `name<<DELIMITER` lines), a job's from its
+`outputs:` (`job_outputs`).
 
 A job with a `container:` runs in a Debian root given as `root` (chroot), with the workspace at
 GitHub's path inside it; other jobs run on this machine. Expressions `${{ … }}` are evaluated for
@@ -31,6 +34,8 @@ class Workflow:
         self.artifacts = {}               # name -> folder
         self.uploaded_pages = None        # the folder upload-pages-artifact was given
         self.ran = []                     # (job, step name) of every step run
+        self.caches = {}                  # key -> folder of the files saved under it
+        self.job_outputs = {}             # job -> its outputs, as its `outputs:` says
 
     def step_name(self, step):
         return step.get("name") or step.get("uses") or step.get("run", "").split("\n")[0][:40]
@@ -91,7 +96,8 @@ class Workflow:
                 env[key] = self.evaluate(text, dict(context, env=env))
         context["env"] = env
         failed = None
-        for step in job["steps"]:
+        self.saving = []                  # (paths, key, workspace) of the job's caches, saved at its end
+        for index, step in enumerate(job["steps"]):
             condition = str(step.get("if", "success()"))
             if ("failure()" in condition) != (failed is not None):
                 continue
@@ -100,12 +106,14 @@ class Workflow:
             step_env = dict(env)
             for key, text in (step.get("env") or {}).items():
                 step_env[key] = self.evaluate(text, context)
+            output_in = os.path.join(temp_in, f"output-{index}")
+            step_env["GITHUB_OUTPUT"] = output_in
             try:
                 if "uses" in step:
                     outputs = self.use(step, context, host=host, workspace=host(workspace_in))
                 else:
-                    outputs = {}
                     self.shell(self.evaluate(step["run"], context), step_env, root=root if inside else None, cwd=workspace_in, name=name, label=label)
+                    outputs = self.read_outputs(host(output_in))
             except StepFailed as error:
                 if not step.get("continue-on-error"):
                     failed = failed or error
@@ -114,7 +122,46 @@ class Workflow:
                 context["steps"][step["id"]] = {"outputs": outputs}
         if failed:
             raise failed
+        for paths, key, workspace in self.saving:
+            self.save_cache(paths, key, workspace)
+        self.job_outputs[name] = {k: self.evaluate(v, context) for k, v in (job.get("outputs") or {}).items()}
         return context["steps"]
+
+    @staticmethod
+    def read_outputs(path):
+        """A step's outputs, as it wrote them to `$GITHUB_OUTPUT`."""
+        outputs = {}
+        if not os.path.exists(path):
+            return outputs
+        lines = open(path, encoding="utf-8").read().split("\n")
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+                key, delimiter = line.split("<<", 1)
+                end = lines.index(delimiter, i + 1)
+                outputs[key] = "\n".join(lines[i + 1:end])
+                i = end
+            elif "=" in line:
+                key, value = line.split("=", 1)
+                outputs[key] = value
+            i += 1
+        return outputs
+
+    def save_cache(self, paths, key, workspace):
+        import glob
+        kept = os.path.join(os.path.dirname(self.repository), "caches", re.sub(r"[^A-Za-z0-9._-]", "_", key))
+        shutil.rmtree(kept, ignore_errors=True)
+        os.makedirs(kept)
+        for pattern in filter(None, (p.strip() for p in paths.split("\n"))):
+            for found in glob.glob(os.path.join(workspace, pattern), recursive=True):
+                target = os.path.join(kept, os.path.relpath(found, workspace))
+                if os.path.isdir(found):
+                    shutil.copytree(found, target, dirs_exist_ok=True, symlinks=True)
+                else:
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    shutil.copy2(found, target)
+        self.caches[key] = kept
 
     def shell(self, script, env, *, root, cwd, name, label):
         if root is None:
@@ -138,7 +185,14 @@ class Workflow:
             subprocess.run(["git", "clone", "-q", self.repository, workspace], check=True)
             return {}
         if action == "actions/cache":
-            return {"cache-hit": "false"}
+            key = given["key"]
+            self.saving.append((given["path"], key, workspace))
+            prefixes = [p.strip() for p in given.get("restore-keys", "").split("\n") if p.strip()]
+            found = key if key in self.caches else next((k for p in prefixes for k in reversed(list(self.caches)) if k.startswith(p)), None)
+            if found is None:
+                return {"cache-hit": "false"}
+            shutil.copytree(self.caches[found], workspace, dirs_exist_ok=True, symlinks=True)
+            return {"cache-hit": "true" if found == key else "false"}
         if action == "actions/configure-pages":
             return {"base_url": self.pages_url}
         if action == "actions/upload-pages-artifact":

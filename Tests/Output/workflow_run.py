@@ -13,6 +13,10 @@ plein, no Swift and no network but Debian's packages (and PyPI, for Pagefind):
   change and opens the pull request; a post plein refuses becomes a comment quoted so that
   nothing in the issue's text can end the quote.
 - `plein new ci --vendor` again with a newer package replaces it and the hash, nothing else.
+- WebSub: with `websub.hub` in site.yaml, the build job (its cache holding the last deploy's
+  feeds) lists the Atom feeds it changed, and the websub job sends a local stand-in hub one
+  publish request for each: every feed once when the hub is new to them, then only those an
+  edit changed.
 
 Needs root (chroot) and debootstrap. PLEIN_WORKFLOW_ROOT names a root made beforehand by
 `scripts/dist-check --prepare` (copied, not changed); without it one is made here."""
@@ -140,6 +144,9 @@ def main():
             index = [f for _, _, fs in os.walk(os.path.join(uploaded, "pagefind")) for f in fs]
             check(len(index) > 0, f"with the search (Pagefind): {len(index)} files")
 
+        print("WebSub: the hub hears of each feed a deploy changed, once")
+        check_websub(site, root, work, workflow_path)
+
         print("A package whose hash does not match is not installed")
         bad = actions.Workflow(workflow_path, repository=site, event=os.path.join(cms_check.FIXTURES, "report-labeled.json"))
         bad.doc["env"]["PLEIN_PACKAGE_SHA256"] = "0" * 64
@@ -237,6 +244,74 @@ def check_issue_workflow(site, root, work):
     quoted = comment.split("\n\n", 1)[1].rsplit("\n\n", 1)[0] if comment.count("\n\n") >= 2 else ""
     check("evil.example" in quoted and all(line.startswith("    ") for line in quoted.split("\n")) and "\r" not in comment,
           f"the problem is in a code block every line of which is indented: {comment!r}")
+
+
+class Hub:
+    """A WebSub hub stand-in on 127.0.0.1: it keeps every publish request's form."""
+
+    def __init__(self):
+        import http.server, urllib.parse
+        hub = self
+        self.requests = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                hub.requests.append(urllib.parse.parse_qs(self.rfile.read(length).decode()))
+                self.send_response(204)
+                self.end_headers()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hub"
+
+
+def atom_feeds(folder):
+    """The Atom feeds of a built site: path -> bytes."""
+    found = {}
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith(".xml"):
+                data = open(os.path.join(dirpath, name), "rb").read()
+                if b'<feed xmlns="http://www.w3.org/2005/Atom"' in data[:400]:
+                    found[os.path.relpath(os.path.join(dirpath, name), folder)] = data
+    return found
+
+
+def check_websub(site, root, work, workflow_path):
+    hub = Hub()
+    pages = "https://duikclub.github.io/site"
+    with open(os.path.join(site, "content", "site.yaml"), "a", encoding="utf-8") as f:
+        f.write(f"websub:\n  hub: {hub.url}\n")
+    git(site, "commit", "-q", "-am", "Feeds name a WebSub hub")
+    flow = actions.Workflow(workflow_path, repository=site, event=os.path.join(cms_check.FIXTURES, "report-labeled.json"), pages_url=pages)
+    before = None
+    for label, edit in (("every feed, when the hub is new to them", None), ("the feeds an edit changed", "report")):
+        if edit:
+            report = os.path.join(site, "content", "reports", "1094", "2026-10-02-fiets-gestolen.md")
+            text = open(report, encoding="utf-8").read()
+            open(report, "w", encoding="utf-8").write(text.replace("title: Fiets gestolen", "title: Fiets gestolen bij de Javastraat"))
+            git(site, "commit", "-q", "-am", "A report's title")
+        hub.requests.clear()
+        try:
+            flow.run_job("build", root=root, work=os.path.join(work, "websub-build"))
+            flow.run_job("websub", work=os.path.join(work, "websub-job"), needs={"build": {"outputs": flow.job_outputs["build"]}, "deploy": {}})
+        except actions.StepFailed as error:
+            check(False, str(error))
+            return
+        feeds = atom_feeds(flow.uploaded_pages)
+        hubbed = all(f'<link rel="hub" href="{hub.url}"/>'.encode() in data for data in feeds.values())
+        changed = sorted(p for p, data in feeds.items() if before is None or before.get(p) != data)
+        told = sorted(r.get("hub.url", [""])[0] for r in hub.requests)
+        expected = sorted(f"{pages}/{p}" for p in changed)
+        modes = {r.get("hub.mode", [""])[0] for r in hub.requests} | {r.get("hub.topic", [""])[0] == r.get("hub.url", [""])[0] for r in hub.requests}
+        check(hubbed and told == expected and modes <= {"publish", True} and changed,
+              f"{label}: {len(told)} publish requests for the {len(changed)} feeds ({', '.join(changed[:4])}…), each once, "
+              f"and all {len(feeds)} feeds name the hub" if told == expected else f"{label}: told {told[:6]}, expected {expected[:6]}")
+        before = {p: data for p, data in feeds.items()}
+    hub.server.shutdown()
 
 
 def check_update(plein, site, deb, work):
