@@ -157,7 +157,12 @@
       return response;
     }, function () {
       return caches.open(PAGES).then(function (cache) { return cache.match(request); }).then(function (kept) {
-        return kept || Response.error();
+        if (kept) return kept;
+        // A photo not kept: an empty picture rather than a broken one (its text stays in alt).
+        if (request.destination === "image") {
+          return new Response('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>', { headers: { "Content-Type": "image/svg+xml" } });
+        }
+        return Response.error();
       });
     });
   }
