@@ -185,7 +185,9 @@ public enum OutputID: Hashable, Sendable {
             ids += ([.pages] + model.areas.map { .area($0.id) }).map { .sitemapPart($0) }
         }
         if CMSConfig.isPublished(model.site) { ids += [.cmsPage, .cmsConfig] }
-        if model.site.app.enabled { ids += [.manifest, .serviceWorker, .offline] }
+        // (A site that turns its app off still publishes `sw.js`: one that takes the worker away
+        // from the browsers that have it.)
+        ids += model.site.app.enabled ? [.manifest, .serviceWorker, .offline] : [.serviceWorker]
         let studying = Set(model.sessions.map(\.member))
         for id in model.memberOrder + model.formerMembers where has(.members) {
             ids.append(.member(id))

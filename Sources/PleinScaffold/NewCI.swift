@@ -424,6 +424,9 @@ extension Scaffold {
           rules:
             - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
           needs: [pages]
+          # (It reads websub.txt from the pages job: no checkout.)
+          variables:
+            GIT_STRATEGY: none
           before_script:
         \(toolLines("ca-certificates curl").map { "    - " + $0 }.joined(separator: "\n"))
           script:

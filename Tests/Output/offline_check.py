@@ -72,9 +72,9 @@ class Site:
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
 
 
-def build(plein, content, output, cache, base):
+def build(plein, content, output, cache, base, templates=os.path.join(ROOT, "templates")):
     media.seed(cache, plein)
-    proc = subprocess.run([plein, "build", "--content", content, "--templates", os.path.join(ROOT, "templates"), "--output", output,
+    proc = subprocess.run([plein, "build", "--content", content, "--templates", templates, "--output", output,
                            "--cache", cache, "--base-url", base, "--no-history"],
                           capture_output=True, text=True, env=dict(os.environ, **ENV), timeout=900)
     if proc.returncode != 0:
@@ -255,6 +255,31 @@ def check_browser(site, server, config, content, work, plein, base):
             fail("online after a new build, the changed report does not show its new text")
         else:
             ok("online after a new build, the changed report shows its new text, without the offline note")
+
+        # A new theme (another stylesheet: a new shell, a new worker), then offline again: a page
+        # kept before it still has the stylesheet it names.
+        theme = os.path.join(work, "theme")
+        shutil.copytree(os.path.join(ROOT, "templates"), theme)
+        with open(os.path.join(theme, "assets", "style.css"), "a", encoding="utf-8") as f:
+            f.write("\n/* another theme */\n")
+        old_version = config["version"]
+        build(plein, content, site, os.path.join(work, "cache"), base, templates=theme)
+        new_version = json.loads(re.search(r"self\.plein = (\{.*?\n\});", open(os.path.join(site, "sw.js")).read(), re.S).group(1))["version"]
+        page.goto(home, wait_until="load")
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        page.wait_for_function("""async (version) => (await caches.keys()).some(k => k.endsWith(':shell:' + version))
+                                   && !(await caches.keys()).some(k => k.includes(':shell:') && !k.endsWith(':shell:' + version))""",
+                               arg=new_version, timeout=60000, polling=250)
+        server.down = True
+        context.set_offline(True)
+        page.goto(origin + newest, wait_until="load")
+        styled = page.evaluate("""() => [...document.styleSheets].some(s => { try { return s.cssRules.length > 100; } catch (e) { return false; } })""")
+        if new_version == old_version or not styled:
+            fail(f"after a new theme (version {old_version} → {new_version}), a page kept before it shows offline without its stylesheet")
+        else:
+            ok("after a new theme the old shell is gone, and a page kept before it still shows offline with its stylesheet")
+        context.set_offline(False)
+        server.down = False
         if errors:
             fail("script errors: " + "; ".join(errors))
         context.close()

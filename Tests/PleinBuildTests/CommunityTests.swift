@@ -105,6 +105,53 @@ import Testing
         #expect(full.contains("id=\"member-friends\"") && full.contains("id=\"member-points\""), "all three by default")
     }
 
+    @Test func aSiteWithoutItsAppPublishesAWorkerThatTakesItselfAway() throws {
+        let site = try Site { $0 + "app:\n  enabled: false\n" }
+        defer { site.dir.cleanup() }
+        let state = site.build()
+        #expect(state.succeeded)
+        #expect(text(state, "manifest.webmanifest") == nil && text(state, "offline/index.html") == nil)
+        // Phones that installed the site before keep no worker of it.
+        let worker = try #require(text(state, "sw.js"))
+        #expect(worker.contains("unregister()") && !worker.contains("importScripts"))
+        let home = try #require(text(state, "index.html"))
+        #expect(!home.contains("rel=\"manifest\"") && !home.contains("apple-touch-icon") && !home.contains("theme-color"))
+    }
+
+    @Test func theAppTakesTheSitesIconAndColoursAndSaysWhatItCannotUse() throws {
+        let site = try Site { $0 + "app:\n  short_name: Buurtboek\n  icon: logo.jpg\n  theme_color: '#0A7'\n  background_color: blue\n" }
+        defer { site.dir.cleanup() }
+        // The site's own theme folder, with its icon (a square crop of a photo).
+        let templates = site.dir.path + "/templates"
+        try copyTree(Repo.templates, to: templates)
+        try FileManager.default.copyItem(atPath: Repo.content + "/users/anna-de-vries.jpg", toPath: templates + "/assets/logo.jpg")
+        let state = SiteState(BuildOptions(content: site.content, templates: templates, output: site.dir.path + "/public",
+                                           cache: site.dir.path + "/cache"), tracking: false)
+        #expect(state.succeeded)
+        let colour = state.diagnostics.first { if case .invalidColour = $0.problem { return true } else { return false } }
+        #expect(colour?.severity == .warning && colour?.message.contains("'background_color' is 'blue'") == true && colour?.file.hasSuffix("site.yaml") == true)
+        let manifest = try #require(text(state, "manifest.webmanifest"))
+        #expect(manifest.contains("\"short_name\": \"Buurtboek\"") && manifest.contains("\"theme_color\": \"#0a7\"")
+                && manifest.contains("\"background_color\": \"#f6f5f1\""), "\(manifest)")
+        for size in [180, 192, 512] {
+            guard case .bytes(let png)? = state.files.first(where: { $0.key.hasPrefix("assets/app-icon-\(size).") })?.value else {
+                Issue.record("no \(size) pixel icon")
+                continue
+            }
+            // PNG: the signature, then IHDR's width and height.
+            let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && width == size && height == size, "\(size): \(width)×\(height)")
+        }
+        // An icon the theme lacks: a warning at site.yaml, and the theme's vector icon in the manifest.
+        let missing = try Site { $0 + "app:\n  icon: nowhere.png\n" }
+        defer { missing.dir.cleanup() }
+        let without = missing.build()
+        #expect(without.succeeded)
+        let warning = without.diagnostics.first { if case .appIcon = $0.problem { return true } else { return false } }
+        #expect(warning?.severity == .warning && warning?.message.contains("nowhere.png") == true && warning?.file.hasSuffix("content/site.yaml") == true)
+        #expect(text(without, "manifest.webmanifest")?.contains("image/svg+xml") == true)
+    }
+
     @Test func labelsAreTheSitesOwnWords() throws {
         let site = try Site { $0 + "labels:\n  nav_reports: Duikstekken\n  nav_repots: Oeps\n" }
         defer { site.dir.cleanup() }

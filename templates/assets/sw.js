@@ -2,13 +2,16 @@
 // its version, scope, shell, pages and texts) and then loads this file.
 //
 // - The shell (the theme's assets, the app's icons and the offline page) is kept under the
-//   site's version, a hash of what it holds: a new build makes a new worker, which takes the
-//   old shell away when it takes over.
+//   site's version, a hash of what it holds: a new build with another shell makes a worker that
+//   takes the old shell away when it takes over (its files stay among the other files kept, for
+//   the kept pages that name them).
 // - Pages come from the network first, and each page that arrives is kept with the time it
 //   arrived. Without a connection a kept page is shown with a note that says how old it is; a
 //   page that is not kept shows the offline page. A page the server says is gone (404, 410) is
 //   forgotten.
-// - The home page, the newest reports and the upcoming events are kept from the first visit.
+// - The home page, the newest reports and the upcoming events are kept from the first visit,
+//   and stay kept however many pages are visited after them. Other files (photos, maps) are kept
+//   apart, so that they never push pages out.
 // - Only what the server sent is kept: a members-only page is kept sealed, as it was sent; what
 //   the browser opens of it, a passphrase or a key never reaches this worker.
 (function () {
@@ -17,11 +20,14 @@
   var prefix = "plein:" + site.scope + ":";
   var SHELL = prefix + "shell:" + site.version;
   var PAGES = prefix + "pages";
+  var MEDIA = prefix + "media";
   var SAVED = "X-Plein-Saved";
-  // The most pages kept; the oldest kept go first.
+  // The most pages, and the most other files (photos, maps, an older shell's files), kept: the
+  // oldest kept go first, but never the pages kept from the first visit.
   var LIMIT = 250;
-  var shell = {};
+  var shell = {}, pinned = {};
   site.shell.forEach(function (path) { shell[path] = true; });
+  site.pages.forEach(function (path) { pinned[new URL(path, self.location.origin).href] = true; });
 
   function inScope(url) {
     if (url.origin !== self.location.origin || url.pathname.indexOf(site.scope) !== 0) return false;
@@ -39,13 +45,16 @@
 
   function trim(cache) {
     return cache.keys().then(function (keys) {
-      return Promise.all(keys.slice(0, Math.max(0, keys.length - LIMIT)).map(function (key) { return cache.delete(key); }));
+      var loose = keys.filter(function (key) { return !pinned[key.url]; });
+      return Promise.all(loose.slice(0, Math.max(0, loose.length - LIMIT)).map(function (key) { return cache.delete(key); }));
     });
   }
 
-  // Fetches a page past the browser's HTTP cache (a kept page is only ever as new as this).
+  // Fetches a page past the browser's HTTP cache (a kept page is only ever as new as this). A
+  // page that moved comes back as the move (an opaque redirect), which the browser follows
+  // itself, to another site too.
   function fresh(url) {
-    return fetch(new Request(url, { cache: "no-cache", credentials: "same-origin", redirect: "follow" }));
+    return fetch(new Request(url, { cache: "no-cache", credentials: "same-origin", redirect: "manual" }));
   }
 
   function keepable(response) {
@@ -53,26 +62,52 @@
       && !/no-store/i.test(response.headers.get("Cache-Control") || "");
   }
 
+  // Each of `paths` that `cache` lacks, fetched with `get` and kept with `put`; one that cannot
+  // be fetched now is left out, unless `all` (the shell: a worker without it is no worker).
+  function fill(cache, paths, get, put, all) {
+    return Promise.all(paths.map(function (path) {
+      return cache.match(path).then(function (kept) {
+        if (kept) return null;
+        return get(path).then(function (response) {
+          if (keepable(response)) return put(path, response);
+          if (all) throw new Error(path + ": " + response.status);
+          return null;
+        }, function (error) { if (all) throw error; return null; });
+      });
+    }));
+  }
+
   self.addEventListener("install", function (event) {
     event.waitUntil(caches.open(SHELL).then(function (cache) {
-      return cache.addAll(site.shell.map(function (path) { return new Request(path, { cache: "no-cache" }); }));
+      return fill(cache, site.shell, function (path) { return fetch(new Request(path, { cache: "no-cache" })); },
+        function (path, response) { return cache.put(path, response); }, true);
     }).then(function () {
-      // The pages kept from the first visit; one that cannot be fetched now is left out.
+      // The pages kept from the first visit (a page kept already is brought up to date when it
+      // is visited).
       return caches.open(PAGES).then(function (cache) {
-        return Promise.all(site.pages.map(function (path) {
-          return fresh(path).then(function (response) {
-            return keepable(response) ? keep(cache, new Request(path), response) : null;
-          }).catch(function () { return null; });
-        })).then(function () { return trim(cache); });
+        return fill(cache, site.pages, fresh, function (path, response) { return keep(cache, new Request(path), response); }, false)
+          .then(function () { return trim(cache); });
       });
     }).then(function () { return self.skipWaiting(); }));
   });
 
+  // An older shell's files go to the other files kept, for the pages kept that name them; then
+  // the older shell goes.
   self.addEventListener("activate", function (event) {
     event.waitUntil(caches.keys().then(function (keys) {
       return Promise.all(keys.filter(function (key) {
         return key.indexOf(prefix + "shell:") === 0 && key !== SHELL;
-      }).map(function (key) { return caches.delete(key); }));
+      }).map(function (key) {
+        return Promise.all([caches.open(key), caches.open(MEDIA)]).then(function (both) {
+          return both[0].keys().then(function (requests) {
+            return Promise.all(requests.filter(function (request) {
+              return new URL(request.url).pathname !== site.offline;
+            }).map(function (request) {
+              return both[0].match(request).then(function (response) { return both[1].put(request, response); });
+            }));
+          }).then(function () { return trim(both[1]); });
+        }).then(function () { return caches.delete(key); });
+      }));
     }).then(function () { return self.clients.claim(); }));
   });
 
@@ -115,8 +150,6 @@
     var request = event.request;
     var url = request.url.split("#")[0];
     return fresh(url).then(function (response) {
-      // A page moved: the browser follows the move itself.
-      if (response.redirected) return Response.redirect(response.url, 302);
       if (keepable(response)) {
         var copy = response.clone();
         event.waitUntil(caches.open(PAGES).then(function (cache) {
@@ -127,7 +160,9 @@
       }
       return response;
     }, function () {
-      return caches.open(PAGES).then(function (cache) { return cache.match(url); }).then(function (kept) {
+      return caches.open(PAGES).then(function (cache) {
+        return cache.match(url).then(function (kept) { return kept || cache.match(url, { ignoreSearch: true }); });
+      }).then(function (kept) {
         if (kept) return withAge(kept);
         return caches.open(SHELL).then(function (cache) { return cache.match(site.offline); }).then(function (offline) {
           return offline || Response.error();
@@ -143,20 +178,20 @@
     });
   }
 
-  // Anything else of the site (photos, maps, feeds): from the network, kept for when there is
-  // none.
+  // Anything else of the site (photos, maps, feeds, an older theme's files): from the network,
+  // kept for when there is none.
   function other(event) {
     var request = event.request;
     return fetch(request).then(function (response) {
       if (keepable(response)) {
         var copy = response.clone();
-        event.waitUntil(caches.open(PAGES).then(function (cache) {
+        event.waitUntil(caches.open(MEDIA).then(function (cache) {
           return keep(cache, request, copy).then(function () { return trim(cache); });
         }));
       }
       return response;
     }, function () {
-      return caches.open(PAGES).then(function (cache) { return cache.match(request); }).then(function (kept) {
+      return caches.match(request).then(function (kept) {
         if (kept) return kept;
         // A photo not kept: an empty picture rather than a broken one (its text stays in alt).
         if (request.destination === "image") {

@@ -257,10 +257,12 @@ struct RecordUpdate {
         })
         guard albums.isDisjoint(with: changed) else { return giveUp("an album's file edited with its new photos", &timer) }
         // (The theme is read on another thread while the edit loads.)
-        let themeRead = Background { [files = options.themeFiles, site, cacheRoot = options.cacheRoot] in
+        let themeRead = Background { [files = options.themeFiles, site, cacheRoot = options.cacheRoot] () -> Theme? in
             let (theme, problems) = ThemeLoader.load(files, language: site.language)
-            // (The icons as the last build made them, or failed to: their warning is its.)
-            return problems.isEmpty ? theme.map { AppIcons.add(to: $0, site: site, cacheRoot: cacheRoot).0 } : nil
+            guard problems.isEmpty, let theme else { return nil }
+            // (Icons that cannot be made now: the full build says why.)
+            let (withIcons, iconProblems) = AppIcons.add(to: theme, site: site, cacheRoot: cacheRoot)
+            return iconProblems.isEmpty ? withIcons : nil
         }
         var model: SiteModel
         let loaded: Loaded

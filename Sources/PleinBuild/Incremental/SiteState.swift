@@ -133,7 +133,7 @@ public struct SiteState: Sendable {
         (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
         if let loaded = theme {
             let (withIcons, problems) = AppIcons.add(to: loaded, site: content.site, cacheRoot: options.cacheRoot)
-            (theme, themeDiagnostics) = (withIcons, themeDiagnostics + problems)
+            (theme, themeDiagnostics) = (withIcons, themeDiagnostics + problems.map { $0.under(content.displayRoot) })
         }
     }
 

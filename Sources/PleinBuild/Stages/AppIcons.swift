@@ -42,9 +42,13 @@ enum AppIcons {
                         try? FileManager.default.removeItem(atPath: made)
                         return problem(failure.reason)
                     }
-                    try FileManager.default.moveItem(atPath: made, toPath: path)
+                    // (rename(2): a copy another build made first is replaced by the same bytes.)
+                    guard rename(made, path) == 0 else {
+                        try? FileManager.default.removeItem(atPath: made)
+                        return problem("cannot write \(path): \(String(cString: strerror(errno)))")
+                    }
                 } catch {
-                    if !FileManager.default.fileExists(atPath: path) { return problem("cannot write \(path): \(error.localizedDescription)") }
+                    return problem("cannot write \(path): \(error.localizedDescription)")
                 }
             }
             guard let data = FileManager.default.contents(atPath: path) else { return problem("cannot read \(path)") }

@@ -49,7 +49,8 @@ extension FrameValues {
         var app: TemplateContext = [
             "manifest": .text(routes.url(routes.manifest)),
             "theme_color": .text(AppColours(site: site, theme: theme).theme),
-            "touch_icon": .text(routes.url(theme.assets[AppIcon.asset(180)]?.output ?? theme.asset(AppIcon.source(site)))),
+            // (iOS takes a PNG only.)
+            "touch_icon": .text(theme.assets[AppIcon.asset(180)].map { routes.url($0.output) }),
             // The site's picture in its h-card (what Bridgy Fed shows as the account's).
             "photo": .text(routes.absolute(theme.assets[AppIcon.asset(512)]?.output ?? theme.asset(AppIcon.source(site)))),
         ]
@@ -115,14 +116,14 @@ struct AppManifest: Rendering {
 /// is the theme's `sw.js` asset (the code), loaded with what this site caches: the shell (the
 /// theme's assets, the icons and the offline page) under a version that is the hash of those, and
 /// the home page, the newest reports and the upcoming events, which it keeps readable offline from
-/// the first visit as it keeps every page visited. In `plein serve` it is a worker that takes
-/// itself and its caches away, so that a worker registered by a build served on the same address
-/// never stands between an edit and the browser.
+/// the first visit as it keeps every page visited. In `plein serve`, and when the site's app is
+/// off, it is a worker that takes itself and its caches away, so that a worker registered by a
+/// build served on the same address never stands between an edit and the browser.
 struct ServiceWorker: Rendering {
     let inputs: RenderInputs
 
     func render() -> OutputFile {
-        guard !inputs.options.serving else {
+        guard !inputs.options.serving, site.app.enabled else {
             return OutputFile(path: routes.serviceWorker, text: Self.retiring)
         }
         let theme = inputs.theme
@@ -144,8 +145,8 @@ struct ServiceWorker: Rendering {
         }
         var seen: Set<String> = []
         pages = pages.filter { seen.insert($0).inserted }
-        var hashed = Array(shell.joined(separator: "\n").utf8) + [0] + offlinePage.bytes + [0]
-        hashed += Array(pages.joined(separator: "\n").utf8)
+        // (The version is the shell's: a new report changes the pages kept, not the shell.)
+        let hashed = Array(shell.joined(separator: "\n").utf8) + [0] + offlinePage.bytes
         let version = String(Hashing.sha256Hex(hashed).prefix(16))
         let config = JSON.object([
             ("version", .string(version)),
@@ -166,8 +167,8 @@ struct ServiceWorker: Rendering {
         return OutputFile(path: routes.serviceWorker, text: script)
     }
 
-    /// The worker `plein serve` publishes: it takes itself away with plein's caches, and reloads
-    /// the pages it controlled from the server.
+    /// The worker `plein serve` publishes, and a site whose app is off: it takes itself away
+    /// with plein's caches, and reloads the pages it controlled from the server.
     static let retiring = """
         // plein serve: no service worker while the site is edited. This one takes away a worker
         // that a build of the site, served at this address, registered, with its caches.
