@@ -170,8 +170,8 @@ struct ServiceWorker: Rendering {
     /// The worker `plein serve` publishes, and a site whose app is off: it takes itself away
     /// with plein's caches, and reloads the pages it controlled from the server.
     static let retiring = """
-        // plein serve: no service worker while the site is edited. This one takes away a worker
-        // that a build of the site, served at this address, registered, with its caches.
+        // No service worker here: this is plein serve (the site is being edited), or the site's
+        // app is off. This one takes away a worker registered before, with its caches.
         self.addEventListener("install", function () { self.skipWaiting(); });
         self.addEventListener("activate", function (event) {
           event.waitUntil(caches.keys().then(function (keys) {
