@@ -109,6 +109,8 @@ def check_files(site):
         if size is None or f"{size[0]}x{size[1]}" != icon["sizes"]:
             fail(f"the icon {icon['src']} is {size}, not a PNG of {icon['sizes']}")
         sizes.add(icon["sizes"])
+    if not any(icon.get("purpose") == "maskable" for icon in manifest.get("icons", [])):
+        fail("the manifest has no maskable icon (Android cuts an icon to its own shape)")
     if not {"192x192", "512x512"} <= sizes:
         fail(f"the manifest's icons are {sorted(sizes)}: a phone asks for 192 and 512 pixels")
     for shortcut in manifest.get("shortcuts", []):
@@ -116,7 +118,7 @@ def check_files(site):
         if not os.path.exists(target):
             fail(f"the shortcut {shortcut['name']!r} leads to {shortcut['url']}, which is no page")
     if not errors and sizes:
-        ok(f"its icons are PNGs of {', '.join(sorted(sizes))}; shortcuts: {', '.join(s['name'] for s in manifest.get('shortcuts', []))}")
+        ok(f"its icons are PNGs of {', '.join(sorted(sizes))}, one of them maskable; shortcuts: {', '.join(s['name'] for s in manifest.get('shortcuts', []))}")
     pages = linked = 0
     for folder, _, files in os.walk(site):
         for name in files:

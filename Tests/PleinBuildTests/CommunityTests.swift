@@ -133,14 +133,15 @@ import Testing
         let manifest = try #require(text(state, "manifest.webmanifest"))
         #expect(manifest.contains("\"short_name\": \"Buurtboek\"") && manifest.contains("\"theme_color\": \"#0a7\"")
                 && manifest.contains("\"background_color\": \"#f6f5f1\""), "\(manifest)")
-        for size in [180, 192, 512] {
-            guard case .bytes(let png)? = state.files.first(where: { $0.key.hasPrefix("assets/app-icon-\(size).") })?.value else {
-                Issue.record("no \(size) pixel icon")
+        // (Android's maskable icon too: the icon in the middle of a square of the background.)
+        for (name, size) in [("app-icon-180", 180), ("app-icon-192", 192), ("app-icon-512", 512), ("app-icon-maskable-512", 512)] {
+            guard case .bytes(let png)? = state.files.first(where: { $0.key.hasPrefix("assets/\(name).") })?.value else {
+                Issue.record("no \(name) icon")
                 continue
             }
             // PNG: the signature, then IHDR's width and height.
             let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
-            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && width == size && height == size, "\(size): \(width)×\(height)")
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && width == size && height == size, "\(name): \(width)×\(height)")
         }
         // An icon the theme lacks: a warning at site.yaml, and the theme's vector icon in the manifest.
         let missing = try Site { $0 + "app:\n  icon: nowhere.png\n" }

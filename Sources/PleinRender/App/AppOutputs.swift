@@ -1,6 +1,6 @@
 import Foundation
 import PleinText
-import PleinCore
+public import PleinCore
 import PleinModel
 import PleinMustache
 
@@ -9,19 +9,25 @@ import PleinMustache
 /// (`app-icon-<size>.png`), made from the site's icon by the build (`AppIcons`).
 public enum AppIcon {
     /// The sizes browsers ask for: 192 and 512 pixels (Chrome's install prompt needs both), 180
-    /// for iOS's home screen (`apple-touch-icon`).
+    /// for iOS's home screen (`apple-touch-icon`, on the app's background: iOS shows a
+    /// transparent corner black).
     public static let sizes = [180, 192, 512]
     /// The theme asset of one size.
     public static func asset(_ size: Int) -> String { "app-icon-\(size).png" }
+    /// Android's icon, which it cuts to its own shape: the icon in the middle 60% of a square of
+    /// the app's background (the safe zone is the middle circle of 80%).
+    public static let maskable = "app-icon-maskable-512.png"
+    /// Every icon asset the build makes.
+    public static var assets: [String] { sizes.map(asset) + [maskable] }
 }
 
 /// The colours of the app: the site's (`app.theme_color`, `app.background_color`), else the
 /// theme's accent and background (its stylesheet's `--accent` and `--bg`).
-struct AppColours {
-    let theme: String
-    let background: String
+public struct AppColours {
+    public let theme: String
+    public let background: String
 
-    init(site: SiteConfig, theme: Theme) {
+    public init(site: SiteConfig, theme: Theme) {
         let css = theme.assets["style.css"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
         func colour(_ given: String?, _ property: String, _ fallback: String) -> String {
             if let given, AppSettings.isColour(given) { return given.lowercased() }
@@ -80,6 +86,10 @@ struct AppManifest: Rendering {
             return .object([("src", .string(routes.url(asset.output))), ("sizes", .string("\(size)x\(size)")),
                             ("type", .string("image/png")), ("purpose", .string("any"))])
         }
+        if let maskable = theme.assets[AppIcon.maskable] {
+            icons.append(.object([("src", .string(routes.url(maskable.output))), ("sizes", .string("512x512")),
+                                  ("type", .string("image/png")), ("purpose", .string("maskable"))]))
+        }
         // Without libvips' copies, the theme's vector icon at any size.
         if icons.isEmpty, let svg = theme.assets["icon.svg"] {
             icons.append(.object([("src", .string(routes.url(svg.output))), ("sizes", .string("any")), ("type", .string("image/svg+xml"))]))
@@ -129,7 +139,7 @@ struct ServiceWorker: Rendering {
         let theme = inputs.theme
         // The shell: what every page needs, and the page shown offline for a page not kept.
         var shell = ["style.css", "plein.js", "icon.svg"].compactMap { theme.assets[$0].map { routes.url($0.output) } }
-        shell += AppIcon.sizes.compactMap { theme.assets[AppIcon.asset($0)].map { routes.url($0.output) } }
+        shell += AppIcon.assets.compactMap { theme.assets[$0].map { routes.url($0.output) } }
         let offline = routes.url(routes.offline)
         shell.append(offline)
         let offlinePage = PageFrame(inputs: inputs).render(OfflinePage(inputs: inputs).page())

@@ -10,6 +10,7 @@ self.plein = {
     "/assets/app-icon-180.HASH.png",
     "/assets/app-icon-192.HASH.png",
     "/assets/app-icon-512.HASH.png",
+    "/assets/app-icon-maskable-512.HASH.png",
     "/offline/"
   ],
   "offline": "/offline/",
