@@ -16,6 +16,10 @@ public struct ModelChange: Sendable, Equatable {
     /// Areas whose list of reports changed (a new report), and whether the order of reports did.
     public var areas: Set<String> = []
     public var reportOrder = false
+    /// Whether the lists of members by name changed (a member renamed): `memberOrder`, and
+    /// `formerMembers`.
+    public var memberOrder = false
+    public var formerMembers = false
     /// The files whose records went (a deleted report's, its replies', a deleted reply's): their
     /// bodies go with them.
     public var removedFiles: Set<String> = []
@@ -38,11 +42,14 @@ extension ModelBuilder {
     /// Makes `model` (the model of the content before, built with `history`) that of `content`
     /// after the records of `files` changed in place (`ContentChange.records`), by making those
     /// records' pieces again; the rest of the model is kept as it is. Nil, with `model` as it
-    /// was, when an edit changed what other pieces read of a record: a member's name, their
-    /// leaving or what they follow (orders, other members' and groups' lists, followers); a
+    /// was, when an edit changed what other pieces read of a record: a member's leaving or what
+    /// they follow (orders, other members' and groups' lists, followers); a
     /// group's name, visibility or members; an album's date or who took its photos; a goal's
     /// completion; a report's time, author or replies (see `remade`). The whole model is then
     /// built again.
+    ///
+    /// A member renamed takes their new place in every list of members by name: the site's,
+    /// their groups' (and leaderboards'), their friends' and the study places' present.
     ///
     /// Of `files`, those `added` are new reports and replies: a new report takes its place in the
     /// order of reports, its area's and its author's lists (unless a member already follows it);
@@ -73,6 +80,8 @@ extension ModelBuilder {
         if let pages = made.pages { model.pages = pages }
         if let (sessions, asOf) = made.sessions { (model.sessions, model.asOf) = (sessions, asOf) }
         if let order = made.reportOrder { model.reportOrder = order }
+        if let order = made.memberOrder { model.memberOrder = order }
+        if let order = made.formerMembers { model.formerMembers = order }
         if let areas = made.areas { model.areas = areas }
         return edit.change
     }
@@ -117,6 +126,8 @@ private struct ModelEdit {
         var pages: [PageModel]?
         var sessions: (sessions: [Session], asOf: Moment?)?
         var reportOrder: [String]?
+        var memberOrder: [String]?
+        var formerMembers: [String]?
         var areas: [AreaModel]?
         /// Reports deleted.
         var gone: Set<String> = []
@@ -143,10 +154,10 @@ private struct ModelEdit {
         history.files.isEmpty ? nil : history.revision(of: file)
     }
 
-    /// Members by name, then id (the order of every list of members; no name changes here).
+    /// Members by name, then id (the order of every list of members), by their names as made so far.
     private func byName(_ model: SiteModel) -> (String, String) -> Bool {
-        { a, b in
-            let (na, nb) = (model.members[a]?.name.lowercased() ?? a, model.members[b]?.name.lowercased() ?? b)
+        { [made] a, b in
+            let (na, nb) = ((made.members[a] ?? model.members[a])?.name.lowercased() ?? a, (made.members[b] ?? model.members[b])?.name.lowercased() ?? b)
             return na != nb ? na < nb : a < b
         }
     }
@@ -320,14 +331,59 @@ private struct ModelEdit {
         guard let record = content.members.first(where: { $0.id == id }), let old = model.members[id] else { return false }
         var new = ModelBuilder.member(record, content: content, places: places)
         new.follows = new.follows.filter { model.reports[$0] != nil }
-        guard new.name == old.name, new.left == old.left, new.follows == old.follows else { return false }
+        guard new.left == old.left, new.follows == old.follows else { return false }
         new.friends.sort(by: byName(model))
         (new.groups, new.reports, new.replies) = (old.groups, old.reports, old.replies)
         (new.albums, new.completedGoals) = (old.albums, old.completedGoals)
         new.revision = revision(new.file)
         made.members[id] = new
         change.members.insert(id)
+        if new.name.lowercased() != old.name.lowercased() { renamed(id, left: new.left != nil, model) }
         return true
+    }
+
+    /// Puts a member whose name changed (already in `made`) in its new place in every list of
+    /// members by name; each list was in that order before, with the member's old name.
+    private mutating func renamed(_ id: String, left: Bool, _ model: SiteModel) {
+        let order = byName(model)
+        func moved(_ list: [String]) -> [String] {
+            var list = list.filter { $0 != id }
+            insert(id, into: &list, by: order)
+            return list
+        }
+        if left {
+            made.formerMembers = moved(made.formerMembers ?? model.formerMembers)
+            change.formerMembers = true
+        } else {
+            made.memberOrder = moved(made.memberOrder ?? model.memberOrder)
+            change.memberOrder = true
+        }
+        // Their groups' members (those who left are in none) and the leaderboards, whose ties go by name.
+        for gid in model.groups.keys.sorted() {
+            guard var owner = group(gid, in: model), owner.members.contains(id) else { continue }
+            owner.members = moved(owner.members)
+            owner.leaderboard = Leaderboard.standings(owner, byName: order)
+            made.groups[gid] = owner
+            change.groups.insert(gid)
+        }
+        // The friends' lists that name them.
+        for mid in model.members.keys.sorted() where mid != id {
+            guard var friend = member(mid, in: model), friend.friends.contains(id) else { continue }
+            let friends = friend.friends.sorted(by: order)
+            guard friends != friend.friends else { continue }
+            friend.friends = friends
+            made.members[mid] = friend
+            change.members.insert(mid)
+        }
+        // Who is present at each study place.
+        var locations = made.locations ?? model.locations
+        for i in locations.indices where locations[i].present.contains(id) {
+            let present = locations[i].present.sorted(by: order)
+            guard present != locations[i].present else { continue }
+            locations[i].present = present
+            made.locations = locations
+            change.locations.insert(locations[i].id)
+        }
     }
 
     /// A group's piece as made so far.

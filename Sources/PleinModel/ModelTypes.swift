@@ -91,7 +91,7 @@ public struct GroupModel: Sendable, Equatable, Codable {
     public let name: String
     public let visibility: Visibility
     /// Member ids, sorted by name then id.
-    public let members: [String]
+    public internal(set) var members: [String]
     public let createdBy: String?
     public let body: Body
     /// Albums newest first.

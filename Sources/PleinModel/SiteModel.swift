@@ -8,7 +8,7 @@ public struct SiteModel: Sendable {
     /// Members by id; `memberOrder` lists them by name.
     public internal(set) var members: [String: MemberModel]
     /// Members by name; those who left (`left`) are in `formerMembers` instead.
-    public let memberOrder: [String]
+    public internal(set) var memberOrder: [String]
     /// Published groups (public and unlisted) by id; `groupOrder` by name.
     public internal(set) var groups: [String: GroupModel]
     public let groupOrder: [String]

@@ -11,8 +11,7 @@ import Testing
 extension IncrementalTests {
     /// An edit of records' files that leaves the rest of the site as it was is loaded, checked
     /// and modelled record by record (`ContentChange.records`, `ModelChange`); an edit that
-    /// reaches further in the model (a report's time or author, a member's name) is modelled
-    /// whole. Either way, the site and its problems are those of a full build, through errors
+    /// reaches further in the model (a report's time or author) is modelled whole. Either way, the site and its problems are those of a full build, through errors
     /// and their fixes.
     @Test func recordEditsAreRedoneRecordByRecord() throws {
         let site = try Site()
@@ -105,9 +104,18 @@ extension IncrementalTests {
         try site.edit(message) { $0 + "\nTot zaterdag!\n" }
         update([message], "a message", loaded: .records([message]), modelled: pieces(threads: ["buddyduik-vinkeveen"]))
 
-        // Further: a member's name (every list of members), a new reply, a file with a problem.
-        try site.edit(member) { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }
-        update([member], "a member's name", loaded: .records([member]), modelled: nil)
+        // A member's name: their new place in every list of members by name (the site's, their
+        // groups' and leaderboards, their friends', who is at a study place), record by record.
+        for (file, id, name) in [(member, "bram-van-dijk", "Dr. "), ("users/emma-kok.md", "emma-kok", "Zuster ")] {
+            try site.edit(file) { $0.replacingOccurrences(of: "name: ", with: "name: " + name) }
+            let update = state.update(content: [file], templates: [])
+            let label = "a member's name (\(id))"
+            #expect(state.lastChange.loaded == .records([file]), "\(label)")
+            #expect(state.lastChange.modelled?.memberOrder == true && state.lastChange.modelled?.members.contains(id) == true, "\(label)")
+            #expect(update.rendered < state.outputCount / 4, "\(label): \(update.rendered) outputs rendered")
+            expectSameAsFullBuild(state, site, label)
+            expectWholeFacts(label)
+        }
         // New reports and replies take their places in the lists in place.
         let added = bundle + "/replies/20261012T0800-bram-van-dijk.md"
         try site.write(added, "---\nauthor: bram-van-dijk\nat: 2026-10-12T08:00:00+02:00\n---\nNieuw.\n")

@@ -122,12 +122,13 @@ import Testing
     }
 
     /// The theme is an input like the content: `plein build` after an edit of one partial renders
-    /// only the pages whose template uses it (no feed, map or page without it), and the output
-    /// equals a fresh build's.
+    /// only the pages whose template uses it (no feed, map or page without it), from the build
+    /// store, without loading the content (`RecordEdit`), alone or with an edit of a record; an
+    /// edit of its assets (every page's) too; and the output equals a fresh build's.
     @Test func aPartialEditRendersOnlyThePagesThatUseIt() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
-        let options = site.storeOptions()
+        let (options, clean) = site.storeAndClean()
         let first = Pipeline.build(options)
         #expect(first.succeeded)
         let partial = site.templates + "/partials/report-card.mustache"
@@ -135,6 +136,7 @@ import Testing
         try text.replacingOccurrences(of: "class=\"summary\"", with: "class=\"summary card-text\"").write(toFile: partial, atomically: true, encoding: .utf8)
         let edited = Pipeline.build(options)
         #expect(edited.succeeded && edited.fullBuildReason == nil, "\(edited.fullBuildReason ?? "")")
+        #expect(edited.recordByRecord, "a template's edit is taken from the store")
         #expect(!edited.unchanged && !edited.renderedOutputs.isEmpty)
         let theme = try #require(ThemeLoader.load(options.themeFiles, language: .nl).0)
         let users = Set(theme.templates.keys.filter { theme.closure(of: $0).contains("report-card") })
@@ -145,11 +147,21 @@ import Testing
         }
         #expect(strays == [], "rendered although their template does not use the partial")
         #expect(edited.rendered ?? 0 < first.files / 4)
-        var fresh = options
-        fresh.output = site.dir.path + "/fresh"
-        fresh.fresh = true
-        #expect(Pipeline.build(fresh).succeeded)
-        #expect(snapshotTree(options.output) == snapshotTree(fresh.output))
+        Self.expectSame(options, asClean: clean, "a partial")
+        // A page template and a report at once; then the stylesheet (an asset every page names).
+        let group = site.templates + "/pages/group.mustache"
+        try (try String(contentsOfFile: group, encoding: .utf8)).replacingOccurrences(of: "{{/main}}", with: "<p>Groepsvoet</p>\n{{/main}}")
+            .write(toFile: group, atomically: true, encoding: .utf8)
+        try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") { $0 + "\nEen zin erbij.\n" }
+        let both = Pipeline.build(options)
+        #expect(both.succeeded && both.recordByRecord, "a template and a report: \(both.fullBuildReason ?? "no reason given")")
+        #expect(both.renderedOutputs.contains("group:duikclub-de-zeehond") && both.renderedOutputs.contains { $0.hasPrefix("report:") },
+                "\(both.renderedOutputs)")
+        Self.expectSame(options, asClean: clean, "a template and a report")
+        let style = site.templates + "/assets/style.css"
+        try (try String(contentsOfFile: style, encoding: .utf8) + "\n.groepsvoet { color: red; }\n").write(toFile: style, atomically: true, encoding: .utf8)
+        #expect(Pipeline.build(options).succeeded)
+        Self.expectSame(options, asClean: clean, "the stylesheet")
     }
 
     /// A members-only group's pages are written where `Routes.path(of:)` puts them too (their
@@ -372,7 +384,17 @@ import Testing
             .write(toFile: site.templates + "/" + template, atomically: true, encoding: .utf8)
         update = state.update(content: [], templates: [template])
         #expect(update.rendered < total, "a partial edit re-renders only the pages that use it")
+        #expect(state.lastChange.modelled != nil, "a partial edit leaves the model as it was")
         expectSameAsFullBuild(state, site, "edit a template")
+        expectFactsOfTheWholeModel(state, site, "edit a template")
+        // The stylesheet: every page names it anew, and it is published under its new name.
+        let style = site.templates + "/assets/style.css"
+        try (try String(contentsOfFile: style, encoding: .utf8) + "\n.groepsvoet { color: red; }\n").write(toFile: style, atomically: true, encoding: .utf8)
+        update = state.update(content: [], templates: ["assets/style.css"])
+        #expect(state.lastChange.modelled != nil && update.changed.contains { $0.hasPrefix("assets/style.") && $0.hasSuffix(".css") },
+                "\(update.changed.filter { $0.hasPrefix("assets/") })")
+        expectSameAsFullBuild(state, site, "edit the stylesheet")
+        expectFactsOfTheWholeModel(state, site, "edit the stylesheet")
     }
 
     /// The site's feed keeps its newest reports and replies from build to build and brings them
@@ -508,7 +530,7 @@ import Testing
 
     /// `plein build` after an edit of one record's file in place redoes that record and what it
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
-    /// reply, a member, a group, an album with photos and a video, a goal, an event, a page, a
+    /// reply, a member (their text, their name), a group, an album with photos and a video, a goal, an event, a page, a
     /// study location, check-ins and a message. After each, the output is a clean build's.
     @Test func aBuildAfterAnEditOfARecordRedoesThatRecordFromTheStore() throws {
         let site = try Site()
@@ -552,6 +574,10 @@ import Testing
             }),
             ("reports/1018/2026-09-15-boomkap-plantage-middenlaan/replies/20260915T1748-lucas-de-graaf.md", append("Nog iets.")),
             ("users/anna-de-vries.md", append("Ze fietst graag.")),
+            // (Members' names: their places in every list of members by name, a group's and its
+            // leaderboard, friends', who is at a study place.)
+            ("users/bram-van-dijk.md", { $0.replacingOccurrences(of: "name: ", with: "name: Dr. ") }),
+            ("users/emma-kok.md", { $0.replacingOccurrences(of: "name: ", with: "name: Zuster ") }),
             ("groups/duikclub-de-zeehond/index.md", append("Nieuwe leden zijn welkom.")),
             ("groups/duikclub-de-zeehond/albums/duikweekend-zeeland/index.md", append("Een koud maar mooi weekend.")),
             ("groups/duikclub-de-zeehond/goals/nachtduik-vinkeveen.md", { $0.replacingOccurrences(of: "title: Nachtduik", with: "title: Een nachtduik") }),

@@ -555,6 +555,13 @@ def kind_edits(content):
         edit.change(rel, lambda t: t.rstrip("\n") + f"\n\n{edit.marker}\n")
         return page_of(rel)
 
+    # A member's name: a new name that takes them elsewhere in every list of members by name
+    # (the site's, their groups' and leaderboards, their friends'), on every page their chip is on.
+    def rename(edit, i):
+        rel = pick(users, i)
+        edit.change(rel, lambda t: re.sub(r'(?m)^name: "?([^"\n]*)"?$', lambda m: f'name: "{m.group(1).split()[0]} {edit.marker}"', t, count=1))
+        return page_of(rel)
+
     def goal(edit, i):
         rel = pick(goals, i)
         edit.change(rel, lambda t: re.sub(r'(?m)^title: .*$', f'title: "Doel {edit.marker}"', t, count=1))
@@ -631,7 +638,7 @@ def kind_edits(content):
 
     kinds = [("a report's text", lambda e, i: text(e, i, reports)), ("a member's bio", lambda e, i: text(e, i, users)),
              ("a group's text", lambda e, i: text(e, i, groups)), ("an album's text", lambda e, i: text(e, i, albums)),
-             ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a report deleted", delete),
+             ("a member's name", rename), ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a report deleted", delete),
              ("a check-out taken back", checkout), ("a check-in added", checkin), ("an album photo added", photo)]
     if pages:
         kinds.append(("a page's text", lambda e, i: text(e, i, pages)))
@@ -681,6 +688,16 @@ def edit_kinds(work, reports, edits):
     def relayout(edit, i):
         edit.change(os.path.join(theme, "layouts/base.mustache"), lambda t: t.replace("</footer>", f"<!-- {edit.marker} -->\n</footer>", 1))
         return "/"
+    # A page template: the group page's (every group's page, not the others).
+    groups = sorted(glob.glob(os.path.join(content, "groups/*/index.md")))
+
+    def regroup(edit, i):
+        edit.change(os.path.join(theme, "pages/group.mustache"), lambda t: t.replace("{{/main}}", f"<!-- {edit.marker} -->\n{{{{/main}}}}", 1))
+        gid = os.path.basename(os.path.dirname(groups[(i * 7919 + 13) % len(groups)]))
+        return f"/groups/{gid}/"
+    if groups and chosen("a page template"):
+        kinds.append(("a page template (`pages/group.mustache`)", regroup))
+        results[kinds[-1][0]] = {"page": [], "all": [], "build": []}
     whole = tuple(name for name in (title, partial) if chosen(name))
     for name in (title, partial):
         if name not in whole:

@@ -164,6 +164,21 @@ struct Facts: Sendable, Equatable {
         return changed
     }
 
+    /// Takes in the theme read again (the model, its images and the settings as they were): its
+    /// facts (`theme(_:)`), in place; the keys whose fingerprint changed, appeared or vanished are
+    /// returned.
+    mutating func update(theme: Theme) -> Set<String> {
+        let now = Self.theme(theme)
+        var changed: Set<String> = []
+        for (key, value) in now where values.updateValue(value, forKey: key) != value { changed.insert(key) }
+        let templates = Dependency.template("").key
+        for key in values.keys where key.hasPrefix(templates) && now[key] == nil {
+            values.removeValue(forKey: key)
+            changed.insert(key)
+        }
+        return changed
+    }
+
     /// The facts `update` makes again after a model made piece by piece, each with its new
     /// fingerprint (nil: the fact is no more).
     static func facts(of change: ModelChange, model: SiteModel, images: ImageCatalog, bodies: [String: [UInt8]], texts: Bodies,

@@ -49,6 +49,8 @@ extension ModelPieces {
         }
         if !change.areas.isEmpty { pieces.append((AnyPieceKind(area), change.areas.sorted())) }
         if change.reportOrder { pieces.append((AnyPieceKind(reportOrder), [""])) }
+        if change.memberOrder { pieces.append((AnyPieceKind(memberOrder), [""])) }
+        if change.formerMembers { pieces.append((AnyPieceKind(formerMembers), [""])) }
         if !change.images.isEmpty { pieces.append((AnyPieceKind(image), change.images.sorted())) }
         if let members = change.sessions {
             pieces += [(AnyPieceKind(sessions), members.sorted()), (AnyPieceKind(asOf), [""])]

@@ -45,10 +45,10 @@ struct RecordEdit {
     let update: RecordUpdate
 
     init(options: BuildOptions, store: BuildStore, previous: BuildStore.Snapshot, next: BuildStore.Snapshot, files: [String],
-         added: Set<String>, removed: Set<String>, spareVouched: Bool) {
+         added: Set<String>, removed: Set<String>, themeEdited: Bool = false, spareVouched: Bool) {
         (self.options, self.store, self.previous, self.next, self.spareVouched) = (options, store, previous, next, spareVouched)
         update = RecordUpdate(options: options, memory: StoreMemory(store: store, previous: previous, next: next), files: files, added: added,
-                              removed: removed)
+                              removed: removed, themeEdited: themeEdited)
     }
 
     /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
@@ -195,6 +195,9 @@ struct RecordUpdate {
     let added: Set<String>
     /// Of `files`, the deleted ones: reports of one file and replies.
     let removed: Set<String>
+    /// Whether the theme changed since the last build: the outputs that read one of its templates
+    /// that changed are rendered again.
+    var themeEdited = false
 
     /// What the memory could not give.
     private struct Unfit: Error { var reason = "" }
@@ -391,6 +394,14 @@ struct RecordUpdate {
             return giveUp("the bodies or facts could not be read", &timer)
         }
         var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
+        // An edit of the theme's templates: their facts (its texts and assets, which every page
+        // reads and the output publishes, are the build's that loads everything).
+        if themeEdited {
+            let now = Facts.theme(theme)
+            guard let before = try? memory.facts(now.keys) else { return giveUp("the facts could not be read", &timer) }
+            guard before[Dependency.theme.key] == now[Dependency.theme.key] else { return giveUp("the theme's texts or assets changed", &timer) }
+            changedFacts += now.filter { before[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { ($0.key, Optional($0.value)) }
+        }
         // The reads of every report's or member's views, from the facts they stand for.
         do {
             let keys = Set(changedFacts.compactMap { Dependency.every(covering: $0.key)?.key })
@@ -447,6 +458,8 @@ struct RecordUpdate {
         let loaded = try memory.contentBefore(slice, edited: changed.subtracting(photos), added: added, removed: removed, options: options,
                                               timer: &timer)
         var (state, content) = (loaded.state, loaded.content)
+        // (An edit of the theme alone: the content as it was.)
+        if changed.isEmpty { return Loaded(content: content, before: content, diagnostics: loaded.diagnostics, problems: [], state: state) }
         guard let (new, problems, joined) = ContentLoader.reloadInPlace(&state, content: &content, diagnostics: loaded.diagnostics,
                                                                         fs: loaded.fs, changed: changed, tolerating: true),
               new == added.subtracting(photos), joined == albums else {
@@ -575,6 +588,7 @@ extension RecordEdit {
             try store.queue.write { db in
                 let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
                 try putMeta.execute(arguments: ["saved", UUID().uuidString])
+                try putMeta.execute(arguments: ["theme", next.theme])
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
                 try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
                 // (The output was swapped and the spare written before: nothing of plein's changes them after this.)

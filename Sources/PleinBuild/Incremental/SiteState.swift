@@ -23,6 +23,9 @@ public struct SiteState: Sendable {
     /// What changed in the content since the last model was made (`last.model`): everything
     /// until a first model is made, and after an edit that reached beyond records edited in place.
     private var unrendered = ContentChange.everything
+    /// Whether the theme was read again since the last model was made: its assets are published
+    /// again, and the outputs that read a template or text that changed are found by their facts.
+    private var themeUnrendered = false
     /// How far the last update's reload reached, and the pieces its model made again (nil: the
     /// whole model; for tests and timings).
     private(set) var lastChange: (loaded: ContentChange, modelled: ModelChange?) = (.everything, nil)
@@ -207,7 +210,12 @@ public struct SiteState: Sendable {
         }
         if rereadTheme || content.site.language != languageBefore || content.site.app != appBefore {
             loadTheme()
-            change = .everything
+            themeUnrendered = true
+            // An edit of the theme alone leaves the content, its problems and its model as they
+            // were: the outputs that read a template or a text it changed are found by their
+            // facts (`Facts.update(theme:)`). The site's language or app (an edit of `site.yaml`)
+            // is an edit of everything.
+            if !tracking || remembered != nil || content.site.language != languageBefore || content.site.app != appBefore { change = .everything }
         }
         lastChange = (change, nil)
         check(change)
@@ -341,6 +349,7 @@ public struct SiteState: Sendable {
         if let piecesOnly, var updated = last.facts.take() {
             changedFacts = updated.update(piecesOnly, model: model, images: catalog, bodies: bodies.digests, texts: bodies.bodies,
                                           changedBodies: changedBodies)
+                .union(themeUnrendered ? updated.update(theme: theme) : [])
             facts = updated
         } else {
             facts = tracking
@@ -412,8 +421,7 @@ public struct SiteState: Sendable {
         }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
-        if mediaAsBefore, !searching {
-            // (The theme too is as it was: an edit of it is not one of reports only.)
+        if mediaAsBefore, !searching, !themeUnrendered {
             update.changed.sort()
         } else {
             last.take(assets: assets, imageLinks: publishedLinks, attachments: media.attachments, copies: media.copies, into: &update)
@@ -428,6 +436,7 @@ public struct SiteState: Sendable {
         }
         last.model = model
         unrendered = .nothing
+        themeUnrendered = false
         last.bodies = bodies
         last.catalog = catalog
         last.media = media

@@ -23,10 +23,14 @@ struct StoreSession {
     /// Set when nothing changed since the last build: its snapshot.
     private(set) var unchanged: BuildStore.Snapshot?
     /// Set when the content changed since the last build only in files of records, edited in
-    /// place, new or deleted (a report of one file, a reply); the theme, HEAD and the day are as
-    /// they were: those files, the new ones among them and the deleted ones, for `RecordEdit`.
+    /// place, new or deleted (a report of one file, a reply), or not at all while the theme did;
+    /// HEAD and the day are as they were: those files, the new ones among them and the deleted
+    /// ones, for `RecordEdit`.
     private(set) var editedRecordFiles: RecordFiles?
     typealias RecordFiles = (files: [String], added: Set<String>, removed: Set<String>)
+    /// Whether the theme changed since the last build (`RecordEdit` takes an edit of its
+    /// templates: the outputs that read one).
+    private(set) var themeEdited = false
     /// Whether the spare is the one the store describes (else `RecordEdit` writes in place).
     private(set) var spareVouched = false
 
@@ -103,9 +107,10 @@ struct StoreSession {
             if !scan.changedChunks.isEmpty, let store {
                 do throws(BuildStore.Damaged) { try store.refreshScan(scan.changedChunks) } catch { problem = "the build cache could not be saved (\(error.reason))" }
             }
-        } else if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme,
-                  Self.sameDay(known.day, now: options.buildTime) {
+        } else if let known = previous, scan.complete, known.head == next.head, Self.sameDay(known.day, now: options.buildTime) {
             editedRecordFiles = Self.editedRecordFiles(scan.changes)
+            themeEdited = known.theme != next.theme
+            if editedRecordFiles?.files.isEmpty == true, !themeEdited { editedRecordFiles = nil }
             spareVouched = known.spareInode != 0 && known.spareInode == Self.inode(spare)
         }
         timer.lap("  store: compare")
@@ -115,7 +120,7 @@ struct StoreSession {
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
     /// message's), or a report of one file or a reply that is new or deleted, or an album's photo
-    /// (not a video) new, replaced or deleted; else nil.
+    /// (not a video) new, replaced or deleted (none, when no file's bytes changed); else nil.
     private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> RecordFiles? {
         var edited: [String] = []
         var added: Set<String> = [], removed: Set<String> = []
@@ -136,7 +141,7 @@ struct StoreSession {
             default: return nil
             }
         }
-        return edited.isEmpty ? nil : (edited.sorted(), added, removed)
+        return (edited.sorted(), added, removed)
     }
 
     /// Whether the last build was for today, in the site's zone it saved with the day.
