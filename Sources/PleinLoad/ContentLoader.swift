@@ -163,6 +163,13 @@ public enum ContentLoader {
     /// (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
+        // `site.yaml` edited only in what pages show of it: taken in place, the records as they were.
+        if changed.contains(ContentLayout.site), settingsInPlace(&state, &content, diagnostics: diagnostics, fs: fs) {
+            let records = changed.subtracting([ContentLayout.site])
+            if records.isEmpty { return .records([ContentLayout.site]) }
+            let change = reload(&state, content: &content, diagnostics: &diagnostics, fs: fs, changed: records, timings: timings)
+            return change.then(.records([ContentLayout.site]))
+        }
         if let (added, problems, albums) = reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: true,
                                                          photos: true) {
             // (The edited files' problems now, in place of those the last load found in them; and
@@ -177,6 +184,25 @@ public enum ContentLoader {
         (loaded, state) = reload(state, fs: fs, changed: changed, timings: timings)
         (content, diagnostics) = (loaded.content, loaded.diagnostics)
         return .everything
+    }
+
+    /// Takes in `site.yaml` edited in place in what only pages show of it
+    /// (`SiteConfig.differsOnlyInWhatPagesShow`: its title, its description), read without a
+    /// problem now and before: its settings and its text, in place; false, with nothing changed,
+    /// for any other edit of it.
+    private static func settingsInPlace(_ state: inout ContentState, _ content: inout Content, diagnostics: [Diagnostic], fs: ContentFS) -> Bool {
+        guard state.siteDiagnostics.isEmpty, !diagnostics.contains(where: { $0.file == ContentLayout.site }) else { return false }
+        var tree = state.tree
+        guard tree.take(fs, edited: [ContentLayout.site], added: []), let size = tree.files[ContentLayout.site] else { return false }
+        var problems: [Diagnostic] = []
+        let (read, text) = SourceReader(fs: fs, clock: .utc).read(ContentLayout.site, size: size, schema: Schemas.site, into: &problems)
+        guard problems.isEmpty, let read, let text else { return false }
+        let site = SiteConfig(read.object)
+        guard site.differsOnlyInWhatPagesShow(from: state.site) else { return false }
+        (state.tree, state.site, state.siteText) = (tree, site, text)
+        content.site = site
+        content.sources[ContentLayout.site] = text
+        return true
     }
 
     /// The records of `changed` files made again in place, as `reload` makes them when it can

@@ -20,6 +20,8 @@ public struct ModelChange: Sendable, Equatable {
     /// `formerMembers`.
     public var memberOrder = false
     public var formerMembers = false
+    /// Whether the site's settings changed (only in what pages show of them: every output).
+    public var settings = false
     /// The files whose records went (a deleted report's, its replies', a deleted reply's): their
     /// bodies go with them.
     public var removedFiles: Set<String> = []
@@ -80,6 +82,7 @@ extension ModelBuilder {
         if let pages = made.pages { model.pages = pages }
         if let (sessions, asOf) = made.sessions { (model.sessions, model.asOf) = (sessions, asOf) }
         if let order = made.reportOrder { model.reportOrder = order }
+        if let site = made.site { model = model.with(site: site) }
         if let order = made.memberOrder { model.memberOrder = order }
         if let order = made.formerMembers { model.formerMembers = order }
         if let areas = made.areas { model.areas = areas }
@@ -128,6 +131,7 @@ private struct ModelEdit {
         var reportOrder: [String]?
         var memberOrder: [String]?
         var formerMembers: [String]?
+        var site: SiteConfig?
         var areas: [AreaModel]?
         /// Reports deleted.
         var gone: Set<String> = []
@@ -190,6 +194,12 @@ private struct ModelEdit {
         case .location(let id): return location(id, model)
         case .thread(let id), .message(let id, _): return thread(id, model)
         case .checkins: return sessions(model)
+        case .site:
+            // (Only what pages show of the settings: `ContentLoader.reload` takes no other edit of them in place.)
+            guard content.site.differsOnlyInWhatPagesShow(from: model.site) else { return false }
+            made.site = content.site
+            change.settings = true
+            return true
         default: return false
         }
     }

@@ -4,7 +4,7 @@ public import PleinCore
 /// Privacy is applied here, once: the model holds no e-mail address and no exact home position,
 /// and private groups (and groups nobody is in) are left out with everything in them.
 public struct SiteModel: Sendable {
-    public let site: SiteConfig
+    public private(set) var site: SiteConfig
     /// Members by id; `memberOrder` lists them by name.
     public internal(set) var members: [String: MemberModel]
     /// Members by name; those who left (`left`) are in `formerMembers` instead.
@@ -33,6 +33,13 @@ public struct SiteModel: Sendable {
 
     /// The menu's links to the site's own pages, in order.
     public var menu: [MenuLink] { pages.compactMap { page in page.menuTitle.map { MenuLink(page: page.id, label: $0) } } }
+
+    /// The same model with other settings that only pages show (`SiteConfig.differsOnlyInWhatPagesShow`).
+    public func with(site: SiteConfig) -> SiteModel {
+        var copy = self
+        copy.site = site
+        return copy
+    }
 
     public func member(_ id: String) -> MemberModel? { members[id] }
     public func report(_ id: String) -> ReportModel? { reports[id] }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PleinCore
 import PleinLoad
+import PleinModel
 import PleinRender
 @testable import PleinBuild
 import PleinImages
@@ -435,17 +436,33 @@ import Testing
         }
     }
 
-    /// `serve` after an edit of `site.yaml` reads again only the files the edit changed (itself,
-    /// and a report edited or a reply added in the same moment), unless the time zone changed,
-    /// with which every date is read: then every file is read again. The site is a full build's
-    /// every time.
+    /// `serve` after an edit of `site.yaml` in what only pages show of it (the title) takes it in
+    /// place, with the records edited beside it; after any other, it reads again only the files
+    /// the edit changed (itself, and a report edited or a reply added in the same moment), unless
+    /// the time zone changed, with which every date is read: then every file is read again. The
+    /// site is a full build's every time.
     @Test func aNewSiteTitleReadsOnlyTheFilesThatChanged() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
         var state = SiteState(site.options, tracking: true)
         #expect(state.succeeded)
         let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
-        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ") }
+        // A new title alone, and with a report: taken in place (every output renders again, the
+        // model is the last one with the new settings).
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: Het ") }
+        let titled = state.update(content: ["site.yaml"], templates: [])
+        #expect(state.lastChange.loaded == .records(["site.yaml"]) && state.lastChange.modelled?.settings == true)
+        #expect(titled.rendered == state.last.ids.count, "a new title renders every output")
+        expectSameAsFullBuild(state, site, "a new title")
+        expectFactsOfTheWholeModel(state, site, "a new title")
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: Het ", with: "title: ") }
+        try site.edit(report) { $0 + "\nEen regel vooraf.\n" }
+        _ = state.update(content: ["site.yaml", report], templates: [])
+        #expect(state.lastChange.loaded == .records(["site.yaml", report]) && state.lastChange.modelled?.settings == true)
+        expectSameAsFullBuild(state, site, "the title back, and a report")
+        expectFactsOfTheWholeModel(state, site, "the title back, and a report")
+        // Settings that reach further than pages (the feeds' length) read the files again.
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ").replacingOccurrences(of: "limit: 50", with: "limit: 40") }
         try site.edit(report) { $0 + "\nEen zin erbij.\n" }
         // (With the path of a file an editor saved and renamed, gone before it was listed.)
         _ = state.update(content: ["site.yaml", report, "sedX4b2Qa"], templates: [])
@@ -456,7 +473,8 @@ import Testing
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: De nieuwe ", with: "title: Weer een ") }
         try site.write(reply, "---\nauthor: kees-brouwer\nat: 2026-10-01T09:00:00+02:00\n---\nDe fietsen zijn weg.\n")
         _ = state.update(content: ["site.yaml", reply], templates: [])
-        #expect(state.readAgain == [reply, "site.yaml"])
+        // (The title alone changed since: taken in place.)
+        #expect(state.readAgain == [reply] && state.lastChange.modelled?.settings == true)
         expectSameAsFullBuild(state, site, "a new title and a new reply")
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "Europe/Amsterdam", with: "Europe/Brussels") }
         _ = state.update(content: ["site.yaml"], templates: [])
@@ -484,7 +502,8 @@ import Testing
             return lstat(path, &info) == 0 ? (UInt(info.st_ino), UInt(info.st_nlink)) : nil
         }
         let first = pages.map { inode(options.output + "/" + $0)?.inode }
-        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ") }
+        // (A new title and feeds' length: the build that loads everything.)
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: De nieuwe ").replacingOccurrences(of: "limit: 50", with: "limit: 49") }
         let whole = Pipeline.build(options)
         #expect(whole.succeeded && !whole.recordByRecord && (whole.changes?.changed.count ?? 0) > 100)
         let store = try DatabaseQueue(path: options.cacheRoot + "/build.sqlite")
@@ -495,9 +514,12 @@ import Testing
             // (The spare's file is the one the output had, brought up to its bytes in place.)
             #expect(inode(spare + "/" + page)?.inode == first[index] && inode(spare + "/" + page)?.links == 1, "\(page)")
         }
-        // Another title: written into the spare's files, which become the output's.
+        // Another title (record by record, from the store): written into the spare's files, which
+        // become the output's, and the spare made the output's twin again.
         try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: De nieuwe ", with: "title: De nieuwste ") }
-        #expect(Pipeline.build(options).succeeded)
+        let titled = Pipeline.build(options)
+        #expect(titled.succeeded && titled.recordByRecord, "\(titled.fullBuildReason ?? "no reason given")")
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM differences") } == 0)
         for (index, page) in pages.enumerated() {
             #expect(inode(options.output + "/" + page)?.inode == first[index] && inode(spare + "/" + page)?.inode == second[index], "\(page)")
             #expect(FileManager.default.contentsEqual(atPath: options.output + "/" + page, andPath: spare + "/" + page), "\(page)")
@@ -559,11 +581,26 @@ import Testing
         let afterFresh = Pipeline.build(options)
         #expect(afterFresh.succeeded && afterFresh.recordByRecord, "after --fresh: \(afterFresh.fullBuildReason ?? "no reason given")")
         expectSameAsClean("the first edit after a fresh build")
-        // A build that is not record by record (the site's settings changed) leaves a spare the
-        // store vouches for: the edits below are written there and the two swapped.
-        try site.edit("site.yaml") { $0 + "# A comment.\n" }
+        // A build that is not record by record (the site's settings changed in more than what
+        // pages show) leaves a spare the store vouches for: the edits below are written there
+        // and the two swapped.
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "limit: 50", with: "limit: 49") }
         let whole = Pipeline.build(options)
         #expect(whole.succeeded && !whole.recordByRecord)
+        // The site's title (and a comment): every output, from the store; the spare is left the
+        // output's twin (the edit after it writes what it changes, not every file again).
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: Buurtboek Oost", with: "title: Buurtboek Oost en Centrum") + "# A comment.\n" }
+        var fewer = options
+        fewer.twinSpareAfter = 10
+        let titled = Pipeline.build(fewer)
+        #expect(titled.succeeded && titled.recordByRecord && (titled.rendered ?? 0) > 100,
+                "the title: \(titled.fullBuildReason ?? "no reason given"), \(titled.rendered ?? 0) rendered")
+        expectSameAsClean("the site's title")
+        #expect(Pipeline.build(options).unchanged, "nothing changed after the title")
+        try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") { $0 + "\nNa de titel.\n" }
+        let afterTitle = Pipeline.build(options)
+        #expect(afterTitle.succeeded && afterTitle.recordByRecord, "after the title: \(afterTitle.fullBuildReason ?? "no reason given")")
+        expectSameAsClean("the first edit after the site's title")
         func append(_ line: String) -> (String) -> String { { $0 + "\n" + line + "\n" } }
         let edits: [(String, (String) -> String)] = [
             ("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md", append("Een zin die er net bij kwam.")),

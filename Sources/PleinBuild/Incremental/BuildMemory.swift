@@ -282,6 +282,8 @@ struct StoreMemory: BuildMemory {
     /// outputs on each core.
     func readers(of keys: Set<String>) throws -> [RememberedOutput] {
         guard !keys.isEmpty else { return [] }
+        // (Every output reads the site's settings, unrecorded.)
+        let every = keys.contains(Facts.siteKey)
         let (ids, last) = try read { db -> (Set<Int32>, Int64) in
             var ids: Set<Int32> = []
             for key in keys {
@@ -289,16 +291,16 @@ struct StoreMemory: BuildMemory {
             }
             return (ids, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM outputs") ?? 0)
         }
-        guard !ids.isEmpty else { return [] }
+        guard !ids.isEmpty || every else { return [] }
         let middle = last / 2 + 1
         let halves = parallelMap([(Int64.min, middle), (middle, Int64.max)]) { [readers] range in
-            Result { try readers.inDatabase { db in try Self.readers(of: ids, rows: range, db) } }
+            Result { try readers.inDatabase { db in try Self.readers(of: ids, every: every, rows: range, db) } }
         }
         return try halves.flatMap { try $0.get() }
     }
 
-    /// Of the outputs whose rows are in `rows`, those that read any of `ids`.
-    private static func readers(of ids: Set<Int32>, rows: (from: Int64, to: Int64), _ db: Database) throws -> [RememberedOutput] {
+    /// Of the outputs whose rows are in `rows`, those that read any of `ids` (all: `every`).
+    private static func readers(of ids: Set<Int32>, every: Bool, rows: (from: Int64, to: Int64), _ db: Database) throws -> [RememberedOutput] {
         let wanted = Array(ids)
         var found: [RememberedOutput] = []
         let statement = try db.makeStatement(sql: "SELECT id, path, hash, dependencies, reads FROM outputs WHERE rowid >= ? AND rowid < ?")
@@ -307,15 +309,16 @@ struct StoreMemory: BuildMemory {
         defer { sqlite3_reset(raw) }
         while sqlite3_step(raw) == SQLITE_ROW {
             let count = Int(sqlite3_column_bytes(raw, 3)) / 4
-            guard count > 0, let blob = sqlite3_column_blob(raw, 3) else { continue }
-            let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
             // (Millions of reads at 100,000 reports, a few keys: compared one by one, not hashed.)
-            var hit = false
-            for index in 0..<count {
-                let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
-                if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
-                    hit = true
-                    break
+            var hit = every
+            if !hit, count > 0, let blob = sqlite3_column_blob(raw, 3) {
+                let reads = UnsafeRawBufferPointer(start: blob, count: count * 4)
+                for index in 0..<count {
+                    let read = Int32(littleEndian: reads.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+                    if wanted.count <= 16 ? wanted.contains(read) : ids.contains(read) {
+                        hit = true
+                        break
+                    }
                 }
             }
             guard hit, let key = sqlite3_column_text(raw, 0), let path = sqlite3_column_text(raw, 1) else { continue }

@@ -164,6 +164,12 @@ struct Facts: Sendable, Equatable {
         return changed
     }
 
+    /// Takes in the site's settings (`site.yaml` as written): `siteKey`, when it changed.
+    mutating func update(settings: String) -> Set<String> {
+        let fact = Hashing.sha256(Array(settings.utf8))
+        return values.updateValue(fact, forKey: Self.siteKey) == fact ? [] : [Self.siteKey]
+    }
+
     /// Takes in the theme read again (the model, its images and the settings as they were): its
     /// facts (`theme(_:)`), in place; the keys whose fingerprint changed, appeared or vanished are
     /// returned.

@@ -140,14 +140,32 @@ struct RecordEdit {
         let (pages, files) = (previous.pages + addedPaths.count { $0.hasSuffix(".html") } - removedPaths.count { $0.hasSuffix(".html") },
                               previous.files + addedPaths.count - removedPaths.count)
         if failure == nil {
+            // A build that changed most files (a title, a layout) leaves the spare the output's
+            // twin, on another thread while the store saves, so that the edit after it does not
+            // link them all (`StoreSession.twinSpare`).
+            let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+            // (Before the twin is begun, which works on the spare under another name.)
+            let spareInode = StoreSession.inode(OutputWriter.sparePath(for: output))
+            let twin = changedPaths.count + removedPaths.count >= options.twinSpareAfter
+                ? Background { [differences = Set(changedPaths + removedPaths), vanished = Set(removedPaths), timings = options.timings] in
+                    StoreSession.twinSpare(output: output, spare: OutputWriter.sparePath(for: output), differences, vanished: vanished, timings: timings)
+                } : nil
             do throws(BuildStore.Damaged) {
-                let values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
-                try save(loaded.state, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies, outputs: outputs, old: old,
+                var values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
+                if changedFacts.contains(where: { $0.key == Facts.siteKey }) { values.append((ModelValues.siteKey, model.site)) }
+                try save(loaded.state, spareInode: spareInode, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies,
+                         outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
                          search: search, media: (media.identities, media.removed), differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
                          problems: problemCounts == previous.problemCounts && warnings == previous.warnings ? nil : (problemCounts, warnings),
                          counts: addedPaths.isEmpty && removedPaths.isEmpty ? nil : (pages, files, previous.images + media.count))
+                if twin?.value == true {
+                    try store.forgetDifferences()
+                    // (Last: the twin linked the output's files, which moves their change time.)
+                    try store.stampOutput(output)
+                }
             } catch {
+                _ = twin?.value
                 notes.append("the build cache could not be saved (\(error.reason)): the next build is a full one")
                 do throws(BuildStore.Damaged) { try store.clear() } catch {}
             }
@@ -251,7 +269,10 @@ struct RecordUpdate {
     func plan(_ timer: inout PhaseTimer) -> Plan? {
         guard let site = (try? memory.settings()) ?? nil else { return giveUp("the memory of the last build lacks the site's settings", &timer) }
         let searching = site.search && options.pagefind != nil
-        let changed = Set(files)
+        // `site.yaml` edited only in what pages show of it (its title, its description): every
+        // output reads it, nothing else does (checked below, once it is read).
+        let settingsEdited = files.contains(ContentLayout.site)
+        let changed = Set(files).subtracting([ContentLayout.site])
         // New album photos are edits of their albums' records (`ContentLoader.reloadInPlace`).
         let photos = self.photos
         let albums = Set(photos.compactMap { path -> String? in
@@ -300,6 +321,18 @@ struct RecordUpdate {
         }
         let content = loaded.content
         guard let theme = themeRead.value else { return giveUp("the theme has problems", &timer) }
+        // (The slice holds `site.yaml` as it is now.)
+        if settingsEdited {
+            guard content.site.differsOnlyInWhatPagesShow(from: site) else {
+                return giveUp("the site's settings changed in more than what pages show of them", &timer)
+            }
+            // (Its problems, and a thread secret the new title makes weak, are the full build's to show.)
+            guard !loaded.diagnostics.contains(where: { $0.file == ContentLayout.site }), memory.problemCounts()[ContentLayout.site] ?? 0 == 0,
+                  options.secret.map({ Passphrase.secretWeakness($0, siteTitle: content.site.title) == nil }) ?? true else {
+                return giveUp("site.yaml has problems", &timer)
+            }
+            model = model.with(site: content.site)
+        }
         // Pages of a members-only group are sealed with keys the build that loads everything derives.
         if !options.passphrases.isEmpty, content.groups.contains(where: { $0.visibility == .members }) { return giveUp("a members-only group", &timer) }
         timer.lap("load the files of \(changed.count) edited record\(changed.count == 1 ? "" : "s") and what they reach (\(content.members.count) members, \(content.reports.count) reports)")
@@ -394,6 +427,11 @@ struct RecordUpdate {
             return giveUp("the bodies or facts could not be read", &timer)
         }
         var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
+        if settingsEdited {
+            let settings = Hashing.sha256(Array((content.sources[ContentLayout.site] ?? "").utf8))
+            guard let before = try? memory.facts([Facts.siteKey]) else { return giveUp("the facts could not be read", &timer) }
+            if before[Facts.siteKey] != settings { changedFacts.append((Facts.siteKey, settings)) }
+        }
         // An edit of the theme's templates: their facts (its texts and assets, which every page
         // reads and the output publishes, are the build's that loads everything).
         if themeEdited {
@@ -577,7 +615,7 @@ extension RecordEdit {
     /// bodies that changed, the outputs rendered (their hashes and what they read), the parts of
     /// outputs made for the fragment memory (`StoredFragments`), and the spare's differences
     /// (nil: nothing was written, the spare is as it was).
-    private func save(_ loaded: ContentState, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
+    private func save(_ loaded: ContentState, spareInode: UInt64, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
                       media: (written: [(path: String, identity: String)], removed: [String]), differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
@@ -590,7 +628,7 @@ extension RecordEdit {
                 try putMeta.execute(arguments: ["saved", UUID().uuidString])
                 try putMeta.execute(arguments: ["theme", next.theme])
                 try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
-                try putMeta.execute(arguments: ["spare_inode", String(StoreSession.inode(OutputWriter.sparePath(for: output)))])
+                try putMeta.execute(arguments: ["spare_inode", String(spareInode)])
                 // (The output was swapped and the spare written before: nothing of plein's changes them after this.)
                 try putMeta.execute(arguments: ["output_time", String(OutputCheck.now(near: output))])
                 if let problems {

@@ -79,7 +79,8 @@ final class ServeMemory: BuildMemory {
 
     func readers(of keys: Set<String>) throws -> [RememberedOutput] {
         try graph.locked { graph in
-            try graph.outputs(reading: keys, keepingReaders: true).sorted().compactMap { key in
+            // (Every output reads the site's settings, unrecorded.)
+            try (keys.contains(Facts.siteKey) ? Set(outputs.keys.map(\.key)) : graph.outputs(reading: keys, keepingReaders: true)).sorted().compactMap { key in
                 guard let id = OutputID(key: key) else { throw StoreMemory.UnknownOutput() }
                 guard let file = outputs[id] else { return nil }
                 return RememberedOutput(key: key, id: id, path: file.path, hash: Hashing.sha256(file.bytes), reads: graph.digest(of: key))

@@ -196,6 +196,10 @@ public struct SiteState: Sendable {
             change = ContentLoader.reload(&contentState, content: &content, diagnostics: &loadDiagnostics, fs: .disk(options.content),
                                           changed: changedContent, timings: options.timings)
             keeper?.keep(contentState)
+            // (`site.yaml` taken in place: the address the options give stands.)
+            if change != .everything, changedContent.contains(ContentLayout.site), let base = options.baseURL {
+                content.site = content.site.with(baseURL: base)
+            }
             if change == .everything {
                 // (An edit of reports' texts only touches no image.)
                 if let base = options.baseURL { content.site = content.site.with(baseURL: base) }
@@ -350,6 +354,7 @@ public struct SiteState: Sendable {
             changedFacts = updated.update(piecesOnly, model: model, images: catalog, bodies: bodies.digests, texts: bodies.bodies,
                                           changedBodies: changedBodies)
                 .union(themeUnrendered ? updated.update(theme: theme) : [])
+                .union(piecesOnly.settings ? updated.update(settings: content.sources[ContentLayout.site] ?? "") : [])
             facts = updated
         } else {
             facts = tracking

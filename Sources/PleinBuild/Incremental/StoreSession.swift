@@ -119,7 +119,7 @@ struct StoreSession {
     /// The files whose bytes changed, when every one of them is a record's file that was there
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
-    /// message's), or a report of one file or a reply that is new or deleted, or an album's photo
+    /// message's) or `site.yaml`, or a report of one file or a reply that is new or deleted, or an album's photo
     /// (not a video) new, replaced or deleted (none, when no file's bytes changed); else nil.
     private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> RecordFiles? {
         var edited: [String] = []
@@ -136,7 +136,7 @@ struct StoreSession {
                 if change.new == nil { removed.insert(path) }
             }
             switch role {
-            case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message: edited.append(path)
+            case .report, .reply, .member, .group, .album, .goal, .event, .page, .location, .checkins, .thread, .message, .site: edited.append(path)
             case .photo where RecordUpdate.isPhoto(path): edited.append(path)
             default: return nil
             }
@@ -235,7 +235,7 @@ struct StoreSession {
     /// links them all: 10 s at 100,000 reports. Not after a site's very first build, whose spare
     /// is empty: the first edit links the site into it (a fraction of that build). Killed
     /// half-way, the spare still differs in no path but these, which the store still names.
-    private static func twinSpare(output: String, spare: String, _ differences: Set<String>, vanished: Set<String>, timings: Bool) -> Bool {
+    static func twinSpare(output: String, spare: String, _ differences: Set<String>, vanished: Set<String>, timings: Bool) -> Bool {
         guard let first = try? FileManager.default.contentsOfDirectory(atPath: spare), !first.isEmpty else { return false }
         var timer = PhaseTimer(enabled: timings)
         let writer: OutputWriter

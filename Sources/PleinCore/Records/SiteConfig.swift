@@ -1,18 +1,18 @@
 /// Settings from `site.yaml`.
 public struct SiteConfig: Sendable, Equatable, Codable {
-    public let title: String
+    public private(set) var title: String
     /// Always ends with `/`.
     public private(set) var baseURL: String
     public let language: Language
     public let clock: SiteClock
-    public let description: String
+    public private(set) var description: String
     public let repository: String?
     /// The branch that the forge's edit and new-file links open (default `main`).
     public let repositoryBranch: String
     public let locationPrecisionKm: Double
     public let feedLimit: Int
-    public let mapTiles: String
-    public let mapAttribution: String
+    public private(set) var mapTiles: String
+    public private(set) var mapAttribution: String
     public let maxPixels: Int
     /// Whether photos also get AVIF variants beside WebP (`images.avif: false` turns them off).
     public let avif: Bool
@@ -73,6 +73,16 @@ public struct SiteConfig: Sendable, Equatable, Codable {
         var copy = self
         copy.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         return copy
+    }
+
+    /// Whether `other` differs from these settings only in what pages show of them and nothing
+    /// else reads: the title, the description, the map's tiles and attribution. (No record, rule,
+    /// piece of the model, body or list of outputs reads them: an edit of them renders the
+    /// outputs again, and changes nothing else.)
+    public func differsOnlyInWhatPagesShow(from other: SiteConfig) -> Bool {
+        var same = other
+        (same.title, same.description, same.mapTiles, same.mapAttribution) = (title, description, mapTiles, mapAttribution)
+        return same == self
     }
 
     /// Whether the site has a section.
