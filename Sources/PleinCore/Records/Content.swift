@@ -88,7 +88,8 @@ public enum ContentChange: Sendable, Equatable {
     /// thread's or a message's, a member's check-ins. Of them, those `added` are new reports and
     /// replies, in folders that were there; no other file appeared, none vanished, the files
     /// read had no problem before or after, and no record changed what the rules that span
-    /// records read of it (a member's address, a group's name).
+    /// records read of it (a member's address, a group's name). `site.yaml` may be among them,
+    /// edited only in what pages show of it (`SiteConfig.differsOnlyInWhatPagesShow`).
     case records(Set<String>, added: Set<String> = [])
 
     /// Nothing changed.
