@@ -404,10 +404,22 @@ class Community:
         self.write(path, self.read(path).replace("</article>", f"<!-- {self.counter} --></article>", 1))
         return "the report-card partial"
 
+    def template_page(self, rng):
+        path = os.path.join(self.templates, "pages", "group.mustache")
+        self.write(path, self.read(path).replace("{{/main}}", f"<!-- {self.counter} -->\n{{{{/main}}}}", 1))
+        return "the group page's template"
+
     def settings(self, rng):
         path = os.path.join(self.content, "site.yaml")
         self.write(path, re.sub(r"(?m)^description: .*$", f"description: Een andere beschrijving ({self.counter})", self.read(path), count=1))
         return "site.yaml's description"
+
+    def settings_further(self, rng):
+        # (The site's title, with the feeds' length: more than pages show, every stage again.)
+        path = os.path.join(self.content, "site.yaml")
+        text = re.sub(r"(?m)^title: .*$", f"title: Buurtboek ({self.counter})", self.read(path), count=1)
+        self.write(path, re.sub(r"(?m)^  limit: \d+$", f"  limit: {40 + self.counter % 10}", text, count=1))
+        return "site.yaml's title and feeds' length"
 
     def breaks(self, rng):
         path = rng.choice(self.files("users/*.md"))
@@ -432,7 +444,7 @@ class Community:
 
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "photo_replaced", "photo_gone",
              "private_group", "template",
-             "settings", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
+             "settings", "settings_further", "template_page", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
              "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply", "diver",
              "warned_report", "warned_edit", "offset_dropped"]
 
