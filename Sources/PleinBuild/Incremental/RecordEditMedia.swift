@@ -144,3 +144,50 @@ extension RecordUpdate {
         (image.variants + image.avif + [image.display] + (image.preview.map { [$0] } ?? [])).map(\.path).filter { !$0.isEmpty }
     }
 }
+
+extension RecordUpdate {
+    /// The pages of new album photos, and those of deleted ones: nil when the edit changes the
+    /// slug of a photo that stays (a new one takes a name another had, or frees one). (Their
+    /// albums' maps: `MediaChange.maps`.)
+    func photoOutputs(_ before: [AlbumKey: [String: String]], model: SiteModel) -> (new: [OutputID], gone: [OutputID])? {
+        var pages: (new: [OutputID], gone: [OutputID]) = ([], [])
+        for (key, old) in before.sorted(by: { $0.key.group + "/" + $0.key.album < $1.key.group + "/" + $1.key.album }) {
+            // (An album of a group that is not published has no pages, before or after.)
+            guard let album = model.album(key) else {
+                if old.isEmpty { continue } else { return nil }
+            }
+            let now = Dictionary(album.photos.map { ($0.file, $0.slug) }, uniquingKeysWith: { a, _ in a })
+            guard now.allSatisfy({ file, slug in old[file].map { $0 == slug } ?? true }) else { return nil }
+            pages.new += now.filter { old[$0.key] == nil }.map(\.value).sorted().map { .photo(key, $0) }
+            pages.gone += old.filter { now[$0.key] == nil }.map(\.value).sorted().map { .photo(key, $0) }
+        }
+        return pages
+    }
+
+    /// When each photo and video of the edited albums was taken, as far as their order needs it
+    /// (their places in the last model's album); nil when an edit changes what the media are made
+    /// of (a member's home, near which no photo's position is published; an album's map), or
+    /// leaves a photo to be placed by a time the last model did not place it by.
+    func mediaAsBefore(_ loaded: Loaded, model: SiteModel) -> [String: Moment]? {
+        var times: [String: Moment] = [:]
+        for path in files {
+            switch FileRole.of(path) {
+            case .member(let id):
+                guard let old = loaded.before.members.first(where: { $0.id == id }), let new = loaded.content.members.first(where: { $0.id == id }),
+                      old.home == new.home else { return nil }
+            case .album(let group, let id):
+                guard let old = loaded.before.albums.first(where: { $0.group == group && $0.id == id }),
+                      let new = loaded.content.albums.first(where: { $0.group == group && $0.id == id }), old.map == new.map else { return nil }
+                // The photos no entry names are in the order they were taken; those were so before.
+                func unnamed(_ album: Album) -> Set<String> { Set(album.imageFiles).subtracting(album.entries.map(\.file.value)) }
+                guard unnamed(new).isSubset(of: unnamed(old)) else { return nil }
+                for (place, photo) in (model.album(AlbumKey(group: group, album: id))?.photos ?? []).enumerated() {
+                    times[photo.path] = Moment(seconds: Int64(place))
+                }
+            default:
+                break
+            }
+        }
+        return times
+    }
+}
