@@ -396,6 +396,15 @@ import Testing
                 "\(update.changed.filter { $0.hasPrefix("assets/") })")
         expectSameAsFullBuild(state, site, "edit the stylesheet")
         expectFactsOfTheWholeModel(state, site, "edit the stylesheet")
+        // A partial no page uses, added and taken away again: its fact comes and goes.
+        let extra = "partials/extra-note.mustache"
+        try "<p>{{title}}</p>\n".write(toFile: site.templates + "/" + extra, atomically: true, encoding: .utf8)
+        _ = state.update(content: [], templates: [extra])
+        expectFactsOfTheWholeModel(state, site, "a partial added")
+        try FileManager.default.removeItem(atPath: site.templates + "/" + extra)
+        _ = state.update(content: [], templates: [extra])
+        expectSameAsFullBuild(state, site, "a partial taken away")
+        expectFactsOfTheWholeModel(state, site, "a partial taken away")
     }
 
     /// The site's feed keeps its newest reports and replies from build to build and brings them

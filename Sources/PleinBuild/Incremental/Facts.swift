@@ -171,16 +171,14 @@ struct Facts: Sendable, Equatable {
     }
 
     /// Takes in the theme read again (the model, its images and the settings as they were): its
-    /// facts (`theme(_:)`), in place; the keys whose fingerprint changed, appeared or vanished are
-    /// returned.
-    mutating func update(theme: Theme) -> Set<String> {
-        let now = Self.theme(theme)
+    /// facts (`theme(_:)`), in place, without those of the templates of `before` it has no more; the keys whose
+    /// fingerprint changed, appeared or vanished are returned. (The facts of a site of 100,000
+    /// reports are a million: they are not looked through for templates.)
+    mutating func update(theme: Theme, before: Set<String>) -> Set<String> {
         var changed: Set<String> = []
-        for (key, value) in now where values.updateValue(value, forKey: key) != value { changed.insert(key) }
-        let templates = Dependency.template("").key
-        for key in values.keys where key.hasPrefix(templates) && now[key] == nil {
-            values.removeValue(forKey: key)
-            changed.insert(key)
+        for (key, value) in Self.theme(theme) where values.updateValue(value, forKey: key) != value { changed.insert(key) }
+        for name in before where theme.templates[name] == nil && values.removeValue(forKey: Dependency.template(name).key) != nil {
+            changed.insert(Dependency.template(name).key)
         }
         return changed
     }

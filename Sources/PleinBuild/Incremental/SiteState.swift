@@ -26,6 +26,9 @@ public struct SiteState: Sendable {
     /// Whether the theme was read again since the last model was made: its assets are published
     /// again, and the outputs that read a template or text that changed are found by their facts.
     private var themeUnrendered = false
+    /// The templates of the theme the last model was rendered with (a template gone since takes
+    /// its fact with it).
+    private var renderedTemplates: Set<String> = []
     /// How far the last update's reload reached, and the pieces its model made again (nil: the
     /// whole model; for tests and timings).
     private(set) var lastChange: (loaded: ContentChange, modelled: ModelChange?) = (.everything, nil)
@@ -217,7 +220,7 @@ public struct SiteState: Sendable {
             themeUnrendered = true
             // An edit of the theme alone leaves the content, its problems and its model as they
             // were: the outputs that read a template or a text it changed are found by their
-            // facts (`Facts.update(theme:)`). The site's language or app (an edit of `site.yaml`)
+            // facts (`Facts.update(theme:before:)`). The site's language or app (an edit of `site.yaml`)
             // is an edit of everything.
             if !tracking || remembered != nil || content.site.language != languageBefore || content.site.app != appBefore { change = .everything }
         }
@@ -353,7 +356,7 @@ public struct SiteState: Sendable {
         if let piecesOnly, var updated = last.facts.take() {
             changedFacts = updated.update(piecesOnly, model: model, images: catalog, bodies: bodies.digests, texts: bodies.bodies,
                                           changedBodies: changedBodies)
-                .union(themeUnrendered ? updated.update(theme: theme) : [])
+                .union(themeUnrendered ? updated.update(theme: theme, before: renderedTemplates) : [])
                 .union(piecesOnly.settings ? updated.update(settings: content.sources[ContentLayout.site] ?? "") : [])
             facts = updated
         } else {
@@ -442,6 +445,7 @@ public struct SiteState: Sendable {
         last.model = model
         unrendered = .nothing
         themeUnrendered = false
+        renderedTemplates = Set(theme.templates.keys)
         last.bodies = bodies
         last.catalog = catalog
         last.media = media
