@@ -17,6 +17,8 @@ enum CheckStage {
     /// change names only (their files' problems replace those in `last`).
     static func rules(_ content: Content, change: ContentChange, last: [Diagnostic]?) -> [Diagnostic] {
         guard let changed = change.files, let last else { return Checker.check(content) }
+        // (No file changed, the theme did: the rules find what they found.)
+        if changed.isEmpty { return last }
         let (files, found) = Checker.check(content, records: changed, added: change.added)
         return last.filter { !files.contains($0.file) } + found
     }
