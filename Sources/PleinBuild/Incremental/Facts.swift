@@ -22,6 +22,9 @@ struct Facts: Sendable, Equatable {
     /// every output is rendered again.
     static let siteKey = "site"
 
+    /// The fact of the site's settings, `siteKey`'s: `site.yaml` as written.
+    static func settings(_ text: String) -> [UInt8] { Hashing.sha256(Array(text.utf8)) }
+
     /// The facts of a model, its settings (`site.yaml`'s text), its bodies (by the fingerprints
     /// of what they are made from, and the summaries of their `texts`), its images, and the
     /// theme: each page template with the partials and parents it uses, and the rest of the
@@ -52,7 +55,7 @@ struct Facts: Sendable, Equatable {
         var values = Dictionary(hashed, uniquingKeysWith: { a, _ in a })
         values.reserveCapacity((hashed.count + kept.count) * 2 + bodies.count * 2 + 1)
         values.merge(kept) { a, _ in a }
-        values[Self.siteKey] = Hashing.sha256(Array(settings.utf8))
+        values[Self.siteKey] = Self.settings(settings)
         for (file, digest) in bodies { values[Dependency.body(file).key] = digest }
         if let theme { values.merge(Self.theme(theme)) { a, _ in a } }
 
@@ -166,7 +169,7 @@ struct Facts: Sendable, Equatable {
 
     /// Takes in the site's settings (`site.yaml` as written): `siteKey`, when it changed.
     mutating func update(settings: String) -> Set<String> {
-        let fact = Hashing.sha256(Array(settings.utf8))
+        let fact = Self.settings(settings)
         return values.updateValue(fact, forKey: Self.siteKey) == fact ? [] : [Self.siteKey]
     }
 

@@ -234,7 +234,7 @@ struct RecordUpdate {
         }
         var changedFacts = facts.filter { oldFacts[$0.key] != $0.value }
         if settingsEdited {
-            let settings = Hashing.sha256(Array((content.sources[ContentLayout.site] ?? "").utf8))
+            let settings = Facts.settings(content.sources[ContentLayout.site] ?? "")
             guard let before = try? memory.facts([Facts.siteKey]) else { return giveUp("the facts could not be read", &timer) }
             if before[Facts.siteKey] != settings { changedFacts.append((Facts.siteKey, settings)) }
         }
