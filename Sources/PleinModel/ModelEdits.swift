@@ -103,12 +103,12 @@ public struct ReportClock: Sendable, Equatable {
 }
 
 /// Set when an order asked for the time of a report no one knew.
-private final class Unknown: @unchecked Sendable {
+final class Unknown {
     var found = false
 }
 
 /// One `ModelBuilder.replace(records:…)`: the pieces made so far, read before the model's own.
-private struct ModelEdit {
+struct ModelEdit {
     let content: Content
     let history: History
     let captureTimes: [String: Moment]
@@ -117,8 +117,8 @@ private struct ModelEdit {
     let unknownTime = Unknown()
     var change = ModelChange()
     var made = Made()
-    private lazy var places = Dictionary(content.places.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    private lazy var published = Publication(content, sealed: sealed)
+    lazy var places = Dictionary(content.places.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    lazy var published = Publication(content, sealed: sealed)
 
     struct Made {
         var reports: [String: ReportModel] = [:]
@@ -147,19 +147,19 @@ private struct ModelEdit {
 
     /// When report `id` was written, and its replies: as made so far, else in the model, else
     /// as `times` tells (else noted as unknown, and the epoch).
-    private func clock(_ id: String, _ model: SiteModel) -> ReportClock {
+    func clock(_ id: String, _ model: SiteModel) -> ReportClock {
         if let report = made.reports[id] ?? model.reports[id] { return ReportClock(at: report.at, replies: report.replies.map(\.at)) }
         if let known = times?(id) { return known }
         unknownTime.found = true
         return ReportClock(at: Moment(seconds: 0), replies: [])
     }
 
-    private func revision(_ file: String) -> Revision? {
+    func revision(_ file: String) -> Revision? {
         history.files.isEmpty ? nil : history.revision(of: file)
     }
 
     /// Members by name, then id (the order of every list of members), by their names as made so far.
-    private func byName(_ model: SiteModel) -> (String, String) -> Bool {
+    func byName(_ model: SiteModel) -> (String, String) -> Bool {
         { [made] a, b in
             let (na, nb) = ((made.members[a] ?? model.members[a])?.name.lowercased() ?? a, (made.members[b] ?? model.members[b])?.name.lowercased() ?? b)
             return na != nb ? na < nb : a < b
@@ -205,17 +205,17 @@ private struct ModelEdit {
     }
 
     /// A report's piece as made so far.
-    private func report(_ id: String, in model: SiteModel) -> ReportModel? {
+    func report(_ id: String, in model: SiteModel) -> ReportModel? {
         made.reports[id] ?? model.reports[id]
     }
 
     /// A member's piece as made so far.
-    private func member(_ id: String, in model: SiteModel) -> MemberModel? {
+    func member(_ id: String, in model: SiteModel) -> MemberModel? {
         made.members[id] ?? model.members[id]
     }
 
     /// Reports newest first, then by id: the order of every list of reports.
-    private func newestFirst(_ model: SiteModel) -> (String, String) -> Bool {
+    func newestFirst(_ model: SiteModel) -> (String, String) -> Bool {
         { a, b in
             let (ta, tb) = (clock(a, model).at, clock(b, model).at)
             return ta != tb ? ta > tb : a < b
@@ -223,7 +223,7 @@ private struct ModelEdit {
     }
 
     /// Puts `id` into a list sorted by `order`.
-    private func insert(_ id: String, into list: inout [String], by order: (String, String) -> Bool) {
+    func insert(_ id: String, into list: inout [String], by order: (String, String) -> Bool) {
         var (low, high) = (0, list.count)
         while low < high {
             let middle = (low + high) / 2
@@ -263,7 +263,7 @@ private struct ModelEdit {
     }
 
     /// Takes out a deleted report (unless a member follows it, whose list then changes).
-    private mutating func removeReport(_ id: String, _ model: SiteModel) -> Bool {
+    mutating func removeReport(_ id: String, _ model: SiteModel) -> Bool {
         guard let old = report(id, in: model), old.followers.isEmpty,
               !content.members.contains(where: { $0.follows.contains { $0.value == id } }) else { return false }
         made.reports.removeValue(forKey: id)
@@ -289,7 +289,7 @@ private struct ModelEdit {
     }
 
     /// Takes in a new or deleted reply.
-    private mutating func repliesChanged(_ path: String, _ model: SiteModel) -> Bool {
+    mutating func repliesChanged(_ path: String, _ model: SiteModel) -> Bool {
         guard case .reply(let area, let reportName, _) = FileRole.of(path) else { return false }
         let id = area + "/" + reportName
         guard let position = content.reportPosition(of: id), let old = report(id, in: model) else { return false }
@@ -329,7 +329,7 @@ private struct ModelEdit {
         return true
     }
 
-    private mutating func report(_ id: String, _ model: SiteModel) -> Bool {
+    mutating func report(_ id: String, _ model: SiteModel) -> Bool {
         guard let position = content.reportPosition(of: id), let old = model.reports[id],
               let new = ModelBuilder.remade(content.reports[position], old: old, index: content.memberIndex, revision: revision) else { return false }
         made.reports[id] = new
@@ -337,7 +337,7 @@ private struct ModelEdit {
         return true
     }
 
-    private mutating func member(_ id: String, _ model: SiteModel) -> Bool {
+    mutating func member(_ id: String, _ model: SiteModel) -> Bool {
         guard let record = content.members.first(where: { $0.id == id }), let old = model.members[id] else { return false }
         var new = ModelBuilder.member(record, content: content, places: places)
         new.follows = new.follows.filter { model.reports[$0] != nil }
@@ -354,7 +354,7 @@ private struct ModelEdit {
 
     /// Puts a member whose name changed (already in `made`) in its new place in every list of
     /// members by name; each list was in that order before, with the member's old name.
-    private mutating func renamed(_ id: String, left: Bool, _ model: SiteModel) {
+    mutating func renamed(_ id: String, left: Bool, _ model: SiteModel) {
         let order = byName(model)
         func moved(_ list: [String]) -> [String] {
             var list = list.filter { $0 != id }
@@ -394,136 +394,5 @@ private struct ModelEdit {
             made.locations = locations
             change.locations.insert(locations[i].id)
         }
-    }
-
-    /// A group's piece as made so far.
-    private func group(_ id: String, in model: SiteModel) -> GroupModel? {
-        made.groups[id] ?? model.groups[id]
-    }
-
-    private mutating func group(_ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.groups.first(where: { $0.id == id }) else { return false }
-        // A group that is not published has no piece (and must stay unpublished).
-        guard let old = group(id, in: model) else { return !published.groups.contains(id) }
-        guard record.name == old.name, record.visibility == old.visibility,
-              unique(record.members.compactMap { content.memberIndex.resolve($0.value) }).sorted(by: byName(model)) == everMembers(of: old, model)
-        else { return false }
-        var new = GroupModel(id: old.id, file: old.file, name: old.name, visibility: old.visibility, members: old.members,
-                             createdBy: record.createdBy.flatMap { content.memberIndex.resolve($0.value) }, body: record.body)
-        new.revision = revision(old.file)
-        (new.albums, new.openGoals, new.completedGoals) = (old.albums, old.openGoals, old.completedGoals)
-        (new.leaderboard, new.events) = (old.leaderboard, old.events)
-        made.groups[id] = new
-        change.groups.insert(id)
-        return true
-    }
-
-    /// The members a group's list names, those who left included, as the model knows them: its
-    /// members, and the former members whose page names it.
-    private func everMembers(of group: GroupModel, _ model: SiteModel) -> [String] {
-        let former = model.formerMembers.filter { model.members[$0]?.groups.contains(group.id) == true }
-        return (group.members + former).sorted(by: byName(model))
-    }
-
-    /// Changes a group's piece with `edit`; a group that is not published has none to change.
-    private mutating func inGroup(_ id: String, _ model: SiteModel, _ edit: (inout GroupModel) -> Bool) -> Bool {
-        guard var owner = group(id, in: model) else { return !published.groups.contains(id) }
-        guard edit(&owner) else { return false }
-        made.groups[id] = owner
-        change.groups.insert(id)
-        return true
-    }
-
-    private mutating func album(_ group: String, _ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.albums.first(where: { $0.group == group && $0.id == id }) else { return false }
-        var new = ModelBuilder.album(record, captureTimes: captureTimes, resolve: { [content] in content.memberIndex.resolve($0) })
-        new.revision = revision(new.file)
-        let photos = self.group(group, in: model)?.albums.first { $0.id == id }?.photos.map(\.slug).sorted()
-        let kept = inGroup(group, model) { owner in
-            guard let index = owner.albums.firstIndex(where: { $0.id == id }) else { return false }
-            let old = owner.albums[index]
-            // Members' lists of albums hold the albums they took photos in, newest first.
-            guard new.date == old.date, Set(new.photos.compactMap(\.by)) == Set(old.photos.compactMap(\.by)) else { return false }
-            owner.albums[index] = new
-            return true
-        }
-        // (A photo added or deleted: its page, and those of photos whose names it shares.)
-        if made.groups[group].flatMap({ $0.albums.first { $0.id == id } })?.photos.map(\.slug).sorted() != photos {
-            change.outputsMayChange = true
-        }
-        return kept
-    }
-
-    private mutating func goal(_ group: String, _ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.goals.first(where: { $0.group == group && $0.id == id }) else { return false }
-        var new = ModelBuilder.goal(record, index: content.memberIndex)
-        new.revision = revision(new.file)
-        let byName = byName(model)
-        return inGroup(group, model) { owner in
-            if let index = owner.openGoals.firstIndex(where: { $0.id == id }) {
-                guard new.completedBy == nil else { return false }
-                owner.openGoals[index] = new
-                owner.openGoals.sort(by: GoalModel.byPointsThenTitle)
-            } else if let index = owner.completedGoals.firstIndex(where: { $0.id == id }) {
-                // Members' lists of completed goals, newest first.
-                let old = owner.completedGoals[index]
-                guard new.completedBy == old.completedBy, new.completedAt == old.completedAt else { return false }
-                owner.completedGoals[index] = new
-                owner.completedGoals.sort(by: GoalModel.newestFirst)
-            } else {
-                return false
-            }
-            owner.leaderboard = Leaderboard.standings(owner, byName: byName)
-            return true
-        }
-    }
-
-    private mutating func event(_ group: String, _ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.events.first(where: { $0.group == group && $0.id == id }) else { return false }
-        var new = ModelBuilder.event(record, places: places, index: content.memberIndex)
-        new.revision = revision(new.file)
-        return inGroup(group, model) { owner in
-            guard let index = owner.events.firstIndex(where: { $0.id == id }) else { return false }
-            owner.events[index] = new
-            owner.events.sort(by: GroupEventModel.byStart)
-            return true
-        }
-    }
-
-    private mutating func location(_ id: String, _ model: SiteModel) -> Bool {
-        var locations = made.locations ?? model.locations
-        guard let record = content.locations.first(where: { $0.id == id }), let index = locations.firstIndex(where: { $0.id == id })
-        else { return false }
-        var new = LocationModel(id: record.id, file: record.file, place: record.place, body: record.body)
-        new.present = locations[index].present
-        new.revision = revision(new.file)
-        locations[index] = new
-        made.locations = locations
-        change.locations.insert(id)
-        return true
-    }
-
-    private mutating func thread(_ id: String, _ model: SiteModel) -> Bool {
-        var threads = made.threads ?? model.threads
-        guard let record = content.threads.first(where: { $0.id == id }), let index = threads.firstIndex(where: { $0.id == id })
-        else { return false }
-        threads[index] = ModelBuilder.thread(record, index: content.memberIndex)
-        made.threads = threads
-        change.threads.insert(id)
-        return true
-    }
-
-    private mutating func sessions(_ model: SiteModel) -> Bool {
-        let before = Set(model.sessions.map(\.member))
-        let (sessions, asOf) = ModelBuilder.sessions(content, members: model.members)
-        var locations = made.locations ?? model.locations
-        for i in locations.indices { locations[i].present = ModelBuilder.present(at: locations[i].id, sessions, byName: byName(model)) }
-        made.sessions = (sessions, asOf)
-        made.locations = locations
-        change.sessions = (change.sessions ?? []).union(before).union(sessions.map(\.member))
-        // A member who studies has a progress page.
-        if Set(sessions.map(\.member)) != before { change.outputsMayChange = true }
-        change.locations.formUnion(locations.map(\.id))
-        return true
     }
 }

@@ -15,9 +15,9 @@ public struct SiteState: Sendable {
     /// Whether each output's dependencies are recorded (for incremental updates).
     let tracking: Bool
 
-    private var contentState: ContentState
-    private var content: Content
-    private var loadDiagnostics: [Diagnostic] = []
+    var contentState: ContentState
+    var content: Content
+    var loadDiagnostics: [Diagnostic] = []
     /// What the rules that span records found in `content` (`CheckStage.rules`).
     private var checked: [Diagnostic]?
     /// What changed in the content since the last model was made (`last.model`): everything
@@ -37,12 +37,12 @@ public struct SiteState: Sendable {
     var theme: Theme?
     private var themeDiagnostics: [Diagnostic] = []
     private var modelStage: ModelStage
-    private let leaflet: Leaflet?
+    let leaflet: Leaflet?
     let threadKeys: ThreadKeys?
     /// The members-only groups published sealed (with a strong passphrase), their keys derived once.
     private var sealingStage = SealingStage()
-    private(set) var sealing: Sealing = [:]
-    private var servedCopies: ServedCopies
+    var sealing: Sealing = [:]
+    var servedCopies: ServedCopies
     var last = LastBuild()
     /// For `plein build` with the build store: the last build's snapshot and the next one.
     private(set) var remembered: Remembered?
@@ -52,31 +52,13 @@ public struct SiteState: Sendable {
     private let keeper: RecordKeeper?
 
     /// Problems of the current content and theme, with paths as the user sees them.
-    public private(set) var diagnostics: [Diagnostic] = []
+    public internal(set) var diagnostics: [Diagnostic] = []
     public private(set) var sources: [String: String] = [:]
     public private(set) var notes: [String] = []
-    public private(set) var imagesMade = 0
-    public private(set) var imagesReused = 0
+    public internal(set) var imagesMade = 0
+    public internal(set) var imagesReused = 0
     /// Videos ffmpeg made in the last update (not found in the cache).
-    public private(set) var videosMade = 0
-
-    /// The files the last load or reload read (for tests).
-    var readAgain: Set<String> { contentState.filesRead }
-
-    /// Whether the current content built (no errors); when false, the outputs are the last good ones.
-    public var succeeded: Bool { !diagnostics.hasErrors && last.model != nil }
-
-    /// The day the last model was built for, with the site's zone (`2026-11-23 Europe/Amsterdam`):
-    /// a build on another day is not a build in which nothing changed, as events may have passed.
-    var builtForDay: String { last.model.map { ($0.today ?? "") + " " + $0.site.clock.identifier } ?? "" }
-
-    /// How many of the current problems point into each content file (content-relative).
-    var problemCounts: [String: Int] {
-        let prefix = content.displayRoot + "/"
-        var counts: [String: Int] = [:]
-        for file in diagnostics.map(\.file) where file.hasPrefix(prefix) { counts[String(file.dropFirst(prefix.count)), default: 0] += 1 }
-        return counts
-    }
+    public internal(set) var videosMade = 0
 
     /// Where outputs are written as they are rendered (a one-off build); nil keeps them in memory.
     let stream: OutputWriter?
@@ -155,23 +137,6 @@ public struct SiteState: Sendable {
         diagnostics = result.diagnostics + (sealingProblems + (secretProblem.map { [$0] } ?? [])).map { $0.under(content.displayRoot) }
         sources = result.sources
     }
-
-    /// What an update changed in the output.
-    public struct Update: Sendable {
-        /// Output paths written again (new or changed bytes).
-        public var changed: [String] = []
-        /// Output paths that no longer exist.
-        public var removed: [String] = []
-        /// Outputs rendered (for measuring how incremental an update was).
-        public var rendered = 0
-        /// Of `changed`, the pages of the edited records, which were rendered and handed to
-        /// `first` before the others.
-        public var first: [String] = []
-    }
-
-    /// Told the site's files as soon as the pages of the edited records are rendered, with the
-    /// output paths of those that changed (the other outputs the edit changes follow).
-    public typealias FirstPages = @Sendable (ServedFiles, [String]) -> Void
 
     /// Looks at everything again after events were lost (the watcher's queue overflowed):
     /// every content file is read, and the theme too; the facts tell what really changed.
@@ -259,18 +224,7 @@ public struct SiteState: Sendable {
         lastChange.modelled = piecesOnly
         timer.lap(piecesOnly == nil ? "model" : "model (pieces made again)")
         notes = modelNotes
-        let km = content.site.locationPrecisionKm.rounded() == content.site.locationPrecisionKm
-            ? String(Int(content.site.locationPrecisionKm)) : String(content.site.locationPrecisionKm)
-        // (A members-only or private group's albums have no map whatever their photos: not said.)
-        let mapless = Set(content.groups.filter { $0.visibility == .members || $0.visibility == .private }.map(\.id))
-        notes += media.keptOffTheMap.filter { !mapless.contains($0.album.split(separator: "/").dropFirst().first.map(String.init) ?? "") }.map { album, photos in
-            "\(content.displayRoot)/\(album) has no map: \(photos == 1 ? "its one photo with a position was" : "each of its \(photos) photos with a position was") taken within "
-                + "\(km) km of a member's home, and such a photo is on no map (privacy.location_precision_km). "
-                + "Photos taken further away would be on it; `map: none` in its index.md says it should have none"
-        }
-        if leaflet == nil {
-            notes.append("Leaflet was not found in \(options.leaflet) (Debian package libjs-leaflet): maps are drawn without the interactive layer")
-        }
+        notes += mediaNotes(media)
         // After a model made piece by piece, the last build's bodies and facts are taken and
         // changed in place (a copy would cost what the edit does many times over); `last` gets
         // them back below.
@@ -315,25 +269,7 @@ public struct SiteState: Sendable {
         // changed.
         var early = (update: Update(), keys: Set<String>())
         if let first, let piecesOnly, remembered == nil, stream == nil, let files = unrendered.files {
-            // (Those that read an edited text, or the text of the report a reply is to, and a new
-            // report's, never rendered before.)
-            var texts = files
-            var new: [OutputID] = []
-            for path in files {
-                switch FileRole.of(path) {
-                case .reply(let area, let report, _):
-                    if let position = content.reportPosition(of: area + "/" + report) { texts.insert(content.reports[position].file) }
-                case .report(let area, let name, _):
-                    let id = OutputID.report(area + "/" + name)
-                    if piecesOnly.reports.contains(area + "/" + name), model.reports[area + "/" + name] != nil, !last.graph.knows(id.key) { new.append(id) }
-                default: break
-                }
-            }
-            // (Of the last outputs, only when the edit took no record out: a deleted report's
-            // page is not rendered. A record's own pages are there while it is.)
-            let readers = !piecesOnly.removedFiles.isEmpty ? []
-                : last.outputs(keys: last.graph.outputs(reading: Set(texts.map { Dependency.body($0).key }), keepingReaders: true))
-            let own = readers + new
+            let own = editedRecordsPages(files, change: piecesOnly, model: model)
             if !own.isEmpty {
                 let (made, _) = stage.run(own)
                 early.update = last.take(rendered: made, of: nil)
@@ -451,88 +387,6 @@ public struct SiteState: Sendable {
         last.media = media
         timer.lap("collect")
         return update
-    }
-
-    /// Whether an edit of this file in place leaves the media as they were.
-    private static func keepsMedia(_ path: String) -> Bool {
-        switch FileRole.of(path) {
-        case .album, .photo, .member: return false
-        default: return true
-        }
-    }
-
-    /// What the media stages made of the content: published images and videos, attachments and
-    /// their checked copies.
-    struct Media: Sendable {
-        var catalog: ImageCatalog
-        /// Cache file → output path, for image variants and videos.
-        var links: [(String, String)]
-        var attachments: [(source: String, target: String)]
-        /// For serving from memory: output path → checked copy of an attachment.
-        var copies: [String: String]
-        /// When each photo and video was taken, by path.
-        var captureTimes: [String: Moment]
-        /// Albums whose photos with a position were each taken near a member's home, so that the
-        /// album has no map (`Privacy.PhotoPositions.albumsKeptOffTheMap`): said in a note.
-        var keptOffTheMap: [(album: String, photos: Int)] = []
-    }
-
-    /// Processes the videos and photos, and checks the attachments; nil, with the problems in
-    /// `diagnostics`, when one of them fails.
-    private mutating func makeMedia(_ timer: inout PhaseTimer) -> Media? {
-        if !content.videos.isEmpty, videos.processor.ffmpeg == nil, let ffmpeg = options.ffmpeg {
-            // The first video of a served site that had none: ffmpeg is looked for now.
-            videos = VideoStage(contentRoot: options.content, ffmpeg: ffmpeg, cache: images.processor.cache)
-        }
-        // Nothing is made of a group that is not published: not a variant, poster or video.
-        let publication = Publication(content, sealed: Set(sealing.keys))
-        videosMade = videos.process(content, publishing: publication, progress: options.videoProgress)
-        images.setPosters(videos.posters)
-        timer.lap("videos (\(videosMade) made)")
-        let videoProblems = videos.diagnostics.map { $0.under(content.displayRoot) }
-        diagnostics += videoProblems
-        guard !videoProblems.hasErrors else { return nil }
-        let counts = images.process(content, publishing: publication, progress: options.progress)
-        timer.lap("images")
-        imagesMade = counts.made
-        imagesReused = counts.reused
-        let imageProblems = images.processingDiagnostics.map { $0.under(content.displayRoot) }
-        guard imageProblems.isEmpty else {
-            diagnostics += imageProblems
-            return nil
-        }
-        // Attachments published as they are: checked now, so a served site reads only copies.
-        let attachments = AttachmentStage.attachments(content)
-        var copies: [String: String] = [:]
-        if stream == nil {
-            switch AttachmentStage.copies(attachments, content: content, root: options.content, into: &servedCopies) {
-            case .success(let made): copies = made
-            case .failure(let refused):
-                diagnostics += refused.diagnostics
-                return nil
-            }
-        }
-        timer.lap("attachments")
-        let times = images.captureTimes(clock: content.site.clock).merging(videos.captureTimes) { photo, _ in photo }
-        let positions = Privacy.PhotoPositions(content)
-        var (catalog, links) = images.catalog(captureTimes: times, publishing: publication, position: positions.position(of:takenAt:))
-        let (publishedVideos, videoLinks) = videos.catalog()
-        catalog.videos = publishedVideos
-        links += videoLinks
-        SealedMedia(sealing: sealing, cacheRoot: options.cacheRoot).apply(&catalog, links: &links)
-        timer.lap("catalog")
-        let taken = images.positions(publishing: publication)
-        return Media(catalog: catalog, links: links, attachments: attachments, copies: copies, captureTimes: times,
-                     keptOffTheMap: positions.albumsKeptOffTheMap(taken: taken))
-    }
-
-    /// What the last build knew, as an update of edited records reads it (`BuildMemory`); nil
-    /// before a first build, and for a state that records no reads.
-    var memory: ServeMemory? {
-        guard tracking, remembered == nil, stream == nil, let model = last.model, let facts = last.facts else { return nil }
-        return ServeMemory(model: model, bodies: last.bodies, images: last.catalog, content: content, loaded: contentState,
-                           loadProblems: loadDiagnostics, problems: problemCounts,
-                           facts: facts, graph: last.graph, outputs: last.outputs, search: last.searchIndexes, links: last.imageLinks)
     }
 
     /// Waits until the records read so far are in the build store.

@@ -8,6 +8,41 @@ import PleinImages
 extension SiteState {
     // MARK: Reading the result
 
+    /// The files the last load or reload read (for tests).
+    var readAgain: Set<String> { contentState.filesRead }
+
+    /// Whether the current content built (no errors); when false, the outputs are the last good ones.
+    public var succeeded: Bool { !diagnostics.hasErrors && last.model != nil }
+
+    /// The day the last model was built for, with the site's zone (`2026-11-23 Europe/Amsterdam`):
+    /// a build on another day is not a build in which nothing changed, as events may have passed.
+    var builtForDay: String { last.model.map { ($0.today ?? "") + " " + $0.site.clock.identifier } ?? "" }
+
+    /// How many of the current problems point into each content file (content-relative).
+    var problemCounts: [String: Int] {
+        let prefix = content.displayRoot + "/"
+        var counts: [String: Int] = [:]
+        for file in diagnostics.map(\.file) where file.hasPrefix(prefix) { counts[String(file.dropFirst(prefix.count)), default: 0] += 1 }
+        return counts
+    }
+
+    /// What an update changed in the output.
+    public struct Update: Sendable {
+        /// Output paths written again (new or changed bytes).
+        public var changed: [String] = []
+        /// Output paths that no longer exist.
+        public var removed: [String] = []
+        /// Outputs rendered (for measuring how incremental an update was).
+        public var rendered = 0
+        /// Of `changed`, the pages of the edited records, which were rendered and handed to
+        /// `first` before the others.
+        public var first: [String] = []
+    }
+
+    /// Told the site's files as soon as the pages of the edited records are rendered, with the
+    /// output paths of those that changed (the other outputs the edit changes follow).
+    public typealias FirstPages = @Sendable (ServedFiles, [String]) -> Void
+
     /// A file of the site: bytes in memory, or a file plein made in its cache (image variants,
     /// checked copies of attachments). Never a file of the content folder itself.
     public enum Served: Sendable {
