@@ -182,6 +182,44 @@ import Testing
         }
     }
 
+    /// `plein serve` makes again the index of the shard an edit reaches and no other
+    /// (`LastBuild.search`), serves every file of it and none the old one had alone, and takes
+    /// the old one's cache folder away; an edit of a page template reaches no shard.
+    @Test func serveReindexesOnlyTheShardAnEditReaches() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try FileManager.default.copyItem(atPath: Repo.content, toPath: dir.path + "/content")
+        try FileManager.default.copyItem(atPath: Repo.templates, toPath: dir.path + "/templates")
+        var options = try Self.options(output: dir.path + "/public", content: dir.path + "/content")
+        options.templates = dir.path + "/templates"
+        try? FileManager.default.removeItem(atPath: options.cacheRoot + "/search")
+        var state = SiteState(options, tracking: true)
+        #expect(state.succeeded)
+        let before = Self.cachedIndexes(options)
+        let report = "reports/1011/2026-08-22-nachtmarkt-nieuwmarkt.md"
+        try (String(contentsOfFile: options.content + "/" + report, encoding: .utf8) + "\nMet een draaiorgel.\n")
+            .write(toFile: options.content + "/" + report, atomically: true, encoding: .utf8)
+        let update = state.update(content: [report], templates: [])
+        let after = Self.cachedIndexes(options)
+        #expect(after.subtracting(before).map { $0.components(separatedBy: "-").prefix(2).joined(separator: "-") } == ["area-1011"])
+        #expect(before.subtracting(after).map { $0.components(separatedBy: "-").prefix(2).joined(separator: "-") } == ["area-1011"])
+        let folder = try #require(after.subtracting(before).first)
+        let manifest = try String(contentsOfFile: options.cacheRoot + "/search/" + folder + "/" + SearchStage.manifest, encoding: .utf8)
+        let files = Set(manifest.split(separator: "\n").map { "pagefind/area-1011/" + $0.split(separator: "\t")[0] })
+        #expect(Set(state.files.keys.filter { $0.hasPrefix("pagefind/area-1011/") }) == files)
+        for path in files {
+            guard case .disk(let source) = state.files[path] else { Issue.record("\(path) is not served from the cache"); continue }
+            #expect(FileManager.default.fileExists(atPath: source), "\(path)")
+        }
+        #expect(update.changed.contains { $0.hasPrefix("pagefind/area-1011/") } && !update.changed.contains { $0.hasPrefix("pagefind/area-1012/") })
+        // A page template: the pages that use it, and no index.
+        let group = options.templates + "/pages/group.mustache"
+        try (String(contentsOfFile: group, encoding: .utf8) + "<!-- edited -->\n").write(toFile: group, atomically: true, encoding: .utf8)
+        let templated = state.update(content: [], templates: ["pages/group.mustache"])
+        #expect(state.succeeded && templated.rendered > 0 && !templated.changed.contains { $0.hasPrefix("pagefind/") })
+        #expect(Self.cachedIndexes(options) == after)
+    }
+
     /// A cache folder a killed plein left half removed (its list of files gone, others there) is
     /// made again: the finished build has every file of that index.
     @Test func anIndexLeftHalfRemovedIsMadeAgain() throws {

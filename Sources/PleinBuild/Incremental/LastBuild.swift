@@ -28,8 +28,8 @@ struct LastBuild: Sendable {
     /// the store, `Remembered`).
     var graph = QueryGraph()
     var facts: Facts?
-    /// The search index's shards, in order: each one's name and cache folder (`SearchStage`).
-    var searchIndexes: [(name: String, key: String)] = []
+    /// The search index's shards, in order (`SearchStage`, `search`).
+    var searchIndexes: [ServedIndex] = []
 
     typealias Update = SiteState.Update
 
@@ -81,6 +81,21 @@ struct LastBuild: Sendable {
     /// costs what the others cost.
     mutating func prepare() {
         graph.prepareReaders()
+    }
+
+    /// Takes in files published as they are that changed when nothing else of them did (the
+    /// files of search indexes made again): `before` out, `now` in.
+    mutating func replace(links before: [(String, String)], with now: [(String, String)], into update: inout Update) {
+        let new = Dictionary(now.map { ($0.1, $0.0) }, uniquingKeysWith: { a, _ in a })
+        let old = Dictionary(before.map { ($0.1, $0.0) }, uniquingKeysWith: { a, _ in a })
+        let gone = Set(old.keys).subtracting(new.keys)
+        imageLinks = imageLinks.filter { old[$0.1] == nil } + now
+        for path in gone { served.removeValue(forKey: path) }
+        update.removed += gone
+        for (target, source) in new {
+            served[target] = .disk(source)
+            if old[target] != source { update.changed.append(target) }
+        }
     }
 
     /// Takes in the files published as they are: assets, image variants and attachments.

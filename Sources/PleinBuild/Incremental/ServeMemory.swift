@@ -23,13 +23,13 @@ final class ServeMemory: BuildMemory {
     /// What each output read (its table of readers made once, when first asked).
     private let graph: Mutex<QueryGraph>
     private let outputs: [OutputID: OutputFile]
-    private let search: [(name: String, key: String)]
+    private let search: [ServedIndex]
     /// Cache file → output path, of the files published as they are (search indexes among them).
     private let links: [(String, String)]
 
     init(model: SiteModel, bodies: BodiesStage, images: ImageCatalog, content: Content, loaded: ContentState, loadProblems: [Diagnostic],
          problems: [String: Int], facts: Facts,
-         graph: QueryGraph, outputs: [OutputID: OutputFile], search: [(name: String, key: String)], links: [(String, String)]) {
+         graph: QueryGraph, outputs: [OutputID: OutputFile], search: [ServedIndex], links: [(String, String)]) {
         last = InMemoryModel(model: model, bodies: bodies.bodies, images: images)
         (lastBodies, self.images) = (bodies.bodies, images)
         self.content = content
@@ -106,9 +106,8 @@ final class ServeMemory: BuildMemory {
         return RememberedSource(model: source, pieces: [:], damaged: { [] }, made: { [:] })
     }
 
-    /// Every shard, as reading what changed: `serve` does not record what each one's records read.
     func searchIndexes(reading keys: Set<String>) throws -> [(name: String, key: String, reads: Bool)] {
-        search.map { ($0.name, $0.key, true) }
+        search.map { ($0.name, $0.key, !$0.reads.isDisjoint(with: keys)) }
     }
 
     func published(under prefix: String) throws -> [String: String] {

@@ -258,10 +258,12 @@ public struct SiteState: Sendable {
         // pages as they are rendered starts Pagefind now, so that its processes share the cores
         // with the rendering and take those it leaves idle (the long outputs at its end, which
         // keep one core); the index is waited for after rendering. (`plein serve` starts it
-        // after rendering, which its edits' first pages must not wait on.)
-        let search = searching ? options.pagefind.map { executable in
-            SearchRun(stage: SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings),
-                      renderer: renderer, tracked: remembered != nil, language: content.site.language.rawValue,
+        // after rendering, which its edits' first pages must not wait on, and makes again only
+        // the shards whose records read what the edit changed: `LastBuild.search`.)
+        let serving = tracking && remembered == nil && stream == nil
+        let searchStage = options.pagefind.map { SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: $0), timings: options.timings) }
+        let search = searching && !serving ? searchStage.map { stage in
+            SearchRun(stage: stage, renderer: renderer, tracked: remembered != nil, language: content.site.language.rawValue,
                       routes: Routes(baseURL: model.site.baseURL), early: stream != nil)
         } : nil
         // The pages of the edited records first (those that show their texts), served at once,
@@ -344,7 +346,16 @@ public struct SiteState: Sendable {
         var publishedLinks = media.links
         var searchLinks: [(String, String)] = []
         var searchIndexes: [(name: String, key: String, reads: Set<Dependency>)] = []
-        if let search {
+        var searchReplaced: [String] = []
+        var searchLinksChanged: (before: [(String, String)], now: [(String, String)])?
+        if searching, serving, let searchStage {
+            let made = last.search(renderer, stage: searchStage, changed: changed, language: content.site.language.rawValue,
+                                   routes: Routes(baseURL: model.site.baseURL))
+            publishedLinks += made.links
+            notes += made.problems.map { "search: \($0); that part of the site is missing from search" }
+            (searchReplaced, searchLinksChanged) = (made.replaced, made.changedLinks)
+            timer.lap("search (\(made.remade) of \(made.shards) indexes made again, \(made.indexed) by Pagefind)")
+        } else if let search {
             let (shards, outcome, took) = search.result()
             searchIndexes = zip(shards, outcome.keys).map { shard, key in (shard.0.name, key, shard.1) }
             searchLinks = outcome.links
@@ -361,15 +372,21 @@ public struct SiteState: Sendable {
                                                            early.update.first)
         if remembered == nil {
             last.facts = facts
-            last.searchIndexes = searchIndexes.map { ($0.name, $0.key) }
+            if !serving { last.searchIndexes = searchIndexes.map { ServedIndex(name: $0.name, key: $0.key, reads: [], links: []) } }
         }
         // Assets: Leaflet's and the theme's (named by content hash).
         let assets = (leaflet?.files ?? []) + theme.assets.sorted { $0.key < $1.key }.map { OutputFile(path: $0.value.output, bytes: $0.value.bytes) }
-        if mediaAsBefore, !searching, !themeUnrendered {
+        // (The files published as they are, when the media, the search index or the assets may
+        // be others than before.)
+        if mediaAsBefore, !searching || searchLinksChanged != nil, !themeUnrendered || assets == last.assets {
+            // (Of the search's files, those of the indexes made again under another key.)
+            if let (before, now) = searchLinksChanged, !(before.isEmpty && now.isEmpty) { last.replace(links: before, with: now, into: &update) }
             update.changed.sort()
+            update.removed.sort()
         } else {
             last.take(assets: assets, imageLinks: publishedLinks, attachments: media.attachments, copies: media.copies, into: &update)
         }
+        for key in searchReplaced { SearchStage.remove(key, in: options.cacheRoot + "/search") }
         if let facts, var memory = remembered {
             memory.take(ids: ids, rendered: rendered, facts: facts, bodies: bodies,
                         published: published(assets: assets, imageLinks: media.links, searchLinks: searchLinks, attachments: media.attachments))
