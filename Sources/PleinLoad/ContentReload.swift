@@ -48,6 +48,11 @@ extension ContentLoader {
     /// (`ContentChange.records`).
     public static func reload(_ state: inout ContentState, content: inout Content, diagnostics: inout [Diagnostic], fs: ContentFS,
                               changed: Set<String>, timings: Bool = false) -> ContentChange {
+        // A path that neither is there nor was at the last load changes nothing: a file an editor
+        // wrote beside the edited one and renamed over it (`sed -i`, an editor's safe write), or
+        // made and took away, between two looks.
+        let changed = changed.filter { path in path.isEmpty || state.tree.files[path] != nil || state.tree.directories.contains(path) || isListed(path, fs) }
+        if changed.isEmpty { return .nothing }
         // `site.yaml` edited only in what pages show of it: taken in place, the records as they were.
         if changed.contains(ContentLayout.site), settingsInPlace(&state, &content, diagnostics: diagnostics, fs: fs) {
             let records = changed.subtracting([ContentLayout.site])
@@ -123,11 +128,7 @@ extension ContentLoader {
         // (Without `tolerating`, a file with any problem goes the whole way.)
         func fine(_ problems: [Diagnostic]) -> Bool { tolerating ? !problems.hasErrors : problems.isEmpty }
         guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
-        func listed(_ path: String) -> Bool {
-            let folder = FileTree.parent(of: path)
-            let name = path.dropFirst(folder.isEmpty ? 0 : folder.count + 1)
-            return (try? fs.list(folder))?.contains { $0.name == name } ?? false
-        }
+        func listed(_ path: String) -> Bool { isListed(path, fs) }
         var added: Set<String> = [], removed: Set<String> = []
         // A report of one file: none of its name has a folder (whose replies it would take).
         func single(_ area: String, _ name: String) -> Bool { !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name) }
@@ -234,5 +235,12 @@ extension ContentLoader {
         // (An album without photos now has that problem, in place of the one it had: `albums`.)
         let empty = albums.filter { $0.files.isEmpty }.map { Diagnostic(.emptyAlbum, in: content.albums[$0.index].file, at: .fileStart) }
         return (added, (read.flatMap(\.diagnostics) + made.problems + empty).sorted(), photoAlbums)
+    }
+
+    /// Whether `path`'s folder lists it.
+    static func isListed(_ path: String, _ fs: ContentFS) -> Bool {
+        let folder = FileTree.parent(of: path)
+        let name = path.dropFirst(folder.isEmpty ? 0 : folder.count + 1)
+        return (try? fs.list(folder))?.contains { $0.name == name } ?? false
     }
 }

@@ -103,6 +103,11 @@ extension IncrementalTests {
         let message = "threads/buddyduik-vinkeveen/20260921T0812-zoe-jansen.md"
         try site.edit(message) { $0 + "\nTot zaterdag!\n" }
         update([message], "a message", loaded: .records([message]), modelled: pieces(threads: ["buddyduik-vinkeveen"]))
+        // Saved as `sed -i` and many editors save: a file written beside it and renamed over it,
+        // which the watcher names too, though it is gone when the update looks.
+        try site.edit(member) { $0 + "\nEn in de zomer.\n" }
+        update([member, "users/sedX4fQ2a", "users/bram-van-dijk.md___jb_tmp___"], "a member's bio saved through a file renamed over it",
+               loaded: .records([member]), modelled: pieces(members: ["bram-van-dijk"]))
 
         // A member's name: their new place in every list of members by name (the site's, their
         // groups' and leaderboards, their friends', who is at a study place), record by record.
