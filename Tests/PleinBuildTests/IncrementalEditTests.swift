@@ -317,4 +317,32 @@ extension IncrementalTests {
         #expect(update.changed.contains(area) && update.changed.count > update.first.count)
         expectSameAsFullBuild(state, site, "a report's title, with its area's page open")
     }
+
+    /// The site's feed brought up to date from what `serve` kept of it (`MemoryFragments.keptBefore`)
+    /// is the feed a full build makes, when its pages were rendered first (before the facts are
+    /// known, so nothing is kept of them) as much as otherwise: a text of the newest report, a
+    /// newer report, an older report made the newest.
+    @Test func theSiteFeedServeBringsUpToDateIsTheFullBuilds() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let first: SiteState.FirstPages = { _, _ in }
+        let newest = "reports/1094/2026-11-19-inloop-energiecoach.md"
+        try site.edit(newest) { $0 + "\nKom gerust langs.\n" }
+        _ = state.update(content: [newest], templates: [], first: first)
+        expectSameAsFullBuild(state, site, "the newest report's text, its pages first")
+        let added = "reports/1094/2026-11-20-lekkende-brandkraan.md"
+        try site.write(added, "---\ntitle: Lekkende brandkraan\ncategory: attention\nat: 2026-11-20T08:30:00+01:00\nauthor: kees-brouwer\nlocation: {lat: 52.3635, lon: 4.9401}\n---\nDe brandkraan op de hoek lekt al een dag.\n")
+        _ = state.update(content: [added], templates: [], first: first)
+        expectSameAsFullBuild(state, site, "a newer report, its pages first")
+        let older = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        try site.edit(older) { $0.replacingOccurrences(of: "at: 2026-09-03T17:45:00+02:00", with: "at: 2026-11-21T17:45:00+01:00") }
+        _ = state.update(content: [older], templates: [])
+        expectSameAsFullBuild(state, site, "an older report made the newest")
+        let feed = try #require(state.files["feed.xml"].flatMap { served -> String? in
+            if case .bytes(let bytes) = served { return String(decoding: bytes, as: UTF8.self) } else { return nil }
+        })
+        #expect(feed.contains("Lekkende brandkraan") && feed.contains("Kom gerust langs."))
+    }
 }

@@ -320,7 +320,7 @@ public struct SiteState: Sendable {
         timer.lap("outputs to render (\(todo.count) of \(ids.count))")
         // (The edited records' pages were rendered first, above.)
         var rest = todo.filter { !early.keys.contains($0.key) }
-        memory?.use(facts)
+        memory?.use(facts, changed: changed)
         // Then the pages open in browsers that the edit changes, served and reloaded before the rest.
         if let first, remembered == nil, stream == nil, !open.isEmpty {
             let shown = rest.filter { open.contains(renderer.file(of: $0)) }

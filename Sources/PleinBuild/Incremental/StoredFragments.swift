@@ -299,11 +299,24 @@ final class MemoryFragments: FragmentMemory {
         let bytes: [UInt8]
     }
 
-    private let state = Mutex<(parts: [String: Part], facts: Facts?)>(([:], nil))
+    private let state = Mutex<(parts: [String: Part], facts: Facts?, changed: Set<String>?)>(([:], nil, nil))
 
-    /// The facts the parts are checked by from now on (nil: none are kept or taken).
-    func use(_ facts: Facts?) {
-        state.locked { $0.facts = facts }
+    /// The facts the parts are checked by from now on (nil: none are kept or taken), and the keys
+    /// of those that changed since the last build (nil: not known), which a part brought up to
+    /// date is brought up to date with (`keptBefore`).
+    func use(_ facts: Facts?, changed: Set<String>? = nil) {
+        state.locked { ($0.facts, $0.changed) = (facts, facts == nil ? nil : changed) }
+    }
+
+    /// (A part brought up to date, `ModelView.updated`, is kept by every build that renders its
+    /// output, which every change of what it covers does: what changed since it was kept is what
+    /// changed since the last build.)
+    func keptBefore(_ key: String) -> (bytes: [UInt8], changed: Set<String>)? {
+        state.locked { state in
+            guard state.facts != nil, let changed = state.changed, !FragmentFacts.always.contains(where: changed.contains),
+                  let part = state.parts[key] else { return nil }
+            return (part.bytes, changed)
+        }
     }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
@@ -318,7 +331,8 @@ final class MemoryFragments: FragmentMemory {
         let reads = reads.sorted { $0.key < $1.key }
         let keys = reads.map(\.key)
         state.locked { state in
-            guard let facts = state.facts else { return }
+            // (Made before the facts are known: what was kept under its key is no longer it.)
+            guard let facts = state.facts else { return state.parts[key] = nil }
             state.parts[key] = Part(reads: reads, keys: keys, facts: FragmentFacts.of(keys, fact: { facts.values[$0] }), bytes: bytes)
         }
     }
