@@ -51,7 +51,7 @@ public struct KeptList: Sendable {
     let changed: [[UInt8]]
 
     public struct Row: Sendable {
-        let id: Range<Int>, reads: Range<Int>, bytes: Range<Int>
+        public let id: Range<Int>, reads: Range<Int>, bytes: Range<Int>
         public init(id: Range<Int>, reads: Range<Int>, bytes: Range<Int>) {
             (self.id, self.reads, self.bytes) = (id, reads, bytes)
         }
