@@ -4,8 +4,9 @@ import PleinCore
 extension ScanIndex {
     // MARK: Looking at the disk
 
-    /// The folders of `chunk[start..<end]` that the disk does not vouch for, each file looked at
-    /// through the content folder's descriptor, by its path in the record's bytes.
+    /// The folders of `chunk[start..<end]` that the disk does not vouch for, each folder looked at
+    /// through the content folder's descriptor, by its path in the record's bytes, and each file
+    /// through its folder's.
     static func look(_ chunk: [UInt8], from start: Int, to end: Int, rootFD: Int32, now: Int64) -> [Unvouched]? {
         var found: [Unvouched] = []
         var whole = true
@@ -46,6 +47,9 @@ extension ScanIndex {
         return whole ? found : nil
     }
 
+    /// Linux's `O_PATH` (which Glibc's module does not bring): a descriptor to look through, not to read.
+    private static let openPath: Int32 = 0o10_000_000
+
     private enum Verdict {
         case gone, list
         case files([(Int, stat)])
@@ -62,7 +66,7 @@ extension ScanIndex {
         let pathLength = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 25, as: UInt16.self)))
         offset += 27
         guard offset + pathLength + 4 <= end else { return .list }
-        // The folder's path, then "/" (the content folder itself is ".").
+        // The folder's path (the content folder itself is "."); then, in the same buffer, each file's name.
         if pathLength == 0 {
             path[0] = CChar(UInt8(ascii: "."))
             path[1] = 0
@@ -70,17 +74,16 @@ extension ScanIndex {
             for i in 0..<pathLength { path[i] = CChar(bitPattern: raw[offset + i]) }
             path[pathLength] = 0
         }
+        // The folder, opened once (never through a link): each file in it is looked at by its name,
+        // not by a path from the content folder walked again for every file.
+        let folderFD = openat(rootFD, path, Self.openPath | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folderFD >= 0 else { return .gone }
+        defer { close(folderFD) }
         var info = stat()
-        guard fstatat(rootFD, path, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return .gone }
+        guard fstat(folderFD, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return .gone }
         let own = Status(info, now: now)
         guard flags == 0, modified != Status.racy, own.modified == modified, own.changed == changed, own.inode == inode else { return .list }
-        let prefix: Int
-        if pathLength == 0 {
-            prefix = 0
-        } else {
-            path[pathLength] = CChar(UInt8(ascii: "/"))
-            prefix = pathLength + 1
-        }
+        let prefix = 0
         offset += pathLength
         let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         offset += 4
@@ -100,7 +103,7 @@ extension ScanIndex {
             let hashCount = Int(raw[offset + 32])
             offset += 33 + hashCount
             var file = stat()
-            guard fstatat(rootFD, path, &file, 0) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return .list }
+            guard fstatat(folderFD, path, &file, 0) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return .list }
             let status = Status(file, now: now)
             if fileModified == Status.racy || size != Int64(file.st_size) || fileModified != status.modified || fileChanged != status.changed
                 || fileInode != status.inode {

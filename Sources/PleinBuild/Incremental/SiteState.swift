@@ -182,6 +182,7 @@ public struct SiteState: Sendable {
         }
         if rereadTheme || content.site.language != languageBefore || content.site.app != appBefore {
             loadTheme()
+            timer.lap("theme")
             themeUnrendered = true
             // An edit of the theme alone leaves the content, its problems and its model as they
             // were: the outputs that read a template or a text it changed are found by their

@@ -387,20 +387,18 @@ final class MemoryFragments: FragmentMemory {
     }
 
     func kept(_ key: String) -> (bytes: [UInt8], reads: [Dependency])? {
-        state.locked { state in
-            guard let facts = state.facts, let part = state.parts[key],
-                  FragmentFacts.matches(part.facts, part.keys, fact: { facts.values[$0] }) else { return nil }
-            return (part.bytes, part.reads)
-        }
+        // (Checked outside the lock: the outputs rendered on every core look up parts at once.)
+        guard let (facts, part) = state.locked({ state in state.facts.flatMap { facts in state.parts[key].map { (facts, $0) } } }),
+              FragmentFacts.matches(part.facts, part.keys, fact: { facts.values[$0] }) else { return nil }
+        return (part.bytes, part.reads)
     }
 
     func keep(_ key: String, bytes: [UInt8], reads: Set<Dependency>) {
         let reads = reads.sorted { $0.key < $1.key }
         let keys = reads.map(\.key)
-        state.locked { state in
-            // (Made before the facts are known: what was kept under its key is no longer it.)
-            guard let facts = state.facts else { return state.parts[key] = nil }
-            state.parts[key] = Part(reads: reads, keys: keys, facts: FragmentFacts.of(keys, fact: { facts.values[$0] }), bytes: bytes)
-        }
+        let facts = state.locked { $0.facts }
+        let part = facts.map { facts in Part(reads: reads, keys: keys, facts: FragmentFacts.of(keys, fact: { facts.values[$0] }), bytes: bytes) }
+        // (Made before the facts are known: what was kept under its key is no longer it.)
+        state.locked { state in state.parts[key] = state.facts == nil ? nil : part }
     }
 }
