@@ -128,7 +128,20 @@ extension ContentLoader {
         // (Without `tolerating`, a file with any problem goes the whole way.)
         func fine(_ problems: [Diagnostic]) -> Bool { tolerating ? !problems.hasErrors : problems.isEmpty }
         guard !changed.isEmpty, !changed.contains(""), !changed.contains(ContentLayout.site) else { return nil }
-        func listed(_ path: String) -> Bool { isListed(path, fs) }
+        // (Each folder listed once, here and by the tree's `take`: the folder of two thousand
+        // members' files was most of what an edit of one of them cost to load.)
+        var listings: [String: [ContentFS.Entry]?] = [:]
+        func listing(_ folder: String) -> [ContentFS.Entry]? {
+            if let known = listings[folder] { return known }
+            let entries = try? fs.list(folder)
+            listings[folder] = .some(entries)
+            return entries
+        }
+        func listed(_ path: String) -> Bool {
+            let folder = FileTree.parent(of: path)
+            let name = path.dropFirst(folder.isEmpty ? 0 : folder.count + 1)
+            return listing(folder)?.contains { $0.name == name } ?? false
+        }
         var added: Set<String> = [], removed: Set<String> = []
         // A report of one file: none of its name has a folder (whose replies it would take).
         func single(_ area: String, _ name: String) -> Bool { !state.tree.directories.contains(ContentLayout.areaFolder(area) + "/" + name) }
@@ -203,7 +216,7 @@ extension ContentLoader {
         }
         let newPhotos = Set(photosAdded.values.joined()), gonePhotos = Set(photosRemoved.values.joined())
         guard state.tree.take(fs, edited: changed.subtracting(added).subtracting(removed).subtracting(newPhotos).subtracting(gonePhotos),
-                              added: added.union(newPhotos), removed: removed.union(gonePhotos)) else { return nil }
+                              added: added.union(newPhotos), removed: removed.union(gonePhotos), listing: listing) else { return nil }
         let touched = changed.subtracting(removed).subtracting(photoFiles).sorted().map { ($0, state.tree.files[$0]!) }
         let read = parse(touched, fs: fs, clock: state.site.clock)
         // (A photo is what its first bytes say, within the size photos may have.)

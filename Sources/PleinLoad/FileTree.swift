@@ -135,12 +135,15 @@ struct FileTree: Sendable {
     /// same entries as before and each is still a plain file with one name; and the files
     /// `added`, new in folders the tree has, and those `removed`, gone from them. Returns false,
     /// and changes nothing, when that is not so (another file appeared, vanished or became a
-    /// link: the folders are then listed again with `refresh`).
-    mutating func take(_ fs: ContentFS, edited: Set<String>, added: Set<String>, removed: Set<String> = []) -> Bool {
+    /// link: the folders are then listed again with `refresh`). `listing` lists a folder as the
+    /// caller has listed it already (else `fs` lists it).
+    mutating func take(_ fs: ContentFS, edited: Set<String>, added: Set<String>, removed: Set<String> = [],
+                       listing: ((String) -> [ContentFS.Entry]?)? = nil) -> Bool {
         var sizes: [String: Int] = [:]
         func name(_ path: String, in directory: String) -> String { String(path.dropFirst(directory.isEmpty ? 0 : directory.count + 1)) }
         for (directory, names) in Dictionary(grouping: edited.union(added).union(removed), by: { Self.parent(of: $0) }) {
-            guard directory.isEmpty || directories.contains(directory), let entries = try? fs.list(directory) else { return false }
+            guard directory.isEmpty || directories.contains(directory),
+                  let entries = listing.map({ $0(directory) }) ?? (try? fs.list(directory)) else { return false }
             let kept = entries.filter { !Self.isHidden($0.name) }
             let new = Set(names.filter(added.contains).map { name($0, in: directory) })
             let gone = Set(names.filter(removed.contains).map { name($0, in: directory) })
