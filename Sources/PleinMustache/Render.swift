@@ -15,6 +15,15 @@ struct RenderState {
     let templates: [String: Template]
     var out: [UInt8] = []
     var stack: [TemplateValue] = []
+    /// The bytes of each item with a `memo` (`TemplateContext.part`), when they are its own: a
+    /// section rendered it once, and nothing it looked up was looked for below it in the stack
+    /// (in the contexts around the list, which the bytes kept would not follow).
+    var parts: [String: [UInt8]] = [:]
+    /// Items rendered more than once, or that looked below themselves: no part of theirs is told.
+    private var unkeepable: Set<String> = []
+    /// The place in the stack of the item being rendered with a memo; whether it looked below it.
+    private var memoFloor: Int?
+    private var lookedBelow = false
 
     /// Partials nested deeper than this render nothing (a template that includes itself
     /// without end must not crash the build).
@@ -66,9 +75,28 @@ struct RenderState {
             switch value {
             case .list(let items):
                 for item in items {
-                    stack.append(.object(item))
-                    render(body, frame)
-                    stack.removeLast()
+                    switch item.part {
+                    case .kept(let bytes)?:
+                        // (Its body rendered at another build, in this place, from the same values.)
+                        out.append(contentsOf: bytes)
+                    case .memo(let memo)? where memoFloor == nil:
+                        let start = out.count
+                        (memoFloor, lookedBelow) = (stack.count, false)
+                        stack.append(.object(item))
+                        render(body, frame)
+                        stack.removeLast()
+                        memoFloor = nil
+                        if lookedBelow || parts[memo] != nil || unkeepable.contains(memo) {
+                            unkeepable.insert(memo)
+                            parts[memo] = nil
+                        } else {
+                            parts[memo] = Array(out[start...])
+                        }
+                    default:
+                        stack.append(.object(item))
+                        render(body, frame)
+                        stack.removeLast()
+                    }
                 }
             case .values(let items):
                 for item in items {
@@ -131,7 +159,7 @@ struct RenderState {
 
     /// Finds a dotted name: its first part in the innermost context that has it (or only in
     /// the innermost one for `.name`), the rest inside that value.
-    private func lookup(_ path: Path) -> TemplateValue? {
+    private mutating func lookup(_ path: Path) -> TemplateValue? {
         guard let first = path.parts.first else { return stack.last }
         var value: TemplateValue
         if path.anchored {
@@ -139,8 +167,9 @@ struct RenderState {
             value = found
         } else {
             var found: TemplateValue?
-            for item in stack.reversed() {
-                if case .object(let context) = item, let match = context.storage[first] {
+            for index in stack.indices.reversed() {
+                if let floor = memoFloor, index < floor { lookedBelow = true }
+                if case .object(let context) = stack[index], let match = context.storage[first] {
                     found = match
                     break
                 }

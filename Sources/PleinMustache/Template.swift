@@ -125,10 +125,23 @@ public struct TemplateLibrary: Sendable {
 
     /// Renders the named template with any value as the root context (`{{.}}` is the value).
     public func render(value: TemplateValue, withTemplate name: String) -> [UInt8]? {
+        var parts: [String: [UInt8]] = [:]
+        return render(value: value, withTemplate: name, parts: &parts)
+    }
+
+    /// Renders the named template against `context`, and tells in `parts`, by memo, the bytes
+    /// each item of a list with a memo rendered as its own (`TemplateContext.part`): the bytes a
+    /// later render of the same template writes for that item from `TemplateContext(kept:)`.
+    public func render(_ context: TemplateContext, withTemplate name: String, parts: inout [String: [UInt8]]) -> [UInt8]? {
+        render(value: .object(context), withTemplate: name, parts: &parts)
+    }
+
+    private func render(value: TemplateValue, withTemplate name: String, parts: inout [String: [UInt8]]) -> [UInt8]? {
         guard let template = templates[name] else { return nil }
         var state = RenderState(templates: templates)
         state.stack.append(value)
         state.render(template.nodes, Frame())
+        parts = state.parts
         return state.out
     }
 }

@@ -4,8 +4,23 @@ public import PleinText
 /// typed model; this is the only place model values meet the template engine.
 public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     var storage: [String: TemplateValue] = [:]
+    /// For an item of a list that a section iterates: the bytes the section rendered for it
+    /// before, written in place of its body (`kept`); or the id under which the render tells
+    /// the bytes it renders for it (`memo`, `TemplateLibrary.render(_:withTemplate:parts:)`).
+    public var part: Part?
+
+    /// An item's part of a section's output (see `part`).
+    public indirect enum Part: Sendable {
+        case kept(ArraySlice<UInt8>)
+        case memo(String)
+    }
 
     public init() {}
+
+    /// An item of a list whose part of the section's output is `bytes`, as a render told them.
+    public init(kept bytes: ArraySlice<UInt8>) {
+        part = .kept(bytes)
+    }
 
     public init(dictionaryLiteral elements: (String, TemplateValue?)...) {
         storage.reserveCapacity(elements.count)

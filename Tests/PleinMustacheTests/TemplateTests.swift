@@ -210,3 +210,52 @@ private func syntaxError(_ template: String) -> TemplateSyntaxError? {
         #expect(syntaxError("{{")?.message == "the tag is not closed with '}}'")
     }
 }
+
+/// An item of a list with a memo tells the bytes its section rendered for it, when they are its
+/// own; an item kept writes them in place of its body, with the indentation they were rendered with.
+@Suite struct KeptItemTests {
+    private func library(_ main: String, partials: [String: String] = [:]) throws -> TemplateLibrary {
+        var library = TemplateLibrary()
+        library.register(try Template(main), named: "main")
+        for (name, text) in partials { library.register(try Template(text), named: name) }
+        return library
+    }
+
+    private func item(_ id: String, _ title: String) -> TemplateContext {
+        var item: TemplateContext = ["title": .text(title)]
+        item.part = .memo(id)
+        return item
+    }
+
+    @Test func anItemsBytesAreToldAndWrittenBackInPlace() throws {
+        let layout = "<ul>\n  {{$list}}{{/list}}\n</ul>\n"
+        let main = "{{<layout}}{{$list}}\n{{#items}}\n<li>\n{{> card}}\n</li>\n{{/items}}\n{{/list}}{{/layout}}"
+        let library = try library(main, partials: ["layout": layout, "card": "<b>{{.title}}</b>\n<i>{{.title}}</i>\n"])
+        var parts: [String: [UInt8]] = [:]
+        let made = try #require(library.render(["items": .list([item("a", "A"), item("b", "B")])], withTemplate: "main", parts: &parts))
+        #expect(Set(parts.keys) == ["a", "b"])
+        // The first item made again, the second written from what the render told of it.
+        var again: [String: [UInt8]] = [:]
+        let kept = try #require(library.render(["items": .list([item("a", "A"), TemplateContext(kept: parts["b"]![...])])], withTemplate: "main",
+                                               parts: &again))
+        #expect(String(decoding: kept, as: UTF8.self) == String(decoding: made, as: UTF8.self))
+        #expect(Set(again.keys) == ["a"])
+    }
+
+    @Test func anItemThatLooksOutsideItselfOrIsRenderedTwiceIsNotTold() throws {
+        // `{{heading}}` is not the item's: found around the list, its bytes would not follow it.
+        let outside = try library("{{#items}}{{.title}} {{heading}};{{/items}}")
+        var parts: [String: [UInt8]] = [:]
+        _ = outside.render(["heading": .text("H"), "items": .list([item("a", "A")])], withTemplate: "main", parts: &parts)
+        #expect(parts.isEmpty)
+        // Nor when missing: a value around the list could appear.
+        _ = outside.render(["items": .list([item("a", "A")])], withTemplate: "main", parts: &parts)
+        #expect(parts.isEmpty)
+        let twice = try library("{{#items}}<{{.title}}>{{/items}}{{#items}}[{{.title}}]{{/items}}")
+        _ = twice.render(["items": .list([item("a", "A")])], withTemplate: "main", parts: &parts)
+        #expect(parts.isEmpty)
+        let own = try library("{{#items}}<{{.title}}>{{#.title}}{{.}}{{/.title}}{{/items}}")
+        _ = own.render(["items": .list([item("a", "A")])], withTemplate: "main", parts: &parts)
+        #expect(parts.mapValues { String(decoding: $0, as: UTF8.self) } == ["a": "<A>A"])
+    }
+}

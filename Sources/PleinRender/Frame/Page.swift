@@ -23,6 +23,8 @@ struct Page {
     var hasMap = false
     /// Another template than the kind's: `sealed`, for a members-only group's page in the open.
     var templateName: String?
+    /// Lists of its values whose items' bytes its render tells, to keep (`ModelView.items`).
+    var keptLists: [PendingList] = []
 
     /// The template of the page's kind (`OutputID.Kind`, the one table of them).
     var template: String {

@@ -63,7 +63,10 @@ struct PageFrame: Rendering {
         context["app"] = inputs.sealed ? inputs.frame.sealedApp : inputs.frame.app
         if page.hasMap { context["leaflet"] = inputs.frame.leaflet }
         inputs.recorder?.record(.template(page.template))
-        var html = inputs.theme.library.render(context, withTemplate: page.template) ?? []
+        var parts: [String: [UInt8]] = [:]
+        var html = (page.keptLists.isEmpty ? inputs.theme.library.render(context, withTemplate: page.template)
+                    : inputs.theme.library.render(context, withTemplate: page.template, parts: &parts)) ?? []
+        for list in page.keptLists { list.keep(parts) }
         if let injection = inputs.options.pageFooterInjection {
             let end = Array("</body>".utf8)
             if let at = stride(from: html.count - end.count, through: 0, by: -1).first(where: { html[$0..<($0 + end.count)].elementsEqual(end) }) {

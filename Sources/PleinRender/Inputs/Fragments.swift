@@ -1,4 +1,5 @@
 import Foundation
+import PleinMustache
 
 /// Parts of outputs kept from the last build with what each was made from, so that an output
 /// of many records (the map of every report) made again after an edit makes again only the
@@ -204,6 +205,101 @@ extension ModelView {
         guard memory.updatesParts else {
             return ids.map { id in fragment(each + id) { make(id) }[...] }
         }
+        var result: [ArraySlice<UInt8>] = []
+        result.reserveCapacity(ids.count)
+        var made: [ListChanges.Entry] = []
+        var changes = walkKeptList(key, memory, recorder, ids: ids, kept: { result.append($0) }) { id in
+            let (bytes, reads) = recorder.capturing { make(id) }
+            made.append(ListChanges.Entry(id: id, reads: reads.map(\.key).sorted(), bytes: bytes))
+            result.append(bytes[...])
+            return reads
+        }
+        changes.made = made
+        changes.size += made.reduce(0) { $0 + $1.size }
+        memory.keep(list: key, changes)
+        return result
+    }
+}
+
+/// An item of a list a section of a page's template iterates, as `ModelView.items` gives it:
+/// its values, or the bytes the section rendered for it before (`TemplateContext.part`).
+struct ListItem: HandWrittenTemplate {
+    let template: TemplateContext
+}
+
+/// A list of items of a page (`ModelView.items`) whose made items' bytes the page's render
+/// tells: kept, with what each read, by `keep`, which `PageFrame` calls after the render.
+struct PendingList {
+    let key: String
+    let changes: ListChanges
+    /// The items made, each with the keys of what it read.
+    let made: [(id: String, reads: [String])]
+    let memory: any FragmentMemory
+
+    /// Keeps the list with the bytes the render told of each item made (`parts`, by id); an
+    /// item whose bytes it did not tell (they were not its own alone) is kept out, and made
+    /// again by every build.
+    func keep(_ parts: [String: [UInt8]]) {
+        var changes = changes
+        for (id, reads) in made {
+            guard let bytes = parts[id] else {
+                changes.gone.append(id)
+                continue
+            }
+            let entry = ListChanges.Entry(id: id, reads: reads, bytes: bytes)
+            changes.made.append(entry)
+            changes.size += entry.size
+        }
+        memory.keep(list: key, changes)
+    }
+}
+
+extension ModelView {
+    /// The items of a list that a section of the page's template iterates (an area's report
+    /// cards), one per id of `ids` that `make` gives values for, in their order. With a memory
+    /// that keeps lists (`updatesParts`), each item whose reads did not change since it was kept
+    /// is the bytes the section rendered for it then (its reads recorded as if it was made);
+    /// the others are made, and the render tells their bytes (the page's `keptLists`, kept with
+    /// what each read). The template engine tells an item's bytes only when they are its own:
+    /// rendered once, from its values alone. So a member's new name renders their cards, not
+    /// every card of every area they wrote in. Each item reads the page's `template` (its bytes
+    /// are that template's, with its partials).
+    func items(_ key: String, template: String, ids: [String], _ make: (String) -> TemplateContext?) -> (items: [ListItem], pending: PendingList?) {
+        guard let memory = source.fragments, memory.updatesParts, let recorder else {
+            return (ids.compactMap { make($0).map(ListItem.init) }, nil)
+        }
+        var items: [ListItem] = []
+        items.reserveCapacity(ids.count)
+        var made: [(id: String, reads: [String])] = []
+        var none: [String] = []
+        let changes = walkKeptList(key, memory, recorder, ids: ids, kept: { items.append(ListItem(template: TemplateContext(kept: $0))) }) { id in
+            let (context, reads) = recorder.capturing {
+                recorder.record(.template(template))
+                return make(id)
+            }
+            if var context {
+                context.part = .memo(id)
+                items.append(ListItem(template: context))
+                made.append((id, reads.map(\.key).sorted()))
+            } else {
+                // (None to show: nothing kept for it.)
+                none.append(id)
+            }
+            return reads
+        }
+        var pending = changes
+        pending.gone += none
+        return (items, PendingList(key: key, changes: pending, made: made, memory: memory))
+    }
+}
+
+extension ModelView {
+    /// Goes through `ids` against the list kept under `key`: `kept` is given the bytes of each
+    /// entry kept whose reads did not change (and those reads are recorded, as the list recorded
+    /// them), `make` is asked for each other (and returns what it read). Gives how the list
+    /// changed, but for the entries made, which are the caller's to add.
+    fileprivate func walkKeptList(_ key: String, _ memory: any FragmentMemory, _ recorder: DependencyRecorder, ids: [String],
+                                  kept: (ArraySlice<UInt8>) -> Void, make: (String) -> Set<Dependency>) -> ListChanges {
         let before = memory.keptList(key)
         var changes = ListChanges(whole: before == nil)
         var recorded = Set(before?.recorded ?? [])
@@ -211,8 +307,6 @@ extension ModelView {
             // (The reads of the parts taken, as recorded when they were made.)
             recorder.record(before.recorded.compactMap(Dependency.init(key:)))
         }
-        var result: [ArraySlice<UInt8>] = []
-        result.reserveCapacity(ids.count)
         // (Which kept entries were found among the ids, by place: those not found are gone.)
         var taken = [Bool](repeating: false, count: before?.count ?? 0)
         var hint = 0
@@ -220,17 +314,12 @@ extension ModelView {
             if let before, let place = before.find(id, hint: &hint) {
                 taken[place] = true
                 if let bytes = before.bytes(at: place) {
-                    result.append(bytes)
+                    kept(bytes)
                     changes.size += before.size(at: place)
                     continue
                 }
             }
-            let (bytes, reads) = recorder.capturing { make(id) }
-            for read in reads { recorded.insert(recorder.asRecorded(read).key) }
-            let entry = ListChanges.Entry(id: id, reads: reads.map(\.key).sorted(), bytes: bytes)
-            changes.made.append(entry)
-            changes.size += entry.size
-            result.append(bytes[...])
+            for read in make(id) { recorded.insert(recorder.asRecorded(read).key) }
         }
         // (A set of every id and the id of every kept entry, made to find one report taken out,
         // cost a deletion 100–200 ms at 100,000 reports.)
@@ -239,8 +328,7 @@ extension ModelView {
         }
         changes.recorded = recorded.sorted()
         changes.recordedBefore = before?.recorded
-        memory.keep(list: key, changes)
-        return result
+        return changes
     }
 }
 

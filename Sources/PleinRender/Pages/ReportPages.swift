@@ -73,7 +73,7 @@ struct AreaPage: PageRenderer {
         let id: String
         let name: String?
         let title: String
-        let reports: [ReportCard]
+        let reports: [ListItem]
         let categories: [CategoryBadge]
         let count: String
         let feedURL: String
@@ -92,8 +92,10 @@ struct AreaPage: PageRenderer {
         var page = Page(
             kind: .area, path: routes.area(id), title: title,
             description: strings.format("area_description", ["area": title, "n": strings.number(area.reports.count)]), section: .reports)
+        // (Each report's card as the section rendered it, while what it read is the same.)
+        let (reports, kept) = view.items("cards:area:" + id, template: OutputID.Kind.area.template!, ids: area.reports) { cards.report($0)?.template }
         page.values = Values(area: AreaPageValues(
-            id: area.id, name: area.name, title: title, reports: area.reports.compactMap(cards.report),
+            id: area.id, name: area.name, title: title, reports: reports,
             categories: cards.categoryCounts(area: area.id), count: strings.count("report_count", area.reports.count),
             feedURL: routes.url(routes.areaFeed(id)), map: map,
             newReportURL: cms.newReport(area: id) ?? forge.newFile(
@@ -102,6 +104,7 @@ struct AreaPage: PageRenderer {
             // Past events are among the reports below.
             events: eventsBlock(.area(id), past: false, showContext: false)))
         page.hasMap = map != nil
+        page.keptLists = kept.map { [$0] } ?? []
         page.feeds = [areaFeed(area)] + calendarLinks(.area(id))
         page.source = area.file
         page.breadcrumbs = [(strings["nav_home"], routes.home), (strings["nav_reports"], routes.areas)]
