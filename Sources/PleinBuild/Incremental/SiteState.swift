@@ -19,7 +19,7 @@ public struct SiteState: Sendable {
     var content: Content
     var loadDiagnostics: [Diagnostic] = []
     /// What the rules that span records found in `content` (`CheckStage.rules`).
-    private var checked: [Diagnostic]?
+    var checked: [Diagnostic]?
     /// What changed in the content since the last model was made (`last.model`): everything
     /// until a first model is made, and after an edit that reached beyond records edited in place.
     private var unrendered = ContentChange.everything
@@ -35,12 +35,12 @@ public struct SiteState: Sendable {
     var images: ImageStage
     var videos: VideoStage
     var theme: Theme?
-    private var themeDiagnostics: [Diagnostic] = []
+    var themeDiagnostics: [Diagnostic] = []
     private var modelStage: ModelStage
     let leaflet: Leaflet?
     let threadKeys: ThreadKeys?
     /// The members-only groups published sealed (with a strong passphrase), their keys derived once.
-    private var sealingStage = SealingStage()
+    var sealingStage = SealingStage()
     var sealing: Sealing = [:]
     var servedCopies: ServedCopies
     var last = LastBuild()
@@ -53,7 +53,7 @@ public struct SiteState: Sendable {
 
     /// Problems of the current content and theme, with paths as the user sees them.
     public internal(set) var diagnostics: [Diagnostic] = []
-    public private(set) var sources: [String: String] = [:]
+    public internal(set) var sources: [String: String] = [:]
     public private(set) var notes: [String] = []
     public internal(set) var imagesMade = 0
     public internal(set) var imagesReused = 0
@@ -115,27 +115,6 @@ public struct SiteState: Sendable {
         _ = renderIfPossible()
         // `plein serve`: ready for the first edit.
         if tracking, remembered == nil, stream == nil { last.prepare() }
-    }
-
-    private mutating func loadTheme() {
-        (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
-        if let loaded = theme {
-            let (withIcons, problems) = AppIcons.add(to: loaded, site: content.site, cacheRoot: options.cacheRoot)
-            (theme, themeDiagnostics) = (withIcons, themeDiagnostics + problems.map { $0.under(content.displayRoot) })
-        }
-    }
-
-    private mutating func check(_ change: ContentChange = .everything) {
-        let rules = CheckStage.rules(content, change: change, last: checked)
-        checked = rules
-        let result = CheckStage.run(content, checked: rules, loading: loadDiagnostics, images: images, theme: theme, themeProblems: themeDiagnostics)
-        let (keys, sealingProblems) = sealingStage.run(content, passphrases: options.passphrases)
-        sealing = keys
-        // A weak thread secret is an error at the first thread (the threads it would publish are
-        // no safer than it): the build fails rather than publish guessable threads.
-        let secretProblem = Passphrase.secretProblem(options.secret, content: content)
-        diagnostics = result.diagnostics + (sealingProblems + (secretProblem.map { [$0] } ?? [])).map { $0.under(content.displayRoot) }
-        sources = result.sources
     }
 
     /// Looks at everything again after events were lost (the watcher's queue overflowed):
