@@ -12,8 +12,6 @@ struct ServedIndex: Sendable {
 
 /// What `LastBuild.search` did.
 struct ServedSearch {
-    /// Every shard's files: cache file → output path.
-    let links: [(String, String)]
     let problems: [String]
     /// The shards Pagefind indexed, and those made again (the others' cache folders held them).
     let indexed: Int
@@ -32,8 +30,9 @@ extension LastBuild {
     /// before), the others as they were, so that an edit costs the shards it touched as it does
     /// in `plein build` (`RecordUpdate.searchChange`). Every shard is made again when `changed`
     /// is nil (nothing to compare with), holds the site's settings, or the site's shards are
-    /// others than before. Gives every shard's files, the problems Pagefind had, and the cache
-    /// folders of the indexes replaced (to remove once the site serves the new ones).
+    /// others than before. Gives the problems Pagefind had, the files that changed, and the cache
+    /// folders of the indexes replaced (to remove once the site serves the new ones); every
+    /// shard's files are its `searchIndexes`' links.
     mutating func search(_ renderer: Renderer, stage: SearchStage, changed: Set<String>?, language: String, routes: Routes) -> ServedSearch {
         let names = renderer.searchShardNames()
         if let changed, !changed.contains(Facts.siteKey), names == searchIndexes.map(\.name) {
@@ -62,7 +61,7 @@ extension LastBuild {
                     searchIndexes[index] = ServedIndex(name: name, key: key, reads: reads[place], links: links)
                 }
             }
-            return ServedSearch(links: searchIndexes.flatMap(\.links), problems: outcome.problems, indexed: outcome.indexed, remade: stale.count,
+            return ServedSearch(problems: outcome.problems, indexed: outcome.indexed, remade: stale.count,
                                 shards: names.count, replaced: replaced, changedLinks: changedLinks)
         }
         return remakeSearch(renderer, stage, language, routes)
@@ -81,7 +80,7 @@ extension LastBuild {
             links = links.dropFirst(own.count)
             return ServedIndex(name: shard.shard.name, key: key, reads: Set(shard.reads.map(\.key)), links: Array(own))
         }
-        return ServedSearch(links: outcome.links, problems: outcome.problems, indexed: outcome.indexed, remade: shards.count, shards: shards.count,
+        return ServedSearch(problems: outcome.problems, indexed: outcome.indexed, remade: shards.count, shards: shards.count,
                             replaced: [], changedLinks: nil)
     }
 }

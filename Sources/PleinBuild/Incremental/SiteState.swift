@@ -331,7 +331,6 @@ public struct SiteState: Sendable {
         if searching, serving, let searchStage {
             let made = last.search(renderer, stage: searchStage, changed: changed, language: content.site.language.rawValue,
                                    routes: Routes(baseURL: model.site.baseURL))
-            publishedLinks += made.links
             notes += made.problems.map { "search: \($0); that part of the site is missing from search" }
             (searchReplaced, searchLinksChanged) = (made.replaced, made.changedLinks)
             timer.lap("search (\(made.remade) of \(made.shards) indexes made again, \(made.indexed) by Pagefind)")
@@ -364,6 +363,8 @@ public struct SiteState: Sendable {
             update.changed.sort()
             update.removed.sort()
         } else {
+            // (serve's search files as `LastBuild.search` left them: gathered only when taken in again.)
+            if searching, serving { publishedLinks += last.searchIndexes.flatMap(\.links) }
             last.take(assets: assets, imageLinks: publishedLinks, attachments: media.attachments, copies: media.copies, into: &update)
         }
         for key in searchReplaced { SearchStage.remove(key, in: options.cacheRoot + "/search") }
