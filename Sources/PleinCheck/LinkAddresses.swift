@@ -39,7 +39,7 @@ extension CheckRun {
                     continue
                 }
                 guard Self.hasLinkOpening(line) else { continue }
-                found += Self.spacedLinks(inLine: String(decoding: line, as: UTF8.self), line: body.line + offset)
+                found += Self.spacedLinks(inLine: line, line: body.line + offset)
             }
         }
         return found
@@ -52,20 +52,26 @@ extension CheckRun {
         return false
     }
 
-    private static func spacedLinks(inLine text: String, line: Int) -> [SpacedLink] {
+    /// The links of one line whose address has a space. The line is looked at as bytes (every
+    /// line with a link passes here: a paragraph of a long text is one line): the marks are ASCII,
+    /// which UTF-8 never holds inside another character; only a link whose address holds a space
+    /// or a tab becomes text.
+    private static func spacedLinks(inLine bytes: UnsafeBufferPointer<UInt8>, line: Int) -> [SpacedLink] {
         var found: [SpacedLink] = []
-        let characters = Array(text)
-        let closing = Self.closingBrackets(characters)
+        let closing = Self.closingBrackets(bytes)
         var index = 0
-        while index < characters.count {
-            guard characters[index] == "[", let close = closing[index],
-                  close + 1 < characters.count, characters[close + 1] == "(",
-                  let end = characters[(close + 2)...].firstIndex(where: { $0 == ")" || $0 == "(" || $0 == "<" }), characters[end] == ")"
+        while index < bytes.count {
+            let close = bytes[index] == 0x5B ? closing[index] : -1
+            guard close >= 0, close + 1 < bytes.count, bytes[close + 1] == 0x28,
+                  let end = (close + 2..<bytes.count).first(where: { bytes[$0] == 0x29 || bytes[$0] == 0x28 || bytes[$0] == 0x3C }),
+                  bytes[end] == 0x29
             else {
                 index += 1
                 continue
             }
-            var address = String(characters[(close + 2)..<end]).trimmingCharacters(in: .whitespaces)
+            defer { index = end + 1 }
+            guard bytes[(close + 2)..<end].contains(where: { $0 == 0x20 || $0 == 0x09 }) else { continue }
+            var address = String(decoding: UnsafeBufferPointer(rebasing: bytes[(close + 2)..<end]), as: UTF8.self).trimmingCharacters(in: .whitespaces)
             // A title after the address ("…" or '…') is Markdown as it should be: set it aside.
             var title = ""
             if let last = address.last, last == "\"" || last == "'",
@@ -75,25 +81,25 @@ extension CheckRun {
                 address = String(address[..<address.index(before: open)]).trimmingCharacters(in: .whitespaces)
             }
             if address.contains(where: { $0 == " " || $0 == "\t" }) {
-                let image = index > 0 && characters[index - 1] == "!"
+                let image = index > 0 && bytes[index - 1] == 0x21
                 let start = image ? index - 1 : index
-                found.append(SpacedLink(written: String(characters[start...end]), address: address, title: title, image: image,
-                                        line: line, column: start + 1))
+                let before = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<start]), as: UTF8.self)
+                found.append(SpacedLink(written: String(decoding: UnsafeBufferPointer(rebasing: bytes[start...end]), as: UTF8.self), address: address,
+                                        title: title, image: image, line: line, column: before.count + 1))
             }
-            index = end + 1
         }
         return found
     }
 
-    /// For each `[` of a line, the `]` that closes it (brackets may nest), found in one pass: a
-    /// line of many unclosed brackets costs what its length does.
-    private static func closingBrackets(_ characters: [Character]) -> [Int: Int] {
-        var closing: [Int: Int] = [:]
+    /// For each `[` of a line, the index of the `]` that closes it (brackets may nest; -1 where
+    /// none does), found in one pass: a line of many unclosed brackets costs what its length does.
+    private static func closingBrackets(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var closing = [Int](repeating: -1, count: bytes.count)
         var open: [Int] = []
-        for (index, character) in characters.enumerated() {
-            if character == "[" {
+        for index in bytes.indices {
+            if bytes[index] == 0x5B {
                 open.append(index)
-            } else if character == "]", let opened = open.popLast() {
+            } else if bytes[index] == 0x5D, let opened = open.popLast() {
                 closing[opened] = index
             }
         }

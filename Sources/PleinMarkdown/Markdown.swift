@@ -24,12 +24,34 @@ public enum Markdown {
         Engine.shared.render(source, headingOffset: headingOffset, idPrefix: idPrefix, absoluteURL: absoluteURL)
     }
 
+    /// One text to render with `render(_:)`: what `render(_:headingOffset:idPrefix:absoluteURL:)` takes.
+    public struct Text {
+        public let source: String
+        public let headingOffset: Int
+        public let idPrefix: String
+        public let absoluteURL: ((String) -> String)?
+
+        public init(_ source: String, headingOffset: Int = 1, idPrefix: String = "", absoluteURL: ((String) -> String)? = nil) {
+            (self.source, self.headingOffset, self.idPrefix, self.absoluteURL) = (source, headingOffset, idPrefix, absoluteURL)
+        }
+    }
+
+    /// Renders several texts, in order, as `render(_:headingOffset:idPrefix:absoluteURL:)` renders
+    /// each: the part of cmark-gfm's parse that runs one text at a time in the process (see
+    /// `Engine`) is taken once for them all, so that threads rendering batches side by side
+    /// wait for each other once a batch, not once a text.
+    public static func render(_ texts: [Text]) -> [RenderedMarkdown] {
+        Engine.shared.render(texts)
+    }
+
     /// The version of the cmark-gfm library plein runs with.
     public static var libraryVersion: String { String(cString: cmark_version_string()) }
 
     /// Whether a link target may appear in output: no `javascript:`, `vbscript:`, `file:`,
     /// and `data:` only for raster images.
     public static func isSafeURL(_ url: String) -> Bool {
+        // (Without a colon there is no scheme: most of a site's own links.)
+        guard url.utf8.contains(58) else { return true }
         let trimmed = url.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         // Browsers ignore ASCII control characters and whitespace inside the scheme.
         let scheme = String(trimmed.prefix { $0 != ":" }.filter { !$0.isWhitespace && !($0.asciiValue.map { $0 < 0x20 } ?? false) }).lowercased()
@@ -101,17 +123,34 @@ private final class Engine: Sendable {
         idPrefix: String,
         absoluteURL: ((String) -> String)?
     ) -> RenderedMarkdown {
+        render([Markdown.Text(source, headingOffset: headingOffset, idPrefix: idPrefix, absoluteURL: absoluteURL)])[0]
+    }
+
+    func render(_ texts: [Markdown.Text]) -> [RenderedMarkdown] {
         // A text cmark-gfm would take minutes over is never given to it: `plein check` and the
         // build's check refuse it at its line; shown as it is, should it be rendered anyway.
-        if MarkdownBounds.excess(source) != nil {
-            var writer = MarkupWriter(capacity: source.utf8.count + 16)
-            writer.element("pre", text: source)
-            return RenderedMarkdown(html: writer.html, absoluteHTML: nil, links: [], text: "")
+        let excessive = texts.map { MarkdownBounds.excess($0.source) != nil }
+        let parsers = zip(texts, excessive).map { text, excessive in excessive ? nil : parse(text.source) }
+        defer { for parser in parsers { if let parser { cmark_parser_free(parser) } } }
+        finishLock.lock()
+        let documents = parsers.map { parser in parser.flatMap { cmark_parser_finish($0) } }
+        finishLock.unlock()
+        return texts.indices.map { index in
+            let (text, parser, document) = (texts[index], parsers[index], documents[index])
+            if excessive[index] {
+                var writer = MarkupWriter(capacity: text.source.utf8.count + 16)
+                writer.element("pre", text: text.source)
+                return RenderedMarkdown(html: writer.html, absoluteHTML: nil, links: [], text: "")
+            }
+            guard let parser, let document else { return RenderedMarkdown(html: .empty, absoluteHTML: nil, links: [], text: "") }
+            defer { cmark_node_free(document) }
+            return render(document, parser: parser, text)
         }
-        guard let parser = cmark_parser_new(options) else {
-            return RenderedMarkdown(html: .empty, absoluteHTML: nil, links: [], text: "")
-        }
-        defer { cmark_parser_free(parser) }
+    }
+
+    /// A parser with the extensions and `source` fed to it: its blocks parsed, its inlines not yet.
+    private func parse(_ source: String) -> OpaquePointer? {
+        guard let parser = cmark_parser_new(options) else { return nil }
         for name in extensionNames {
             if let ext = cmark_find_syntax_extension(name) {
                 cmark_parser_attach_syntax_extension(parser, ext)
@@ -123,29 +162,29 @@ private final class Engine: Sendable {
                 if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
             }
         }
-        finishLock.lock()
-        let document = cmark_parser_finish(parser)
-        finishLock.unlock()
-        guard let document else {
-            return RenderedMarkdown(html: .empty, absoluteHTML: nil, links: [], text: "")
-        }
-        defer { cmark_node_free(document) }
+        return parser
+    }
 
-        let links = prepare(document, headingOffset: headingOffset)
+    /// The HTML, links and text of a parsed document.
+    private func render(_ document: OpaquePointer, parser: OpaquePointer, _ text: Markdown.Text) -> RenderedMarkdown {
+        let links = prepare(document, headingOffset: text.headingOffset)
         let extensions = cmark_parser_get_syntax_extensions(parser)
-        let html = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
+        let html = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: text.idPrefix)
         var absoluteHTML: String?
         // Rendering again only pays when a target changes (relative links; most are absolute).
-        if let absoluteURL, links.contains(where: { absoluteURL($0.url) != $0.url }) {
-            rewriteURLs(document, with: absoluteURL)
-            absoluteHTML = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: idPrefix)
-        } else if absoluteURL != nil {
-            absoluteHTML = html
+        if let absoluteURL = text.absoluteURL {
+            let targets = links.map { absoluteURL($0.url) }
+            if zip(links, targets).contains(where: { $0.url != $1 }) {
+                rewriteURLs(document, with: absoluteURL)
+                absoluteHTML = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: text.idPrefix)
+            } else {
+                absoluteHTML = html
+            }
         }
-        let text = plainText(document)
+        let plain = plainText(document)
         // cmark-gfm's safe mode left raw HTML out, and `prepare` removed dangerous targets.
         return RenderedMarkdown(html: TrustedHTML(madeByPlein: html), absoluteHTML: absoluteHTML.map { TrustedHTML(madeByPlein: $0) },
-                                links: links, text: text)
+                                links: links, text: plain)
     }
 
     /// The text of a body, for summaries and feeds: cmark's plain text, with every table as its
@@ -246,7 +285,7 @@ private final class Engine: Sendable {
     /// Footnote ids are `fn-1`, `fnref-1` in every document; a prefix keeps them unique per page.
     private func finishHTML(_ html: String, prefix: String) -> String {
         // HTML, not XHTML: `<br />` becomes `<br>`. Text never holds a raw " />" (cmark escapes `>`).
-        var html = Self.replacing(html, " />", ">")
+        var html = ByteSearch.replacing(html, " />", ">")
         if ByteSearch.contains(html, "<input type=\"checkbox\"") { html = Self.labelTaskItems(html) }
         guard ByteSearch.contains(html, "data-footnote") else { return html }
         // The footnote list has no heading of its own: a `div`, not a `section` (raw HTML is
@@ -258,7 +297,7 @@ private final class Engine: Sendable {
             ("id=\"fn-", "id=\"fn-\(prefix)-"), ("id=\"fnref-", "id=\"fnref-\(prefix)-"),
             ("href=\"#fn-", "href=\"#fn-\(prefix)-"), ("href=\"#fnref-", "href=\"#fnref-\(prefix)-"),
         ] {
-            out = Self.replacing(out, old, new)
+            out = ByteSearch.replacing(out, old, new)
         }
         return out
     }
@@ -293,31 +332,6 @@ private final class Engine: Sendable {
             bytes.formIndex(after: &index)
         }
         return nil
-    }
-
-    /// Replaces every `target` by `replacement`, on bytes (Foundation's replace is slow on Linux).
-    static func replacing(_ text: String, _ target: String, _ replacement: String) -> String {
-        let t = Array(target.utf8), r = Array(replacement.utf8)
-        var text = text
-        return text.withUTF8 { bytes -> String? in
-            guard let first = t.first else { return nil }
-            var out: [UInt8] = []
-            var i = 0, last = 0
-            while i + t.count <= bytes.count {
-                if bytes[i] == first, bytes[i..<(i + t.count)].elementsEqual(t) {
-                    if out.isEmpty { out.reserveCapacity(bytes.count) }
-                    out += bytes[last..<i]
-                    out += r
-                    i += t.count
-                    last = i
-                } else {
-                    i += 1
-                }
-            }
-            guard last > 0 else { return nil }
-            out += bytes[last..<bytes.count]
-            return String(decoding: out, as: UTF8.self)
-        } ?? text
     }
 
     /// Runs of ASCII whitespace become one space; leading and trailing ones go (on bytes: this

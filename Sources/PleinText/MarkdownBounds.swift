@@ -25,11 +25,33 @@ public enum MarkdownBounds {
     }
 
     /// The first line past a bound, or nil.
+    /// (Every text passes here twice, in check and in render: a text with no more marks of a
+    /// kind in all than a bound allows is not looked at line by line for it.)
     public static func excess(_ markdown: String) -> (line: Int, excess: Excess)? {
-        if let (line, depth) = tooDeep(markdown) { return (line, .nesting(depth: depth)) }
-        if let (line, runs) = tooManyDelimiters(markdown) { return (line, .delimiters(runs: runs)) }
-        if let (line, references) = tooManyFootnoteReferences(markdown) { return (line, .footnotes(references: references)) }
+        let marks = self.marks(markdown)
+        if marks.containers > maxNesting, let (line, depth) = tooDeep(markdown) { return (line, .nesting(depth: depth)) }
+        if marks.emphasis > maxDelimiterRuns, let (line, runs) = tooManyDelimiters(markdown) { return (line, .delimiters(runs: runs)) }
+        if marks.carets > maxFootnoteReferences, let (line, references) = tooManyFootnoteReferences(markdown) {
+            return (line, .footnotes(references: references))
+        }
         return nil
+    }
+
+    /// How many bytes of the text could open a container (`>`, `-`, `+`, `*`, a digit), are
+    /// emphasis marks (`*`, `_`), or could make a footnote reference (`^`): none of the bounds
+    /// can be passed with fewer.
+    static func marks(_ markdown: String) -> (containers: Int, emphasis: Int, carets: Int) {
+        var text = markdown
+        return text.withUTF8 { bytes in
+            var (containers, emphasis, carets) = (0, 0, 0)
+            for byte in bytes {
+                let isEmphasis = byte == 42 || byte == 95
+                emphasis &+= isEmphasis ? 1 : 0
+                containers &+= (byte == 62 || byte == 45 || byte == 43 || byte == 42 || (byte >= 48 && byte <= 57)) ? 1 : 0
+                carets &+= byte == 94 ? 1 : 0
+            }
+            return (containers, emphasis, carets)
+        }
     }
 
     /// The first line (0-based) at which the text has made more than `maxFootnoteReferences`

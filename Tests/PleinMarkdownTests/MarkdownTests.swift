@@ -17,6 +17,22 @@ import Testing
         }
     }
 
+    /// The byte replacement of rendered bodies: Foundation's answer for ASCII targets, at the
+    /// start, the end, side by side, where the pivot byte recurs without a match, and in a
+    /// batch of texts rendered together as each alone.
+    @Test func byteReplacementReplacesWhatFoundationReplaces() {
+        let texts = ["", " />", "a />b />", "<br /><br />", "x/ /> //>", "één /> 🚲 />", "/ / / ", "abc", "id=\"fn-1\" id=\"fn-2\""]
+        for text in texts {
+            for (target, replacement) in [(" />", ">"), ("id=\"fn-", "id=\"fn-x-"), ("/", ""), ("é", "e"), ("abc", "abcabc")] {
+                #expect(ByteSearch.replacing(text, target, replacement) == text.replacingOccurrences(of: target, with: replacement),
+                        "\(text) / \(target)")
+            }
+        }
+        let sources = ["# A\n\n*b* [c](/d/) ~~e~~", String(repeating: "[", count: 40) + "x", "f[^1]\n\n[^1]: g", ""]
+        let together = Markdown.render(sources.map { Markdown.Text($0, idPrefix: "p", absoluteURL: { "https://x.org" + $0 }) })
+        #expect(together == sources.map { Markdown.render($0, idPrefix: "p", absoluteURL: { "https://x.org" + $0 }) })
+    }
+
     @Test func rendersGitHubFlavouredMarkdown() {
         let out = Markdown.render("""
             # Titel

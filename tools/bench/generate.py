@@ -9,6 +9,9 @@ writes /tmp/bench-10k/content (plein) and /tmp/bench-10k/hugo (a Hugo site of th
 of the reports and members: see `hugo_site`). `--shape same-pages` leaves out of plein's content
 what Hugo's site does not render (replies, groups, study places, check-ins, pages, members' homes,
 diving logs and follows), so that the two build the same pages; the default, `full`, has them all.
+`--shape realistic` is `same-pages` with texts written as people write them: reports of 2-4 KB in
+four to six paragraphs with a bulleted list, emphasis, and links to the site's own pages and to
+others (`Gen.prose`).
 """
 import argparse, os, random, shutil
 
@@ -41,7 +44,8 @@ class Gen:
     def __init__(self, seed, reports, out, shape="full"):
         self.r = random.Random(seed)
         # "full": every record kind; "same-pages": only what Hugo's twin renders too (reports in
-        # their areas, members with their profiles), so that the two build the same pages.
+        # their areas, members with their profiles), so that the two build the same pages;
+        # "realistic": the same pages, of texts written as people write them (`prose`).
         self.shape = shape
         self.reports, self.out = reports, out
         self.members, self.groups = 2000, 200
@@ -68,6 +72,40 @@ class Gen:
             parts.append(p)
             length += len(p)
         return "\n\n".join(parts) + "\n"
+
+    def prose(self, low, high, links=()):
+        """A text as people write one ("realistic"): four to six paragraphs of longer sentences,
+        some words in *emphasis* or **bold**, links inside sentences to the site's own pages
+        (`links`: paths such as /reports/<area>/<slug>/) and to other sites, and one bulleted list;
+        between `low` and `high` bytes."""
+        target = self.r.randint(low, high)
+
+        def sentence():
+            words = [self.r.choice(WORDS) for _ in range(self.r.randint(10, 24))]
+            pick = self.r.random()
+            at = self.r.randrange(1, len(words) - 2)
+            if pick < 0.18:
+                words[at] = f"*{words[at]}*"
+            elif pick < 0.28:
+                words[at] = f"**{words[at]} {words[at + 1]}**"
+                del words[at + 1]
+            elif pick < 0.36 and links:
+                words[at] = f"[{words[at]} {words[at + 1]}]({self.r.choice(links)})"
+                del words[at + 1]
+            elif pick < 0.42:
+                site = self.r.choice(["https://www.amsterdam.nl/", "https://www.politie.nl/mijn-buurt/", "https://nl.wikipedia.org/wiki/Buurt",
+                                      "https://www.knmi.nl/nederland-nu/weer", "https://9292.nl/"])
+                words[at] = f"[{words[at]}]({site})"
+            s = " ".join(words)
+            return s[0].upper() + s[1:] + self.r.choice([".", ".", ".", "!", "?"])
+
+        paragraphs = [" ".join(sentence() for _ in range(self.r.randint(3, 6))) for _ in range(self.r.randint(4, 6))]
+        listed = "\n".join(f"- {sentence()}" for _ in range(self.r.randint(3, 6)))
+        paragraphs.insert(self.r.randint(1, len(paragraphs) - 1), listed)
+        text = "\n\n".join(paragraphs)
+        while len(text.encode()) < target:
+            text += "\n\n" + " ".join(sentence() for _ in range(self.r.randint(3, 5)))
+        return text + "\n"
 
     def write(self, root, path, text):
         full = os.path.join(root, path)
@@ -101,7 +139,9 @@ class Gen:
             members.append((slugify(name), name))
         areas = [str(1001 + i) for i in range(40)]
         report_ids = []
-        hugo_pages = []
+        realistic = self.shape == "realistic"
+        # (The site's own pages a realistic text links to: members', areas', earlier reports'.)
+        links = [f"/users/{id}/" for id, _ in members[:200]] + [f"/reports/{area}/" for area in areas]
         for a, area in enumerate(areas):
             lat, lon = 52.30 + (a % 8) * 0.02, 4.80 + (a // 8) * 0.03
             text = f"name: Gebied {area}\ncenter: {{lat: {lat}, lon: {lon}}}\n"
@@ -119,7 +159,7 @@ class Gen:
             slug = f"{t:%Y-%m-%d}-{slugify(title)[:40].strip('-')}-{i}"
             category = self.r.choice(CATEGORIES)
             author = self.r.choice(members)[0]
-            body = self.body(2000)
+            body = self.prose(2000, 4000, links) if realistic else self.body(2000)
             lat = round(52.30 + (areas.index(area) % 8) * 0.02 + self.r.uniform(-0.005, 0.005), 6)
             lon = round(4.80 + (areas.index(area) // 8) * 0.03 + self.r.uniform(-0.008, 0.008), 6)
             front = (f"---\ntitle: \"{title}\"\ncategory: {category}\nat: {at}\nauthor: {author}\n"
@@ -134,6 +174,8 @@ class Gen:
             else:
                 self.write(c, f"reports/{area}/{slug}.md", front + body)
             report_ids.append(f"{area}/{slug}")
+            if len(links) < 400 or self.r.random() < 0.05:
+                links.append(f"/reports/{area}/{slug}/")
             self.write(self.hugo, f"content/reports/{area}/{slug}.md",
                        f"---\ntitle: \"{title}\"\ndate: {at}\ncategory: \"{category}\"\nusers: [\"{author}\"]\n"
                        f"location: {{lat: {lat}, lon: {lon}}}\n---\n{body}")
@@ -149,7 +191,7 @@ class Gen:
                 lines.append(f"diving: {{certification: PADI Open Water, years: {self.r.randint(1, 20)}, dives: {self.r.randint(5, 500)}}}")
             if full and j % 7 == 0:
                 lines.append("follows: [" + ", ".join(self.r.sample(report_ids, 3)) + "]")
-            bio = self.body(500)
+            bio = self.prose(300, 700) if realistic else self.body(500)
             self.write(c, f"users/{id}.md", "---\n" + "\n".join(lines) + "\n---\n" + bio)
             # A member is a term of the `users` taxonomy: its page (the profile, then the member's
             # reports) and its feed, at /users/<id>/ as plein's.
@@ -269,8 +311,9 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--members", type=int, default=2000)
     parser.add_argument("--groups", type=int, default=200)
-    parser.add_argument("--shape", choices=["full", "same-pages"], default="full",
-                        help="full: every record kind; same-pages: reports and members only, the pages Hugo's twin makes")
+    parser.add_argument("--shape", choices=["full", "same-pages", "realistic"], default="full",
+                        help="full: every record kind; same-pages: reports and members only, the pages Hugo's twin makes; "
+                             "realistic: the same pages, of 2-4 KB texts written as people write them")
     args = parser.parse_args()
     gen = Gen(args.seed, args.reports, args.out, args.shape)
     gen.members, gen.groups = args.members, args.groups

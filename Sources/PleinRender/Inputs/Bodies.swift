@@ -71,15 +71,19 @@ public struct Bodies: Sendable {
         return [Job(file: r.file, markdown: r.body.markdown, page: page)] + r.replies.map { Job(file: $0.file, markdown: $0.body.markdown, page: page) }
     }
 
-    /// Renders `jobs` on all cores.
+    /// Renders `jobs` on all cores, in batches of texts (`Markdown.render(_:)`: the threads wait
+    /// for each other in cmark-gfm once a batch).
     public static func render(_ jobs: [Job], routes: Routes) -> Bodies {
-        let results = parallelMap(jobs) { job in
-            let page = routes.absolute(job.page)
-            return (job.file, Markdown.render(
-                job.markdown, headingOffset: 1, idPrefix: Slug.make(job.file),
-                absoluteURL: { resolve($0, against: page) }))
+        let batch = 24
+        let batches = stride(from: 0, to: jobs.count, by: batch).map { jobs[$0..<min($0 + batch, jobs.count)] }
+        let results = parallelMap(batches) { batch in
+            let texts = batch.map { job in
+                let page = routes.absolute(job.page)
+                return Markdown.Text(job.markdown, headingOffset: 1, idPrefix: Slug.make(job.file), absoluteURL: { resolve($0, against: page) })
+            }
+            return Array(zip(batch.map(\.file), Markdown.render(texts)))
         }
-        return Bodies(rendered: Dictionary(results, uniquingKeysWith: { a, _ in a }))
+        return Bodies(rendered: Dictionary(results.joined(), uniquingKeysWith: { a, _ in a }))
     }
 
     public mutating func merge(_ other: Bodies) {
@@ -100,12 +104,16 @@ public struct Bodies: Sendable {
 /// Resolves a link target against an absolute page URL, as a browser would.
 public func resolve(_ target: String, against page: String) -> String {
     if target.hasPrefix("#") { return page + target }
-    if let colon = target.firstIndex(of: ":"),
+    if target.utf8.contains(58), let colon = target.firstIndex(of: ":"),
        target[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
         return target  // already absolute (https:, mailto:, …)
     }
-    guard let schemeEnd = page.range(of: "://") else { return target }
-    let hostEnd = page[schemeEnd.upperBound...].firstIndex(of: "/") ?? page.endIndex
+    // (On bytes: this runs for every link of every text.)
+    let bytes = page.utf8
+    guard let colon = bytes.indices.first(where: { bytes[$0] == 58 && bytes[bytes.index(after: $0)...].starts(with: "//".utf8) })
+    else { return target }
+    let schemeEnd = colon..<bytes.index(colon, offsetBy: 3)
+    let hostEnd = bytes[schemeEnd.upperBound...].firstIndex(of: 47) ?? page.endIndex
     let origin = String(page[..<hostEnd])
     if target.hasPrefix("//") { return String(page[..<schemeEnd.lowerBound]) + ":" + target }
     if target.hasPrefix("/") { return origin + target }
