@@ -84,8 +84,9 @@ def wait_for_quiet_disk(work):
 
 def corpus(work, reports, shape="full"):
     """The generated community for `reports`, made again only when the generator changed: "full",
-    every record kind (groups, albums, goals, replies, check-ins, pages), or "same-pages", only the
-    reports in their areas and the members, whose pages Hugo's twin renders as well."""
+    every record kind (groups, albums, goals, replies, check-ins, pages), "same-pages", only the
+    reports in their areas and the members, whose pages Hugo's twin renders as well, or
+    "realistic", the same pages of texts written as people write them (2-4 KB reports)."""
     folder = os.path.join(work, f"reports-{reports}" if shape == "full" else f"{shape}-{reports}")
     stamp = os.path.join(folder, "generated-by")
     with open(GENERATOR, "rb") as f:
@@ -159,6 +160,8 @@ def compare(work, reports, runs, search=True):
     has deleted nothing."""
     folder = corpus(work, reports, "same-pages")
     full = os.path.join(corpus(work, reports), "content")
+    # The same pages of texts as people write them, with their own Hugo twin.
+    realistic = corpus(work, reports, "realistic")
     plein_out, hugo_out = os.path.join(folder, "plein-out"), os.path.join(folder, "hugo-out")
     plein_cache = os.path.join(folder, "plein-cache")
 
@@ -169,6 +172,7 @@ def compare(work, reports, runs, search=True):
     def hugo_cmd(out):
         return ["hugo", "--quiet", "--destination", out]
     hugo_dir = os.path.join(folder, "hugo")
+    realistic_hugo = os.path.join(realistic, "hugo")
     pagefind = pagefind_executable() if search else None
 
     def hugo_and_pagefind(out):
@@ -186,7 +190,10 @@ def compare(work, reports, runs, search=True):
     print(f"{reports} reports: warm-up", flush=True)
     run(plein_cmd(plein_out, plein_cache), env=env)
     run(hugo_cmd(hugo_out), cwd=hugo_dir, env=env)
-    samples = {"plein": [], "fresh": [], "hugo": [], "search": [], "hugo_search": [], "full": []}
+    run(plein_cmd(os.path.join(scratch, "realistic-warm-up", "public"), os.path.join(scratch, "realistic-warm-up", "cache"),
+                  os.path.join(realistic, "content")), env=env)
+    run(hugo_cmd(os.path.join(scratch, "hugo-realistic-warm-up")), cwd=realistic_hugo, env=env)
+    samples = {"plein": [], "fresh": [], "hugo": [], "search": [], "hugo_search": [], "full": [], "realistic": [], "hugo_realistic": []}
     searched = os.path.join(scratch, "plein-search-0", "public")
     for i in range(runs):
         print(f"{reports} reports: run {i + 1} of {runs}", flush=True)
@@ -196,6 +203,9 @@ def compare(work, reports, runs, search=True):
         samples["hugo"].append(run(hugo_cmd(os.path.join(scratch, f"hugo-{i}")), cwd=hugo_dir, env=env)[:3])
         full_out = os.path.join(scratch, f"full-{i}")
         samples["full"].append(run(plein_cmd(full_out + "/public", full_out + "/cache", full), env=env)[:3])
+        real_out = os.path.join(scratch, f"realistic-{i}")
+        samples["realistic"].append(run(plein_cmd(real_out + "/public", real_out + "/cache", os.path.join(realistic, "content")), env=env)[:3])
+        samples["hugo_realistic"].append(run(hugo_cmd(os.path.join(scratch, f"hugo-realistic-{i}")), cwd=realistic_hugo, env=env)[:3])
         if pagefind:
             # With search as a user gets it (Pagefind found as `make site` installs it), and Hugo's
             # pages indexed by the Pagefind CLI.
@@ -205,7 +215,8 @@ def compare(work, reports, runs, search=True):
             samples["search"].append(run(plein_cmd(out + "/public", out + "/cache"), env=with_search)[:3])
             samples["hugo_search"].append(hugo_and_pagefind(os.path.join(scratch, f"hugo-search-{i}")))
     result = {"reports": reports, "kinds": output_kinds(plein_out)[:8], "same": same_paths(plein_out, hugo_out)}
-    tools = [("plein", plein_out), ("fresh", plein_out), ("hugo", hugo_out), ("full", os.path.join(scratch, "full-0", "public"))]
+    tools = [("plein", plein_out), ("fresh", plein_out), ("hugo", hugo_out), ("full", os.path.join(scratch, "full-0", "public")),
+             ("realistic", os.path.join(scratch, "realistic-0", "public")), ("hugo_realistic", os.path.join(scratch, "hugo-realistic-0"))]
     if pagefind:
         tools += [("search", searched), ("hugo_search", os.path.join(scratch, "hugo-search-0"))]
     for tool, out in tools:
@@ -654,13 +665,15 @@ def chosen(name):
     return ONLY is None or any(part.lower() in name.lower() for part in ONLY)
 
 
-def edit_kinds(work, reports, edits):
+def edit_kinds(work, reports, edits, shape="full"):
     """Every kind of edit, `edits` each to a different record: in `plein serve`, milliseconds
     from the save to the record's own page showing it, and to the whole update done (the
     server's log says it rebuilt); then `plein build` with the build store after the same edit;
-    and `plein build` after the first edit that follows a fresh build."""
+    and `plein build` after the first edit that follows a fresh build. On the community of
+    `shape`: "full" (`generate.py`) or "realistic-full" (every record kind, texts as people
+    write them)."""
     import urllib.request, socket
-    folder = corpus(work, reports)
+    folder = corpus(work, reports, shape)
     content = os.path.join(folder, "content")
     env = dict(os.environ, NO_COLOR="1", PLEIN_PAGEFIND="none")
     env.pop("PLEIN_TIMINGS", None)
@@ -826,13 +839,14 @@ def edit_kinds(work, reports, edits):
         clean.append(run([PLEIN, "build", "--content", content, "--templates", theme,
                           "--output", os.path.join(scratch, "public"), "--cache", os.path.join(scratch, "cache")], env=env)[0])
         discard(work, scratch)
-    return {"reports": reports, "kinds": results, "fresh": fresh, "clean": clean, "title": title, "whole": list(whole)}
+    return {"reports": reports, "shape": shape, "kinds": results, "fresh": fresh, "clean": clean, "title": title, "whole": list(whole)}
 
 
 def kinds_table(measured):
     """One row per kind of edit, medians and p90s, with issue 56's targets."""
     med = statistics.median
-    lines = [f"- Every kind of edit at {measured['reports']:,} reports ({len(next(iter(measured['kinds'].values()))['all'])} edits of each, "
+    community = " (texts as people write them: `generate.py --shape realistic-full`)" if measured.get("shape") == "realistic-full" else ""
+    lines = [f"- Every kind of edit at {measured['reports']:,} reports{community} ({len(next(iter(measured['kinds'].values()))['all'])} edits of each, "
              "each to a different record; medians, p90 in brackets):", "",
              "| edit | `serve`: saved → its page shows it | `serve`: every output current | `build` after it |", "| --- | ---: | ---: | ---: |"]
     verdicts = []
@@ -1008,6 +1022,8 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None, search=Non
                   "and a GeoJSON map; per member the profile with their reports and a feed; the members, the home page, "
                   "the sitemap). plein fresh, full community: the same number of reports with every record kind (replies, "
                   "groups with goals and albums, check-ins, pages; `generate.py`), which Hugo's twin does not render. "
+                  "Realistic: the same pages of texts written as people write them (`--shape realistic`: reports of 2-4 KB in four to "
+                  "six paragraphs with a bulleted list, emphasis and links to the site's pages and to others), plein fresh and Hugo's twin. "
                   "plein fresh: no output and no cache (a deploy from a clean checkout); plein warm: the last output present "
                   "(`--fresh`, so the build store skips nothing); Hugo: into an empty folder. With search: plein's fresh build with "
                   "Pagefind as `make site` installs it, against Hugo followed by the Pagefind CLI over Hugo's output. Fresh and Hugo builds go into folders "
@@ -1016,9 +1032,10 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None, search=Non
                   "| reports | tool | wall | CPU | peak memory | pages | files written | on disk | pages/s |",
                   "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     names = {"fresh": "plein fresh", "plein": "plein warm", "hugo": "hugo", "search": "plein fresh, with search",
-             "hugo_search": "hugo + Pagefind CLI", "full": "plein fresh, full community"}
+             "hugo_search": "hugo + Pagefind CLI", "full": "plein fresh, full community", "realistic": "plein fresh, realistic texts",
+             "hugo_realistic": "hugo, realistic texts"}
     for r in results:
-        for tool in ("fresh", "plein", "hugo", "search", "hugo_search", "full"):
+        for tool in ("fresh", "plein", "hugo", "search", "hugo_search", "full", "realistic", "hugo_realistic"):
             if tool not in r:
                 continue
             t = r[tool]
@@ -1028,6 +1045,10 @@ def table(results, inc, img, runs, large_runs, hist=None, store=None, search=Non
         for tool in ("fresh", "plein"):
             p = r[tool]
             lines.append(f"| {r['reports']:,} | {names[tool]}/Hugo | {p['wall'] / h['wall']:.2f} | {p['cpu'] / h['cpu']:.2f} | "
+                         f"{p['rss'] / h['rss']:.2f} | | | {p['disk'] / h['disk']:.2f} | {(p['pages'] / p['wall']) / (h['pages'] / h['wall']):.2f} |")
+        if "realistic" in r:
+            p, h = r["realistic"], r["hugo_realistic"]
+            lines.append(f"| {r['reports']:,} | realistic texts: plein fresh/Hugo | {p['wall'] / h['wall']:.2f} | {p['cpu'] / h['cpu']:.2f} | "
                          f"{p['rss'] / h['rss']:.2f} | | | {p['disk'] / h['disk']:.2f} | {(p['pages'] / p['wall']) / (h['pages'] / h['wall']):.2f} |")
         if "search" in r:
             p, h = r["search"], r["hugo_search"]
@@ -1163,6 +1184,8 @@ def main():
     parser.add_argument("--search-only", action="store_true", help="only what the search index costs, and query latency in Chromium")
     parser.add_argument("--rebuilds-only", action="store_true", help="only builds with the build store and serve's edit latency")
     parser.add_argument("--kinds-only", action="store_true", help="only every kind of edit, in serve and build")
+    parser.add_argument("--kinds-shapes", nargs="+", default=["full", "realistic-full"], choices=["full", "realistic-full"],
+                        help="the communities every kind of edit is measured on (generate.py's shapes)")
     parser.add_argument("--only", nargs="+", metavar="KIND",
                         help="with --kinds-only: only the kinds of edit whose names hold one of these (\"photo\", \"title\")")
     parser.add_argument("--edits", type=int, default=20, help="edits measured by --rebuilds-only and the extras")
@@ -1194,7 +1217,7 @@ def measure(args):
         print(table([], None, None, args.runs, args.large_runs, search=search))
         return
     if args.kinds_only:
-        measured = [edit_kinds(args.work, n, 5) for n in sizes]
+        measured = [edit_kinds(args.work, n, 5, shape) for n in sizes for shape in args.kinds_shapes]
         for kinds in measured:
             print(json.dumps(kinds))
             print(kinds_table(kinds))
@@ -1217,7 +1240,8 @@ def measure(args):
     search = None if args.skip_extras else search_costs(args.work, sizes[0], min(args.edits, 5))
     text = table(results, inc, img, args.runs, args.large_runs, hist, store, search, small)
     if not args.skip_extras:
-        text += "\n" + kinds_table(edit_kinds(args.work, sizes[0], 5))
+        for shape in args.kinds_shapes:
+            text += "\n" + kinds_table(edit_kinds(args.work, sizes[0], 5, shape))
     for store_large in ([] if args.skip_extras else [rebuilds(args.work, n, args.large_edits) for n in sizes[1:]]):
         text += "\n" + rebuild_growth(store, store_large)
     print()

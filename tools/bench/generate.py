@@ -11,7 +11,7 @@ what Hugo's site does not render (replies, groups, study places, check-ins, page
 diving logs and follows), so that the two build the same pages; the default, `full`, has them all.
 `--shape realistic` is `same-pages` with texts written as people write them: reports of 2-4 KB in
 four to six paragraphs with a bulleted list, emphasis, and links to the site's own pages and to
-others (`Gen.prose`).
+others (`Gen.prose`); `--shape realistic-full` is `full` with such texts (for the edits of every kind).
 """
 import argparse, os, random, shutil
 
@@ -45,7 +45,8 @@ class Gen:
         self.r = random.Random(seed)
         # "full": every record kind; "same-pages": only what Hugo's twin renders too (reports in
         # their areas, members with their profiles), so that the two build the same pages;
-        # "realistic": the same pages, of texts written as people write them (`prose`).
+        # "realistic": the same pages, of texts written as people write them (`prose`);
+        # "realistic-full": every record kind, of such texts.
         self.shape = shape
         self.reports, self.out = reports, out
         self.members, self.groups = 2000, 200
@@ -72,6 +73,11 @@ class Gen:
             parts.append(p)
             length += len(p)
         return "\n\n".join(parts) + "\n"
+
+    def text(self, size):
+        """A short text of about `size` bytes (a reply, a group's, a goal's, a page's): as people
+        write it in the realistic shapes."""
+        return self.prose(size, 2 * size) if self.shape.startswith("realistic") else self.body(size)
 
     def prose(self, low, high, links=()):
         """A text as people write one ("realistic"): four to six paragraphs of longer sentences,
@@ -129,7 +135,7 @@ class Gen:
         places = []
         for i in range(50):
             places.append((f"Plaats {i:02d}", round(52.0 + self.r.random() * 0.8, 4), round(4.3 + self.r.random() * 1.2, 4)))
-        full = self.shape == "full"
+        full = self.shape in ("full", "realistic-full")
         if full:
             self.write(c, "places.yaml", "".join(f"- {{name: {n}, lat: {la}, lon: {lo}}}\n" for n, la, lo in places))
 
@@ -139,7 +145,7 @@ class Gen:
             members.append((slugify(name), name))
         areas = [str(1001 + i) for i in range(40)]
         report_ids = []
-        realistic = self.shape == "realistic"
+        realistic = self.shape.startswith("realistic")
         # (The site's own pages a realistic text links to: members', areas', earlier reports'.)
         links = [f"/users/{id}/" for id, _ in members[:200]] + [f"/reports/{area}/" for area in areas]
         for a, area in enumerate(areas):
@@ -170,7 +176,7 @@ class Gen:
                     rt, rat = self.stamp(int((t - __import__('datetime').datetime(2026, 1, 1)).days) + 1 + k, self.r.randint(0, 1439))
                     who = self.r.choice(members)[0]
                     self.write(c, f"reports/{area}/{slug}/replies/{rt:%Y%m%dT%H%M}-{who}.md",
-                               f"---\nauthor: {who}\nat: {rat}\n---\n{self.body(300)}")
+                               f"---\nauthor: {who}\nat: {rat}\n---\n{self.text(300)}")
             else:
                 self.write(c, f"reports/{area}/{slug}.md", front + body)
             report_ids.append(f"{area}/{slug}")
@@ -208,17 +214,17 @@ class Gen:
             gid = f"groep-{g:03d}"
             people = self.r.sample(members, self.r.randint(5, 15))
             ids = [p[0] for p in people]
-            self.write(c, f"groups/{gid}/index.md", f"---\nname: Groep {g:03d}\nmembers: [{', '.join(ids)}]\ncreated_by: {ids[0]}\n---\n{self.body(300)}")
+            self.write(c, f"groups/{gid}/index.md", f"---\nname: Groep {g:03d}\nmembers: [{', '.join(ids)}]\ncreated_by: {ids[0]}\n---\n{self.text(300)}")
             for k in range(5):
                 done = k % 2 == 0
                 text = f"---\ntitle: \"Doel {k} van groep {g}\"\npoints: {self.r.choice([5, 10, 20, 50])}\nadded_by: {ids[0]}\nadded: 2026-02-01\n"
                 if done:
                     text += f"completed_by: {self.r.choice(ids)}\ncompleted_at: {self.stamp(60 + g % 200, k * 60)[1]}\n"
-                self.write(c, f"groups/{gid}/goals/doel-{k}.md", text + "---\n" + self.body(200))
-            self.write(c, f"groups/{gid}/albums/album-{g:03d}/index.md", f"---\ntitle: Album {g:03d}\ndate: 2026-05-01\n---\n{self.body(200)}")
+                self.write(c, f"groups/{gid}/goals/doel-{k}.md", text + "---\n" + self.text(200))
+            self.write(c, f"groups/{gid}/albums/album-{g:03d}/index.md", f"---\ntitle: Album {g:03d}\ndate: 2026-05-01\n---\n{self.text(200)}")
         for l in range(20):
             self.write(c, f"locations/plek-{l:02d}.md", f"---\nname: Studieplek {l:02d}\naddress: Straat {l}\nlocation: {{lat: 52.3{l:02d}, lon: 4.9{l:02d}}}\n"
-                       f"seats: {self.r.randint(20, 300)}\nstudent_id_required: {'true' if l % 2 else 'false'}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n  sat-sun: \"10:00-18:00\"\n---\n{self.body(300)}")
+                       f"seats: {self.r.randint(20, 300)}\nstudent_id_required: {'true' if l % 2 else 'false'}\nopening_hours:\n  mon-fri: \"08:00-22:00\"\n  sat-sun: \"10:00-18:00\"\n---\n{self.text(300)}")
         for m in range(min(300, self.members)):
             id = members[m][0]
             entries = []
@@ -229,7 +235,7 @@ class Gen:
             self.write(c, f"checkins/{id}.yaml", "".join(entries))
         # The site's own pages (none in Hugo's twin: a handful of pages, for the edits of a page).
         for k, title in enumerate(["Over de buurt", "Contact", "Spelregels", "Privacy", "Vrijwilligers", "Geschiedenis"]):
-            self.write(c, f"pages/{slugify(title)}.md", f"---\ntitle: {title}\norder: {k}\n---\n{self.body(800)}")
+            self.write(c, f"pages/{slugify(title)}.md", f"---\ntitle: {title}\norder: {k}\n---\n{self.text(800)}")
 
     def hugo_site(self):
         """The Hugo site of the same pages as plein's over reports and members: a page per report;
@@ -311,9 +317,9 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--members", type=int, default=2000)
     parser.add_argument("--groups", type=int, default=200)
-    parser.add_argument("--shape", choices=["full", "same-pages", "realistic"], default="full",
+    parser.add_argument("--shape", choices=["full", "same-pages", "realistic", "realistic-full"], default="full",
                         help="full: every record kind; same-pages: reports and members only, the pages Hugo's twin makes; "
-                             "realistic: the same pages, of 2-4 KB texts written as people write them")
+                             "realistic: the same pages, of 2-4 KB texts written as people write them; realistic-full: every record kind, of such texts")
     args = parser.parse_args()
     gen = Gen(args.seed, args.reports, args.out, args.shape)
     gen.members, gen.groups = args.members, args.groups

@@ -95,6 +95,8 @@ struct BuildStore: Sendable {
         /// build that redoes only edited records keeps both as they were.
         var problemCounts: [String: Int] = [:]
         var notes: [String] = []
+        /// Whether the records were written while the build worked (`RecordsAhead`).
+        var recordsSavedAhead = false
     }
 
     struct Damaged: Error { let reason: String }

@@ -158,8 +158,11 @@ extension BuildStore {
                     try putIndex.execute(arguments: [index.name, position, index.key, Self.pack(index.dependencies)])
                 }
                 timer.lap("    save: bodies")
-                try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
-                timer.lap("    save: records")
+                // (Unless written while the build worked: `RecordsAhead`.)
+                if !next.recordsSavedAhead {
+                    try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
+                    timer.lap("    save: records")
+                }
                 try db.execute(sql: "DELETE FROM differences")
                 let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
                 for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }

@@ -22,12 +22,16 @@ struct Remembered: Sendable {
     private(set) var renderedKeys: [String] = []
     /// Records read by earlier builds from files whose bytes have not changed since.
     let known: KnownRecords?
+    /// For a build without a snapshot to compare with: the records it read, written while it
+    /// checks (`RecordsAhead`).
+    let ahead: RecordsAhead?
 
     /// `next` starts with what is known before loading: the fingerprint, HEAD and content hashes.
-    init(previous: BuildStore.Snapshot?, next: BuildStore.Snapshot, known: KnownRecords? = nil) {
+    init(previous: BuildStore.Snapshot?, next: BuildStore.Snapshot, known: KnownRecords? = nil, ahead: RecordsAhead? = nil) {
         self.previous = previous
         self.next = next
         self.known = known
+        self.ahead = previous == nil ? ahead : nil
         graph = QueryGraph(keys: previous?.dependencyKeys ?? [], reads: previous?.outputs.mapValues(\.dependencies) ?? [:])
     }
 

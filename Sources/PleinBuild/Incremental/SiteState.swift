@@ -112,6 +112,10 @@ public struct SiteState: Sendable {
             content.sources = content.sources.filter { keep.contains($0.key) }
         }
         remembered?.next.loaded = contentState
+        // (The records read go into the store while the content is checked, on one core.)
+        if let remembered, let ahead = remembered.ahead {
+            ahead.records(contentState, gone: remembered.next.recordPaths.filter { remembered.next.content[$0] == nil })
+        }
         _ = renderIfPossible()
         // `plein serve`: ready for the first edit.
         if tracking, remembered == nil, stream == nil { last.prepare() }

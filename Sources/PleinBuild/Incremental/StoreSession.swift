@@ -180,7 +180,8 @@ struct StoreSession {
         }
         next.recordPaths = records?.paths ?? []
         // `--fresh` trusts nothing the store holds: every file is read again.
-        remembered = Remembered(previous: previous, next: next, known: options.fresh ? nil : records?.known)
+        remembered = Remembered(previous: previous, next: next, known: options.fresh ? nil : records?.known,
+                                ahead: self.store.map { RecordsAhead(store: $0, timings: options.timings) })
     }
 
     /// Saves what `state` made once the new site is in place, and tells what changed in the
@@ -209,6 +210,7 @@ struct StoreSession {
         made.videos = state.videoCount
         made.problemCounts = state.problemCounts
         made.notes = state.notes
+        made.recordsSavedAhead = remembered.ahead?.written ?? false
         // (The spare made the output's twin while the store saves: the one waits on the disk,
         // the other on SQLite and the processor.)
         let twin = made.spareInode != 0 && made.differences.count >= options.twinSpareAfter
