@@ -33,6 +33,24 @@ import Testing
         #expect(together == sources.map { Markdown.render($0, idPrefix: "p", absoluteURL: { "https://x.org" + $0 }) })
     }
 
+    /// A body's HTML for feeds (every target absolute) is the HTML of the same text with its
+    /// targets written absolute: links with titles, images, autolinks, a footnote's own links
+    /// and a link in a note, targets with `&`, `'`, `%` and a fragment.
+    @Test func feedHTMLIsTheTextWithItsTargetsAbsolute() {
+        let page = "https://buurt.example/reports/1001/a/"
+        let resolve: (String) -> String = { target in
+            target.hasPrefix("https:") ? target : target.hasPrefix("/") ? "https://buurt.example" + target : page + target
+        }
+        for target in ["/users/anna/", "foto.jpg", "../b/?x=1&y=2", "#fn-1", "/a%20b/", "/it's/", "https://e.org/x"] {
+            let written = "Zie [de melding](\(target) \"titel\") en ![foto](\(target)) en [nog eens](\(target)).[^1]\n\n"
+                + "[^1]: Een noot met [een link](/notes/).\n\n- lijst *met* <https://auto.example/link>\n"
+            let absolute = written.replacingOccurrences(of: "(\(target)", with: "(\(resolve(target))")
+                .replacingOccurrences(of: "(/notes/)", with: "(https://buurt.example/notes/)")
+            let rendered = Markdown.render(written, idPrefix: "r", absoluteURL: resolve)
+            #expect(rendered.absoluteHTML == Markdown.render(absolute, idPrefix: "r").html, "\(target)")
+        }
+    }
+
     @Test func rendersGitHubFlavouredMarkdown() {
         let out = Markdown.render("""
             # Titel
