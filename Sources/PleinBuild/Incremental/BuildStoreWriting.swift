@@ -95,8 +95,8 @@ extension BuildStore {
                     "files": String(next.files), "images": String(next.images), "warnings": String(next.warnings), "videos": String(next.videos),
                     "problem_files": next.problemCounts.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n"), "notes": next.notes.joined(separator: "\n"),
                 ]
-                let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
-                for (key, value) in meta { try putMeta.execute(arguments: [key, value]) }
+                let rows = StoreRows(db: db)
+                try rows.meta(meta)
 
                 // (Without a previous build the table is empty: every chunk goes in.)
                 try Self.putScan(db, previous.scan.isEmpty ? next.scan.chunks.mapValues { Optional($0) } : next.scanChanges)
@@ -106,31 +106,23 @@ extension BuildStore {
                 // page is written once rather than split and written again (at 10,000 reports a
                 // first save wrote twice its size in random order).
 
-                let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
-                for index in previous.dependencyKeys.count..<next.dependencyKeys.count {
-                    try putKey.run(.integer(Int64(index)), .text(next.dependencyKeys[index]))
-                }
+                for index in previous.dependencyKeys.count..<next.dependencyKeys.count { try rows.key(index, next.dependencyKeys[index]) }
                 // (What changed is found before it is sorted: an edit changes few of 19,000 outputs
-                // and 100,000 facts.)
-                let putOutput = try RawStatement(db, "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies, reads) VALUES (?, ?, ?, ?, ?)")
-                // (An output that read what it read before has only its hash written again.)
-                let putHash = try RawStatement(db, "UPDATE outputs SET hash = ? WHERE id = ?")
+                // and 100,000 facts. An output that read what it read before has only its hash
+                // written again.)
+                var (outputs, hashes): ([StoreRows.Output], [(id: String, hash: [UInt8])]) = ([], [])
                 for (id, output) in next.outputs.filter({ previous.outputs[$0.key] != $0.value }).sorted(by: { $0.key < $1.key }) {
                     if let old = previous.outputs[id], old.path == output.path, old.reads == output.reads, old.dependencies == output.dependencies {
-                        try putHash.run(.blob(output.hash), .text(id))
+                        hashes.append((id, output.hash))
                     } else {
-                        try putOutput.run(.text(id), .text(output.path), .blob(output.hash), .blob(Self.packed(output.dependencies)), .blob(output.reads))
+                        outputs.append(StoreRows.Output(id: id, path: output.path, hash: output.hash, dependencies: output.dependencies, reads: output.reads))
                     }
                 }
-                let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
-                for id in previous.outputs.keys where next.outputs[id] == nil { try dropOutput.execute(arguments: [id]) }
+                try rows.outputs(outputs, hashes: hashes, gone: previous.outputs.keys.filter { next.outputs[$0] == nil })
 
                 let changedFacts = next.facts.values.filter { previous.facts.values[$0.key] != $0.value }
                 let goneFacts = previous.facts.values.keys.filter { next.facts.values[$0] == nil }
-                let putFact = try RawStatement(db, "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
-                for (key, hash) in changedFacts.sorted(by: { $0.key < $1.key }) { try putFact.run(.text(key), .blob(hash)) }
-                let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
-                for key in goneFacts { try dropFact.execute(arguments: [key]) }
+                try rows.facts(changedFacts.sorted(by: { $0.key < $1.key }).map { ($0.key, Optional($0.value)) } + goneFacts.map { ($0, nil) })
                 // The parts of outputs kept for edits that read a fact this build changed (all of
                 // them, when the facts they were made from are not known).
                 try StoredFragments.forget(readersOf: Array(changedFacts.keys) + goneFacts, db, all: known ? 2_000 : -1)
@@ -138,34 +130,21 @@ extension BuildStore {
 
                 timer.lap("    save: outputs, dependency keys and facts")
                 // (The pieces of the kinds whose facts changed: after a new title, none.)
-                try Self.putValues(db, next, previous: previous, kinds: known ? Set((changedFacts.keys + goneFacts).compactMap { Dependency(key: $0)?.kind }) : nil)
+                try Self.putValues(rows, next, previous: previous, kinds: known ? Set((changedFacts.keys + goneFacts).compactMap { Dependency(key: $0)?.kind }) : nil)
                 timer.lap("    save: model values")
 
-                let putBody = try Self.bodyStatement(db)
-                for (file, digest) in next.bodies.digests.sorted(by: { $0.key < $1.key }) where previous.bodies.digests[file] != digest {
-                    guard let body = next.bodies.bodies[file] else { continue }
-                    try Self.put(body, file: file, digest: digest, with: putBody)
-                }
-                let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
-                for file in previous.bodies.digests.keys where next.bodies.digests[file] == nil { try dropBody.execute(arguments: [file]) }
-
-                try db.execute(sql: "DELETE FROM published")
-                let putPublished = try db.makeStatement(sql: "INSERT INTO published (path, identity) VALUES (?, ?)")
-                for (path, identity) in next.published { try putPublished.execute(arguments: [path, identity]) }
-                try db.execute(sql: "DELETE FROM search_indexes")
-                let putIndex = try db.makeStatement(sql: "INSERT INTO search_indexes (name, position, key, dependencies) VALUES (?, ?, ?, ?)")
-                for (position, index) in next.searchIndexes.enumerated() {
-                    try putIndex.execute(arguments: [index.name, position, index.key, Self.pack(index.dependencies)])
-                }
+                try rows.bodies(next.bodies.digests.sorted(by: { $0.key < $1.key }).compactMap { file, digest in
+                    previous.bodies.digests[file] == digest ? nil : next.bodies.bodies[file].map { (file, $0, digest) }
+                }, gone: previous.bodies.digests.keys.filter { next.bodies.digests[$0] == nil })
+                try rows.published(next.published.map { ($0.key, $0.value) }, gone: [], all: true)
+                try rows.searchIndexes(next.searchIndexes.map { ($0.name, $0.key, $0.dependencies) }, all: true)
                 timer.lap("    save: bodies")
                 // (Unless written while the build worked: `RecordsAhead`.)
                 if !next.recordsSavedAhead {
                     try Self.putRecords(db, from: next.loaded, gone: next.recordPaths.filter { next.content[$0] == nil })
                     timer.lap("    save: records")
                 }
-                try db.execute(sql: "DELETE FROM differences")
-                let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
-                for path in next.differences { try putDifference.execute(arguments: [path, next.vanished.contains(path) ? 1 : 0]) }
+                try rows.differences(next.differences.map { ($0, next.vanished.contains($0)) })
             }
         } catch {
             throw Damaged(reason: Self.describe(error))
@@ -176,19 +155,20 @@ extension BuildStore {
     /// without one) and the site's settings (see `ModelValues`).
     /// With `kinds` (those of the facts that changed), only the pieces of those kinds are made:
     /// the whole model's cost a new title's save 200 ms at 10,000 reports, to find none changed.
-    private static func putValues(_ db: Database, _ next: Snapshot, previous: Snapshot, kinds: Set<Dependency.Kind>?) throws {
+    private static func putValues(_ rows: StoreRows, _ next: Snapshot, previous: Snapshot, kinds: Set<Dependency.Kind>?) throws {
         guard let model = next.model, let catalog = next.catalog else { return }
         let pieces = ModelValues.pieces(of: model, images: catalog, kinds: kinds)
         let changed = pieces.keys.filter { key in previous.facts.values[key] == nil || previous.facts.values[key] != next.facts.values[key] }.sorted()
-        let put = try RawStatement(db, "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
-        // The encodings of a whole model (a tenth of a build's memory) are never held at once.
+        // The encodings of a whole model (a tenth of a build's memory) are never held at once:
+        // written a batch at a time.
+        var batch: [(key: String, value: [UInt8]?)] = []
         try forEachParallelMapped(changed, { key in (key, ModelValues.encode(pieces[key]!)) }) { key, value in
-            try put.run(.text(key), .blob(value))
+            batch.append((key, value))
+            if batch.count == 2048 { try rows.values(batch); batch = [] }
         }
-        try put.run(.text(ModelValues.siteKey), .blob(ModelValues.encode(model.site)))
-        if let index = next.memberIndex { try put.run(.text(ModelValues.memberIndexKey), .blob(index.packed)) }
-        let drop = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
-        for key in previous.facts.values.keys where next.facts.values[key] == nil && pieces[key] == nil { try drop.execute(arguments: [key]) }
+        batch.append((ModelValues.siteKey, ModelValues.encode(model.site)))
+        if let index = next.memberIndex { batch.append((ModelValues.memberIndexKey, index.packed)) }
+        try rows.values(batch + previous.facts.values.keys.filter { next.facts.values[$0] == nil && pieces[$0] == nil }.map { ($0, nil) })
     }
 
     /// A piece of the model as `model_values` keeps it (see `ModelValues`).
@@ -212,8 +192,6 @@ extension BuildStore {
     }
 
     // MARK: Encodings
-
-    static func pack(_ values: [Int32]) -> Data { Data(packed(values)) }
 
     static func packed(_ values: [Int32]) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -217,51 +217,28 @@ extension RecordEdit {
         var timer = PhaseTimer(enabled: options.timings)
         do {
             try store.queue.write { db in
-                let putMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
-                try putMeta.execute(arguments: ["saved", UUID().uuidString])
-                try putMeta.execute(arguments: ["theme", next.theme])
-                try putMeta.execute(arguments: ["live_inode", String(StoreSession.inode(output))])
-                try putMeta.execute(arguments: ["spare_inode", String(spareInode)])
-                // (The output was swapped and the spare written before: nothing of plein's changes them after this.)
-                try putMeta.execute(arguments: ["output_time", String(OutputCheck.now(near: output))])
+                let rows = StoreRows(db: db)
+                var meta = ["saved": UUID().uuidString, "theme": next.theme, "live_inode": String(StoreSession.inode(output)),
+                            // (The output was swapped and the spare written before: nothing of plein's changes them after this.)
+                            "spare_inode": String(spareInode), "output_time": String(OutputCheck.now(near: output))]
                 if let problems {
                     let files = problems.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
-                    try putMeta.execute(arguments: ["problem_files", files.joined(separator: "\n")])
-                    try putMeta.execute(arguments: ["warnings", String(problems.warnings)])
+                    (meta["problem_files"], meta["warnings"]) = (files.joined(separator: "\n"), String(problems.warnings))
                 }
-                if let counts {
-                    try putMeta.execute(arguments: ["pages", String(counts.pages)])
-                    try putMeta.execute(arguments: ["files", String(counts.files)])
-                    try putMeta.execute(arguments: ["images", String(counts.images)])
-                }
+                if let counts { (meta["pages"], meta["files"], meta["images"]) = (String(counts.pages), String(counts.files), String(counts.images)) }
+                try rows.meta(meta)
                 try BuildStore.putScan(db, next.scanChanges)
                 try BuildStore.putRecords(db, from: loaded, gone: update.removed)
-                let dropBody = try db.makeStatement(sql: "DELETE FROM bodies WHERE file = ?")
-                for file in update.removed { try dropBody.execute(arguments: [file]) }
                 timer.lap("    save: meta, scan and records")
-                let putFact = try db.makeStatement(sql: "INSERT OR REPLACE INTO facts (key, hash) VALUES (?, ?)")
-                let dropFact = try db.makeStatement(sql: "DELETE FROM facts WHERE key = ?")
-                for (key, hash) in facts {
-                    if let hash { try putFact.execute(arguments: [key, Data(hash)]) } else { try dropFact.execute(arguments: [key]) }
-                }
-                let putValue = try db.makeStatement(sql: "INSERT OR REPLACE INTO model_values (key, value) VALUES (?, ?)")
-                let dropValue = try db.makeStatement(sql: "DELETE FROM model_values WHERE key = ?")
-                for (key, value) in values {
-                    if let value { try putValue.execute(arguments: [key, Data(ModelValues.encode(value))]) } else { try dropValue.execute(arguments: [key]) }
-                }
+                try rows.facts(facts)
+                try rows.values(values.map { key, value in (key, value.map { ModelValues.encode($0) }) })
                 timer.lap("    save: facts and values")
-                let putBody = try BuildStore.bodyStatement(db)
-                for file in changedBodies.sorted() {
-                    guard let body = bodies.bodies[file] else { continue }
-                    try BuildStore.put(body, file: file, digest: bodies.digests[file] ?? [], with: putBody)
-                }
+                try rows.bodies(changedBodies.sorted().compactMap { file in bodies.bodies[file].map { (file, $0, bodies.digests[file] ?? []) } },
+                                gone: update.removed)
                 var keyIDs: [String: Int32] = [:]
                 var nextID = try Int32.fetchOne(db, sql: "SELECT coalesce(max(id), -1) + 1 FROM dependency_keys") ?? 0
                 // (Tens of thousands of keys for a page that lists every report: through SQLite's own calls.)
                 let findKey = try RawStatement(db, "SELECT id FROM dependency_keys WHERE key = ?")
-                let putKey = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
-                let putOutput = try db.makeStatement(sql: "INSERT OR REPLACE INTO outputs (id, path, hash, dependencies, reads) VALUES (?, ?, ?, ?, ?)")
-                let putHash = try db.makeStatement(sql: "UPDATE outputs SET hash = ? WHERE id = ?")
                 func ids(_ dependencies: Set<Dependency>) throws -> [Int32] {
                     var reads: [Int32] = []
                     for key in dependencies.map(\.key) {
@@ -271,7 +248,7 @@ extension RecordEdit {
                             keyIDs[key] = id
                             reads.append(id)
                         } else {
-                            try putKey.run(.integer(Int64(nextID)), .text(key))
+                            try rows.key(Int(nextID), key)
                             keyIDs[key] = nextID
                             reads.append(nextID)
                             nextID += 1
@@ -280,34 +257,26 @@ extension RecordEdit {
                     return reads.sorted()
                 }
                 timer.lap("    save: bodies")
+                // An output that read what it read before keeps its reads; its hash is written.
+                var (written, hashes): ([StoreRows.Output], [(id: String, hash: [UInt8])]) = ([], [])
                 for output in outputs {
-                    // An output that read what it read before keeps its reads; its hash is written.
                     let digest = ReadsDigest.digest(output.dependencies.lazy.map(ReadsDigest.hash))
                     if let before = old[output.id.key], before.reads == digest {
-                        if before.hash != output.hash { try putHash.execute(arguments: [Data(output.hash), output.id.key]) }
+                        if before.hash != output.hash { hashes.append((output.id.key, output.hash)) }
                         continue
                     }
-                    try putOutput.execute(arguments: [output.id.key, output.file.path, Data(output.hash), BuildStore.pack(try ids(output.dependencies)), Data(digest)])
+                    written.append(StoreRows.Output(id: output.id.key, path: output.file.path, hash: output.hash, dependencies: try ids(output.dependencies),
+                                                    reads: digest))
                 }
+                try rows.outputs(written, hashes: hashes, gone: gone.outputs)
                 // The search index's shards made again, and their files.
-                let putIndex = try db.makeStatement(sql: "UPDATE search_indexes SET key = ?, dependencies = ? WHERE name = ?")
-                for index in search.remade { try putIndex.execute(arguments: [index.key, BuildStore.pack(try ids(index.reads)), index.name]) }
-                let putPublished = try db.makeStatement(sql: "INSERT OR REPLACE INTO published (path, identity) VALUES (?, ?)")
-                for (path, identity) in search.identities + media.written { try putPublished.execute(arguments: [path, identity]) }
-                let dropPublished = try db.makeStatement(sql: "DELETE FROM published WHERE path = ?")
-                for path in search.removed + media.removed { try dropPublished.execute(arguments: [path]) }
-                let dropOutput = try db.makeStatement(sql: "DELETE FROM outputs WHERE id = ?")
-                for key in gone.outputs { try dropOutput.execute(arguments: [key]) }
+                try rows.searchIndexes(try search.remade.map { ($0.name, $0.key, try ids($0.reads)) }, all: false)
+                try rows.published(search.identities + media.written, gone: search.removed + media.removed, all: false)
                 timer.lap("    save: outputs and the search's files")
                 try StoredFragments.forget(readersOf: facts.map(\.key), db)
                 try StoredFragments.save(fragments, db)
                 timer.lap("    save: fragments")
-                if let differences {
-                    try db.execute(sql: "DELETE FROM differences")
-                    let putDifference = try db.makeStatement(sql: "INSERT INTO differences (path, vanished) VALUES (?, ?)")
-                    for path in differences { try putDifference.execute(arguments: [path, 0]) }
-                    for path in gone.paths { try putDifference.execute(arguments: [path, 1]) }
-                }
+                if let differences { try rows.differences(differences.map { ($0, false) } + gone.paths.map { ($0, true) }) }
             }
         } catch {
             throw BuildStore.Damaged(reason: "\(error)")
