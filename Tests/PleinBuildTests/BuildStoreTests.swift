@@ -2,6 +2,8 @@ import Foundation
 @testable import PleinBuild
 import PleinCore
 import PleinLoad
+import PleinMarkdown
+import PleinText
 import PleinModel
 import PleinRender
 import Testing
@@ -63,6 +65,26 @@ import Testing
         let reads: Set<Dependency> = [.report("1094/a"), .reportHeadline("1094/a"), .theme, .body("reports/1094/a.md")]
         #expect(ReadsDigest.digest(reads.lazy.map(ReadsDigest.hash)) == ReadsDigest.digest(keys: keys))
         for read in reads { #expect(ReadsDigest.hash(read) == ReadsDigest.hash(read.key), "\(read.key)") }
+    }
+
+    /// A body's feed HTML is kept as the spans where it differs from its page HTML (the targets
+    /// made absolute) and comes back byte for byte: targets of several kinds, one link many
+    /// times, footnotes; HTML that differs elsewhere, or across a line, is kept whole.
+    @Test func feedHTMLIsKeptAsWhereItDiffers() {
+        let page = "https://buurt.example/reports/1001/a/"
+        let resolve: (String) -> String = { $0.hasPrefix("https:") ? $0 : $0.hasPrefix("/") ? "https://buurt.example" + $0 : page + $0 }
+        let texts = ["Zie [de melding](/reports/1002/b/ \"titel\"), ![foto](foto.jpg) en [x](/reports/1002/b/).[^1]\n\n[^1]: [Noot](../c/?a=1&b=2).\n",
+                     "[één](/users/émile/) <https://e.org> [leeg]() [hier](#boven)\n", "Geen links.\n"]
+        for text in texts {
+            let body = PleinMarkdown.Markdown.render(text, idPrefix: "r", absoluteURL: resolve)
+            let (html, feed) = (body.html.markup, body.absoluteHTML!.markup)
+            let stored = BuildStore.stored(absolute: feed, html: html)
+            #expect(BuildStore.absolute(stored, html: html) == feed, "\(text)")
+            if feed != html { #expect(stored.hasPrefix("\u{1}") && stored.utf8.count < feed.utf8.count, "\(text)") }
+        }
+        for (html, feed) in [("<p>a</p>", "<p>b</p>"), ("<a href=\"x\">", "<a href=\"y\nz\">"), ("<p>a</p>", "<p>a</p>\n")] {
+            #expect(BuildStore.stored(absolute: feed, html: html) == feed)
+        }
     }
 
     /// The views the store keeps in a compact form come back as they went in, and bytes of

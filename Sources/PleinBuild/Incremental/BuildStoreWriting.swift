@@ -106,7 +106,7 @@ extension BuildStore {
                 // page is written once rather than split and written again (at 10,000 reports a
                 // first save wrote twice its size in random order).
 
-                for index in previous.dependencyKeys.count..<next.dependencyKeys.count { try rows.key(index, next.dependencyKeys[index]) }
+                try rows.keys((previous.dependencyKeys.count..<next.dependencyKeys.count).lazy.map { ($0, next.dependencyKeys[$0]) })
                 // (What changed is found before it is sorted: an edit changes few of 19,000 outputs
                 // and 100,000 facts. An output that read what it read before has only its hash
                 // written again.)

@@ -236,6 +236,7 @@ extension RecordEdit {
                 try rows.bodies(changedBodies.sorted().compactMap { file in bodies.bodies[file].map { (file, $0, bodies.digests[file] ?? []) } },
                                 gone: update.removed)
                 var keyIDs: [String: Int32] = [:]
+                var newKeys: [(id: Int, key: String)] = []
                 var nextID = try Int32.fetchOne(db, sql: "SELECT coalesce(max(id), -1) + 1 FROM dependency_keys") ?? 0
                 // (Tens of thousands of keys for a page that lists every report: through SQLite's own calls.)
                 let findKey = try RawStatement(db, "SELECT id FROM dependency_keys WHERE key = ?")
@@ -248,7 +249,7 @@ extension RecordEdit {
                             keyIDs[key] = id
                             reads.append(id)
                         } else {
-                            try rows.key(Int(nextID), key)
+                            newKeys.append((Int(nextID), key))
                             keyIDs[key] = nextID
                             reads.append(nextID)
                             nextID += 1
@@ -271,6 +272,7 @@ extension RecordEdit {
                 try rows.outputs(written, hashes: hashes, gone: gone.outputs)
                 // The search index's shards made again, and their files.
                 try rows.searchIndexes(try search.remade.map { ($0.name, $0.key, try ids($0.reads)) }, all: false)
+                try rows.keys(newKeys)
                 try rows.published(search.identities + media.written, gone: search.removed + media.removed, all: false)
                 timer.lap("    save: outputs and the search's files")
                 try StoredFragments.forget(readersOf: facts.map(\.key), db)

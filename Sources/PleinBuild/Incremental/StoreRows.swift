@@ -31,17 +31,17 @@ struct StoreRows {
         }
     }
 
-    /// Rendered bodies, with their digests (`BuildStore.put`), and those of `gone` taken out.
-    func bodies(_ rows: some Sequence<(file: String, body: RenderedMarkdown, digest: [UInt8])>, gone: some Sequence<String>) throws {
-        let put = try BuildStore.bodyStatement(db)
-        for (file, body, digest) in rows { try BuildStore.put(body, file: file, digest: digest, with: put) }
+    /// Rendered bodies, with their digests (`BuildStore.BodyRow`), and those of `gone` taken out.
+    func bodies(_ rows: [(file: String, body: RenderedMarkdown, digest: [UInt8])], gone: some Sequence<String>) throws {
+        try BuildStore.put(rows, db)
         let drop = try RawStatement(db, "DELETE FROM bodies WHERE file = ?")
         for file in gone { try drop.run(.text(file)) }
     }
 
-    /// A dependency key new to the store, under its number.
-    func key(_ id: Int, _ key: String) throws {
-        try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)").run(.integer(Int64(id)), .text(key))
+    /// Dependency keys new to the store, each under its number.
+    func keys(_ rows: some Sequence<(id: Int, key: String)>) throws {
+        let put = try RawStatement(db, "INSERT INTO dependency_keys (id, key) VALUES (?, ?)")
+        for (id, key) in rows { try put.run(.integer(Int64(id)), .text(key)) }
     }
 
     struct Output {
