@@ -172,14 +172,11 @@ private final class Engine: Sendable {
         let html = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: text.idPrefix)
         var absoluteHTML: String?
         // Rendering again only pays when a target changes (relative links; most are absolute).
-        if let absoluteURL = text.absoluteURL {
-            let targets = links.map { absoluteURL($0.url) }
-            if zip(links, targets).contains(where: { $0.url != $1 }) {
-                rewriteURLs(document, with: absoluteURL)
-                absoluteHTML = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: text.idPrefix)
-            } else {
-                absoluteHTML = html
-            }
+        if let absoluteURL = text.absoluteURL, links.contains(where: { absoluteURL($0.url) != $0.url }) {
+            rewriteURLs(document, with: absoluteURL)
+            absoluteHTML = finishHTML(takeString(cmark_render_html(document, options, extensions)), prefix: text.idPrefix)
+        } else if text.absoluteURL != nil {
+            absoluteHTML = html
         }
         let plain = plainText(document)
         // cmark-gfm's safe mode left raw HTML out, and `prepare` removed dangerous targets.

@@ -180,7 +180,8 @@ class Gen:
             else:
                 self.write(c, f"reports/{area}/{slug}.md", front + body)
             report_ids.append(f"{area}/{slug}")
-            if len(links) < 400 or self.r.random() < 0.05:
+            # (Only for realistic texts: the other shapes' random draws stay as they were.)
+            if realistic and (len(links) < 400 or self.r.random() < 0.05):
                 links.append(f"/reports/{area}/{slug}/")
             self.write(self.hugo, f"content/reports/{area}/{slug}.md",
                        f"---\ntitle: \"{title}\"\ndate: {at}\ncategory: \"{category}\"\nusers: [\"{author}\"]\n"

@@ -31,7 +31,7 @@ struct Remembered: Sendable {
         self.previous = previous
         self.next = next
         self.known = known
-        self.ahead = previous == nil ? ahead : nil
+        self.ahead = ahead
         graph = QueryGraph(keys: previous?.dependencyKeys ?? [], reads: previous?.outputs.mapValues(\.dependencies) ?? [:])
     }
 

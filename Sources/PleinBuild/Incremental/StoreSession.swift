@@ -181,7 +181,7 @@ struct StoreSession {
         next.recordPaths = records?.paths ?? []
         // `--fresh` trusts nothing the store holds: every file is read again.
         remembered = Remembered(previous: previous, next: next, known: options.fresh ? nil : records?.known,
-                                ahead: self.store.map { RecordsAhead(store: $0, timings: options.timings) })
+                                ahead: previous == nil ? self.store.map { RecordsAhead(store: $0, timings: options.timings) } : nil)
     }
 
     /// Saves what `state` made once the new site is in place, and tells what changed in the
