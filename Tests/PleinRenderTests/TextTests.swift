@@ -61,4 +61,12 @@ import Testing
         #expect(Set(own.map { String($0.dropFirst(folder.count)) }) == AttachmentType.reportOwnFiles)
         #expect(own.allSatisfy { $0.hasPrefix(folder) })
     }
+
+    /// A member's initials: the first and last capital among the words' first letters, or the
+    /// first and last letters when none is a capital.
+    @Test func initialsAreTheFirstAndLastCapitals() {
+        let cases = ["Anna de Vries": "AV", "Bram": "B", "bram": "b", "jan van dam": "jd", "Émile  Zola": "ÉZ", "": "",
+                     "ösz Ülker Çelik": "ÜÇ", "Ana María de la Cruz": "AC", "  ": "", "Ζωή Παπαδοπούλου": "ΖΠ", "李 小龍": "李小"]
+        for (name, initials) in cases { #expect(TextCut.initials(name) == initials, "\(name)") }
+    }
 }

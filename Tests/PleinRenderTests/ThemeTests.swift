@@ -64,4 +64,33 @@ import Testing
             "templates/partials/time.mustache:2:1: template syntax: 'at' is opened but never closed (expected {{/at}})",
         ])
     }
+
+    /// A text a template names and the table lacks is an error at its place: its line, and its
+    /// column in characters (a line with letters of more than one byte before it included).
+    @Test func aMissingTextIsReportedWithItsPlace() throws {
+        let page = "{{<base}}\n{{$main}}\n<p>Één — {{t.nowhere_1}} (t.not_a_key) {{#t.also_missing}}x{{/t.also_missing}}</p>\nt.start\n{{/main}}\n{{/base}}\n"
+        let files = try theme(replacing: ["pages/page.mustache": page])
+        let (theme, diagnostics) = ThemeLoader.load(.memory(files, displayRoot: "templates"), language: .nl)
+        #expect(theme == nil)
+        #expect(diagnostics.map { "\($0.file):\($0.span.line):\($0.span.column):\($0.span.length)" } == [
+            "templates/pages/page.mustache:3:12:11", "templates/pages/page.mustache:3:27:11", "templates/pages/page.mustache:3:43:14",
+        ])
+    }
+
+    /// A theme loaded again over the last one (`plein serve` after an edit of the theme) takes
+    /// what did not change from it and reads what did: a template's new text, broken or not.
+    @Test func aThemeLoadedAgainReadsWhatChanged() throws {
+        let files = try theme(replacing: [:])
+        let previous = try #require(ThemeLoader.load(.memory(files, displayRoot: "templates"), language: .nl).0)
+        let report = try String(contentsOfFile: Self.templates + "/pages/report.mustache", encoding: .utf8)
+        let edited = try theme(replacing: ["pages/report.mustache": report.replacingOccurrences(of: "{{$main}}", with: "{{$main}}{{>*extra}}")])
+        let again = try #require(ThemeLoader.load(.memory(edited, displayRoot: "templates"), language: .nl, reusing: previous).0)
+        #expect(again.closure(of: "report") == Set(again.templates.keys))
+        #expect(again.closure(of: "area") == previous.closure(of: "area"))
+        #expect(again.strings.table == previous.strings.table)
+        let broken = try theme(replacing: ["pages/report.mustache": "{{#at}}\n", "i18n/nl.yaml": "- a list\n"])
+        let (none, problems) = ThemeLoader.load(.memory(broken, displayRoot: "templates"), language: .nl, reusing: previous)
+        #expect(none == nil)
+        #expect(Set(problems.map(\.file)).isSuperset(of: ["templates/pages/report.mustache", "templates/i18n/nl.yaml"]))
+    }
 }

@@ -5,7 +5,7 @@ import PleinRender
 
 extension SiteState {
     mutating func loadTheme() {
-        (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language)
+        (theme, themeDiagnostics) = ThemeLoader.load(options.themeFiles, language: content.site.language, reusing: theme)
         if let loaded = theme {
             let (withIcons, problems) = AppIcons.add(to: loaded, site: content.site, cacheRoot: options.cacheRoot)
             (theme, themeDiagnostics) = (withIcons, themeDiagnostics + problems.map { $0.under(content.displayRoot) })

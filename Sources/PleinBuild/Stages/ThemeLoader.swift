@@ -7,7 +7,10 @@ public import PleinRender
 /// The theme stage: reads a theme folder (or the built-in theme with a site's changes over it),
 /// collecting every problem.
 public enum ThemeLoader {
-    public static func load(_ fs: ContentFS, language: Language) -> (Theme?, [Diagnostic]) {
+    /// With `previous` (the theme loaded before from the same folder), a template or a table of
+    /// texts whose text is the same is taken from it, not parsed again (it loaded without an
+    /// error, so the same text has none): an edit of one template parses that one.
+    public static func load(_ fs: ContentFS, language: Language, reusing previous: Theme? = nil) -> (Theme?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var library = TemplateLibrary()
         var origins: [String: String] = [:]
@@ -55,7 +58,11 @@ public enum ThemeLoader {
                 origins[name] = shown
                 templates[name] = text
                 do {
-                    library.register(try Template(text), named: name)
+                    if let previous, previous.templates[name] == text, let parsed = previous.library.template(named: name) {
+                        library.register(parsed, named: name)
+                    } else {
+                        library.register(try Template(text), named: name)
+                    }
                 } catch {
                     diagnostics.append(Diagnostic(
                         .templateSyntax(error.message), in: shown, at: Span(line: error.line, column: error.column)))
@@ -63,9 +70,13 @@ public enum ThemeLoader {
                 usedKeys += textKeys(in: text).map { ($0.key, shown, $0.span) }
             } else if path == "i18n/\(language.rawValue).yaml" {
                 sources[shown] = text
-                let (read, problems) = FlatTable.read(text, file: shown)
-                table = read
-                diagnostics += problems
+                if let previous, previous.strings.language == language, previous.sources[shown] == text {
+                    table = previous.strings.table
+                } else {
+                    let (read, problems) = FlatTable.read(text, file: shown)
+                    table = read
+                    diagnostics += problems
+                }
             }
         }
 
@@ -90,21 +101,37 @@ public enum ThemeLoader {
         return (theme, diagnostics)
     }
 
-    /// The `t.<key>` names a template uses, with their places.
+    /// The `t.<key>` names a template uses, with their places. (Looked for on bytes: a
+    /// template's lines are long and its `t.`s few; the key and its column are read as
+    /// characters where one is found.)
     static func textKeys(in text: String) -> [(key: String, span: Span)] {
         var found: [(String, Span)] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line[...]
-            while let range = rest.range(of: "t.") {
-                let before = rest[..<range.lowerBound].last
-                let isStart = before == nil || before == "{" || before == " " || before == "#" || before == "^" || before == "("
-                rest = rest[range.upperBound...]
-                guard isStart, before != nil else { continue }
-                let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-                guard !key.isEmpty else { continue }
-                let column = line.distance(from: line.startIndex, to: range.lowerBound) + 1
-                found.append((String(key), Span(line: index + 1, column: column, length: key.count + 2)))
+        let bytes = Array(text.utf8)
+        var lineStart = 0, line = 1
+        var index = 0
+        while index + 1 < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                (line, lineStart, index) = (line + 1, index + 1, index + 1)
+                continue
             }
+            guard byte == UInt8(ascii: "t"), bytes[index + 1] == UInt8(ascii: "."), index > lineStart else {
+                index += 1
+                continue
+            }
+            switch bytes[index - 1] {
+            case UInt8(ascii: "{"), UInt8(ascii: " "), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "("): break
+            default:
+                index += 2
+                continue
+            }
+            let rest = String(decoding: bytes[(index + 2)...].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+            let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if !key.isEmpty {
+                let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).count + 1
+                found.append((String(key), Span(line: line, column: column, length: key.count + 2)))
+            }
+            index += 2
         }
         return found
     }

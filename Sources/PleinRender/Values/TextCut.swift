@@ -20,10 +20,20 @@ enum TextCut {
     }
 
     /// `Anna de Vries` → `AV`.
+    /// The first and last of the words' first letters, of those that are capitals if any are
+    /// (made for every member chip on every page: no arrays, and an ASCII letter's case without
+    /// Unicode's tables).
     static func initials(_ name: String) -> String {
-        let words = name.split(separator: " ").filter { $0.first?.isUppercase ?? false }
-        let letters = (words.isEmpty ? name.split(separator: " ") : words).compactMap(\.first)
-        return String([letters.first, letters.count > 1 ? letters.last : nil].compactMap { $0 })
+        var capitals: (first: Character?, last: Character?) = (nil, nil)
+        var any: (first: Character?, last: Character?) = (nil, nil)
+        for word in name.split(separator: " ") {
+            guard let letter = word.first else { continue }
+            if any.first == nil { any.first = letter } else { any.last = letter }
+            let capital = letter.asciiValue.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ?? letter.isUppercase
+            if capital { if capitals.first == nil { capitals.first = letter } else { capitals.last = letter } }
+        }
+        let (first, last) = capitals.first != nil ? capitals : any
+        return (first.map(String.init) ?? "") + (last.map(String.init) ?? "")
     }
 
     /// Percent-encodes a query value (RFC 3986 unreserved characters pass).
