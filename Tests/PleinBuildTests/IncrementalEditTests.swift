@@ -318,6 +318,26 @@ extension IncrementalTests {
         expectSameAsFullBuild(state, site, "a report's title, with its area's page open")
     }
 
+    /// An update that renders many outputs (a new title: every one) is served as it is made, an
+    /// eighth at a time, each handed over (`first`) without reloading a page; the pages open
+    /// are reloaded once, at its end, and the site is a full build's.
+    @Test func manyOutputsAreServedAsTheyAreRendered() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        #expect(state.last.ids.count >= 2 * SiteState.handedOverAtLeast, "the site has too few outputs to hand over in parts")
+        let handed = Mutex<[(count: Int, paths: [String])]>([])
+        try site.edit("site.yaml") { $0.replacingOccurrences(of: "title: ", with: "title: Het ") }
+        let update = state.update(content: ["site.yaml"], templates: [], first: { files, paths in handed.withLock { $0.append((files.count, paths)) } })
+        let calls = handed.withLock { $0 }
+        #expect(calls.count >= 1 && calls.count <= 7, "\(calls.count)")
+        #expect(calls.allSatisfy { $0.paths.isEmpty }, "a part handed over reloads no page")
+        #expect(update.first.isEmpty && update.rendered == state.last.ids.count)
+        #expect(Set(update.changed).count == update.changed.count, "each output is said to have changed once")
+        expectSameAsFullBuild(state, site, "a new title, served in parts")
+    }
+
     /// The site's feed brought up to date from what `serve` kept of it (`MemoryFragments.keptBefore`)
     /// is the feed a full build makes, when its pages were rendered first (before the facts are
     /// known, so nothing is kept of them) as much as otherwise: a text of the newest report, a

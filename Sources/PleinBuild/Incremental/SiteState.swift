@@ -320,6 +320,7 @@ public struct SiteState: Sendable {
                 timer.lap("render the open pages the edit changes (\(made.count) outputs)")
             }
         }
+        if let first, serving { handOver(&rest, stage: stage, into: &early.update, first: first) }
         let (rendered, failure) = stage.run(rest)
         streamFailure = failure
         // (A record an output needed and the model did not have: a fault of plein's, never a trap.)

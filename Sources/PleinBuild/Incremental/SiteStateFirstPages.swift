@@ -25,4 +25,24 @@ extension SiteState {
             : last.outputs(keys: last.graph.outputs(reading: Set(texts.map { Dependency.body($0).key }), keepingReaders: true))
         return readers + new
     }
+
+    /// The fewest outputs `plein serve` hands over at a time while it renders the rest of an
+    /// update (fewer are rendered at once).
+    static let handedOverAtLeast = 32
+
+    /// Renders all but the last eighth of `rest` (the outputs of an update still to render, when
+    /// there are many) an eighth at a time, each taken in and served (`first`) as it is made,
+    /// without reloading a page: a new title renders every page, and the one a reader waits for
+    /// shows after half of them on average, not after all. The last eighth is left in `rest`.
+    mutating func handOver(_ rest: inout [OutputID], stage: RenderStage, into update: inout Update, first: FirstPages) {
+        guard rest.count >= 2 * Self.handedOverAtLeast else { return }
+        let size = max(Self.handedOverAtLeast, (rest.count + 7) / 8)
+        while rest.count > size {
+            let (made, _) = stage.run(Array(rest.prefix(size)))
+            let taken = last.take(rendered: made, of: nil)
+            (update.changed, update.rendered) = (update.changed + taken.changed, update.rendered + taken.rendered)
+            rest.removeFirst(size)
+            first(last.served, [])
+        }
+    }
 }
