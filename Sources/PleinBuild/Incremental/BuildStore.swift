@@ -17,7 +17,7 @@ import PleinRender
 /// fit (another plein version, format, theme or settings; a damaged file) means a full build.
 struct BuildStore: Sendable {
     /// Bumped whenever a table changes meaning.
-    static let format = "26"
+    static let format = "27"
     let path: String
     let queue: DatabaseQueue
 
