@@ -131,7 +131,7 @@ int plein_copy_file(int source, int target) {
 void plein_limit_malloc_arenas(void) {
 #ifdef __GLIBC__
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    mallopt(M_ARENA_MAX, 4 * (cores > 2 ? (int)cores : 2));
+    mallopt(M_ARENA_MAX, 2 * (cores > 2 ? (int)cores : 2));
 #endif
 }
 

@@ -26,12 +26,13 @@ int plein_copy_file(int source, int target);
 /// Makes standard output line-buffered, also when it is a pipe or a file.
 void plein_line_buffered_stdout(void);
 
-/// Limits glibc's malloc to four arenas per core (its default is eight per core): each thread
+/// Limits glibc's malloc to two arenas per core (its default is eight per core): each thread
 /// that waits on a helper process (Pagefind, ffmpeg) would otherwise get an arena of its own,
 /// which raises a build's peak memory for no speed. Not one per core: with the threads that read
 /// the build store, the two that render then shared one arena and waited on its lock (a build
-/// after an edit of the site's title at 10,000 reports: 6.6 s, with four per core 4.5 s).
-/// Does nothing elsewhere.
+/// after an edit of the site's title at 10,000 reports: 5.7–6.6 s, with two per core 4.2–5.0 s,
+/// as fast as with four; a fresh build with search at 10,000 reports peaks at 460 MB with one
+/// per core, 485 with two, 515 with four). Does nothing elsewhere.
 void plein_limit_malloc_arenas(void);
 
 #include <stddef.h>
