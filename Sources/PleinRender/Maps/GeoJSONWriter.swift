@@ -69,7 +69,7 @@ struct GeoJSONFile: Rendering {
 
     /// The FeatureCollection of `parts`: compact, a feature a line (a diff of two builds' maps
     /// shows the features that changed), and a newline. (Indented, the map of 100,000 reports
-    /// was 88 MB, for a browser to load; a line each, a third of that.)
+    /// was 88 MB for a browser to load; compact, 70 MB: most of a feature is its text.)
     private func collection(_ parts: [Part]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(parts.reduce(64) { $0 + $1.json.count + 2 })

@@ -21,8 +21,8 @@ enum TextCut {
 
     /// `Anna de Vries` → `AV`.
     /// The first and last of the words' first letters, of those that are capitals if any are
-    /// (made for every member chip on every page: no arrays, and an ASCII letter's case without
-    /// Unicode's tables).
+    /// (made for every member chip on every page: no array of letters, and an ASCII letter's case
+    /// without Unicode's tables).
     static func initials(_ name: String) -> String {
         var capitals: (first: Character?, last: Character?) = (nil, nil)
         var any: (first: Character?, last: Character?) = (nil, nil)
