@@ -1,16 +1,23 @@
 // plein-bench: measures the incremental rebuild of `plein serve` after one edited file.
 //
-//     plein-bench <content> <templates> <file relative to content> [edits]
+//     plein-bench [--store] <content> <templates> <file relative to content> [edits]
 //
 // Builds the site as `plein serve` does (in memory, tracking what each output read), then edits
 // the file `edits` times (appending a sentence to its body, each time a different one) and
 // measures each rebuild as the dev server does it: `SiteState.update` plus the snapshot of all
 // files it publishes. Prints one JSON object; restores the file at the end.
+//
+// With `--store`, each rebuild is instead a build with the build store (`Pipeline.build`, into
+// an output and a cache folder of its own under the system's temporary folder), in this one
+// process: what the store's update costs warm, as `serve` would pay it if it kept the store as
+// its memory (but for the scan of every file, which the watcher makes needless there).
 import PleinText
 import Foundation
 import PleinBuild
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+let overStore = arguments.count > 1 && arguments[1] == "--store"
+if overStore { arguments.remove(at: 1) }
 guard arguments.count >= 4 else {
     FileHandle.standardError.write(Data("usage: plein-bench <content> <templates> <file relative to content> [edits]\n".utf8))
     exit(2)
@@ -28,6 +35,40 @@ func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 var options = BuildOptions(content: content, templates: templates, output: "/nonexistent-plein-bench-output",
                            environment: ProcessInfo.processInfo.environment)
 options.baseURL = "http://localhost:1313/"
+
+if overStore {
+    let folder = NSTemporaryDirectory() + "/plein-bench-store-\(ProcessInfo.processInfo.processIdentifier)"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    options.output = folder + "/public"
+    options.cache = folder + "/cache"
+    let fullStart = now()
+    let first = Pipeline.build(options)
+    let full = Double(now() - fullStart) / 1e6
+    guard first.succeeded else {
+        FileHandle.standardError.write(Data("plein-bench: the site has errors; run plein check\n".utf8))
+        exit(1)
+    }
+    var times: [Double] = [], rendered: [Int] = [], byRecord = 0
+    defer { _ = FileManager.default.createFile(atPath: path, contents: original) }
+    for edit in 0..<edits {
+        var bytes = original
+        bytes.append(contentsOf: Array("\nEdit number \(edit) of the benchmark.\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: bytes)
+        let start = now()
+        let report = Pipeline.build(options)
+        times.append(Double(now() - start) / 1e6)
+        rendered.append(report.rendered ?? 0)
+        if report.recordByRecord { byRecord += 1 }
+    }
+    _ = FileManager.default.createFile(atPath: path, contents: original)
+    let sorted = times.sorted()
+    let result: [String: Any] = [
+        "full_build_ms": full, "edits": edits, "median_ms": sorted[sorted.count / 2], "max_ms": sorted.last ?? 0,
+        "min_ms": sorted.first ?? 0, "outputs_rendered": rendered.max() ?? 0, "record_by_record": byRecord,
+    ]
+    print(String(decoding: try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))
+    exit(0)
+}
 let fullStart = now()
 var state = SiteState(options, tracking: true)
 _ = state.files
