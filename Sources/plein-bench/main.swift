@@ -19,7 +19,7 @@ var arguments = CommandLine.arguments
 let overStore = arguments.count > 1 && arguments[1] == "--store"
 if overStore { arguments.remove(at: 1) }
 guard arguments.count >= 4 else {
-    FileHandle.standardError.write(Data("usage: plein-bench <content> <templates> <file relative to content> [edits]\n".utf8))
+    FileHandle.standardError.write(Data("usage: plein-bench [--store] <content> <templates> <file relative to content> [edits]\n".utf8))
     exit(2)
 }
 let (content, templates, file) = (arguments[1], arguments[2], arguments[3])
@@ -36,75 +36,70 @@ var options = BuildOptions(content: content, templates: templates, output: "/non
                            environment: ProcessInfo.processInfo.environment)
 options.baseURL = "http://localhost:1313/"
 
+// One update after each edit: what it rendered, and (in memory) how many files changed or (with
+// the store) whether it went record by record.
+let full: Double
+let update: () -> (rendered: Int, changed: Int?, byRecord: Bool)
+var scratch: String?
+let fullStart = now()
 if overStore {
     let folder = NSTemporaryDirectory() + "/plein-bench-store-\(ProcessInfo.processInfo.processIdentifier)"
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    scratch = folder
     options.output = folder + "/public"
     options.cache = folder + "/cache"
-    let fullStart = now()
     let first = Pipeline.build(options)
-    let full = Double(now() - fullStart) / 1e6
+    full = Double(now() - fullStart) / 1e6
     guard first.succeeded else {
+        try? FileManager.default.removeItem(atPath: folder)
         FileHandle.standardError.write(Data("plein-bench: the site has errors; run plein check\n".utf8))
         exit(1)
     }
-    var times: [Double] = [], rendered: [Int] = [], byRecord = 0
-    defer { _ = FileManager.default.createFile(atPath: path, contents: original) }
-    for edit in 0..<edits {
-        var bytes = original
-        bytes.append(contentsOf: Array("\nEdit number \(edit) of the benchmark.\n".utf8))
-        _ = FileManager.default.createFile(atPath: path, contents: bytes)
-        let start = now()
+    update = { [options] in
         let report = Pipeline.build(options)
-        times.append(Double(now() - start) / 1e6)
-        rendered.append(report.rendered ?? 0)
-        if report.recordByRecord { byRecord += 1 }
+        return (report.rendered ?? 0, nil, report.recordByRecord)
     }
-    _ = FileManager.default.createFile(atPath: path, contents: original)
-    let sorted = times.sorted()
-    let result: [String: Any] = [
-        "full_build_ms": full, "edits": edits, "median_ms": sorted[sorted.count / 2], "max_ms": sorted.last ?? 0,
-        "min_ms": sorted.first ?? 0, "outputs_rendered": rendered.max() ?? 0, "record_by_record": byRecord,
-    ]
-    print(String(decoding: try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))
-    exit(0)
-}
-let fullStart = now()
-var state = SiteState(options, tracking: true)
-_ = state.files
-let full = Double(now() - fullStart) / 1e6
-guard state.succeeded else {
-    FileHandle.standardError.write(Data("plein-bench: the site has errors; run plein check\n".utf8))
-    exit(1)
+} else {
+    var state = SiteState(options, tracking: true)
+    _ = state.files
+    full = Double(now() - fullStart) / 1e6
+    guard state.succeeded else {
+        FileHandle.standardError.write(Data("plein-bench: the site has errors; run plein check\n".utf8))
+        exit(1)
+    }
+    update = {
+        let made = state.update(content: [file], templates: [])
+        _ = state.files
+        return (made.rendered, made.changed.count, false)
+    }
 }
 
 var times: [Double] = []
 var rendered: [Int] = []
 var changed: [Int] = []
-defer { _ = FileManager.default.createFile(atPath: path, contents: original) }
+var byRecord = 0
 for edit in 0..<edits {
     var bytes = original
     bytes.append(contentsOf: Array("\nEdit number \(edit) of the benchmark.\n".utf8))
     _ = FileManager.default.createFile(atPath: path, contents: bytes)
     let start = now()
-    let update = state.update(content: [file], templates: [])
-    _ = state.files
+    let made = update()
     times.append(Double(now() - start) / 1e6)
-    rendered.append(update.rendered)
-    changed.append(update.changed.count)
+    rendered.append(made.rendered)
+    if let count = made.changed { changed.append(count) }
+    if made.byRecord { byRecord += 1 }
 }
 _ = FileManager.default.createFile(atPath: path, contents: original)
+if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
 
 let sorted = times.sorted()
-let result: [String: Any] = [
+var result: [String: Any] = [
     "full_build_ms": full,
     "edits": edits,
     "median_ms": sorted[sorted.count / 2],
     "max_ms": sorted.last ?? 0,
     "min_ms": sorted.first ?? 0,
     "outputs_rendered": rendered.max() ?? 0,
-    "outputs_changed": changed.max() ?? 0,
-    "succeeded": state.succeeded,
 ]
+if overStore { result["record_by_record"] = byRecord } else { (result["outputs_changed"], result["succeeded"]) = (changed.max() ?? 0, true) }
 let json = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
