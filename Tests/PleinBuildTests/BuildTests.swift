@@ -184,6 +184,37 @@ import Testing
         #expect(snapshotTree(spare) == liveBefore)
     }
 
+    /// The look at the output for a file changed since the last build (`OutputCheck`): a file
+    /// written into or gone is found, wherever it is among the paths, and none when none is.
+    @Test func theOutputCheckFindsAFileChangedOrGone() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var paths: [String] = []
+        for folder in 0..<50 {
+            try FileManager.default.createDirectory(atPath: dir.path + "/f\(folder)", withIntermediateDirectories: true)
+            for file in 0..<100 {
+                let path = "f\(folder)/page-\(file).html"
+                try Data("x".utf8).write(to: URL(fileURLWithPath: dir.path + "/" + path))
+                paths.append(path)
+            }
+        }
+        let bytes: [UInt8] = paths.flatMap { Array($0.utf8) + [UInt8(0)] }
+        for victim in [paths[3], paths[2_600], paths.last!] {
+            usleep(20_000)
+            let since = OutputCheck.now(near: dir.path + "/none")
+            #expect(OutputCheck.firstChanged(in: dir.path, among: bytes, count: paths.count, since: since) == nil)
+            usleep(20_000)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.path + "/" + victim))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("by hand".utf8))
+            try handle.close()
+            #expect(OutputCheck.firstChanged(in: dir.path, among: bytes, count: paths.count, since: since) == victim)
+            try FileManager.default.removeItem(atPath: dir.path + "/" + victim)
+            #expect(OutputCheck.firstChanged(in: dir.path, among: bytes, count: paths.count, since: since) == victim, "a file gone is found")
+            try Data("x".utf8).write(to: URL(fileURLWithPath: dir.path + "/" + victim))
+        }
+    }
+
     /// What is upcoming depends on the day of the build: a build on the next day with nothing
     /// edited is not a build in which nothing changed. It renders again only the outputs that
     /// show upcoming events, and gives what a fresh build on that day gives.

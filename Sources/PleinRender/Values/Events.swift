@@ -31,7 +31,7 @@ extension Rendering {
             if site.has(.reports) { reports = eventReports() }
             if site.has(.groups) { groups = view.groupOrder.filter { view.groupEvents($0)?.isListed == true } }
         case .area(let aid):
-            reports = view.area(aid)?.reports ?? []
+            reports = areaEventReports(aid)
         case .group(let gid):
             groups = [gid]
         case .member(let mid):
@@ -46,7 +46,11 @@ extension Rendering {
         }
         // (Chosen by their times, which neither a reply nor a title changes; for the site's, the
         // event reports kept from the last build.)
-        var found = (scope == .site ? reports : reports.filter { view.reportTimes($0)?.starts != nil }).compactMap(reportEvent)
+        var found: [EventEntry]
+        switch scope {
+        case .site, .area: found = reports.compactMap(reportEvent)
+        default: found = reports.filter { view.reportTimes($0)?.starts != nil }.compactMap(reportEvent)
+        }
         for gid in groups {
             guard let g = view.groupEvents(gid) else { continue }
             found += g.events.map { groupEvent($0, in: g) }
@@ -150,11 +154,28 @@ extension Rendering {
     /// Whether `scope` has an event: its calendar (and, for the site, its events page) exists.
     /// For the site, without every event made and sorted.
     func hasEvents(_ scope: CalendarID) -> Bool {
+        if case .area(let id) = scope { return !areaEventReports(id).isEmpty }
         guard case .site = scope else { return !events(scope).isEmpty }
         if site.has(.groups), view.groupOrder.contains(where: { view.groupEvents($0).map { $0.isListed && !$0.events.isEmpty } == true }) {
             return true
         }
         return site.has(.reports) && !eventReports().isEmpty
+    }
+
+    /// The ids of an area's reports that are events, in the area's order: kept while what the
+    /// area lists and its reports' times are the same (`ModelView.fragment`), so that an area's
+    /// page rendered again for a card (a member's new name, a reply) does not look at the times
+    /// of its thousands of reports, twice (its events, and whether it has a calendar).
+    func areaEventReports(_ id: String) -> [String] {
+        let kept = view.fragment("events:area:" + id) {
+            var bytes: [UInt8] = []
+            for report in view.area(id)?.reports ?? [] where view.reportTimes(report)?.starts != nil {
+                bytes += report.utf8
+                bytes.append(0)
+            }
+            return bytes
+        }
+        return kept.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The ids of the reports that are events (with a start, `ReportTimes`), in order: kept
