@@ -227,7 +227,8 @@ public enum Pipeline {
         // Only records edited in place: those records, from the store, and what they reach.
         if let session = memory, let (files, added, removed) = session.editedRecordFiles, let store = session.store, let previous = session.previous {
             let edit = RecordEdit(options: options, store: store, previous: previous, next: session.next, files: files, added: added,
-                                  removed: removed, themeEdited: session.themeEdited, spareVouched: session.spareVouched)
+                                  removed: removed, themeEdited: session.themeEdited, historyMoved: session.historyMoved,
+                                  spareVouched: session.spareVouched)
             if let report = edit.build(start: start, timer: &timer) {
                 guard let reason = report.redoFully else {
                     if options.leavesMemoryToExit { Leftovers.keep(session) }

@@ -172,6 +172,51 @@ import Testing
         #expect(text(state, page).contains("edited <time class=\"dt-updated\" datetime=\"2026-10-05T09:00:00+02:00\""))
     }
 
+    /// A build with the build store after HEAD moved redoes, record by record, the records whose
+    /// history moved with it (their "edited" dates), and nothing for a commit that left the
+    /// content alone; an amended commit moves what it touched. Each build equals a clean one.
+    @Test func aBuildAfterACommitRedoesTheRecordsItTouched() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        var options = BuildOptions.test(content: repo.content, output: repo.dir.path + "/public", suite: "history")
+        options.cache = repo.dir.path + "/cache"
+        var clean = options
+        (clean.output, clean.remember, clean.cache) = (repo.dir.path + "/clean", false, repo.dir.path + "/clean-cache")
+        let page = "reports/1094/2026-10-01-fiets/index.html"
+        func pageText() -> String { (try? String(contentsOfFile: options.output + "/" + page, encoding: .utf8)) ?? "" }
+        #expect(Pipeline.build(options).succeeded)
+
+        // A commit of the report's text: its page says when.
+        try repo.write(Self.report, Self.reportText + "Hij is blauw.\nMet een mand.\n")
+        try repo.commit("Edit again", at: "2026-10-05T09:00:00+02:00")
+        let committed = Pipeline.build(options)
+        #expect(committed.succeeded && committed.recordByRecord, "after a commit: \(committed.fullBuildReason ?? "no reason given")")
+        #expect(pageText().contains("edited <time class=\"dt-updated\" datetime=\"2026-10-05T09:00:00+02:00\""))
+        IncrementalTests.expectSame(options, asClean: clean, "after a commit of a report")
+
+        // A commit outside the content: nothing to do.
+        try "Over de site.\n".write(toFile: repo.root + "/README.md", atomically: true, encoding: .utf8)
+        try repo.commit("A readme", at: "2026-10-06T09:00:00+02:00")
+        let outside = Pipeline.build(options)
+        #expect(outside.succeeded && outside.unchanged, "a commit outside the content changes nothing")
+        #expect(Pipeline.build(options).unchanged, "and the store knows the new HEAD")
+
+        // The member's file committed once more, and the commit amended a day later: a commit
+        // taken back and another made, with only a reply's file edited in the working tree.
+        try repo.write("users/bram.md", "---\nname: Bram\nemail: bram@example.org\n---\nFietst veel.\n")
+        try repo.commit("Bram", at: "2026-10-07T09:00:00+02:00")
+        #expect(Pipeline.build(options).recordByRecord)
+        try repo.git("commit", "-q", "--amend", "--no-edit", "--date", "2026-10-08T09:00:00+02:00", at: "2026-10-08T09:00:00+02:00")
+        try repo.write("reports/1094/2026-10-01-fiets/replies/20261004T0800-bram.md",
+                       "---\nauthor: bram\nat: 2026-10-04T08:00:00+02:00\n---\nIk heb hem gezien, bij het station.\n")
+        let amended = Pipeline.build(options)
+        #expect(amended.succeeded && amended.recordByRecord, "after an amend: \(amended.fullBuildReason ?? "no reason given")")
+        let sitemap = (try? String(contentsOfFile: options.output + "/sitemap.xml", encoding: .utf8)) ?? ""
+        #expect(sitemap.contains("<loc>https://buurt.example.org/users/bram/</loc><lastmod>2026-10-08T07:00:00Z</lastmod>"),
+                "the sitemap says when the amended commit was made")
+        IncrementalTests.expectSame(options, asClean: clean, "after an amended commit")
+    }
+
     /// git runs in the environment the build is given (`BuildOptions.environment`, the one the
     /// command line was started with), not in the process's: a repository kept elsewhere through
     /// `GIT_DIR` is read with it, and not without it.

@@ -76,10 +76,14 @@ extension BuildStore {
     }
 
     /// Keeps what a scan learnt when nothing else is saved (files whose times moved but whose
-    /// bytes did not): the next scan need not read them again.
-    func refreshScan(_ changes: [String: [UInt8]?]) throws(Damaged) {
+    /// bytes did not): the next scan need not read them again; and HEAD, when it moved without
+    /// moving any content file's history.
+    func refreshScan(_ changes: [String: [UInt8]?], head: (head: String, stamp: String)? = nil) throws(Damaged) {
         do {
-            try queue.write { db in try Self.putScan(db, changes) }
+            try queue.write { db in
+                try Self.putScan(db, changes)
+                if let head { try StoreRows(db: db).meta(["head": head.head, "head_stamp": head.stamp]) }
+            }
         } catch {
             throw Damaged(reason: Self.describe(error))
         }

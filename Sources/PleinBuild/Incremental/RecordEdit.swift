@@ -45,10 +45,11 @@ struct RecordEdit {
     let update: RecordUpdate
 
     init(options: BuildOptions, store: BuildStore, previous: BuildStore.Snapshot, next: BuildStore.Snapshot, files: [String],
-         added: Set<String>, removed: Set<String>, themeEdited: Bool = false, spareVouched: Bool) {
+         added: Set<String>, removed: Set<String>, themeEdited: Bool = false, historyMoved: (files: Set<String>, history: History) = ([], History()),
+         spareVouched: Bool) {
         (self.options, self.store, self.previous, self.next, self.spareVouched) = (options, store, previous, next, spareVouched)
         update = RecordUpdate(options: options, memory: StoreMemory(store: store, previous: previous, next: next), files: files, added: added,
-                              removed: removed, themeEdited: themeEdited)
+                              removed: removed, themeEdited: themeEdited, historyMoved: historyMoved)
     }
 
     /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
@@ -218,7 +219,8 @@ extension RecordEdit {
         do {
             try store.queue.write { db in
                 let rows = StoreRows(db: db)
-                var meta = ["saved": UUID().uuidString, "theme": next.theme, "live_inode": String(StoreSession.inode(output)),
+                var meta = ["saved": UUID().uuidString, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp,
+                            "live_inode": String(StoreSession.inode(output)),
                             // (The output was swapped and the spare written before: nothing of plein's changes them after this.)
                             "spare_inode": String(spareInode), "output_time": String(OutputCheck.now(near: output))]
                 if let problems {

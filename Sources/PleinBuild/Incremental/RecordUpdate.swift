@@ -22,9 +22,20 @@ struct RecordUpdate {
     /// Whether the theme changed since the last build: the outputs that read one of its templates
     /// that changed are rendered again.
     var themeEdited = false
+    /// The files whose history moved with HEAD since the last build, and their revisions now
+    /// (`GitHistory.moved`), in place of those the last model had.
+    var historyMoved: (files: Set<String>, history: History) = ([], History())
 
     /// What the memory could not give.
     private struct Unfit: Error { var reason = "" }
+
+    /// The last model's history with the files whose history moved as it is now (a file no
+    /// longer in it has none).
+    private func revised(_ history: History) -> History {
+        var history = history
+        for file in historyMoved.files { history.files[file] = historyMoved.history.files[file] }
+        return history
+    }
 
     /// Nil, for the build that loads everything, and why (with `PLEIN_TIMINGS`).
     private func giveUp(_ reason: String, _ timer: inout PhaseTimer) -> Plan? {
@@ -207,7 +218,7 @@ struct RecordUpdate {
             return ReportClock(at: times.at, replies: replies.replies.map(\.at))
         }
         guard let change = ModelBuilder.replace(records: changed.union(albums), added: added.subtracting(photos), in: &model, from: content,
-                                                history: model.revisions, captureTimes: captureTimes.merging(media.captureTimes) { _, new in new },
+                                                history: revised(model.revisions), captureTimes: captureTimes.merging(media.captureTimes) { _, new in new },
                                                 sealed: [], times: times),
               let photoPages = photoOutputs(slugsBefore, model: model).map({ ($0.new + media.maps.new.map { .geoJSON(.album($0)) },
                                                                               $0.gone + media.maps.gone.map { .geoJSON(.album($0)) }) }),

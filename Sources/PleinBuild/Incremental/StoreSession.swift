@@ -1,6 +1,7 @@
 import Foundation
 import PleinCore
 import PleinLoad
+import PleinModel
 
 /// One `plein build`'s use of the build store: opening it, deciding whether the last build's
 /// snapshot can be trusted (same plein, theme and settings, and the output folder it wrote),
@@ -33,6 +34,9 @@ struct StoreSession {
     private(set) var themeEdited = false
     /// Whether the spare is the one the store describes (else `RecordEdit` writes in place).
     private(set) var spareVouched = false
+    /// When HEAD moved since the last build: the content's files whose history moved with it,
+    /// and their revisions now (`GitHistory.moved`), for `RecordEdit`.
+    private(set) var historyMoved: (files: Set<String>, history: History) = ([], History())
 
     private let output: String
     private let spare: String
@@ -100,15 +104,30 @@ struct StoreSession {
         }
         next.scan = scan.index
         next.scanChanges = scan.changedChunks
-        if let known = previous, scan.complete, known.head == next.head, known.theme == next.theme, Self.sameDay(known.day, now: options.buildTime),
-           scan.isUnchanged {
+        // HEAD moved (a commit, an amend, a checkout): the files whose history moved with it are
+        // edited as if their bytes had changed (their pieces show when they were last changed);
+        // none, when no commit between the two touched the content.
+        var sameHead = previous?.head == next.head
+        if let known = previous, !sameHead, scan.complete, let moved = GitHistory.moved(from: known.head, to: next.head, content: options.content,
+                                                                                        environment: options.environment) {
+            sameHead = true
+            historyMoved = moved
+        }
+        timer.lap("  store: what HEAD moved")
+        if let known = previous, scan.complete, sameHead, historyMoved.files.isEmpty, known.theme == next.theme,
+           Self.sameDay(known.day, now: options.buildTime), scan.isUnchanged {
             unchanged = known
-            // Files whose times moved though their bytes did not: the next scan need not read them.
-            if !scan.changedChunks.isEmpty, let store {
-                do throws(BuildStore.Damaged) { try store.refreshScan(scan.changedChunks) } catch { problem = "the build cache could not be saved (\(error.reason))" }
+            // Files whose times moved though their bytes did not: the next scan need not read them
+            // (nor git be asked again what a commit that left the content alone changed).
+            if !scan.changedChunks.isEmpty || known.head != next.head, let store {
+                do throws(BuildStore.Damaged) {
+                    try store.refreshScan(scan.changedChunks, head: known.head == next.head ? nil : (next.head, next.headStamp))
+                } catch {
+                    problem = "the build cache could not be saved (\(error.reason))"
+                }
             }
-        } else if let known = previous, scan.complete, known.head == next.head, Self.sameDay(known.day, now: options.buildTime) {
-            editedRecordFiles = Self.editedRecordFiles(scan.changes)
+        } else if let known = previous, scan.complete, sameHead, Self.sameDay(known.day, now: options.buildTime) {
+            editedRecordFiles = Self.editedRecordFiles(scan.changes, history: scan.index.entries(historyMoved.files).keys)
             themeEdited = known.theme != next.theme
             if editedRecordFiles?.files.isEmpty == true, !themeEdited { editedRecordFiles = nil }
             spareVouched = known.spareInode != 0 && known.spareInode == Self.inode(spare)
@@ -121,8 +140,15 @@ struct StoreSession {
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
     /// message's) or `site.yaml`, or a report of one file or a reply that is new or deleted, or an album's photo
     /// (not a video) new, replaced or deleted (none, when no file's bytes changed); else nil.
-    private static func editedRecordFiles(_ changes: [String: ContentScan.Change]) -> RecordFiles? {
+    private static func editedRecordFiles(_ changes: [String: ContentScan.Change], history: some Sequence<String> = []) -> RecordFiles? {
         var edited: [String] = []
+        // (Of the files whose history moved, only records show it.)
+        for path in history where changes[path] == nil {
+            switch FileRole.of(path) {
+            case .report, .reply, .member, .group, .album, .goal, .event, .page, .location: edited.append(path)
+            default: break
+            }
+        }
         var added: Set<String> = [], removed: Set<String> = []
         for (path, change) in changes {
             let role = FileRole.of(path)

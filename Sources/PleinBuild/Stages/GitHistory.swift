@@ -81,6 +81,25 @@ struct GitHistory: Sendable {
         return History(files: files)
     }
 
+    /// The content's files whose history differs between commits `old` and `new`: those that a
+    /// commit on either side of the two touched (`git log old...new`, so that a commit amended or
+    /// dropped counts as well as one made), each with its revision at `new` (none: it has no
+    /// history there). Nil when git cannot say (an unknown commit, a shallow clone) or when more
+    /// than `limit` files moved: the build then reads the whole history again.
+    static func moved(from old: String, to new: String, content: String, environment: [String: String], limit: Int = 2_000)
+        -> (files: Set<String>, history: History)? {
+        let run = { (arguments: [String]) in GitHistory.run(arguments, in: content, environment: environment) }
+        guard !old.isEmpty, !new.isEmpty, run(["rev-parse", "--is-shallow-repository"])?.text == "false",
+              let touched = run(["log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", old + "..." + new, "--", "."])
+        else { return nil }
+        let files = Set(parse(touched.bytes).files.keys)
+        guard files.count <= limit else { return nil }
+        guard !files.isEmpty else { return ([], History()) }
+        guard let log = run(["--literal-pathspecs", "log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", new, "--"] + files.sorted())
+        else { return nil }
+        return (files, parse(log.bytes))
+    }
+
     /// Runs git in `folder` with `environment` (and C's messages, no optional locks); nil when it
     /// fails (or git is not installed). An empty environment (the tests') finds git on the
     /// system's default path.
