@@ -200,6 +200,9 @@ import Testing
         let outside = Pipeline.build(options)
         #expect(outside.succeeded && outside.unchanged, "a commit outside the content changes nothing")
         #expect(Pipeline.build(options).unchanged, "and the store knows the new HEAD")
+        try "".write(toFile: repo.content + "/reports/.gitkeep", atomically: true, encoding: .utf8)
+        try repo.commit("Keep the folder", at: "2026-10-06T10:00:00+02:00")
+        #expect(Pipeline.build(options).unchanged, "a commit of a file no record is made of changes nothing")
 
         // The member's file committed once more, and the commit amended a day later: a commit
         // taken back and another made, with only a reply's file edited in the working tree.

@@ -108,13 +108,21 @@ struct StoreSession {
         // edited as if their bytes had changed (their pieces show when they were last changed);
         // none, when no commit between the two touched the content.
         var sameHead = previous?.head == next.head
+        var movedRecords: [String] = []
         if let known = previous, !sameHead, scan.complete, let moved = GitHistory.moved(from: known.head, to: next.head, content: options.content,
                                                                                         environment: options.environment) {
             sameHead = true
             historyMoved = moved
+            // (Of the files whose history moved, only the records there are show it.)
+            movedRecords = scan.index.entries(moved.files).keys.filter {
+                switch FileRole.of($0) {
+                case .report, .reply, .member, .group, .album, .goal, .event, .page, .location: true
+                default: false
+                }
+            }
         }
         timer.lap("  store: what HEAD moved")
-        if let known = previous, scan.complete, sameHead, historyMoved.files.isEmpty, known.theme == next.theme,
+        if let known = previous, scan.complete, sameHead, movedRecords.isEmpty, known.theme == next.theme,
            Self.sameDay(known.day, now: options.buildTime), scan.isUnchanged {
             unchanged = known
             // Files whose times moved though their bytes did not: the next scan need not read them
@@ -127,7 +135,7 @@ struct StoreSession {
                 }
             }
         } else if let known = previous, scan.complete, sameHead, Self.sameDay(known.day, now: options.buildTime) {
-            editedRecordFiles = Self.editedRecordFiles(scan.changes, history: scan.index.entries(historyMoved.files).keys)
+            editedRecordFiles = Self.editedRecordFiles(scan.changes, history: movedRecords)
             themeEdited = known.theme != next.theme
             if editedRecordFiles?.files.isEmpty == true, !themeEdited { editedRecordFiles = nil }
             spareVouched = known.spareInode != 0 && known.spareInode == Self.inode(spare)
@@ -140,15 +148,9 @@ struct StoreSession {
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
     /// message's) or `site.yaml`, or a report of one file or a reply that is new or deleted, or an album's photo
     /// (not a video) new, replaced or deleted (none, when no file's bytes changed); else nil.
-    private static func editedRecordFiles(_ changes: [String: ContentScan.Change], history: some Sequence<String> = []) -> RecordFiles? {
-        var edited: [String] = []
-        // (Of the files whose history moved, only records show it.)
-        for path in history where changes[path] == nil {
-            switch FileRole.of(path) {
-            case .report, .reply, .member, .group, .album, .goal, .event, .page, .location: edited.append(path)
-            default: break
-            }
-        }
+    private static func editedRecordFiles(_ changes: [String: ContentScan.Change], history: [String] = []) -> RecordFiles? {
+        // (And the records whose history moved with HEAD.)
+        var edited = history.filter { changes[$0] == nil }
         var added: Set<String> = [], removed: Set<String> = []
         for (path, change) in changes {
             let role = FileRole.of(path)
