@@ -1,6 +1,7 @@
 import Foundation
 import PleinCore
 @testable import PleinBuild
+import PleinModel
 import Testing
 
 /// The content's history from git: a report posted, edited in a later commit, then replied to.
@@ -170,6 +171,27 @@ import Testing
         #expect(GitStamp(content: repo.content, environment: [:]) != stamp)
         _ = state.update(content: [Self.report], templates: [])
         #expect(text(state, page).contains("edited <time class=\"dt-updated\" datetime=\"2026-10-05T09:00:00+02:00\""))
+    }
+
+    /// `plein serve` after a commit of another record than the one edited: the edit is taken
+    /// record by record, with the committed record's history (only the files the new commits
+    /// touched are read from git again), and the site is a fresh build's.
+    @Test func aServedSiteTakesACommitRecordByRecord() throws {
+        let repo = try Self.history()
+        defer { repo.dir.cleanup() }
+        let options = BuildOptions(content: repo.content, templates: Repo.templates, output: repo.dir.path + "/public", cache: Repo.cache("history"))
+        var state = SiteState(options, tracking: true)
+        try repo.write("users/bram.md", "---\nname: Bram\nemail: bram@example.org\n---\nFietst veel.\n")
+        _ = state.update(content: ["users/bram.md"], templates: [])
+        try repo.commit("Bram", at: "2026-10-07T09:00:00+02:00")
+        try repo.write(Self.report, Self.reportText + "Hij is blauw.\nMet een mand.\n")
+        _ = state.update(content: [Self.report], templates: [])
+        #expect(state.lastChange.modelled?.members.contains("bram") == true && state.lastChange.modelled?.reports.isEmpty == false,
+                "the report and the committed member made again: \(String(describing: state.lastChange.modelled))")
+        #expect(text(state, "sitemap.xml").contains("<loc>https://buurt.example.org/users/bram/</loc><lastmod>2026-10-07T07:00:00Z</lastmod>"))
+        let fresh = SiteState(options, tracking: false)
+        #expect(state.files.keys.sorted() == fresh.files.keys.sorted())
+        for path in fresh.files.keys where text(state, path) != text(fresh, path) { Issue.record("\(path) differs from a fresh build") }
     }
 
     /// A build with the build store after HEAD moved redoes, record by record, the records whose

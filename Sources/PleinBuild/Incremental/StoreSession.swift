@@ -114,12 +114,7 @@ struct StoreSession {
             sameHead = true
             historyMoved = moved
             // (Of the files whose history moved, only the records there are show it.)
-            movedRecords = scan.index.entries(moved.files).keys.filter {
-                switch FileRole.of($0) {
-                case .report, .reply, .member, .group, .album, .goal, .event, .page, .location: true
-                default: false
-                }
-            }
+            movedRecords = scan.index.entries(moved.files).keys.filter(FileRole.hasRevision)
         }
         timer.lap("  store: what HEAD moved")
         if let known = previous, scan.complete, sameHead, movedRecords.isEmpty, known.theme == next.theme,

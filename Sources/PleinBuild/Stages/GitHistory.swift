@@ -47,16 +47,23 @@ struct GitHistory: Sendable {
     }
 
     /// Reads again only when HEAD has moved since `previous`: when the files HEAD is made of are
-    /// as they were, git is not asked at all.
-    static func refresh(_ previous: GitHistory, content: String, environment: [String: String]) -> GitHistory {
+    /// as they were, git is not asked at all; when it moved, only the files the commits between
+    /// the two touched are read again (`moved`, which are returned), unless git cannot say which
+    /// (then the whole history is read, and `moved` is nil).
+    static func refresh(_ previous: GitHistory, content: String, environment: [String: String]) -> (history: GitHistory, moved: Set<String>?) {
         let stamp = GitStamp(content: content, environment: environment)
-        if let stamp, stamp == previous.stamp { return previous }
-        guard let head = previous.head, run(["rev-parse", "HEAD"], in: content, environment: environment)?.text == head else {
-            return read(content: content, environment: environment)
-        }
+        if let stamp, stamp == previous.stamp { return (previous, []) }
+        let now = run(["rev-parse", "HEAD"], in: content, environment: environment)?.text
+        guard let head = previous.head, previous.unavailable == nil, let now else { return (read(content: content, environment: environment), nil) }
         var same = previous
         same.stamp = stamp
-        return same
+        guard now != head else { return (same, []) }
+        guard let moved = moved(from: head, to: now, content: content, environment: environment) else {
+            return (read(content: content, environment: environment), nil)
+        }
+        var files = previous.history.files
+        for file in moved.files { files[file] = moved.history.files[file] }
+        return (GitHistory(head: now, history: History(files: files), unavailable: nil, stamp: stamp), moved.files)
     }
 
     /// `git log -z --format=%x1e%ct --name-only --no-renames --relative`: each commit is

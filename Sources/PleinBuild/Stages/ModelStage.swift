@@ -35,18 +35,21 @@ struct ModelStage {
     /// built). `last` is taken when the model is made from it.
     mutating func run(_ loaded: Content, change: ContentChange, last: inout SiteModel?, captureTimes: [String: Moment],
                       threadKeys: ThreadKeys?, now: Moment, sealed: Set<String> = []) -> (SiteModel, notes: [String], change: ModelChange?) {
-        let head = history.head
+        // (The files whose history moved since the last model: their records are made again too.)
+        var moved: Set<String>? = []
         if let reading = firstReading {
             history = reading.value
             firstReading = nil
+            moved = nil
         } else if readsHistory {
-            history = GitHistory.refresh(history, content: content, environment: environment)
+            (history, moved) = GitHistory.refresh(history, content: content, environment: environment)
         }
         var notes: [String] = []
         if let why = history.unavailable { notes.append(why) }
         var replaced: (SiteModel, ModelChange)?
-        if let files = change.files, history.head == head, var previous = last.take() {
-            if let made = ModelBuilder.replace(records: files, added: change.added, in: &previous, from: loaded, history: history.history,
+        if let files = change.files, let moved, var previous = last.take() {
+            let records = files.union(moved.filter(FileRole.hasRevision))
+            if let made = ModelBuilder.replace(records: records, added: change.added, in: &previous, from: loaded, history: history.history,
                                                captureTimes: captureTimes, sealed: sealed) {
                 replaced = (previous, made)
             } else {

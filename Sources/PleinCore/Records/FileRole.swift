@@ -34,6 +34,15 @@ public enum FileRole: Equatable, Sendable {
         return false
     }
 
+    /// Whether the file at `path` is a record's whose pages show its history (when it was added
+    /// and last changed: `Revision`).
+    public static func hasRevision(_ path: String) -> Bool {
+        switch of(path) {
+        case .report, .reply, .member, .group, .album, .goal, .event, .page, .location: true
+        default: false
+        }
+    }
+
     /// The section of the site a file belongs to, when it belongs to one section only.
     public static func section(of path: String) -> SiteSection? {
         switch path.split(separator: "/", maxSplits: 1).first {
