@@ -599,6 +599,51 @@ def record_by_record(plein, community, rng):
     community.plain_only = False
 
 
+def committed_edits(plein, community, rng):
+    """The content in a git repository, its records edited and committed: the build after each
+    commit takes the records whose history moved record by record (their "edited" dates, the
+    sitemap's lastmod), an empty commit changes nothing, an amended commit moves what it
+    touched; each output is a clean build's (which reads the same history)."""
+    out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
+    clean, clean_cache = os.path.join(community.folder, "clean"), os.path.join(community.folder, "clean-cache")
+
+    def git(*arguments, day=1):
+        stamp = f"2026-11-{day:02d}T10:00:00+01:00"
+        env = dict(os.environ, GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp)
+        subprocess.run(["git", "-C", community.content, "-c", "user.name=Plein", "-c", "user.email=plein@example.org", *arguments],
+                       check=True, capture_output=True, env=env)
+
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-q", "-m", "The community")
+    build(plein, community, out, cache)
+    community.plain_only = True
+    steps = [("body", "commit"), ("bio", "commit"), ("reply", "commit"), (None, "empty"), ("body", "amend")]
+    for day, (kind, how) in enumerate(steps, start=2):
+        what = getattr(community, kind)(rng) if kind else "nothing"
+        if kind:
+            # (The edit built first, then committed: the commit alone moves the history.)
+            build(plein, community, out, cache)
+            git("add", "-A", day=day)
+        if how == "amend":
+            git("commit", "-q", "--amend", "--no-edit", "--date", f"2026-11-{day:02d}T10:00:00+01:00", day=day)
+        else:
+            git("commit", "-q", "--allow-empty", "-m", what, day=day)
+        result = build(plein, community, out, cache)
+        reference = build(plein, community, clean, clean_cache, fresh=True)
+        a, b = tree(out)[0], tree(clean)[0]
+        differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
+        label = f"{what}, then {'an empty commit' if how == 'empty' else 'a commit' if how == 'commit' else 'the commit amended'}"
+        check(result.returncode == 0 and reference.returncode == 0 and not differing,
+              f"{label}: byte-identical to a clean build ({len(differing)} files differ: {differing[:5]}) {result.stderr[-300:]}")
+        if how == "empty":
+            check("nothing changed since the last build" in result.stdout, f"{label}: nothing is rebuilt ({result.stdout.strip()[-200:]})")
+        else:
+            check("edited record" in result.stderr and "record by record no further" not in result.stderr,
+                  f"{label}: built record by record ({result.stderr[-300:]})")
+    community.plain_only = False
+
+
 def fresh_listing(plein, community):
     """`--changed` with `--fresh` (no snapshot to compare with) still lists exactly what changed."""
     out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
@@ -775,6 +820,7 @@ def main():
                 record_by_record(plein, community, rng)
                 hand_edited_output(plein, community)
                 fresh_listing(plein, community)
+                committed_edits(plein, community, rng)
             print(f"{name}: plein serve")
             serve_path(plein, Community(work, name + "-serve", content), rng, max(4, args.steps // 2))
     if failures:
