@@ -240,6 +240,28 @@ import Testing
         #expect(sitemap.contains("<loc>https://buurt.example.org/users/bram/</loc><lastmod>2026-10-08T07:00:00Z</lastmod>"),
                 "the sitemap says when the amended commit was made")
         IncrementalTests.expectSame(options, asClean: clean, "after an amended commit")
+
+        // A merge that keeps one side's version of a file both sides changed, and takes another
+        // file from the other side: the member's last change is the other side's (later) commit,
+        // which the log of that file alone would hide, and the whole history shows.
+        try repo.commit("The reply", at: "2026-10-09T09:00:00+02:00")
+        try repo.git("checkout", "-q", "-b", "side")
+        try repo.write("users/anna.md", "---\nname: Anna\nemail: anna@example.org\n---\nVan de zijtak.\n")
+        try repo.write("users/bram.md", "---\nname: Bram\nemail: bram@example.org\n---\nFietst veel, ook 's winters.\n")
+        try repo.commit("Side", at: "2026-10-12T09:00:00+02:00")
+        try repo.git("checkout", "-q", "main")
+        try repo.write("users/anna.md", "---\nname: Anna\nemail: anna@example.org\n---\nVan main.\n")
+        try repo.commit("Main", at: "2026-10-11T09:00:00+02:00")
+        #expect(Pipeline.build(options).succeeded)
+        _ = try? repo.git("merge", "-q", "side", "-m", "Merge", at: "2026-10-13T09:00:00+02:00")
+        try repo.git("checkout", "--ours", "content/users/anna.md")
+        try repo.commit("Merge", at: "2026-10-13T09:00:00+02:00")
+        let merged = Pipeline.build(options)
+        #expect(merged.succeeded && merged.recordByRecord, "a merge: \(merged.fullBuildReason ?? "no reason given")")
+        let after = (try? String(contentsOfFile: options.output + "/sitemap.xml", encoding: .utf8)) ?? ""
+        #expect(after.contains("<loc>https://buurt.example.org/users/anna/</loc><lastmod>2026-10-12T07:00:00Z</lastmod>"),
+                "the member's last change is the side's commit, as the whole history says (\(merged.recordByRecord ? "record by record" : "whole"))")
+        IncrementalTests.expectSame(options, asClean: clean, "after a merge that kept one side's version of a file")
     }
 
     /// git runs in the environment the build is given (`BuildOptions.environment`, the one the

@@ -54,11 +54,11 @@ struct GitHistory: Sendable {
         let stamp = GitStamp(content: content, environment: environment)
         if let stamp, stamp == previous.stamp { return (previous, []) }
         let now = run(["rev-parse", "HEAD"], in: content, environment: environment)?.text
-        guard let head = previous.head, previous.unavailable == nil, let now else { return (read(content: content, environment: environment), nil) }
+        guard let head = previous.head, let now else { return (read(content: content, environment: environment), nil) }
         var same = previous
         same.stamp = stamp
         guard now != head else { return (same, []) }
-        guard let moved = moved(from: head, to: now, content: content, environment: environment) else {
+        guard previous.unavailable == nil, let moved = moved(from: head, to: now, content: content, environment: environment) else {
             return (read(content: content, environment: environment), nil)
         }
         var files = previous.history.files
@@ -102,9 +102,19 @@ struct GitHistory: Sendable {
         let files = Set(parse(touched.bytes).files.keys)
         guard files.count <= limit else { return nil }
         guard !files.isEmpty else { return ([], History()) }
-        guard let log = run(["--literal-pathspecs", "log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative", new, "--"] + files.sorted())
-        else { return nil }
-        return (files, parse(log.bytes))
+        // (A log of some files simplifies merges by those files, the whole history's by the
+        // content folder: a merge that kept one side's version of these files but took others
+        // of the content from the other side hides that side's commits of them from the first,
+        // not from the second. The two agree when the log of the files without simplification
+        // gives the same; else everything is read.)
+        let paths = files.sorted()
+        let log = { (simplify: [String]) in
+            run(["--literal-pathspecs", "log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--relative"] + simplify + [new, "--"] + paths)
+        }
+        guard let simplified = log([]), let full = log(["--full-history"]) else { return nil }
+        let history = parse(simplified.bytes)
+        guard history == parse(full.bytes) else { return nil }
+        return (files, history)
     }
 
     /// Runs git in `folder` with `environment` (and C's messages, no optional locks); nil when it
