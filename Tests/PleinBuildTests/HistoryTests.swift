@@ -192,6 +192,19 @@ import Testing
         let fresh = SiteState(options, tracking: false)
         #expect(state.files.keys.sorted() == fresh.files.keys.sorted())
         for path in fresh.files.keys where text(state, path) != text(fresh, path) { Issue.record("\(path) differs from a fresh build") }
+
+        // A reply deleted and committed, then another edit: the deleted file's history moved, and
+        // it is in neither the content nor the model.
+        let reply = "reports/1094/2026-10-01-fiets/replies/20261004T0800-bram.md"
+        unlink(repo.content + "/" + reply)
+        _ = state.update(content: [reply], templates: [])
+        try repo.commit("No reply", at: "2026-10-08T09:00:00+02:00")
+        try repo.write("users/anna.md", "---\nname: Anna\nemail: anna@example.org\n---\nWoont hier.\n")
+        _ = state.update(content: ["users/anna.md"], templates: [])
+        #expect(state.succeeded && state.lastChange.modelled != nil)
+        let again = SiteState(options, tracking: false)
+        #expect(state.files.keys.sorted() == again.files.keys.sorted())
+        for path in again.files.keys where text(state, path) != text(again, path) { Issue.record("\(path) differs from a fresh build after a deletion") }
     }
 
     /// A build with the build store after HEAD moved redoes, record by record, the records whose

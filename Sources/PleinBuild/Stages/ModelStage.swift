@@ -1,3 +1,4 @@
+import Foundation
 import PleinCore
 import PleinModel
 
@@ -48,7 +49,8 @@ struct ModelStage {
         if let why = history.unavailable { notes.append(why) }
         var replaced: (SiteModel, ModelChange)?
         if let files = change.files, let moved, var previous = last.take() {
-            let records = files.union(moved.filter(FileRole.hasRevision))
+            // (Those of records still there: one deleted before the last model is in neither.)
+            let records = files.union(moved.filter { FileRole.hasRevision($0) && FileManager.default.fileExists(atPath: content + "/" + $0) })
             if let made = ModelBuilder.replace(records: records, added: change.added, in: &previous, from: loaded, history: history.history,
                                                captureTimes: captureTimes, sealed: sealed) {
                 replaced = (previous, made)
