@@ -39,7 +39,7 @@ options.baseURL = "http://localhost:1313/"
 // One update after each edit: what it rendered, and (in memory) how many files changed or (with
 // the store) whether it went record by record.
 let full: Double
-let update: () -> (rendered: Int, changed: Int?, byRecord: Bool)
+let update: () -> (rendered: Int, changed: Int?, byRecord: Bool, succeeded: Bool)
 var scratch: String?
 let fullStart = now()
 if overStore {
@@ -56,7 +56,7 @@ if overStore {
     }
     update = { [options] in
         let report = Pipeline.build(options)
-        return (report.rendered ?? 0, nil, report.recordByRecord)
+        return (report.rendered ?? 0, nil, report.recordByRecord, report.succeeded)
     }
 } else {
     var state = SiteState(options, tracking: true)
@@ -69,7 +69,7 @@ if overStore {
     update = {
         let made = state.update(content: [file], templates: [])
         _ = state.files
-        return (made.rendered, made.changed.count, false)
+        return (made.rendered, made.changed.count, false, state.succeeded)
     }
 }
 
@@ -77,6 +77,7 @@ var times: [Double] = []
 var rendered: [Int] = []
 var changed: [Int] = []
 var byRecord = 0
+var succeeded = true
 for edit in 0..<edits {
     var bytes = original
     bytes.append(contentsOf: Array("\nEdit number \(edit) of the benchmark.\n".utf8))
@@ -87,6 +88,7 @@ for edit in 0..<edits {
     rendered.append(made.rendered)
     if let count = made.changed { changed.append(count) }
     if made.byRecord { byRecord += 1 }
+    succeeded = succeeded && made.succeeded
 }
 _ = FileManager.default.createFile(atPath: path, contents: original)
 if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
@@ -99,7 +101,8 @@ var result: [String: Any] = [
     "max_ms": sorted.last ?? 0,
     "min_ms": sorted.first ?? 0,
     "outputs_rendered": rendered.max() ?? 0,
+    "succeeded": succeeded,
 ]
-if overStore { result["record_by_record"] = byRecord } else { (result["outputs_changed"], result["succeeded"]) = (changed.max() ?? 0, true) }
+if overStore { result["record_by_record"] = byRecord } else { result["outputs_changed"] = changed.max() ?? 0 }
 let json = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
