@@ -152,11 +152,13 @@ struct SearchStage: Sendable {
                     if !fm.fileExists(atPath: shared) { try Data(file.bytes).write(to: URL(fileURLWithPath: shared), options: .atomic) }
                     manifest += file.path + "\t" + Self.sharedMark + (shared as NSString).lastPathComponent + "\n"
                 } else {
-                    try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+                    // (Written as the output's files are, not through `Data.write`: Foundation's
+                    // syncs each file to the disk, a thousand waits for an area's index.)
+                    try OutputWriter.create(path, OutputFile(path: file.path, bytes: file.bytes))
                     manifest += file.path + "\t" + file.path + "\n"
                 }
             }
-            try Data(manifest.utf8).write(to: URL(fileURLWithPath: temporary + "/" + Self.manifest))
+            try OutputWriter.create(temporary + "/" + Self.manifest, OutputFile(path: Self.manifest, bytes: Array(manifest.utf8)))
             if rename(temporary, root + "/" + key) != 0 {
                 // A folder of this key that is not whole (left by a plein killed while removing
                 // it, before removals were made whole): taken away, and this one put in its place.
