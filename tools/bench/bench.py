@@ -828,6 +828,29 @@ def edit_kinds(work, reports, edits, shape="full"):
         finally:
             edit.undo()
         run(cmd, env=env)
+    # With search on (as `make site` installs Pagefind, and as most sites build): a report's text
+    # (its area's index made again) and a member's bio (the index of the rest of the community),
+    # each to a record not edited above, in a store of its own. The build waits for Pagefind to
+    # index the shard again; the kinds above are measured without it.
+    pagefind = pagefind_executable()
+    searched = [(f"{kind}, with search", kind) for kind in ("a report's text", "a member's bio")]
+    searched = [(name, kind) for name, kind in searched if pagefind and chosen(name)]
+    if searched:
+        search_env = dict(env, PLEIN_PAGEFIND=pagefind)
+        search_cmd = [PLEIN, "build", "--content", content, "--templates", theme, "--output", os.path.join(folder, "search-out"),
+                      "--cache", os.path.join(folder, "search-cache")]
+        run(search_cmd, env=search_env)
+        for name, kind in searched:
+            results[name] = {"page": [], "all": [], "build": []}
+            for i in range(edits):
+                number += 1
+                edit = KindEdit(content, number)
+                try:
+                    makers[kind](edit, 3 * edits + i)
+                    results[name]["build"].append(run(search_cmd, env=search_env)[0])
+                finally:
+                    edit.undo()
+                run(search_cmd, env=search_env)
     # A fresh build as a deploy from a clean checkout makes it ("plein fresh" in the table of
     # fresh builds: no output, no cache), beside the `--fresh` builds over the last output above.
     # (Each into a folder of its own, put into the trash after it rather than removed: making
