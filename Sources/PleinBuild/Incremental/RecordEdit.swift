@@ -263,7 +263,8 @@ extension RecordEdit {
                 // An output that read what it read before keeps its reads; its hash is written.
                 var (written, hashes): ([StoreRows.Output], [(id: String, hash: [UInt8])]) = ([], [])
                 for output in outputs {
-                    let digest = ReadsDigest.digest(output.dependencies.lazy.map(ReadsDigest.hash))
+                    // (Made on the rendering core: `RenderStage.hashing`.)
+                    let digest = output.reads.isEmpty ? ReadsDigest.digest(output.dependencies.lazy.map(ReadsDigest.hash)) : output.reads
                     if let before = old[output.id.key], before.reads == digest {
                         if before.hash != output.hash { hashes.append((output.id.key, output.hash)) }
                         continue

@@ -121,8 +121,13 @@ final class StoredFragments: FragmentMemory {
         // (The store holds the reads the head kept before, but those of the facts this edit
         // changed, which the save forgets.)
         if let before = changes.recordedBefore, !forgetsAll, table(Self.kind(of: key))[key] != nil {
-            let held = Set(before)
-            part.unsaved = changes.recorded.filter { !held.contains($0) || changed.contains($0) }
+            if changes.recorded.count == before.count {
+                // (The reads it recorded before, and no other: those of the changed facts.)
+                part.unsaved = changed.filter { KeptList.contains(changes.recorded, $0) }.sorted()
+            } else {
+                let held = Set(before)
+                part.unsaved = changes.recorded.filter { !held.contains($0) || changed.contains($0) }
+            }
         }
         madeParts.locked { $0[key] = part }
     }
@@ -202,7 +207,7 @@ final class StoredFragments: FragmentMemory {
         let put = try RawStatement(db, "INSERT OR REPLACE INTO fragments (key, reads, bytes) VALUES (?, ?, ?)")
         let putRead = try RawStatement(db, "INSERT OR IGNORE INTO fragment_reads (read, part) VALUES (?, ?)")
         for (key, part) in parts.sorted(by: { $0.key < $1.key }) {
-            try put.run(.text(key), .blob(part.reads.flatMap { Array($0.utf8) + [0] }), .blob(part.bytes))
+            try put.run(.text(key), .blob(Self.joined(part.reads)), .blob(part.bytes))
             for read in part.unsaved ?? part.reads { try putRead.run(.text(read), .text(key)) }
             if let list = part.list { try save(list: key, list, db) }
         }
@@ -219,8 +224,20 @@ final class StoredFragments: FragmentMemory {
         }
         let put = try RawStatement(db, "INSERT OR REPLACE INTO fragment_entries (list, id, reads, bytes) VALUES (?, ?, ?, ?)")
         for entry in changes.made {
-            try put.run(.text(key), .text(entry.id), .blob(entry.reads.flatMap { Array($0.utf8) + [0] }), .blob(entry.bytes))
+            try put.run(.text(key), .text(entry.id), .blob(Self.joined(entry.reads)), .blob(entry.bytes))
         }
+    }
+
+    /// Keys as the store keeps them, each ended by a NUL, in one buffer (a head of an area's
+    /// list reads 10,000).
+    private static func joined(_ keys: [String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count + 1 })
+        for key in keys {
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(0)
+        }
+        return bytes
     }
 }
 
