@@ -182,6 +182,59 @@ import Testing
         }
     }
 
+    /// An area of more reports than an index holds (`SearchRecords.most`: 128 on a small site)
+    /// is cut into parts, each report placed by a hash of its id: an edit indexes again the part
+    /// that holds its report, record by record; when the area has few enough again, its parts
+    /// are one index, as a build from nothing makes it, byte for byte.
+    @Test func anAreaOfManyReportsIsIndexedInPartsAndAnEditIndexesOne() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try FileManager.default.copyItem(atPath: Repo.content, toPath: dir.path + "/content")
+        let area = dir.path + "/content/reports/1011"
+        let model = try String(contentsOfFile: area + "/2026-08-22-nachtmarkt-nieuwmarkt.md", encoding: .utf8)
+        let extra = (0..<140).map { String(format: "2026-07-%02d-markt-%03d.md", $0 % 28 + 1, $0) }
+        for (index, name) in extra.enumerated() {
+            try model.replacingOccurrences(of: "Zomeravondmarkt op de Nieuwmarkt", with: "Markt nummer \(index)")
+                .replacingOccurrences(of: "2026-08-22T", with: "2026-07-\(String(format: "%02d", index % 28 + 1))T")
+                .write(toFile: area + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let options = try Self.options(output: dir.path + "/public", content: dir.path + "/content")
+        try? FileManager.default.removeItem(atPath: options.cacheRoot + "/search")
+        for store in ["build.sqlite", "build.sqlite-wal", "build.sqlite-shm"] { try? FileManager.default.removeItem(atPath: options.cacheRoot + "/" + store) }
+        #expect(Pipeline.build(options).succeeded)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/public/pagefind").filter { $0.hasPrefix("area-1011") }.sorted()
+        #expect(folders == ["area-1011~0of2", "area-1011~1of2"])
+        let search = try String(contentsOfFile: dir.path + "/public/search/index.html", encoding: .utf8)
+        #expect(search.contains("/pagefind/area-1011~0of2/") && search.contains("/pagefind/area-1011~1of2/"))
+        // (The first build after one without a snapshot goes the whole way.)
+        #expect(Pipeline.build(options).succeeded)
+        let before = Self.cachedIndexes(options)
+        let edited = area + "/" + extra[17]
+        try (String(contentsOfFile: edited, encoding: .utf8) + "\nMet een draaiorgel.\n").write(toFile: edited, atomically: true, encoding: .utf8)
+        let edit = Pipeline.build(options)
+        #expect(edit.succeeded && edit.recordByRecord)
+        let part = SearchRecords.bucket("1011/" + String(extra[17].dropLast(3)), of: 2)
+        #expect(Self.cachedIndexes(options).subtracting(before).map { $0.components(separatedBy: "-").prefix(2).joined(separator: "-") }
+                == ["area-1011~\(part)of2"])
+        // Fewer reports again: one index, record by record, as a build from nothing makes it.
+        for name in extra.prefix(30) { try FileManager.default.removeItem(atPath: area + "/" + name) }
+        let fewer = Pipeline.build(options)
+        #expect(fewer.succeeded)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/public/pagefind").filter { $0.hasPrefix("area-1011") } == ["area-1011"])
+        var fresh = options
+        fresh.output = dir.path + "/again"
+        fresh.cache = dir.path + "/other-cache"
+        try FileManager.default.createDirectory(atPath: fresh.cacheRoot, withIntermediateDirectories: true)
+        for media in ["images", "videos"] {
+            try FileManager.default.copyItem(atPath: options.cacheRoot + "/" + media, toPath: fresh.cacheRoot + "/" + media)
+        }
+        #expect(Pipeline.build(fresh).succeeded)
+        #expect(Self.files(in: dir.path + "/public") == Self.files(in: dir.path + "/again"))
+        for file in Self.files(in: dir.path + "/public/pagefind").map({ "pagefind/" + $0 }) + ["search/index.html"] {
+            #expect(FileManager.default.contentsEqual(atPath: dir.path + "/public/" + file, andPath: dir.path + "/again/" + file), "\(file)")
+        }
+    }
+
     /// `plein serve` makes again the index of the shard an edit reaches and no other
     /// (`LastBuild.search`), serves every file of it and none the old one had alone, and takes
     /// the old one's cache folder away; an edit of a page template reaches no shard.

@@ -1,4 +1,4 @@
-// The search page: Pagefind's indexes (one per area, one for the rest of the community) merged
+// The search page: Pagefind's indexes (one per area, one for the rest of the community, each in parts) merged
 // in the browser, results with kind, title, excerpt and date, filters as buttons. Text from the
 // index is only ever set as text; the excerpt's <mark> elements are rebuilt, nothing else.
 const form = document.querySelector("form.search-form");

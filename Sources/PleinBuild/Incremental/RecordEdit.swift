@@ -27,8 +27,8 @@ import PleinRender
 /// are made from (a member's home, an album's map); outputs that may be others than before (but
 /// for a report's page, added or taken out with it, and its reply feed, with its first reply or
 /// its last); a
-/// change of which search shards there are, or Pagefind failing (the shards whose records read a
-/// changed fact are made again, `searchChange`); pages of a members-only group
+/// Pagefind failing (the shards whose records read a changed fact are made again, and those
+/// the site now has, `searchChange`); pages of a members-only group
 /// (sealed with keys the build that loads everything derives). With `PLEIN_TIMINGS` it says why.
 ///
 /// The update itself, up to the outputs to render and what renders them, is `RecordUpdate`,
@@ -275,6 +275,7 @@ extension RecordEdit {
                 try rows.outputs(written, hashes: hashes, gone: gone.outputs)
                 // The search index's shards made again, and their files.
                 try rows.searchIndexes(try search.remade.map { ($0.name, $0.key, try ids($0.reads)) }, all: false)
+                if let order = search.order { try rows.searchIndexes(order: order) }
                 try rows.keys(newKeys)
                 try rows.published(search.identities + media.written, gone: search.removed + media.removed, all: false)
                 timer.lap("    save: outputs and the search's files")

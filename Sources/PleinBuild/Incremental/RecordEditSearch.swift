@@ -19,39 +19,50 @@ struct SearchChange {
     var added: [String] = []
     /// The files of the old indexes that the new ones do not have.
     var removed: [String] = []
-    /// The cache folders of the indexes made again under another key.
+    /// The cache folders of the indexes made again under another key, or gone.
     var replacedKeys: [String] = []
+    /// The site's shards in their order, when they are others than the last build's (a shard
+    /// cut into more parts or fewer, an area's first report or its last); nil: the same.
+    var order: [String]?
 }
 
 extension RecordUpdate {
     /// The shards of the search index whose records read any of `changed` (the build store
     /// keeps what each read, `search_indexes`), made again with `renderer` and indexed by
-    /// Pagefind where their records are others; nil when the edit changes which shards there
-    /// are, or Pagefind fails (the full build then says so).
+    /// Pagefind where their records are others; when the site's shards are others (cut into
+    /// more parts or fewer), the new ones made and the files of those gone taken out. Nil when
+    /// Pagefind fails (the full build then says so).
     func searchChange(_ renderer: Renderer, site: SiteConfig, changed: Set<String>) -> SearchChange? {
         guard let executable = options.pagefind else { return nil }
         guard let rows = try? memory.searchIndexes(reading: changed) else { return nil }
-        guard rows.map(\.name) == renderer.searchShardNames() else { return nil }
-        let stale = rows.indices.filter { rows[$0].reads }
+        let names = renderer.searchShardNames()
+        let before = Dictionary(rows.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // (The first index carries Pagefind's script: one that becomes the first, or is no more, is made again.)
+        let stale = names.indices.filter { index in
+            before[names[index]].map { $0.reads || (index == 0) != ($0.name == rows.first?.name) } ?? true
+        }
+        let kept = Set(names)
+        let gone = rows.filter { !kept.contains($0.name) }
         var change = SearchChange()
-        guard !stale.isEmpty else { return change }
+        if names != rows.map(\.name) { change.order = names }
+        guard !stale.isEmpty || !gone.isEmpty else { return change }
         var shards: [(shard: SearchShard, primary: Bool)] = []
         var reads: [Set<Dependency>] = []
         for index in stale {
-            guard let (shard, read) = renderer.searchShardTracked(named: rows[index].name) else { return nil }
+            guard let (shard, read) = renderer.searchShardTracked(named: names[index]) else { return nil }
             shards.append((shard, index == 0))
             reads.append(read)
         }
         let routes = Routes(baseURL: site.baseURL)
         let stage = SearchStage(root: options.cacheRoot + "/search", pagefind: Pagefind(executable: executable), timings: options.timings)
-        let outcome = stage.index(shards, language: site.language.rawValue, routes: routes)
+        let outcome = shards.isEmpty ? SearchStage.Outcome() : stage.index(shards, language: site.language.rawValue, routes: routes)
         guard outcome.problems.isEmpty, outcome.keys.count == stale.count else { return nil }
         change.indexed = outcome.indexed
         for (place, index) in stale.enumerated() {
-            let (name, key) = (rows[index].name, outcome.keys[place])
+            let (name, key) = (names[index], outcome.keys[place])
             change.remade.append((name, key, reads[place]))
-            guard key != rows[index].key else { continue }
-            change.replacedKeys.append(rows[index].key)
+            guard key != before[name]?.key else { continue }
+            if let old = before[name]?.key { change.replacedKeys.append(old) }
             // The files the last build published of this index, and those of the new one.
             let prefix = routes.searchIndex(name)
             guard let published = try? memory.published(under: prefix) else { return nil }
@@ -65,6 +76,12 @@ extension RecordUpdate {
                 change.identities.append((target, identity))
             }
             change.removed += published.keys.filter { !now.contains($0) }.sorted()
+        }
+        // The indexes the site no longer has: their files go.
+        for row in gone {
+            guard let published = try? memory.published(under: routes.searchIndex(row.name)) else { return nil }
+            change.removed += published.keys.sorted()
+            change.replacedKeys.append(row.key)
         }
         return change
     }

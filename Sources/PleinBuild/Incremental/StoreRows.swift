@@ -85,9 +85,23 @@ struct StoreRows {
                 try put.run(.text(row.name), .integer(Int64(position)), .text(row.key), .blob(BuildStore.packed(row.dependencies)))
             }
         } else {
-            let put = try RawStatement(db, "UPDATE search_indexes SET key = ?, dependencies = ? WHERE name = ?")
-            for row in rows { try put.run(.text(row.key), .blob(BuildStore.packed(row.dependencies)), .text(row.name)) }
+            let put = try RawStatement(db, """
+                INSERT INTO search_indexes (name, position, key, dependencies) VALUES (?, 0, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET key = excluded.key, dependencies = excluded.dependencies
+                """)
+            for row in rows { try put.run(.text(row.name), .text(row.key), .blob(BuildStore.packed(row.dependencies))) }
         }
+    }
+
+    /// The site's search indexes now, in their order: those not among them go, the others take
+    /// their places (each has its row: those new were made, `searchIndexes(_:all:)`).
+    func searchIndexes(order: [String]) throws {
+        let kept = Set(order)
+        let names = try String.fetchAll(db, sql: "SELECT name FROM search_indexes")
+        let drop = try RawStatement(db, "DELETE FROM search_indexes WHERE name = ?")
+        for name in names where !kept.contains(name) { try drop.run(.text(name)) }
+        let place = try RawStatement(db, "UPDATE search_indexes SET position = ? WHERE name = ?")
+        for (position, name) in order.enumerated() { try place.run(.integer(Int64(position)), .text(name)) }
     }
 
     /// The paths in which the spare differs from the output, each with whether the output lacks it.

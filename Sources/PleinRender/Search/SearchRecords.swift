@@ -22,9 +22,9 @@ public struct SearchRecord: Sendable, Equatable, Encodable {
     public let sort: [String: String]
 }
 
-/// One index: the reports of one area, or everything else (`community`).
+/// One index: the reports of one area, or everything else (`community`), or a part of either.
 public struct SearchShard: Sendable, Equatable {
-    /// A folder name: `community` or `area-<area>`.
+    /// A folder name: `community` or `area-<area>`, a part with `~<part>of<parts>` after it.
     public let name: String
     public let records: [SearchRecord]
 }
@@ -59,28 +59,33 @@ struct SearchRecords: Rendering {
     }
 
     private func shard(named name: String) -> SearchShard? {
-        if name == Self.communityShard {
-            let records = communityRecords()
-            return records.isEmpty ? nil : SearchShard(name: name, records: records)
+        let (base, part) = Self.parts(of: name)
+        if base == Self.communityShard {
+            let sources = communitySources().filter { source in part.map { Self.bucket(source.key, of: $0.count) == $0.index } ?? true }
+            let records = sources.compactMap { $0.make() }
+            return records.isEmpty && part == nil ? nil : SearchShard(name: name, records: records)
         }
-        guard site.has(.reports), name.hasPrefix(Self.areaPrefix), let area = view.area(String(name.dropFirst(Self.areaPrefix.count))),
+        guard site.has(.reports), base.hasPrefix(Self.areaPrefix), let area = view.area(String(base.dropFirst(Self.areaPrefix.count))),
               !area.reports.isEmpty else { return nil }
-        return SearchShard(name: name, records: area.reports.sorted().compactMap(report))
+        let ids = area.reports.sorted().filter { id in part.map { Self.bucket(id, of: $0.count) == $0.index } ?? true }
+        return SearchShard(name: name, records: ids.compactMap(report))
     }
 
-    private func communityRecords() -> [SearchRecord] {
-        var community: [SearchRecord] = []
-        if site.has(.members) { community += view.memberOrder.compactMap(member) }
+    /// The community's records before they are made: each with the key that places it in a part
+    /// of the community's index, and how it is made (a part makes its own records only).
+    private func communitySources() -> [(key: String, make: () -> SearchRecord?)] {
+        var community: [(key: String, make: () -> SearchRecord?)] = []
+        if site.has(.members) { community += view.memberOrder.map { id in ("member:" + id, { member(id) }) } }
         for group in view.groupOrder.compactMap(view.group) where group.isListed {
-            community.append(self.group(group))
+            community.append((group.file, { self.group(group) }))
             for album in group.albums {
-                community.append(self.album(album, in: group))
-                community += album.photos.indices.map { photo($0, of: album, in: group) }
+                community.append((album.file, { self.album(album, in: group) }))
+                community += album.photos.indices.map { index in (album.file + "#" + album.photos[index].slug, { photo(index, of: album, in: group) }) }
             }
-            if site.has(.groups) { community += group.events.map { event($0, in: group) } }
+            if site.has(.groups) { community += group.events.map { event in (event.file, { self.event(event, in: group) }) } }
         }
-        if site.has(.study) { community += view.locations.map(location) }
-        community += view.pages.map(page)
+        if site.has(.study) { community += view.locations.map { location in (location.file, { self.location(location) }) } }
+        community += view.pages.map { page in (page.file, { self.page(page) }) }
         return community
     }
 
@@ -89,12 +94,49 @@ struct SearchRecords: Rendering {
     static func areaShard(_ area: String) -> String { areaPrefix + area }
 
     /// The shards a site of this model has, by name, in the order the search page merges them
-    /// (without making their records).
+    /// (without making their records): the community's, then each area's. Each is cut into parts
+    /// of at most `most(records:)` records (`community~3of16`, `area-1094~0of2`), each record
+    /// placed by a hash of its key, so that an edit indexes again the part that holds its record
+    /// and a build from nothing cuts the same parts: Pagefind takes about a millisecond a record,
+    /// which an edit's build waits for.
     func shardNames() -> [String] {
-        let community = (site.has(.members) && !view.memberOrder.isEmpty) || view.groupOrder.contains { view.group($0)?.isListed == true }
-            || (site.has(.study) && !view.locations.isEmpty) || !view.pages.isEmpty
-        let areas = site.has(.reports) ? view.areas.filter { !$0.reports.isEmpty }.map { Self.areaShard($0.id) } : []
-        return (community ? [Self.communityShard] : []) + areas
+        let community = communitySources().count
+        let areas = site.has(.reports) ? view.areas.filter { !$0.reports.isEmpty } : []
+        let most = Self.most(records: areas.reduce(community) { $0 + $1.reports.count })
+        return (community > 0 ? Self.names(Self.communityShard, records: community, most: most) : [])
+            + areas.flatMap { Self.names(Self.areaShard($0.id), records: $0.reports.count, most: most) }
+    }
+
+    /// The most records a part holds on a site of `records` records: 128, and on a site of more
+    /// than 16,384, as many as keep the parts near 128 in all (every query searches every part:
+    /// in Chromium, a part more is a few files more to load for the first query).
+    static func most(records: Int) -> Int {
+        var most = 128
+        while records > most * 128 { most *= 2 }
+        return most
+    }
+
+    /// The names of the parts of the shard `base` of `records` records: itself, or as many parts
+    /// as a power of two that keeps each near `most`.
+    static func names(_ base: String, records: Int, most: Int) -> [String] {
+        var count = 1
+        while (records + count - 1) / count > most { count *= 2 }
+        return count == 1 ? [base] : (0..<count).map { "\(base)~\($0)of\(count)" }
+    }
+
+    /// A shard's name as its base and, for a part, which of how many.
+    static func parts(of name: String) -> (base: String, part: (index: Int, count: Int)?) {
+        guard let tilde = name.lastIndex(of: "~") else { return (name, nil) }
+        let numbers = name[name.index(after: tilde)...].split(separator: "of")
+        guard numbers.count == 2, let index = Int(numbers[0]), let count = Int(numbers[1]), count > 0 else { return (name, nil) }
+        return (String(name[..<tilde]), (index, count))
+    }
+
+    /// The part of `count` that holds the record of `key`: FNV-1a of its bytes, the same in every run.
+    static func bucket(_ key: String, of count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(hash % UInt64(count))
     }
 
     // MARK: Records
