@@ -18,6 +18,19 @@ import Testing
         Set(((try? FileManager.default.contentsOfDirectory(atPath: options.cacheRoot + "/search")) ?? []).filter { $0 != "shared" })
     }
 
+    /// Builds the site of `options` into `output`, with a search cache of its own (the photos'
+    /// and videos' files copied from the first): whether it succeeded.
+    static func buildFromNothing(_ options: BuildOptions, into output: String, cache: String) throws -> Bool {
+        var fresh = options
+        fresh.output = output
+        fresh.cache = cache
+        try FileManager.default.createDirectory(atPath: fresh.cacheRoot, withIntermediateDirectories: true)
+        for media in ["images", "videos"] {
+            try FileManager.default.copyItem(atPath: options.cacheRoot + "/" + media, toPath: fresh.cacheRoot + "/" + media)
+        }
+        return Pipeline.build(fresh).succeeded
+    }
+
     /// The files under `folder`, relative to it, in path order.
     static func files(in folder: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
@@ -167,15 +180,7 @@ import Testing
         let community = Self.cachedIndexes(options).subtracting(after)
         #expect(community.map { $0.components(separatedBy: "-")[0] } == ["community"])
         // Built again from nothing, the index is the same, byte for byte (`PagefindFiles`).
-        var fresh = options
-        fresh.output = dir.path + "/again"
-        fresh.cache = dir.path + "/other-cache"
-        // A search cache of its own; the photos' and videos' files copied from the first.
-        try FileManager.default.createDirectory(atPath: fresh.cacheRoot, withIntermediateDirectories: true)
-        for media in ["images", "videos"] {
-            try FileManager.default.copyItem(atPath: options.cacheRoot + "/" + media, toPath: fresh.cacheRoot + "/" + media)
-        }
-        #expect(Pipeline.build(fresh).succeeded)
+        #expect(try Self.buildFromNothing(options, into: dir.path + "/again", cache: dir.path + "/other-cache"))
         #expect(Self.files(in: dir.path + "/public/pagefind") == Self.files(in: dir.path + "/again/pagefind"))
         for file in Self.files(in: dir.path + "/public/pagefind") {
             #expect(FileManager.default.contentsEqual(atPath: dir.path + "/public/pagefind/" + file, andPath: dir.path + "/again/pagefind/" + file), "\(file)")
@@ -221,14 +226,7 @@ import Testing
         let fewer = Pipeline.build(options)
         #expect(fewer.succeeded)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/public/pagefind").filter { $0.hasPrefix("area-1011") } == ["area-1011"])
-        var fresh = options
-        fresh.output = dir.path + "/again"
-        fresh.cache = dir.path + "/other-cache"
-        try FileManager.default.createDirectory(atPath: fresh.cacheRoot, withIntermediateDirectories: true)
-        for media in ["images", "videos"] {
-            try FileManager.default.copyItem(atPath: options.cacheRoot + "/" + media, toPath: fresh.cacheRoot + "/" + media)
-        }
-        #expect(Pipeline.build(fresh).succeeded)
+        #expect(try Self.buildFromNothing(options, into: dir.path + "/again", cache: dir.path + "/other-cache"))
         #expect(Self.files(in: dir.path + "/public") == Self.files(in: dir.path + "/again"))
         for file in Self.files(in: dir.path + "/public/pagefind").map({ "pagefind/" + $0 }) + ["search/index.html"] {
             #expect(FileManager.default.contentsEqual(atPath: dir.path + "/public/" + file, andPath: dir.path + "/again/" + file), "\(file)")
