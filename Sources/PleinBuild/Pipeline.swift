@@ -77,7 +77,7 @@ public struct BuildOptions: Sendable {
     /// the environment names or has (`Pagefind.locate`), looked for when a build first needs it
     /// (`plein check` never does); `PLEIN_PAGEFIND=none` turns it off.
     public var pagefind: String? {
-        get { chosenPagefind ?? tools.pagefind }
+        get { chosenPagefind ?? tools.pagefind(remembering: cacheRoot + "/pagefind-location") }
         set { chosenPagefind = .some(newValue) }
     }
     private var chosenPagefind: String?? = .none
@@ -329,7 +329,7 @@ private final class Tools: Sendable {
         self.environment = environment
     }
 
-    var pagefind: String? { foundPagefind.value { Pagefind.locate(environment) } }
+    func pagefind(remembering file: String) -> String? { foundPagefind.value { Pagefind.locate(environment, remembering: file) } }
     var ffmpeg: FFmpeg? { foundFFmpeg.value { FFmpeg.locate(environment) } }
 }
 

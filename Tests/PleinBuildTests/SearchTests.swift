@@ -42,6 +42,33 @@ import Testing
     }
 
     /// A record goes to Pagefind as JSON that reads back as the record, whatever its text holds.
+    /// Where Python's `pagefind-bin` keeps Pagefind is asked once, then remembered for the
+    /// environment that asked (a Python start on every build, an edit's and a no-op's, was
+    /// 40–90 ms of them), and asked again when that environment changes.
+    @Test func wherePythonKeepsPagefindIsRemembered() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PLEIN_PAGEFIND"] = nil
+        // (Pagefind on the PATH is found without Python: not what this tests.)
+        environment["PATH"] = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .filter { access("\($0)/pagefind", X_OK) != 0 && access("\($0)/pagefind_extended", X_OK) != 0 }.joined(separator: ":")
+        let folder = NSTemporaryDirectory() + "plein-pagefind-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/pagefind-location"
+        let found = try #require(Pagefind.locate(environment, remembering: file), "Pagefind is not installed (`make deps` installs pagefind-bin)")
+        let kept = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(kept.count == 2 && kept[1] == found)
+        // What is remembered is what is used (another executable put there stands for it), while
+        // the environment is the same and the file is there.
+        try (kept[0] + "\n/bin/true").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(Pagefind.locate(environment, remembering: file) == "/bin/true")
+        try (kept[0] + "\n" + folder + "/gone").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(Pagefind.locate(environment, remembering: file) == found)
+        try (kept[0] + "\n/bin/true").write(toFile: file, atomically: true, encoding: .utf8)
+        environment["VIRTUAL_ENV"] = folder
+        #expect(Pagefind.locate(environment, remembering: file) == found)
+    }
+
     @Test func aRecordReachesPagefindAsItIs() throws {
         let record = SearchRecord(url: "/reports/1094/x/", content: "Regel één\n\"aanhalingstekens\" \\ \u{2028} \u{1F600} <b>&",
                                   meta: ["title": "Titel \"x\"", "kind": "Melding"], filters: ["kind": ["Melding"], "area": ["1094", "Oost"]],

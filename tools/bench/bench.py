@@ -836,7 +836,8 @@ def edit_kinds(work, reports, edits, shape="full"):
     searched = [(f"{kind}, with search", kind) for kind in ("a report's text", "a member's bio")]
     searched = [(name, kind) for name, kind in searched if pagefind and chosen(name)]
     if searched:
-        search_env = dict(env, PLEIN_PAGEFIND=pagefind)
+        # (Found as a user's plein finds it: from Python's pagefind-bin, as `make site` installs it.)
+        search_env = {k: v for k, v in env.items() if k != "PLEIN_PAGEFIND"}
         search_cmd = [PLEIN, "build", "--content", content, "--templates", theme, "--output", os.path.join(folder, "search-out"),
                       "--cache", os.path.join(folder, "search-cache")]
         run(search_cmd, env=search_env)

@@ -1,4 +1,5 @@
 import Foundation
+import PleinCore
 import PleinRender
 import PleinText
 
@@ -24,7 +25,12 @@ struct Pagefind: Sendable {
     /// The installed Pagefind: `PLEIN_PAGEFIND` (a path, or `none`), else `pagefind` on the
     /// `PATH`, else the binary of the `pagefind-bin` Python package (what `make site` installs).
     /// `BuildOptions.pagefind` looks once per command.
-    public static func locate(_ environment: [String: String]) -> String? {
+    ///
+    /// Asking Python where its package is costs a Python start (40 ms; 90 ms behind pyenv's
+    /// shims), on every build, an edit's and a no-op's among them: with `remembering`, the
+    /// answer is kept in that file, for the environment that asked (its `PATH` and Python's
+    /// variables), and Python is asked again only when that changes or the binary is gone.
+    public static func locate(_ environment: [String: String], remembering file: String? = nil) -> String? {
         if let chosen = environment["PLEIN_PAGEFIND"] {
             return chosen == "none" || chosen.isEmpty ? nil : (access(chosen, X_OK) == 0 ? chosen : nil)
         }
@@ -32,6 +38,11 @@ struct Pagefind: Sendable {
             for name in ["pagefind", "pagefind_extended"] where access("\(folder)/\(name)", X_OK) == 0 {
                 return "\(folder)/\(name)"
             }
+        }
+        let asker = "python " + Hashing.sha256Hex(Array(pythonVariables.map { "\($0)=\(environment[$0] ?? "-")" }.joined(separator: "\n").utf8))
+        if let file, let kept = try? String(contentsOfFile: file, encoding: .utf8) {
+            let lines = kept.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.count == 2, lines[0] == asker, access(lines[1], X_OK) == 0 { return lines[1] }
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -42,9 +53,19 @@ struct Pagefind: Sendable {
         do { try process.run() } catch { return nil }
         let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0, !path.isEmpty, access(path, X_OK) == 0 else { return nil }
+        guard process.terminationStatus == 0, !path.isEmpty, !path.contains("\n"), access(path, X_OK) == 0 else { return nil }
+        // (Kept only where the cache folder already is: a first build makes it, the next keeps this.)
+        if let file, access((file as NSString).deletingLastPathComponent, W_OK) == 0 {
+            let temporary = file + ".\(getpid()).tmp"
+            if FileManager.default.createFile(atPath: temporary, contents: Data((asker + "\n" + path).utf8)) {
+                if rename(temporary, file) != 0 { unlink(temporary) }
+            }
+        }
         return path
     }
+
+    /// What decides which `python3` runs and where it finds its packages.
+    private static let pythonVariables = ["PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "HOME"]
 
     /// The files of one index over `records` (paths relative to the index's folder), in one
     /// service process. Records go in as given; Pagefind's output depends only on them.
