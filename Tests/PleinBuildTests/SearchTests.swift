@@ -58,13 +58,19 @@ import Testing
         let found = try #require(Pagefind.locate(environment, remembering: file), "Pagefind is not installed (`make deps` installs pagefind-bin)")
         let kept = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(kept.count == 2 && kept[1] == found)
-        // What is remembered is what is used (another executable put there stands for it), while
-        // the environment is the same and the file is there.
-        try (kept[0] + "\n/bin/true").write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(Pagefind.locate(environment, remembering: file) == "/bin/true")
-        try (kept[0] + "\n" + folder + "/gone").write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(Pagefind.locate(environment, remembering: file) == found)
-        try (kept[0] + "\n/bin/true").write(toFile: file, atomically: true, encoding: .utf8)
+        // What is remembered is what is used (another pagefind-bin's program put there stands for
+        // it), while the environment is the same and the program is there; never a program
+        // elsewhere than in a pagefind-bin package's folder.
+        let other = folder + "/site-packages/pagefind_bin/pagefind"
+        try FileManager.default.createDirectory(atPath: folder + "/site-packages/pagefind_bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: other)
+        try (kept[0] + "\n" + other).write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(Pagefind.locate(environment, remembering: file) == other)
+        for elsewhere in [folder + "/gone/pagefind_bin/pagefind", "/bin/true"] {
+            try (kept[0] + "\n" + elsewhere).write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(Pagefind.locate(environment, remembering: file) == found)
+        }
+        try (kept[0] + "\n" + other).write(toFile: file, atomically: true, encoding: .utf8)
         environment["VIRTUAL_ENV"] = folder
         #expect(Pagefind.locate(environment, remembering: file) == found)
     }

@@ -42,7 +42,10 @@ struct Pagefind: Sendable {
         let asker = "python " + Hashing.sha256Hex(Array(pythonVariables.map { "\($0)=\(environment[$0] ?? "-")" }.joined(separator: "\n").utf8))
         if let file, let kept = try? String(contentsOfFile: file, encoding: .utf8) {
             let lines = kept.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            if lines.count == 2, lines[0] == asker, access(lines[1], X_OK) == 0 { return lines[1] }
+            // (Only where pagefind-bin keeps it: the cache folder is not trusted to name any program.)
+            if lines.count == 2, lines[0] == asker, lines[1].hasPrefix("/"), lines[1].hasSuffix(Self.packaged), access(lines[1], X_OK) == 0 {
+                return lines[1]
+            }
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -55,7 +58,7 @@ struct Pagefind: Sendable {
         process.waitUntilExit()
         guard process.terminationStatus == 0, !path.isEmpty, !path.contains("\n"), access(path, X_OK) == 0 else { return nil }
         // (Kept only where the cache folder already is: a first build makes it, the next keeps this.)
-        if let file, access((file as NSString).deletingLastPathComponent, W_OK) == 0 {
+        if let file, path.hasPrefix("/"), path.hasSuffix(Self.packaged), access((file as NSString).deletingLastPathComponent, W_OK) == 0 {
             let temporary = file + ".\(getpid()).tmp"
             if FileManager.default.createFile(atPath: temporary, contents: Data((asker + "\n" + path).utf8)) {
                 if rename(temporary, file) != 0 { unlink(temporary) }
@@ -63,6 +66,9 @@ struct Pagefind: Sendable {
         }
         return path
     }
+
+    /// Where `pagefind-bin` keeps Pagefind, in its package's folder.
+    private static let packaged = "/pagefind_bin/pagefind"
 
     /// What decides which `python3` runs and where it finds its packages.
     private static let pythonVariables = ["PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "HOME"]
