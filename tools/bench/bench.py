@@ -841,6 +841,9 @@ def edit_kinds(work, reports, edits, shape="full"):
         search_cmd = [PLEIN, "build", "--content", content, "--templates", theme, "--output", os.path.join(folder, "search-out"),
                       "--cache", os.path.join(folder, "search-cache")]
         run(search_cmd, env=search_env)
+        # (The python3 on the PATH may not be this one: a build that found no Pagefind is not one with search.)
+        if not os.path.isdir(os.path.join(folder, "search-out", "pagefind")):
+            sys.exit("bench: plein found no Pagefind through the PATH's python3 (make deps installs pagefind-bin for it)")
         for name, kind in searched:
             results[name] = {"page": [], "all": [], "build": []}
             for i in range(edits):
