@@ -283,8 +283,9 @@ public enum Pipeline {
                 memory?.forget()
             }
         } else {
+            let spareAsBefore = writer.stagingUntouched
             writer.discard()
-            memory?.outputUntouched()
+            memory?.outputUntouched(spareAsBefore: spareAsBefore)
         }
         var notes = state.succeeded ? state.notes : []
         if let problem = memory?.problem { notes.append(problem) }

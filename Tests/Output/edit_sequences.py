@@ -563,8 +563,10 @@ def record_by_record(plein, community, rng):
     only what the edited record reaches (`RecordEdit`), and its output is a clean build's."""
     out, cache = os.path.join(community.folder, "public"), os.path.join(community.folder, "cache")
     clean, clean_cache = os.path.join(community.folder, "clean"), os.path.join(community.folder, "clean-cache")
-    # A first edit: after a build that failed, the next one has no spare the store vouches for
-    # (it redoes everything), and the one after it does.
+    # A first edit, not checked: the build before it may have failed. (One that stopped on an
+    # error in the content gives the spare back as it was, and the next goes record by record;
+    # one that failed while it wrote leaves no spare the store vouches for, and the next redoes
+    # everything.)
     community.body(rng)
     build(plein, community, out, cache)
     community.plain_only = True

@@ -559,6 +559,40 @@ import Testing
         #expect(moved.diagnostics.count { $0.file.hasSuffix(to) } == 1, "\(moved.diagnostics.map(\.file))")
     }
 
+    /// A build that stops on an error in the content (a member's file whose YAML does not
+    /// parse) writes nothing, and gives the spare back as the store described it: the edit that
+    /// fixes the error, whatever it writes, goes record by record (it once found no spare the
+    /// store vouched for and made the whole site again: 93 s at 100,000 reports), and its
+    /// output is a clean build's. A failed build that wrote into the staging folder still
+    /// leaves the next one to make the whole site.
+    @Test func theEditThatFixesAnErrorGoesRecordByRecord() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let (options, clean) = site.storeAndClean()
+        #expect(Pipeline.build(options).succeeded)
+        try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") { $0 + "\nEen zin erbij.\n" }
+        #expect(Pipeline.build(options).recordByRecord)
+        let member = "users/anna-de-vries.md"
+        try site.edit(member) { $0.replacingOccurrences(of: "name: Anna de Vries", with: "name: \"Anna de Vries") }
+        let broken = Pipeline.build(options)
+        #expect(!broken.succeeded && broken.diagnostics.contains { $0.file.hasSuffix(member) && $0.severity == .error })
+        try site.edit(member) { $0.replacingOccurrences(of: "name: \"Anna de Vries", with: "name: Anna de Vries-Bakker") }
+        let fixed = Pipeline.build(options)
+        #expect(fixed.succeeded && fixed.recordByRecord, "the fix: \(fixed.fullBuildReason ?? "no reason given")")
+        Self.expectSame(options, asClean: clean, "the edit that fixed an error")
+        // Twice in a row, and a fix back to what the last good build had (nothing changed).
+        try site.edit(member) { $0.replacingOccurrences(of: "name: Anna de Vries-Bakker", with: "name: [Anna") }
+        #expect(!Pipeline.build(options).succeeded)
+        try site.edit(member) { $0.replacingOccurrences(of: "name: [Anna", with: "name: [Anna]]") }
+        #expect(!Pipeline.build(options).succeeded)
+        try site.edit(member) { $0.replacingOccurrences(of: "name: [Anna]]", with: "name: Anna de Vries-Bakker") }
+        #expect(Pipeline.build(options).unchanged)
+        try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") { $0 + "\nNog een zin.\n" }
+        let after = Pipeline.build(options)
+        #expect(after.succeeded && after.recordByRecord, "after two failed builds: \(after.fullBuildReason ?? "no reason given")")
+        Self.expectSame(options, asClean: clean, "an edit after two failed builds")
+    }
+
     /// `plein build` after an edit of one record's file in place redoes that record and what it
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
     /// reply, a member (their text, their name), a group, an album with photos and a video, a goal, an event, a page, a

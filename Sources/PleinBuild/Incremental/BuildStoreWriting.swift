@@ -65,6 +65,18 @@ extension BuildStore {
         }
     }
 
+    /// Records that the spare is again the one of this inode, as the store describes it (after a
+    /// build that gave it back untouched: `StoreSession.outputUntouched`).
+    func vouchForSpare(inode: UInt64) throws(Damaged) {
+        do {
+            try queue.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('spare_inode', ?)", arguments: [String(inode)])
+            }
+        } catch {
+            throw Damaged(reason: Self.describe(error))
+        }
+    }
+
     /// Records that the spare no longer differs from the output (`StoreSession.twinSpare`).
     func forgetDifferences() throws(Damaged) {
         do {

@@ -37,6 +37,8 @@ public final class OutputWriter: Sendable {
     private let hasOutput: Bool
     private let madeDirectories = Mutex<Set<String>>([])
     private let writtenFiles = Mutex<Set<String>>([])
+    /// Whether a path was taken out of the staging folder (`remove`).
+    private let removedAny = Mutex(false)
     /// For a build the store has no snapshot for (`vouching`): the paths whose new file may not
     /// be the current output's bytes, and what the current output holds (walked while the build
     /// renders), so that the output it replaces can become a spare the store vouches for.
@@ -139,8 +141,8 @@ public final class OutputWriter: Sendable {
     /// the current output when that one holds them, or written anew.
     public func write(_ file: OutputFile) throws(Failure) {
         let path = staging + "/" + file.path
-        try makeParent(of: file.path)
         writtenFiles.locked { _ = $0.insert(file.path) }
+        try makeParent(of: file.path)
         if oldDirectories.contains(file.path) { _ = plein_remove_tree(path) }
         let current = output + "/" + file.path
         if knownDifferences != nil || oldFiles.contains(file.path) {
@@ -219,8 +221,8 @@ public final class OutputWriter: Sendable {
     /// Makes room in the staging folder for `relative`: nil when the recycled folder's file there
     /// is already right (`isRight`), else the free path to put it at.
     private func makeRoom(for relative: String, unless isRight: (String) -> Bool) throws(Failure) -> String? {
-        try makeParent(of: relative)
         writtenFiles.locked { _ = $0.insert(relative) }
+        try makeParent(of: relative)
         let target = staging + "/" + relative
         if oldDirectories.contains(relative) { _ = plein_remove_tree(target) }
         if knownDifferences != nil || oldFiles.contains(relative) {
@@ -271,8 +273,14 @@ public final class OutputWriter: Sendable {
     /// leaves empty.
     func remove(_ relative: String) {
         guard knownDifferences != nil else { return }
+        removedAny.locked { $0 = true }
         Self.unlinkPruning(staging, relative)
     }
+
+    /// Whether nothing was put into the staging folder, kept there or taken out of it: after a
+    /// build that stopped before its outputs (errors in the content), a recycled spare goes back
+    /// exactly as it was (`discard`).
+    var stagingUntouched: Bool { writtenFiles.locked { $0.isEmpty } && !removedAny.locked { $0 } }
 
     /// Creates the folders of a path that the staging folder lacks (POSIX `mkdir`, remembered:
     /// FileManager's is slow here). A file standing where a folder must be is removed.
