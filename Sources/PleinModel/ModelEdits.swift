@@ -28,6 +28,9 @@ public struct ModelChange: Sendable, Equatable {
     /// Photos added to an album, replaced or deleted (by content path): their published forms
     /// (`Dependency.image`) are others.
     public var images: Set<String> = []
+    /// Whether the day is another than the last model's (`SiteModel.today`: which events are
+    /// past); the build that makes it sets it.
+    public var today = false
 
     public init() {}
 
@@ -60,9 +63,11 @@ extension ModelBuilder {
     /// `times` tells when the reports `model` does not hold were written, and their replies (a
     /// model from the build store holds only the reports the edit reads); the orders read them.
     /// A report found in neither makes the edit give way to the whole model.
+    ///
+    /// With `now`, a model of another day takes this one's (`today`, which events are past).
     public static func replace(records files: Set<String>, added: Set<String> = [], in model: inout SiteModel, from content: Content,
                                history: History, captureTimes: [String: Moment], sealed: Set<String>,
-                               times: (@Sendable (String) -> ReportClock?)? = nil) -> ModelChange? {
+                               times: (@Sendable (String) -> ReportClock?)? = nil, now: Moment? = nil) -> ModelChange? {
         // The pieces are made first, each from the model as it was and those made before it, and
         // put in place once all could be made (the model is changed in place, not copied).
         var edit = ModelEdit(content: content, history: history, captureTimes: captureTimes, sealed: sealed, times: times)
@@ -86,7 +91,12 @@ extension ModelBuilder {
         if let order = made.memberOrder { model.memberOrder = order }
         if let order = made.formerMembers { model.formerMembers = order }
         if let areas = made.areas { model.areas = areas }
-        return edit.change
+        var change = edit.change
+        if let now, case let today = model.site.clock.civil(now).isoDate, model.today != today {
+            model.today = today
+            change.today = true
+        }
+        return change
     }
 }
 

@@ -154,6 +154,12 @@ struct BuildStore: Sendable {
         try db.execute(sql: "PRAGMA mmap_size = 17179869184")
     }
 
+    /// The day a model is for, with the site's zone (`2026-11-23 Europe/Amsterdam`), as `day`
+    /// keeps it: a build on another day renders again what shows which events are past.
+    static func day(of model: SiteModel) -> String {
+        (model.today ?? "") + " " + model.site.clock.identifier
+    }
+
     static func describe(_ error: any Error) -> String {
         (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
     }

@@ -52,6 +52,7 @@ extension ModelPieces {
         if change.memberOrder { pieces.append((AnyPieceKind(memberOrder), [""])) }
         if change.formerMembers { pieces.append((AnyPieceKind(formerMembers), [""])) }
         if !change.images.isEmpty { pieces.append((AnyPieceKind(image), change.images.sorted())) }
+        if change.today { pieces.append((AnyPieceKind(today), [""])) }
         if let members = change.sessions {
             pieces += [(AnyPieceKind(sessions), members.sorted()), (AnyPieceKind(asOf), [""])]
         }

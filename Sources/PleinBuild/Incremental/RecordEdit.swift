@@ -154,7 +154,7 @@ struct RecordEdit {
             do throws(BuildStore.Damaged) {
                 var values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 if changedFacts.contains(where: { $0.key == Facts.siteKey }) { values.append((ModelValues.siteKey, model.site)) }
-                try save(loaded.state, spareInode: spareInode, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies,
+                try save(loaded.state, day: BuildStore.day(of: model), spareInode: spareInode, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies,
                          outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
                          search: search, media: (media.identities, media.removed), differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
@@ -209,7 +209,7 @@ extension RecordEdit {
     /// bodies that changed, the outputs rendered (their hashes and what they read), the parts of
     /// outputs made for the fragment memory (`StoredFragments`), and the spare's differences
     /// (nil: nothing was written, the spare is as it was).
-    private func save(_ loaded: ContentState, spareInode: UInt64, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
+    private func save(_ loaded: ContentState, day: String, spareInode: UInt64, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
                       bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
                       media: (written: [(path: String, identity: String)], removed: [String]), differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
@@ -219,7 +219,7 @@ extension RecordEdit {
         do {
             try store.queue.write { db in
                 let rows = StoreRows(db: db)
-                var meta = ["saved": UUID().uuidString, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp,
+                var meta = ["saved": UUID().uuidString, "theme": next.theme, "head": next.head, "head_stamp": next.headStamp, "day": day,
                             "live_inode": String(StoreSession.inode(output)),
                             // (The output was swapped and the spare written before: nothing of plein's changes them after this.)
                             "spare_inode": String(spareInode), "output_time": String(OutputCheck.now(near: output))]

@@ -219,7 +219,7 @@ struct RecordUpdate {
         }
         guard let change = ModelBuilder.replace(records: changed.union(albums), added: added.subtracting(photos), in: &model, from: content,
                                                 history: revised(model.revisions), captureTimes: captureTimes.merging(media.captureTimes) { _, new in new },
-                                                sealed: [], times: times),
+                                                sealed: [], times: times, now: options.buildTime),
               let photoPages = photoOutputs(slugsBefore, model: model).map({ ($0.new + media.maps.new.map { .geoJSON(.album($0)) },
                                                                               $0.gone + media.maps.gone.map { .geoJSON(.album($0)) }) }),
               let (newOutputs, goneOutputs) = outputChanges(change, loaded, model, photoPages: photoPages) else {

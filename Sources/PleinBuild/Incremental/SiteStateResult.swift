@@ -16,7 +16,7 @@ extension SiteState {
 
     /// The day the last model was built for, with the site's zone (`2026-11-23 Europe/Amsterdam`):
     /// a build on another day is not a build in which nothing changed, as events may have passed.
-    var builtForDay: String { last.model.map { ($0.today ?? "") + " " + $0.site.clock.identifier } ?? "" }
+    var builtForDay: String { last.model.map(BuildStore.day) ?? "" }
 
     /// How many of the current problems point into each content file (content-relative).
     var problemCounts: [String: Int] {

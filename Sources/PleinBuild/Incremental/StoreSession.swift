@@ -129,10 +129,12 @@ struct StoreSession {
                     problem = "the build cache could not be saved (\(error.reason))"
                 }
             }
-        } else if let known = previous, scan.complete, sameHead, Self.sameDay(known.day, now: options.buildTime) {
+        } else if let known = previous, scan.complete, sameHead {
+            // (A build on another day than the last is an edit of the day, if of nothing else:
+            // the outputs that read which events are past are rendered again.)
             editedRecordFiles = Self.editedRecordFiles(scan.changes, history: movedRecords)
             themeEdited = known.theme != next.theme
-            if editedRecordFiles?.files.isEmpty == true, !themeEdited { editedRecordFiles = nil }
+            if editedRecordFiles?.files.isEmpty == true, !themeEdited, Self.sameDay(known.day, now: options.buildTime) { editedRecordFiles = nil }
             spareVouched = known.spareInode != 0 && known.spareInode == Self.inode(spare)
         }
         timer.lap("  store: compare")

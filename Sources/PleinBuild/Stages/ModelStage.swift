@@ -52,7 +52,7 @@ struct ModelStage {
             // (Those of records still there: one deleted before the last model is in neither.)
             let records = files.union(moved.filter { FileRole.hasRevision($0) && FileManager.default.fileExists(atPath: content + "/" + $0) })
             if let made = ModelBuilder.replace(records: records, added: change.added, in: &previous, from: loaded, history: history.history,
-                                               captureTimes: captureTimes, sealed: sealed) {
+                                               captureTimes: captureTimes, sealed: sealed, now: now) {
                 replaced = (previous, made)
             } else {
                 last = previous
