@@ -40,7 +40,9 @@ struct Build: ParsableCommand {
             throw ExitCode(1)
         }
         guard report.succeeded else {
-            Terminal.error(formatter.summary(report.diagnostics) + "; '\(site.output)' was left as it was")
+            // (A build that read only the edited files: the others' problems are as the last build found them.)
+            let others = report.recordByRecord && report.warnings > 0 ? " (the other files as the last build found them: plein check shows every problem)" : ""
+            Terminal.error(formatter.summary(report.diagnostics) + others + "; '\(site.output)' was left as it was")
             throw ExitCode(1)
         }
         let seconds = String(format: "%.2f", report.seconds)

@@ -171,6 +171,15 @@ public enum ContentLoader {
         return (decoded.compactMap(\.0), decoded.compactMap(\.1))
     }
 
+    /// The errors of reading `files` each on its own (a front matter whose YAML does not parse,
+    /// a value not of its type), with their texts by path: what a build after an edit of them
+    /// shows, and stops on, without loading the rest of the content. Empty when there are none.
+    public static func readingErrors(_ files: [(path: String, size: Int)], fs: ContentFS, clock: SiteClock)
+        -> (errors: [Diagnostic], texts: [String: String]) {
+        let parsed = parse(files, fs: fs, clock: clock).filter { $0.diagnostics.hasErrors }
+        return (parsed.flatMap(\.diagnostics).sorted(), Dictionary(parsed.compactMap { item in item.text.map { (item.path, $0) } }, uniquingKeysWith: { a, _ in a }))
+    }
+
     static func parse(_ files: [(path: String, size: Int)], fs: ContentFS, clock: SiteClock) -> [Parsed] {
         let reader = SourceReader(fs: fs, clock: clock)
         return parallelMap(files.map { ($0.path, $0.size) }) { path, size -> Parsed in

@@ -560,7 +560,8 @@ import Testing
     }
 
     /// A build that stops on an error in the content (a member's file whose YAML does not
-    /// parse) writes nothing, and gives the spare back as the store described it: the edit that
+    /// parse, found by reading that file alone) writes nothing, and leaves the spare as the store
+    /// described it: the edit that
     /// fixes the error, whatever it writes, goes record by record (it once found no spare the
     /// store vouched for and made the whole site again: 93 s at 100,000 reports), and its
     /// output is a clean build's. A failed build that wrote into the staging folder still
@@ -576,6 +577,8 @@ import Testing
         try site.edit(member) { $0.replacingOccurrences(of: "name: Anna de Vries", with: "name: \"Anna de Vries") }
         let broken = Pipeline.build(options)
         #expect(!broken.succeeded && broken.diagnostics.contains { $0.file.hasSuffix(member) && $0.severity == .error })
+        // (Found by reading the edited file alone: the rest of the content is not loaded.)
+        #expect(broken.recordByRecord && broken.sources.keys.contains { $0.hasSuffix(member) }, "\(broken.sources.keys.sorted())")
         try site.edit(member) { $0.replacingOccurrences(of: "name: \"Anna de Vries", with: "name: Anna de Vries-Bakker") }
         let fixed = Pipeline.build(options)
         #expect(fixed.succeeded && fixed.recordByRecord, "the fix: \(fixed.fullBuildReason ?? "no reason given")")
@@ -591,6 +594,17 @@ import Testing
         let after = Pipeline.build(options)
         #expect(after.succeeded && after.recordByRecord, "after two failed builds: \(after.fullBuildReason ?? "no reason given")")
         Self.expectSame(options, asClean: clean, "an edit after two failed builds")
+
+        // An error only the rules over the whole content find (a report by a member there is
+        // not): the build that loads everything says so, writes nothing, and gives the spare back.
+        let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        try site.edit(report) { $0.replacingOccurrences(of: "author: anna-de-vries", with: "author: niemand-hier") }
+        let unknown = Pipeline.build(options)
+        #expect(!unknown.succeeded && !unknown.recordByRecord && unknown.diagnostics.contains { $0.file.hasSuffix(report) && $0.severity == .error })
+        try site.edit(report) { $0.replacingOccurrences(of: "author: niemand-hier", with: "author: anna-de-vries") + "\nEn nog een.\n" }
+        let mended = Pipeline.build(options)
+        #expect(mended.succeeded && mended.recordByRecord, "after the rules' error: \(mended.fullBuildReason ?? "no reason given")")
+        Self.expectSame(options, asClean: clean, "the edit that fixed an error the rules found")
     }
 
     /// `plein build` after an edit of one record's file in place redoes that record and what it
