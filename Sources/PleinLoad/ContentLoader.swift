@@ -171,9 +171,10 @@ public enum ContentLoader {
         return (decoded.compactMap(\.0), decoded.compactMap(\.1))
     }
 
-    /// The errors of reading `files` each on its own (a front matter whose YAML does not parse,
-    /// a value not of its type), with their texts by path: what a build after an edit of them
-    /// shows, and stops on, without loading the rest of the content. Empty when there are none.
+    /// The problems of reading `files` each on its own, of those with an error among them (a
+    /// front matter whose YAML does not parse, a value not of its type), with their texts by
+    /// path: what a build after an edit of them shows, and stops on, without loading the rest of
+    /// the content. Empty when no file has an error.
     public static func readingErrors(_ files: [(path: String, size: Int)], fs: ContentFS, clock: SiteClock)
         -> (errors: [Diagnostic], texts: [String: String]) {
         let parsed = parse(files, fs: fs, clock: clock).filter { $0.diagnostics.hasErrors }
