@@ -176,10 +176,10 @@ extension ContentLoader {
                 continue
             }
             guard let before = state.parsed[path] else {
-                // A new report of one file, or a new reply.
+                // A new report of one file, a new reply, or a group's new event.
                 switch FileRole.of(path) {
                 case .report(let area, let name, bundle: false) where single(area, name): break
-                case .reply: break
+                case .reply, .event: break
                 default: return nil
                 }
                 added.insert(path)

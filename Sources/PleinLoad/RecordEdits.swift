@@ -18,6 +18,8 @@ struct RecordEdits {
     private var albums: [Int: Album] = [:]
     private var goals: [Int: Goal] = [:]
     private var events: [Int: GroupEvent] = [:]
+    /// New events of groups.
+    private var newEvents: [GroupEvent] = []
     private var pages: [Int: ContentPage] = [:]
     private var locations: [Int: StudyLocation] = [:]
     private var threads: [Int: Thread] = [:]
@@ -98,7 +100,7 @@ struct RecordEdits {
             default:
                 // A file that is a record on its own, made as the whole load makes it.
                 let (made, problems) = Assembler.record(of: item, site: content.site, displayRoot: displayRoot)
-                guard accept(problems), take(made, item: item, content: content) else { return nil }
+                guard accept(problems), take(made, item: item, content: content, isNew: added.contains(item.path)) else { return nil }
             }
         }
     }
@@ -113,7 +115,14 @@ struct RecordEdits {
     }
 
     /// Takes the record `made` of `item` in; false when it cannot be taken without the whole content.
-    private mutating func take(_ made: Content, item: Parsed, content: Content) -> Bool {
+    private mutating func take(_ made: Content, item: Parsed, content: Content, isNew: Bool) -> Bool {
+        // (Of the records of a file of their own, only a group's event may be new: in a group there is.)
+        if isNew {
+            guard case .event(let group, let id) = item.role, let new = made.events.first, content.groups.contains(where: { $0.id == group }),
+                  !content.events.contains(where: { $0.group == group && $0.id.lowercased() == id.lowercased() }) else { return false }
+            newEvents.append(new)
+            return true
+        }
         switch item.role {
         case .member(let id):
             guard let new = made.members.first, let index = content.members.firstIndex(where: { $0.id == id }) else { return false }
@@ -180,6 +189,10 @@ struct RecordEdits {
         for (index, album) in albums { content.albums[index] = album }
         for (index, goal) in goals { content.goals[index] = goal }
         for (index, event) in events { content.events[index] = event }
+        if !newEvents.isEmpty {
+            content.events += newEvents
+            content.events.sort { ($0.group, $0.id) < ($1.group, $1.id) }
+        }
         for (index, page) in pages { content.pages[index] = page }
         for (index, location) in locations { content.locations[index] = location }
         for (index, thread) in threads { content.threads[index] = thread }

@@ -71,6 +71,7 @@ extension ModelBuilder {
         // The pieces are made first, each from the model as it was and those made before it, and
         // put in place once all could be made (the model is changed in place, not copied).
         var edit = ModelEdit(content: content, history: history, captureTimes: captureTimes, sealed: sealed, times: times)
+        edit.newFiles = added
         // New reports first: a reply or an edit in the same batch reads them.
         for path in added.sorted() where edit.add(path, model) == false { return nil }
         for path in files.sorted() where !added.contains(path) || !FileRole.of(path).isReport {
@@ -125,6 +126,8 @@ struct ModelEdit {
     let sealed: Set<String>
     let times: (@Sendable (String) -> ReportClock?)?
     let unknownTime = Unknown()
+    /// The files new since the model (a new report's, a new event's).
+    var newFiles: Set<String> = []
     var change = ModelChange()
     var made = Made()
     lazy var places = Dictionary(content.places.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -90,12 +90,21 @@ extension ModelEdit {
         guard let record = content.events.first(where: { $0.group == group && $0.id == id }) else { return false }
         var new = ModelBuilder.event(record, places: places, index: content.memberIndex)
         new.revision = revision(new.file)
-        return inGroup(group, model) { owner in
-            guard let index = owner.events.firstIndex(where: { $0.id == id }) else { return false }
-            owner.events[index] = new
+        // (A new event takes its place among its group's: the outputs are others, its page's.)
+        let isNew = newFiles.contains(record.file)
+        let kept = inGroup(group, model) { owner in
+            if let index = owner.events.firstIndex(where: { $0.id == id }) {
+                guard !isNew else { return false }
+                owner.events[index] = new
+            } else {
+                guard isNew else { return false }
+                owner.events.append(new)
+            }
             owner.events.sort(by: GroupEventModel.byStart)
             return true
         }
+        if kept, isNew { change.outputsMayChange = true }
+        return kept
     }
 
     mutating func location(_ id: String, _ model: SiteModel) -> Bool {

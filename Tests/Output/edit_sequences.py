@@ -164,6 +164,16 @@ class Community:
                          f"author: {rng.choice(members)}\nlocation: {{lat: 52.3601, lon: 4.9301}}\n---\n{text}\n")
         return f"a new report {os.path.relpath(path, self.content)}"
 
+    def new_event(self, rng):
+        """A new event of a group that has events (its page and its calendar are new outputs)."""
+        folders = sorted({os.path.dirname(p) for p in self.files("groups/*/events/*.md")})
+        if not folders:
+            return None
+        path = os.path.join(rng.choice(folders), f"nieuwe-activiteit-{self.counter}.md")
+        self.write(path, f"---\ntitle: Nieuwe activiteit {self.counter}\nstarts: 2027-03-{1 + self.counter % 28:02d}T19:30:00+01:00\n---\n"
+                         "Iedereen is welkom.\n")
+        return f"a new event {os.path.relpath(path, self.content)}"
+
     def warned_report(self, rng):
         """A new report with a warning: its file's name says another day than its time."""
         made = self.new_report(rng, name="melding-met-waarschuwing", day=27, at_day=20, text="Met een waarschuwing.")
@@ -445,7 +455,7 @@ class Community:
     EDITS = ["body", "title", "category", "move", "reply", "delete", "rename", "leave_group", "photo", "photo_replaced", "photo_gone",
              "private_group", "template",
              "settings", "settings_further", "template_page", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
-             "goal_title", "goal_points", "event_title", "checkout", "new_report", "another_reply", "delete_reply", "diver",
+             "goal_title", "goal_points", "event_title", "new_event", "checkout", "new_report", "another_reply", "delete_reply", "diver",
              "warned_report", "warned_edit", "offset_dropped"]
 
     def undo(self):
@@ -571,7 +581,7 @@ def record_by_record(plein, community, rng):
     build(plein, community, out, cache)
     community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
+                 "another_reply", "new_report", "new_event", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
                  "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced", "photo_gone"):
         before = tree(out)[0]
         # (A number of its own: a new report named as one the random edits made is no edit.)

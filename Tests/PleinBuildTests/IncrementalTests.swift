@@ -681,13 +681,17 @@ import Testing
             ("checkins/emma-kok.yaml", { $0.replacingOccurrences(of: "out: 2026-09-29T18:45:00+02:00", with: "out: 2026-09-29T18:30:00+02:00") }),
             ("threads/buddyduik-vinkeveen/20260920T2015-zoe-jansen.md", append("Groet, Zoë")),
         ]
-        // New records: a reply to a report that has replies, and a report of one file.
+        // New records: a reply to a report that has replies, a report of one file, and an event
+        // of a group that has events (its page and its calendar are new outputs).
         let reply = "reports/1018/2026-09-15-boomkap-plantage-middenlaan/replies/20260916T0900-anna-de-vries.md"
         let newReport = "reports/1094/2026-09-20-lantaarnpaal-kapot-javastraat.md"
+        let newEvent = "groups/duikclub-de-zeehond/events/voorjaarsduik-grevelingen.md"
         let written: [(String, (String) -> String)] = [
             (reply, { _ in "---\nauthor: anna-de-vries\nat: 2026-09-16T09:00:00+02:00\n---\nFijn om te horen.\n" }),
             (newReport, { _ in "---\ntitle: Lantaarnpaal kapot\ncategory: complaint\nat: 2026-09-20T21:10:00+02:00\nauthor: anna-de-vries\n"
                 + "location:\n  lat: 52.3637\n  lon: 4.9374\n---\nDe lantaarnpaal voor nummer 12 brandt niet.\n" }),
+            (newEvent, { _ in "---\ntitle: Voorjaarsduik in de Grevelingen\nstarts: 2027-04-10T10:00:00+02:00\nends: 2027-04-10T16:00:00+02:00\n---\n"
+                + "De eerste duik van het voorjaar.\n" }),
         ]
         for (path, change) in edits + written {
             if FileManager.default.fileExists(atPath: site.content + "/" + path) { try site.edit(path, change) } else { try site.write(path, change("")) }

@@ -353,13 +353,30 @@ struct RecordUpdate {
         guard change.outputsMayChange || !photoPages.new.isEmpty || !photoPages.gone.isEmpty else { return ([], []) }
         guard change.sessions == nil else { return nil }
         var ids: Set<String> = []
+        var (new, gone): ([OutputID], [OutputID]) = photoPages
+        // (New events of groups that are not published, and other files: with none of the
+        // latter, no output is new.)
+        var (unpublished, others) = (0, 0)
         for path in added.union(removed).subtracting(photos) {
             switch FileRole.of(path) {
-            case .report(let area, let name, _), .reply(let area, let name, _): ids.insert(area + "/" + name)
+            case .report(let area, let name, _), .reply(let area, let name, _):
+                ids.insert(area + "/" + name)
+                others += 1
+            case .event(let group, let id) where added.contains(path):
+                // A new event of a group that has others: its page and its calendar (the group's,
+                // its members' and the site's calendars were there, and read the group). Of a
+                // group the model does not hold (not published), nothing.
+                guard let owner = model.groups[group] else {
+                    unpublished += 1
+                    continue
+                }
+                guard owner.events.count > 1, let event = owner.events.first(where: { $0.id == id }) else { return nil }
+                if model.site.has(.groups) { new += [.groupEvent(event.key), .calendar(.groupEvent(event.key))] }
+                others += 1
             default: return nil
             }
         }
-        var (new, gone): ([OutputID], [OutputID]) = photoPages
+        if unpublished > 0, others == 0, new.isEmpty, gone.isEmpty { return ([], []) }
         for id in ids.sorted() {
             let old = loaded.before.reportPosition(of: id).map { loaded.before.reports[$0] }
             let now = model.reports[id]

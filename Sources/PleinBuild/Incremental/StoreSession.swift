@@ -154,6 +154,7 @@ struct StoreSession {
             if change.old == nil || change.new == nil {
                 switch role {
                 case .report(_, _, bundle: false), .reply: break
+                case .event where change.old == nil: break
                 case .photo where RecordUpdate.isPhoto(path): break
                 default: return nil
                 }
