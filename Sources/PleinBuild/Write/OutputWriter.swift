@@ -130,12 +130,6 @@ public final class OutputWriter: Sendable {
         }
     }
 
-    /// Where the site before the current one is kept, beside `output`.
-    static func sparePath(for output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).plein-spare"
-    }
-
     /// Puts one file into the staging folder: kept when the recycled file already holds these
     /// bytes, written in place when that file is the staging folder's own, else hard-linked from
     /// the current output when that one holds them, or written anew.

@@ -176,3 +176,11 @@ extension OutputWriter {
         }
     }
 }
+
+extension OutputWriter {
+    /// Where the site before the current one is kept, beside `output`.
+    static func sparePath(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).plein-spare"
+    }
+}
