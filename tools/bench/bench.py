@@ -849,8 +849,8 @@ def edit_kinds(work, reports, edits, shape="full"):
         try:
             users = sorted(glob.glob(os.path.join(content, "users/*.md")))
             rel = os.path.relpath(users[(i * 7919 + 4001) % len(users)], content)
-            meant = edit.saved.get(edit.path(rel)) or open(edit.path(rel)).read()
-            meant = meant.rstrip("\n") + f"\n\n{edit.marker}\n"
+            with open(edit.path(rel)) as f:
+                meant = f.read().rstrip("\n") + f"\n\n{edit.marker}\n"
             edit.change(rel, lambda t: re.sub(r'(?m)^name: "?([^"\n]*)"?$', lambda m: f'name: "{m.group(1)}', meant, count=1))
             if subprocess.run(cmd, env=env, capture_output=True).returncode == 0:
                 sys.exit(f"bench: {rel} with an unclosed quote built without an error")
