@@ -33,8 +33,18 @@ public enum Checker {
     /// they cause); check-ins and study locations are checked together (capacity, overlaps);
     /// `site.yaml`'s and `places.yaml`'s rules are run again each time. A new report (one of
     /// `added`) or a deleted one is checked with the members who follow it (or follow
-    /// one that is not there).
+    /// one that is not there); a new member with the records whose texts write their address.
     public static func check(_ content: Content, records changed: Set<String>, added: Set<String> = []) -> (files: Set<String>, problems: [Diagnostic]) {
+        var changed = changed
+        // A new member's address written in a text is a warning there: those texts' records are
+        // checked again (of the texts `content` holds).
+        let addresses = Set(content.members.filter { added.contains($0.file) }.map { Email.key($0.email) })
+        if !addresses.isEmpty {
+            for (file, text) in content.sources where text.utf8.contains(UInt8(ascii: "@")) {
+                let lowered = text.lowercased()
+                if addresses.contains(where: lowered.contains) { changed.insert(file) }
+            }
+        }
         var run = CheckRun(content: content)
         var files: Set<String> = [ContentLayout.site, ContentLayout.places]
         run.checkPlaces()

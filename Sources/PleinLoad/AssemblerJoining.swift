@@ -3,9 +3,12 @@ public import PleinCore
 extension Assembler {
     // MARK: Joining files
 
+    /// The kinds of file a member's avatar found beside their file (`<member>.<extension>`) is.
+    static let avatarExtensions = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"]
+
     mutating func attachAvatars(_ avatars: [String]) {
         var unclaimed = Set(avatars)
-        let extensions = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif"]
+        let extensions = Self.avatarExtensions
         // (The names the files could be a member's avatar by: a member whose id is none of them
         // has none to look for, and two thousand members cost a lookup each.)
         let names = Set(avatars.compactMap { path -> Substring? in

@@ -20,6 +20,8 @@ struct RecordEdits {
     private var events: [Int: GroupEvent] = [:]
     /// New events of groups.
     private var newEvents: [GroupEvent] = []
+    /// New members.
+    private var newMembers: [Member] = []
     private var pages: [Int: ContentPage] = [:]
     private var locations: [Int: StudyLocation] = [:]
     private var threads: [Int: Thread] = [:]
@@ -116,11 +118,21 @@ struct RecordEdits {
 
     /// Takes the record `made` of `item` in; false when it cannot be taken without the whole content.
     private mutating func take(_ made: Content, item: Parsed, content: Content, isNew: Bool) -> Bool {
-        // (Of the records of a file of their own, only a group's event may be new: in a group there is.)
+        // (Of the records of a file of their own, only a group's event may be new, in a group there
+        // is, and a member who names no avatar, by an id no other has in any case.)
         if isNew {
-            guard case .event(let group, let id) = item.role, let new = made.events.first, content.groups.contains(where: { $0.id == group }),
-                  !content.events.contains(where: { $0.group == group && $0.id.lowercased() == id.lowercased() }) else { return false }
-            newEvents.append(new)
+            switch item.role {
+            case .event(let group, let id):
+                guard let new = made.events.first, content.groups.contains(where: { $0.id == group }),
+                      !content.events.contains(where: { $0.group == group && $0.id.lowercased() == id.lowercased() }) else { return false }
+                newEvents.append(new)
+            case .member(let id):
+                guard let new = made.members.first, new.avatar == nil, !content.members.contains(where: { $0.id.lowercased() == id.lowercased() })
+                else { return false }
+                newMembers.append(new)
+            default:
+                return false
+            }
             return true
         }
         switch item.role {
@@ -180,9 +192,13 @@ struct RecordEdits {
         for id in newReports.keys.sorted() {
             content.reports.insert(newReports[id]!, at: content.reportInsertion(of: id))
         }
-        if !members.isEmpty {
+        if !members.isEmpty || !newMembers.isEmpty {
             var all = content.members
             for (index, member) in members { all[index] = member }
+            if !newMembers.isEmpty {
+                all += newMembers
+                all.sort { $0.id < $1.id }
+            }
             content.members = all
         }
         for (index, group) in groups { content.groups[index] = group }

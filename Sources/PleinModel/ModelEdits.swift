@@ -37,7 +37,8 @@ public struct ModelChange: Sendable, Equatable {
     /// Whether the site's outputs may be others than before: a report new or deleted (its
     /// pages), a report's first reply or its last one deleted (its reply feed), a photo added to
     /// an album or deleted (its page, and the pages of others whose names it shares), check-ins of a
-    /// member who had none or has none now (their progress page). Other
+    /// member who had none or has none now (their progress page), a new event or member (their
+    /// pages, their feeds and calendars). Other
     /// pieces made again leave the outputs as they were (the same records, the same photos, the
     /// same lists, the same calendars).
     public var outputsMayChange = false
@@ -331,64 +332,5 @@ struct ModelEdit {
         made.reports[id] = new
         change.reports.insert(id)
         return true
-    }
-
-    mutating func member(_ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.members.first(where: { $0.id == id }), let old = model.members[id] else { return false }
-        var new = ModelBuilder.member(record, content: content, places: places)
-        new.follows = new.follows.filter { model.reports[$0] != nil }
-        guard new.left == old.left, new.follows == old.follows else { return false }
-        new.friends.sort(by: byName(model))
-        (new.groups, new.reports, new.replies) = (old.groups, old.reports, old.replies)
-        (new.albums, new.completedGoals) = (old.albums, old.completedGoals)
-        new.revision = revision(new.file)
-        made.members[id] = new
-        change.members.insert(id)
-        if new.name.lowercased() != old.name.lowercased() { renamed(id, left: new.left != nil, model) }
-        return true
-    }
-
-    /// Puts a member whose name changed (already in `made`) in its new place in every list of
-    /// members by name; each list was in that order before, with the member's old name.
-    mutating func renamed(_ id: String, left: Bool, _ model: SiteModel) {
-        let order = byName(model)
-        func moved(_ list: [String]) -> [String] {
-            var list = list.filter { $0 != id }
-            insert(id, into: &list, by: order)
-            return list
-        }
-        if left {
-            made.formerMembers = moved(made.formerMembers ?? model.formerMembers)
-            change.formerMembers = true
-        } else {
-            made.memberOrder = moved(made.memberOrder ?? model.memberOrder)
-            change.memberOrder = true
-        }
-        // Their groups' members (those who left are in none) and the leaderboards, whose ties go by name.
-        for gid in model.groups.keys.sorted() {
-            guard var owner = group(gid, in: model), owner.members.contains(id) else { continue }
-            owner.members = moved(owner.members)
-            owner.leaderboard = Leaderboard.standings(owner, byName: order)
-            made.groups[gid] = owner
-            change.groups.insert(gid)
-        }
-        // The friends' lists that name them.
-        for mid in model.members.keys.sorted() where mid != id {
-            guard var friend = member(mid, in: model), friend.friends.contains(id) else { continue }
-            let friends = friend.friends.sorted(by: order)
-            guard friends != friend.friends else { continue }
-            friend.friends = friends
-            made.members[mid] = friend
-            change.members.insert(mid)
-        }
-        // Who is present at each study place.
-        var locations = made.locations ?? model.locations
-        for i in locations.indices where locations[i].present.contains(id) {
-            let present = locations[i].present.sorted(by: order)
-            guard present != locations[i].present else { continue }
-            locations[i].present = present
-            made.locations = locations
-            change.locations.insert(locations[i].id)
-        }
     }
 }

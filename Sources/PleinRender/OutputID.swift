@@ -159,12 +159,29 @@ public enum OutputID: Hashable, Sendable {
         if model.site.has(.members) {
             // A member who follows no report has no "following" feed: it could only ever be empty.
             // A member who left keeps their feeds, as their page.
-            for id in model.memberOrder + model.formerMembers {
-                feeds.append(.member(id))
-                if model.site.has(.reports), model.members[id]?.follows.isEmpty == false { feeds.append(.following(id)) }
-            }
+            for id in model.memberOrder + model.formerMembers { feeds += memberFeeds(id, model) }
         }
         return feeds
+    }
+
+    private static func memberFeeds(_ id: String, _ model: SiteModel) -> [FeedID] {
+        model.site.has(.reports) && model.members[id]?.follows.isEmpty == false ? [.member(id), .following(id)] : [.member(id)]
+    }
+
+    private static func memberPages(_ id: String, studying: Bool) -> [OutputID] {
+        studying ? [.member(id), .progress(id)] : [.member(id)]
+    }
+
+    /// A feed's files: its Atom feed, and its JSON Feed where it has one.
+    private static func files(of feed: FeedID) -> [OutputID] {
+        feed.hasJSONTwin ? [.atom(feed), .jsonFeed(feed)] : [.atom(feed)]
+    }
+
+    /// The outputs that are a member's own, as `all` lists them: their page, their progress page
+    /// once they have check-ins, their feeds.
+    public static func ofMember(_ id: String, _ model: SiteModel) -> [OutputID] {
+        guard model.site.has(.members) else { return [] }
+        return memberPages(id, studying: model.sessions.contains { $0.member == id }) + memberFeeds(id, model).flatMap(files(of:))
     }
 
     /// Every output the model calls for, in a fixed order (the sitemap in parts past
@@ -189,10 +206,7 @@ public enum OutputID: Hashable, Sendable {
         // from the browsers that have it.)
         ids += model.site.app.enabled ? [.manifest, .serviceWorker, .offline] : [.serviceWorker]
         let studying = Set(model.sessions.map(\.member))
-        for id in model.memberOrder + model.formerMembers where has(.members) {
-            ids.append(.member(id))
-            if studying.contains(id) { ids.append(.progress(id)) }
-        }
+        for id in model.memberOrder + model.formerMembers where has(.members) { ids += memberPages(id, studying: studying.contains(id)) }
         for gid in model.groupOrder {
             let group = model.groups[gid]!
             ids.append(.group(gid))
@@ -207,7 +221,7 @@ public enum OutputID: Hashable, Sendable {
         ids += model.reportOrder.sortedByBytes().map { .report($0) }
         ids += model.locations.map { .location($0.id) }
         ids += model.pages.map { .page($0.id) }
-        for feed in feeds(model) { ids += feed.hasJSONTwin ? [.atom(feed), .jsonFeed(feed)] : [.atom(feed)] }
+        for feed in feeds(model) { ids += files(of: feed) }
         if has(.reports) { ids.append(.geoJSON(.reports)) }
         if has(.study) { ids.append(.geoJSON(.locations)) }
         ids += model.areas.map { .geoJSON(.area($0.id)) }

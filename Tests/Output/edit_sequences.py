@@ -174,6 +174,34 @@ class Community:
                          "Iedereen is welkom.\n")
         return f"a new event {os.path.relpath(path, self.content)}"
 
+    def new_member(self, rng):
+        """A new member: somewhere in the order of names, with a friend, a home (near the photos,
+        or far from them) or none; taking the address a report's text already holds, when one
+        does (`future_address`: the build finds that text's warning). With `plain_only`, one the
+        build takes record by record: no home near a photo, no address written before."""
+        plain = getattr(self, "plain_only", False)
+        members = [os.path.basename(p)[:-3] for p in self.files("users/*.md")]
+        name = rng.choice(["Aaltje", "Mees", "Zoë", "Bram"]) + f" Nieuw {self.counter}"
+        homes = ["", "home: {lat: 50.8514, lon: 5.6910}\n"] + ([] if plain else ["home: {lat: 52.3702, lon: 4.8952}\n"])
+        friend = f"friends: [{rng.choice(members)}]\n" if members and rng.random() < 0.5 else ""
+        written = getattr(self, "address", None)
+        email = written if written and not plain else f"nieuw-lid-{self.counter}@example.org"
+        self.address = None if email == written else written
+        path = os.path.join(self.content, "users", f"nieuw-lid-{self.counter}.md")
+        self.write(path, f'---\nname: "{name}"\nemail: {email}\njoined: 2026-11-{1 + self.counter % 28:02d}\n{rng.choice(homes)}{friend}---\n'
+                         f"Hallo, ik ben nieuw in de buurt.\n")
+        return f"a new member {os.path.relpath(path, self.content)} ({email})"
+
+    def future_address(self, rng):
+        """A report's text that gives an address no member has yet (`new_member` takes it)."""
+        files = self.files("reports/*/*.md")
+        if not files or getattr(self, "address", None):
+            return None
+        self.address = f"toekomstig-lid-{self.counter}@example.org"
+        path = rng.choice(files)
+        self.write(path, self.read(path).rstrip("\n") + f"\n\nMail {self.address} voor de sleutel.\n")
+        return f"an address to be in {os.path.relpath(path, self.content)}"
+
     def warned_report(self, rng):
         """A new report with a warning: its file's name says another day than its time."""
         made = self.new_report(rng, name="melding-met-waarschuwing", day=27, at_day=20, text="Met een waarschuwing.")
@@ -456,7 +484,7 @@ class Community:
              "private_group", "template",
              "settings", "settings_further", "template_page", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
              "goal_title", "goal_points", "event_title", "new_event", "checkout", "new_report", "another_reply", "delete_reply", "diver",
-             "warned_report", "warned_edit", "offset_dropped"]
+             "warned_report", "warned_edit", "offset_dropped", "future_address", "new_member"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -581,7 +609,7 @@ def record_by_record(plein, community, rng):
     build(plein, community, out, cache)
     community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report", "new_event", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
+                 "another_reply", "new_report", "new_event", "new_member", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
                  "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced", "photo_gone"):
         before = tree(out)[0]
         # (A number of its own: a new report named as one the random edits made is no edit.)

@@ -269,6 +269,35 @@ extension IncrementalTests {
         #expect(served(bundle + "/plan.txt") == "the new plan\n")
     }
 
+    /// `plein serve` takes a new member in record by record: their page is rendered first, the
+    /// lists of members again; a text that already wrote their address warns as a full check does.
+    @Test func aNewMemberIsTakenInRecordByRecord() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        var state = SiteState(site.options, tracking: true)
+        #expect(state.succeeded)
+        let member = "users/mees-nieuw.md"
+        try site.write(member, "---\nname: Mees Nieuw\nemail: mees@example.org\njoined: 2026-11-02\nfriends: [anna-de-vries]\n---\nNieuw hier.\n")
+        let handed = Mutex<[[String]]>([])
+        _ = state.update(content: [member], templates: [], first: { _, paths in handed.withLock { $0.append(paths) } })
+        let pages = handed.withLock { $0.first ?? [] }
+        #expect(state.lastChange.loaded == .records([member], added: [member]) && state.lastChange.modelled?.members == ["mees-nieuw"],
+                "\(state.lastChange.loaded), \(String(describing: state.lastChange.modelled))")
+        #expect(pages.contains("users/mees-nieuw/index.html"), "the new member's page first: \(pages)")
+        expectSameAsFullBuild(state, site, "a new member")
+
+        let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        try site.edit(report) { $0 + "\nMail Lot.Later@Example.org voor de sleutel.\n" }
+        _ = state.update(content: [report], templates: [])
+        let later = "users/lot-later.md"
+        try site.write(later, "---\nname: Lot Later\nemail: lot.later@example.org\njoined: 2026-11-03\n---\nHallo.\n")
+        _ = state.update(content: [later], templates: [])
+        #expect(state.lastChange.loaded == .records([later], added: [later]))
+        #expect(state.diagnostics.contains { $0.file.hasSuffix(report) && "\($0.problem)".contains("registeredAddressInText") })
+        #expect(state.diagnostics == SiteState(site.options, tracking: false).diagnostics, "the problems of a full check")
+        expectSameAsFullBuild(state, site, "a new member whose address a text holds")
+    }
+
     /// After the watcher lost events, a rescan finds every change by content.
     @Test func aRescanAfterLostEventsEqualsAFullBuild() throws {
         let site = try Site()

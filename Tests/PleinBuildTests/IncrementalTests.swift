@@ -607,6 +607,38 @@ import Testing
         Self.expectSame(options, asClean: clean, "the edit that fixed an error the rules found")
     }
 
+    /// A new member goes record by record: their page and feeds are new outputs, the lists of
+    /// members and the site's feed are rendered again, the store learns who the members are
+    /// (a report written by them next goes record by record too). A new member whose address a
+    /// text already holds makes a warning there: the build that loads everything finds it.
+    @Test func aNewMemberGoesRecordByRecord() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let (options, clean) = site.storeAndClean()
+        #expect(Pipeline.build(options).succeeded)
+        try site.write("users/mees-nieuw.md", "---\nname: Mees Nieuw\nemail: mees@example.org\njoined: 2026-11-02\nhome: {lat: 50.8514, lon: 5.6910}\n"
+                       + "friends: [anna-de-vries]\n---\nIk woon sinds kort in de buurt.\n")
+        let joined = Pipeline.build(options)
+        #expect(joined.succeeded && joined.recordByRecord, "a new member: \(joined.fullBuildReason ?? "no reason given")")
+        #expect(joined.changes?.added.contains { $0.contains("mees-nieuw") } == true, "\(String(describing: joined.changes))")
+        Self.expectSame(options, asClean: clean, "a new member")
+        try site.write("reports/1094/2026-11-20-een-nieuwe-bank.md", "---\ntitle: Een nieuwe bank\ncategory: message\nat: 2026-11-20T10:00:00+01:00\n"
+                       + "location: {lat: 52.3601, lon: 4.9301}\nauthor: mees-nieuw\n---\nBij de speeltuin staat een nieuwe bank.\n")
+        let theirs = Pipeline.build(options)
+        #expect(theirs.succeeded && theirs.recordByRecord, "a report by the new member: \(theirs.fullBuildReason ?? "no reason given")")
+        Self.expectSame(options, asClean: clean, "a report by the new member")
+
+        let report = "reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md"
+        try site.edit(report) { $0 + "\nMail Lot.Later@Example.org voor de sleutel.\n" }
+        #expect(Pipeline.build(options).recordByRecord)
+        try site.write("users/lot-later.md", "---\nname: Lot Later\nemail: lot.later@example.org\njoined: 2026-11-03\n---\nHallo.\n")
+        let written = Pipeline.build(options)
+        #expect(written.succeeded && !written.recordByRecord)
+        #expect(written.diagnostics.contains { $0.file.hasSuffix(report) && "\($0.problem)".contains("registeredAddressInText") },
+                "\(written.diagnostics.map { "\($0.file): \($0.problem)" })")
+        Self.expectSame(options, asClean: clean, "a new member whose address a text holds")
+    }
+
     /// `plein build` after an edit of one record's file in place redoes that record and what it
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
     /// reply, a member (their text, their name), a group, an album with photos and a video, a goal, an event, a page, a
@@ -771,8 +803,8 @@ import Testing
         #expect(olderEdit.succeeded && olderEdit.recordByRecord && olderEdit.renderedOutputs.contains("geojson:area/1094"),
                 "an older report's title: \(String(describing: olderEdit.renderedOutputs))")
         expectSameAsClean("an older report's title after a new report in its area")
-        // A full build that changes a report's title (with a report taken out, and a new member,
-        // which only a full build takes in) forgets the parts of outputs kept for edits that show
+        // A full build that changes a report's title (with a report taken out, and a new member
+        // who follows a report, which only a full build takes in) forgets the parts of outputs kept for edits that show
         // it (the maps, the sitemap): the next edit takes the others, and shows the new title.
         let other = "reports/1094/2026-11-19-inloop-energiecoach.md"
         try site.edit("reports/1094/2026-09-03-scooters-op-de-stoep-javastraat.md") {
@@ -780,7 +812,7 @@ import Testing
         }
         let removed = try String(contentsOfFile: site.content + "/" + other, encoding: .utf8)
         try FileManager.default.removeItem(atPath: site.content + "/" + other)
-        try site.write("users/zoe-nieuw.md", "---\nname: Zoë Nieuw\nemail: zoe@example.org\n---\nNieuw hier.\n")
+        try site.write("users/zoe-nieuw.md", "---\nname: Zoë Nieuw\nemail: zoe@example.org\nfollows: [1094/2026-09-03-scooters-op-de-stoep-javastraat]\n---\nNieuw hier.\n")
         let full = Pipeline.build(options)
         #expect(full.succeeded && !full.recordByRecord)
         try site.write(other, removed)

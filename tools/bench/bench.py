@@ -593,6 +593,17 @@ def kind_edits(content):
                  f"---\nauthor: {os.path.basename(pick(users, i))[:-3]}\nat: 2026-11-30T{i % 24:02d}:00:00+01:00\n---\n{edit.marker}\n")
         return "/" + folder + "/"
 
+    # A new member: one who lives in the neighbourhood (a member's home as theirs), their name
+    # somewhere in the order of names.
+    def new_member(edit, i):
+        with open(os.path.join(content, pick(users, i)), errors="replace") as f:
+            home = re.search(r"(?m)^home: .*\n", f.read())
+        first = ["Aaltje", "Mees", "Zoë", "Bram", "Kees"][i % 5]
+        rel = f"users/nieuw-lid-{edit.marker}.md"
+        edit.add(rel, f'---\nname: "{first} {edit.marker}"\nemail: nieuw-{edit.marker}@bench.example.org\njoined: 2026-11-30\n'
+                      f'{home.group(0) if home else ""}---\nHallo, ik woon sinds kort in de buurt en help graag mee.\n')
+        return page_of(rel)
+
     # A report deleted: one no member follows and no text links to (deleting one that is
     # followed is an error to fix first).
     named = set()
@@ -649,7 +660,7 @@ def kind_edits(content):
 
     kinds = [("a report's text", lambda e, i: text(e, i, reports)), ("a member's bio", lambda e, i: text(e, i, users)),
              ("a group's text", lambda e, i: text(e, i, groups)), ("an album's text", lambda e, i: text(e, i, albums)),
-             ("a member's name", rename), ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a report deleted", delete),
+             ("a member's name", rename), ("a goal's title", goal), ("a reply added", reply), ("a new report", new_report), ("a new member", new_member), ("a report deleted", delete),
              ("a check-out taken back", checkout), ("a check-in added", checkin), ("an album photo added", photo)]
     if pages:
         kinds.append(("a page's text", lambda e, i: text(e, i, pages)))

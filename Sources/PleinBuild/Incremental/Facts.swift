@@ -213,9 +213,12 @@ struct Facts: Sendable, Equatable {
         }
         if change.pages { facts += model.pages.map { Self.changed(.page($0.id), in: model) }.map { ($0.0, $0.1) } }
         facts += change.locations.sorted().map { Self.changed(.location($0), in: model) }.map { ($0.0, $0.1) }
-        if let members = change.sessions {
+        // Whether each member whose check-ins changed has any, and each member made again (a new
+        // one has none before).
+        let checking = change.members.union(change.sessions ?? [])
+        if !checking.isEmpty {
             let studying = Set(model.sessions.map(\.member))
-            for id in members.sorted() where model.members[id] != nil {
+            for id in checking.sorted() where model.members[id] != nil {
                 facts.append((Dependency.checkedIn(id).key, Self.checkedIn(studying.contains(id))))
             }
         }

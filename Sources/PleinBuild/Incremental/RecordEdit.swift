@@ -8,8 +8,8 @@ import PleinMarkdown
 import PleinModel
 import PleinRender
 
-/// `plein build` after edits of records in place, or new or deleted reports of one file and
-/// replies (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
+/// `plein build` after edits of records in place, new or deleted reports of one file and
+/// replies, new events and new members (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
 /// (`ContentChange.records`), made from the build store instead of a site in memory. The stages are serve's: the part of the content the edited records reach
 /// is loaded as the last build read it (`ContentSlice`, from the store's records), the edited
 /// records made again in it (`ContentLoader.reloadInPlace`), checked (`Checker.check(_:records:)`)
@@ -26,7 +26,8 @@ import PleinRender
 /// from the last build's; a change of what the media
 /// are made from (a member's home, an album's map); outputs that may be others than before (but
 /// for a report's page, added or taken out with it, and its reply feed, with its first reply or
-/// its last); a
+/// its last; a new event's page and calendar; a new member's page and feeds); a new member's
+/// address written in a text (a warning there); a
 /// Pagefind failing (the shards whose records read a changed fact are made again, and those
 /// the site now has, `searchChange`); pages of a members-only group
 /// (sealed with keys the build that loads everything derives). With `PLEIN_TIMINGS` it says why.
@@ -155,7 +156,10 @@ struct RecordEdit {
             do throws(BuildStore.Damaged) {
                 var values = changedFacts.map { fact in (fact.key, source.pieces[fact.key]) }.filter { $0.1 != nil || gone.contains($0.0) }
                 if changedFacts.contains(where: { $0.key == Facts.siteKey }) { values.append((ModelValues.siteKey, model.site)) }
-                try save(loaded.state, day: BuildStore.day(of: model), spareInode: spareInode, facts: changedFacts, values: values, bodies: bodies, changedBodies: changedBodies,
+                // (A new member: who the members are, for the edits of reports after this one.)
+                let members = update.added.contains { FileRole.of($0).isMember } ? content.memberIndex : nil
+                try save(loaded.state, day: BuildStore.day(of: model), spareInode: spareInode, facts: changedFacts, values: values, members: members,
+                         bodies: bodies, changedBodies: changedBodies,
                          outputs: outputs, old: old,
                          gone: (outputs: Array(vanished.keys), paths: removedPaths), fragments: source.made(),
                          search: search, media: (media.identities, media.removed), differences: changedPaths.isEmpty && removedPaths.isEmpty ? nil : changedPaths,
@@ -233,7 +237,7 @@ extension RecordEdit {
     /// outputs made for the fragment memory (`StoredFragments`), and the spare's differences
     /// (nil: nothing was written, the spare is as it was).
     private func save(_ loaded: ContentState, day: String, spareInode: UInt64, facts: [(key: String, value: [UInt8]?)], values: [(String, (any Encodable & Sendable)?)],
-                      bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
+                      members: MemberIndex?, bodies: BodiesStage, changedBodies: Set<String>, outputs: [RenderStage.Rendered], old: [String: RememberedOutput],
                       gone: (outputs: [String], paths: [String]), fragments: [String: StoredFragments.Part], search: SearchChange,
                       media: (written: [(path: String, identity: String)], removed: [String]), differences: [String]?, problems: (counts: [String: Int], warnings: Int)?,
                       counts: (pages: Int, files: Int, images: Int)?) throws(BuildStore.Damaged) {
@@ -256,7 +260,8 @@ extension RecordEdit {
                 try BuildStore.putRecords(db, from: loaded, gone: update.removed)
                 timer.lap("    save: meta, scan and records")
                 try rows.facts(facts)
-                try rows.values(values.map { key, value in (key, value.map { ModelValues.encode($0) }) })
+                try rows.values(values.map { key, value in (key, value.map { ModelValues.encode($0) }) }
+                                + (members.map { [(ModelValues.memberIndexKey, $0.packed)] } ?? []))
                 timer.lap("    save: facts and values")
                 try rows.bodies(changedBodies.sorted().compactMap { file in bodies.bodies[file].map { (file, $0, bodies.digests[file] ?? []) } },
                                 gone: update.removed)

@@ -164,17 +164,47 @@ extension RecordUpdate {
         return pages
     }
 
+    /// Where a member's home is, as given (a place's point, or coordinates).
+    static func coordinate(of home: Member.Home?, in content: Content) -> Coordinate? {
+        switch home {
+        case .place(let name)?: content.places.first { $0.name == name }?.coordinate
+        case .coordinate(let c)?: c
+        case nil: nil
+        }
+    }
+
+    /// Whether a photo is published with a position that could have been taken within the
+    /// privacy distance of `home` (a new member's, which would take it off its map): a coarse
+    /// position is its grid cell's centre, less than `km` from where it was taken (a photo
+    /// published without one stays so). Nil when a photo's published form cannot be read.
+    private func photoPublished(near home: Coordinate, model: SiteModel, km: Double) -> Bool? {
+        for group in model.groups.values {
+            for photo in group.albums.flatMap(\.photos) {
+                guard let item = (try? memory.piece(ModelPieces.image.key(photo.path), as: PublishedItem.self)) ?? nil else { return nil }
+                guard let info = item.image?.info, let lat = info.latitude, let lon = info.longitude else { continue }
+                if distanceKm(home, Coordinate(lat: lat, lon: lon)) < 2 * km { return true }
+            }
+        }
+        return false
+    }
+
     /// When each photo and video of the edited albums was taken, as far as their order needs it
     /// (their places in the last model's album); nil when an edit changes what the media are made
-    /// of (a member's home, near which no photo's position is published; an album's map), or
+    /// of (a member's home, near which no photo's position is published; a new member's near a
+    /// photo published with one; an album's map), or
     /// leaves a photo to be placed by a time the last model did not place it by.
     func mediaAsBefore(_ loaded: Loaded, model: SiteModel) -> [String: Moment]? {
         var times: [String: Moment] = [:]
         for path in files {
             switch FileRole.of(path) {
             case .member(let id):
-                guard let old = loaded.before.members.first(where: { $0.id == id }), let new = loaded.content.members.first(where: { $0.id == id }),
-                      old.home == new.home else { return nil }
+                guard let new = loaded.content.members.first(where: { $0.id == id }) else { return nil }
+                if let old = loaded.before.members.first(where: { $0.id == id }) {
+                    guard old.home == new.home else { return nil }
+                } else if let home = Self.coordinate(of: new.home, in: loaded.content) {
+                    // A new member's home hides the photos taken near it.
+                    guard let near = photoPublished(near: home, model: model, km: loaded.content.site.locationPrecisionKm), !near else { return nil }
+                }
             case .album(let group, let id):
                 guard let old = loaded.before.albums.first(where: { $0.group == group && $0.id == id }),
                       let new = loaded.content.albums.first(where: { $0.group == group && $0.id == id }), old.map == new.map else { return nil }

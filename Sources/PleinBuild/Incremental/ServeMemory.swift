@@ -62,6 +62,11 @@ final class ServeMemory: BuildMemory {
 
     func problemCounts() -> [String: Int] { counts }
 
+    func files(writing addresses: [String]) throws -> Set<String> {
+        let keys = addresses.map(Email.key)
+        return Set(content.sources.filter { _, text in keys.contains { text.lowercased().contains($0) } }.keys)
+    }
+
     /// The whole model: every piece is in memory, those asked for among them.
     func model(site: SiteConfig, reports: Set<String>, membersAndGroups: Bool, members: Set<String>) throws -> SiteModel? {
         last.model

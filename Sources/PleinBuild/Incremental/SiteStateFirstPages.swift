@@ -5,7 +5,7 @@ import PleinRender
 extension SiteState {
     /// The pages of the edited records (`files`), which `serve` renders and serves first: those
     /// that read an edited text, or the text of the report a reply is to, and a new report's,
-    /// never rendered before.
+    /// member's or event's, never rendered before.
     mutating func editedRecordsPages(_ files: Set<String>, change piecesOnly: ModelChange, model: SiteModel) -> [OutputID] {
         var texts = files
         var new: [OutputID] = []
@@ -16,6 +16,12 @@ extension SiteState {
             case .report(let area, let name, _):
                 let id = OutputID.report(area + "/" + name)
                 if piecesOnly.reports.contains(area + "/" + name), model.reports[area + "/" + name] != nil, !last.graph.knows(id.key) { new.append(id) }
+            case .member(let id):
+                // (A new member's page, where the site has members' pages.)
+                if piecesOnly.members.contains(id), let page = OutputID.ofMember(id, model).first, !last.graph.knows(page.key) { new.append(page) }
+            case .event(let group, let id):
+                if model.site.has(.groups), let event = model.groups[group]?.events.first(where: { $0.id == id }),
+                   !last.graph.knows(OutputID.groupEvent(event.key).key) { new.append(.groupEvent(event.key)) }
             default: break
             }
         }

@@ -34,6 +34,11 @@ public enum FileRole: Equatable, Sendable {
         return false
     }
 
+    public var isMember: Bool {
+        if case .member = self { return true }
+        return false
+    }
+
     /// Whether the file at `path` is a record's whose pages show its history (when it was added
     /// and last changed: `Revision`).
     public static func hasRevision(_ path: String) -> Bool {
