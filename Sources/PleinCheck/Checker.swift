@@ -40,10 +40,11 @@ public enum Checker {
         // checked again (of the texts `content` holds).
         let addresses = Set(content.members.filter { added.contains($0.file) }.map { Email.key($0.email) })
         if !addresses.isEmpty {
-            for (file, text) in content.sources where text.utf8.contains(UInt8(ascii: "@")) {
-                let lowered = text.lowercased()
-                if addresses.contains(where: lowered.contains) { changed.insert(file) }
+            let writing = parallelMap(Array(content.sources)) { file, text in
+                var text = text
+                return text.withUTF8 { bytes in addresses.contains { Email.mayBeWritten($0, in: UnsafeRawBufferPointer(bytes)) } } ? file : nil
             }
+            changed.formUnion(writing.compactMap { $0 })
         }
         var run = CheckRun(content: content)
         var files: Set<String> = [ContentLayout.site, ContentLayout.places]

@@ -71,6 +71,25 @@ import Testing
         #expect(Suggestions.closest(to: "Zandvort", in: ["Zandvoort", "Zierikzee"]) == "Zandvoort")
     }
 
+    /// Whether a text may write an address (a new member's), as the rule that warns of one finds
+    /// it: case aside, anywhere, the `@` itself looked for first.
+    @Test func anAddressWrittenInATextIsFoundCaseAside() {
+        func written(_ key: String, _ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBytes { Email.mayBeWritten(key, in: $0) }
+        }
+        #expect(written("lot.later@example.org", "Mail Lot.Later@Example.ORG voor de sleutel."))
+        #expect(written("lot.later@example.org", "lot.later@example.org"))
+        #expect(written("a@b.nl", "x a@b.nl"))
+        #expect(!written("lot.later@example.org", "Mail lot.later@example.or"))
+        #expect(!written("lot.later@example.org", "ot.later@example.org and @ and later@example.org"))
+        #expect(!written("lot.later@example.org", "no address here"))
+        #expect(!written("lot.later@example.org", ""))
+        // An address beyond ASCII: any `@` may be it.
+        #expect(written("zoë@example.org", "mail ZOË@example.org"))
+        #expect(written("zoë@example.org", "x@y"))
+        #expect(!written("zoë@example.org", "no address"))
+    }
+
     @Test func slugs() {
         #expect(Slug.isValid("anna-de-vries"))
         #expect(Slug.isValid("1094"))

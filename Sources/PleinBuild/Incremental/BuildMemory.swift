@@ -202,9 +202,7 @@ struct StoreMemory: BuildMemory {
     func problemCounts() -> [String: Int] { previous.problemCounts }
 
     func files(writing addresses: [String]) throws -> Set<String> {
-        let keys = addresses.map { Array(Email.key($0).utf8) }
-        // (Only ASCII letters are compared case aside below.)
-        guard keys.allSatisfy({ $0.allSatisfy { $0 < 0x80 } }) else { throw MemoryLacks(reason: "an address beyond ASCII") }
+        let keys = addresses.map(Email.key)
         var found: Set<String> = []
         try read { db in
             // Each record holds its file's text as written; those without an `@` hold no address.
@@ -212,7 +210,7 @@ struct StoreMemory: BuildMemory {
             while let row = try cursor.next() {
                 let path: String = row[0]
                 let data = row.dataNoCopy(atIndex: 1) ?? Data()
-                if data.withUnsafeBytes({ bytes in keys.contains { Self.holds(bytes, $0) } }) { found.insert(path) }
+                if data.withUnsafeBytes({ bytes in keys.contains { Email.mayBeWritten($0, in: bytes) } }) { found.insert(path) }
             }
             // (A file read with a warning its record would not show again, NUL bytes, has none kept.)
             for path in previous.problemCounts.keys.sorted() where try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE path = ?)", arguments: [path])! {
@@ -220,23 +218,6 @@ struct StoreMemory: BuildMemory {
             }
         }
         return found
-    }
-
-    /// Whether `bytes` hold `key` (lowercase ASCII, one `@`), ASCII letters compared case aside:
-    /// looked for around each `@` of `bytes` (a text has few).
-    private static func holds(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
-        guard let at = key.firstIndex(of: UInt8(ascii: "@")), let base = bytes.baseAddress, bytes.count >= key.count else { return false }
-        var offset = at
-        while offset < bytes.count - (key.count - at - 1),
-              let found = memchr(base + offset, Int32(UInt8(ascii: "@")), bytes.count - offset - (key.count - at - 1)) {
-            let start = base.distance(to: UnsafeRawPointer(found)) - at
-            if (0..<key.count).allSatisfy({ index in
-                let byte = bytes[start + index]
-                return ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == key[index]
-            }) { return true }
-            offset = start + at + 1
-        }
-        return false
     }
 
     /// Who the members are (ids and addresses), for a slice without the members' records.

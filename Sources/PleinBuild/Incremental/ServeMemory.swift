@@ -64,7 +64,10 @@ final class ServeMemory: BuildMemory {
 
     func files(writing addresses: [String]) throws -> Set<String> {
         let keys = addresses.map(Email.key)
-        return Set(content.sources.filter { _, text in keys.contains { text.lowercased().contains($0) } }.keys)
+        return Set(content.sources.filter { _, text in
+            var text = text
+            return text.withUTF8 { bytes in keys.contains { Email.mayBeWritten($0, in: UnsafeRawBufferPointer(bytes)) } }
+        }.keys)
     }
 
     /// The whole model: every piece is in memory, those asked for among them.

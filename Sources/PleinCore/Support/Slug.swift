@@ -65,6 +65,27 @@ public enum Email {
 
     /// Addresses compare case-insensitively.
     public static func key(_ text: String) -> String { text.lowercased() }
+
+    /// Whether `bytes` (a text as written) may hold the address `key` (`key(_:)`) case aside: for
+    /// a key of ASCII, whether they hold it with ASCII letters compared case aside, looked for
+    /// around each `@` (a text has few); for another key, true when they hold an `@`.
+    public static func mayBeWritten(_ key: String, in bytes: UnsafeRawBufferPointer) -> Bool {
+        let key = Array(key.utf8)
+        guard let at = key.firstIndex(of: UInt8(ascii: "@")), let base = bytes.baseAddress else { return false }
+        guard key.allSatisfy({ $0 < 0x80 }) else { return memchr(base, Int32(UInt8(ascii: "@")), bytes.count) != nil }
+        guard bytes.count >= key.count else { return false }
+        let tail = key.count - at - 1
+        var offset = at
+        while offset < bytes.count - tail, let found = memchr(base + offset, Int32(UInt8(ascii: "@")), bytes.count - tail - offset) {
+            let start = base.distance(to: UnsafeRawPointer(found)) - at
+            if (0..<key.count).allSatisfy({ index in
+                let byte = bytes[start + index]
+                return ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == key[index]
+            }) { return true }
+            offset = start + at + 1
+        }
+        return false
+    }
 }
 
 public enum URLCheck {
