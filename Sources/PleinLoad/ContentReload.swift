@@ -111,7 +111,7 @@ extension ContentLoader {
     }
 
     /// The reload of edited records, file by file, and of new and deleted reports and replies,
-    /// new events and new members; returns the new files. Nil when the edit is of another kind: a file that is no record's
+    /// new events, goals, pages and members; returns the new files. Nil when the edit is of another kind: a file that is no record's
     /// (`site.yaml`, `places.yaml`, an area, a photo, an attachment); a file that appeared or
     /// vanished in a new folder, or of another kind, or a report's that has a folder; a file
     /// with a problem before or after; a record whose change reaches what the rules that span
@@ -176,11 +176,12 @@ extension ContentLoader {
                 continue
             }
             guard let before = state.parsed[path] else {
-                // A new report of one file, a new reply, a group's new event, or a new member
+                // A new report of one file, a new reply, a group's new event or goal, a new page,
+                // or a new member
                 // (whose avatar, if any, is not a file beside theirs that no one claimed before).
                 switch FileRole.of(path) {
                 case .report(let area, let name, bundle: false) where single(area, name): break
-                case .reply, .event: break
+                case .reply, .event, .goal, .page: break
                 case .member(let id) where !Assembler.avatarExtensions.contains(where: { state.tree.files[ContentLayout.avatar("\(id).\($0)")] != nil }):
                     break
                 default: return nil

@@ -20,8 +20,10 @@ struct RecordEdits {
     private var events: [Int: GroupEvent] = [:]
     /// New events of groups.
     private var newEvents: [GroupEvent] = []
-    /// New members.
+    /// New members, goals and pages.
     private var newMembers: [Member] = []
+    private var newGoals: [Goal] = []
+    private var newPages: [ContentPage] = []
     private var pages: [Int: ContentPage] = [:]
     private var locations: [Int: StudyLocation] = [:]
     private var threads: [Int: Thread] = [:]
@@ -118,8 +120,9 @@ struct RecordEdits {
 
     /// Takes the record `made` of `item` in; false when it cannot be taken without the whole content.
     private mutating func take(_ made: Content, item: Parsed, content: Content, isNew: Bool) -> Bool {
-        // (Of the records of a file of their own, only a group's event may be new, in a group there
-        // is, and a member who names no avatar, by an id no other has in any case.)
+        // (Of the records of a file of their own, only a group's event or goal may be new, in a
+        // group there is, a page, and a member who names no avatar, each by an id no other of
+        // its kind has in any case.)
         if isNew {
             switch item.role {
             case .event(let group, let id):
@@ -130,6 +133,13 @@ struct RecordEdits {
                 guard let new = made.members.first, new.avatar == nil, !content.members.contains(where: { $0.id.lowercased() == id.lowercased() })
                 else { return false }
                 newMembers.append(new)
+            case .goal(let group, let id):
+                guard let new = made.goals.first, content.groups.contains(where: { $0.id == group }),
+                      !content.goals.contains(where: { $0.group == group && $0.id.lowercased() == id.lowercased() }) else { return false }
+                newGoals.append(new)
+            case .page(let id):
+                guard let new = made.pages.first, !content.pages.contains(where: { $0.id.lowercased() == id.lowercased() }) else { return false }
+                newPages.append(new)
             default:
                 return false
             }
@@ -204,12 +214,20 @@ struct RecordEdits {
         for (index, group) in groups { content.groups[index] = group }
         for (index, album) in albums { content.albums[index] = album }
         for (index, goal) in goals { content.goals[index] = goal }
+        if !newGoals.isEmpty {
+            content.goals += newGoals
+            content.goals.sort { ($0.group, $0.id) < ($1.group, $1.id) }
+        }
         for (index, event) in events { content.events[index] = event }
         if !newEvents.isEmpty {
             content.events += newEvents
             content.events.sort { ($0.group, $0.id) < ($1.group, $1.id) }
         }
         for (index, page) in pages { content.pages[index] = page }
+        if !newPages.isEmpty {
+            content.pages += newPages
+            content.pages.sort { $0.id < $1.id }
+        }
         for (index, location) in locations { content.locations[index] = location }
         for (index, thread) in threads { content.threads[index] = thread }
         if !checkIns.isEmpty {

@@ -37,7 +37,7 @@ public struct ModelChange: Sendable, Equatable {
     /// Whether the site's outputs may be others than before: a report new or deleted (its
     /// pages), a report's first reply or its last one deleted (its reply feed), a photo added to
     /// an album or deleted (its page, and the pages of others whose names it shares), check-ins of a
-    /// member who had none or has none now (their progress page), a new event or member (their
+    /// member who had none or has none now (their progress page), a new event, member or page (their
     /// pages, their feeds and calendars). Other
     /// pieces made again leave the outputs as they were (the same records, the same photos, the
     /// same lists, the same calendars).
@@ -187,6 +187,8 @@ struct ModelEdit {
         case .page:
             made.pages = ModelBuilder.pages(content, history: history)
             change.pages = true
+            // (A new page: its own.)
+            if newFiles.contains(path) { change.outputsMayChange = true }
             return true
         case .location(let id): return location(id, model)
         case .thread(let id), .message(let id, _): return thread(id, model)

@@ -67,19 +67,23 @@ extension ModelEdit {
         var new = ModelBuilder.goal(record, index: content.memberIndex)
         new.revision = revision(new.file)
         let byName = byName(model)
+        let isNew = newFiles.contains(record.file)
         return inGroup(group, model) { owner in
             if let index = owner.openGoals.firstIndex(where: { $0.id == id }) {
-                guard new.completedBy == nil else { return false }
+                guard !isNew, new.completedBy == nil else { return false }
                 owner.openGoals[index] = new
                 owner.openGoals.sort(by: GoalModel.byPointsThenTitle)
-            } else if let index = owner.completedGoals.firstIndex(where: { $0.id == id }) {
+            } else if !isNew, let index = owner.completedGoals.firstIndex(where: { $0.id == id }) {
                 // Members' lists of completed goals, newest first.
                 let old = owner.completedGoals[index]
                 guard new.completedBy == old.completedBy, new.completedAt == old.completedAt else { return false }
                 owner.completedGoals[index] = new
                 owner.completedGoals.sort(by: GoalModel.newestFirst)
             } else {
-                return false
+                // A new goal, still open, in a group that has goals (its leaderboard is there).
+                guard isNew, new.completedBy == nil, !(owner.openGoals.isEmpty && owner.completedGoals.isEmpty) else { return false }
+                owner.openGoals.append(new)
+                owner.openGoals.sort(by: GoalModel.byPointsThenTitle)
             }
             owner.leaderboard = Leaderboard.standings(owner, byName: byName)
             return true

@@ -192,6 +192,25 @@ class Community:
                          f"Hallo, ik ben nieuw in de buurt.\n")
         return f"a new member {os.path.relpath(path, self.content)} ({email})"
 
+    def new_goal(self, rng):
+        """A new open goal of a group that has goals (its leaderboard is there)."""
+        folders = sorted({os.path.dirname(p) for p in self.files("groups/*/goals/*.md")})
+        if not folders:
+            return None
+        path = os.path.join(rng.choice(folders), f"nieuw-doel-{self.counter}.md")
+        self.write(path, f"---\ntitle: Nieuw doel {self.counter}\npoints: {5 + self.counter % 30}\nadded: 2026-11-{1 + self.counter % 28:02d}\n---\n"
+                         "Wie doet mee?\n")
+        return f"a new goal {os.path.relpath(path, self.content)}"
+
+    def new_page(self, rng):
+        """A page of the site's own, in its menu or not."""
+        if not self.files("pages/*.md"):
+            return None
+        path = os.path.join(self.content, "pages", f"nieuwe-pagina-{self.counter}.md")
+        menu = rng.choice(["", "menu: false\n", f"order: {self.counter % 5}\n"])
+        self.write(path, f"---\ntitle: Nieuwe pagina {self.counter}\n{menu}---\nOver iets nieuws.\n")
+        return f"a new page {os.path.relpath(path, self.content)}"
+
     def future_address(self, rng):
         """A report's text that gives an address no member has yet (`new_member` takes it)."""
         files = self.files("reports/*/*.md")
@@ -484,7 +503,7 @@ class Community:
              "private_group", "template",
              "settings", "settings_further", "template_page", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
              "goal_title", "goal_points", "event_title", "new_event", "checkout", "new_report", "another_reply", "delete_reply", "diver",
-             "warned_report", "warned_edit", "offset_dropped", "future_address", "new_member"]
+             "warned_report", "warned_edit", "offset_dropped", "future_address", "new_member", "new_goal", "new_page"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -609,7 +628,7 @@ def record_by_record(plein, community, rng):
     build(plein, community, out, cache)
     community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report", "new_event", "new_member", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
+                 "another_reply", "new_report", "new_event", "new_member", "new_goal", "new_page", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
                  "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced", "photo_gone"):
         before = tree(out)[0]
         # (A number of its own: a new report named as one the random edits made is no edit.)

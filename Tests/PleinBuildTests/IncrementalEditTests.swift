@@ -271,6 +271,7 @@ extension IncrementalTests {
 
     /// `plein serve` takes a new member in record by record: their page is rendered first, the
     /// lists of members again; a text that already wrote their address warns as a full check does.
+    /// A new page (rendered first) and a group's new goal too.
     @Test func aNewMemberIsTakenInRecordByRecord() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
@@ -296,6 +297,20 @@ extension IncrementalTests {
         #expect(state.diagnostics.contains { $0.file.hasSuffix(report) && "\($0.problem)".contains("registeredAddressInText") })
         #expect(state.diagnostics == SiteState(site.options, tracking: false).diagnostics, "the problems of a full check")
         expectSameAsFullBuild(state, site, "a new member whose address a text holds")
+
+        // A new page of the site's own, its page first; a group's new goal.
+        let page = "pages/spelregels.md"
+        try site.write(page, "---\ntitle: Spelregels\n---\nZo doen we het hier.\n")
+        handed.withLock { $0 = [] }
+        _ = state.update(content: [page], templates: [], first: { _, paths in handed.withLock { $0.append(paths) } })
+        #expect(state.lastChange.loaded == .records([page], added: [page]) && state.lastChange.modelled != nil)
+        #expect(handed.withLock { $0.first ?? [] }.contains("spelregels/index.html"))
+        expectSameAsFullBuild(state, site, "a new page")
+        let goal = "groups/duikclub-de-zeehond/goals/duik-in-de-oosterschelde.md"
+        try site.write(goal, "---\ntitle: Duik in de Oosterschelde\npoints: 15\nadded: 2026-11-20\n---\nMet de club.\n")
+        _ = state.update(content: [goal], templates: [])
+        #expect(state.lastChange.loaded == .records([goal], added: [goal]) && state.lastChange.modelled?.groups == ["duikclub-de-zeehond"])
+        expectSameAsFullBuild(state, site, "a new goal")
     }
 
     /// After the watcher lost events, a rescan finds every change by content.

@@ -639,6 +639,35 @@ import Testing
         Self.expectSame(options, asClean: clean, "a new member whose address a text holds")
     }
 
+    /// A group's new goal (its pieces change, not which outputs there are) and a new page of the
+    /// site's own (its page new, and every page again when it is in the menu) go record by
+    /// record; a group's first goal (its leaderboard new) goes the whole way.
+    @Test func aNewGoalAndANewPageGoRecordByRecord() throws {
+        let site = try Site()
+        defer { site.dir.cleanup() }
+        let (options, clean) = site.storeAndClean()
+        #expect(Pipeline.build(options).succeeded)
+        try site.write("groups/duikclub-de-zeehond/goals/duik-in-de-oosterschelde.md",
+                       "---\ntitle: Duik in de Oosterschelde\npoints: 15\nadded: 2026-11-20\n---\nBij de Zeelandbrug, met de club.\n")
+        let goal = Pipeline.build(options)
+        #expect(goal.succeeded && goal.recordByRecord, "a new goal: \(goal.fullBuildReason ?? "no reason given")")
+        #expect(goal.changes?.changed.contains { $0.contains("duikclub-de-zeehond") } == true, "\(String(describing: goal.changes))")
+        Self.expectSame(options, asClean: clean, "a new goal")
+        for (name, menu) in [("spelregels", "menu: false\n"), ("contact", "")] {
+            try site.write("pages/\(name).md", "---\ntitle: \(name.capitalized)\n\(menu)---\nZo doen we het hier.\n")
+            let page = Pipeline.build(options)
+            #expect(page.succeeded && page.recordByRecord, "a new page: \(page.fullBuildReason ?? "no reason given")")
+            #expect(page.changes?.added.contains("\(name)/index.html") == true, "\(String(describing: page.changes?.added))")
+            Self.expectSame(options, asClean: clean, "a new page (\(menu.isEmpty ? "in the menu" : "not in it"))")
+        }
+        try site.write("groups/buurtmoestuin/index.md", "---\nname: Buurtmoestuin\nmembers: [anna-de-vries, bram-van-dijk]\n---\nSamen tuinieren.\n")
+        #expect(Pipeline.build(options).succeeded)
+        try site.write("groups/buurtmoestuin/goals/eerste-oogst.md", "---\ntitle: Een eerste oogst\npoints: 5\nadded: 2026-11-21\n---\nSamen.\n")
+        let first = Pipeline.build(options)
+        #expect(first.succeeded && !first.recordByRecord)
+        Self.expectSame(options, asClean: clean, "a group's first goal")
+    }
+
     /// `plein build` after an edit of one record's file in place redoes that record and what it
     /// reaches only, from the build store (`RecordEdit`), for every kind of record: a report, a
     /// reply, a member (their text, their name), a group, an album with photos and a video, a goal, an event, a page, a

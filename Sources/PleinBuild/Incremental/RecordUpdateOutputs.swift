@@ -25,7 +25,7 @@ extension RecordUpdate {
     }
 
     /// The outputs the edit adds (a new report's page; a report's reply feed at its first reply;
-    /// a new event's page and calendar; a new member's page and feeds)
+    /// a new event's page and calendar; a new member's page and feeds; a new page)
     /// and those it takes out (a deleted report's page; a reply feed whose last reply is
     /// deleted), when it changes which outputs there are only so; nil when it changes them
     /// otherwise (an event's calendars; check-ins of a member who had none).
@@ -54,6 +54,13 @@ extension RecordUpdate {
                 }
                 guard owner.events.count > 1, let event = owner.events.first(where: { $0.id == id }) else { return nil }
                 if model.site.has(.groups) { new += [.groupEvent(event.key), .calendar(.groupEvent(event.key))] }
+                others += 1
+            case .page(let id) where added.contains(path):
+                guard model.pages.contains(where: { $0.id == id }) else { return nil }
+                new.append(.page(id))
+                others += 1
+            case .goal where added.contains(path):
+                // (A group's new goal changes its pieces, not which outputs there are.)
                 others += 1
             case .member(let id) where added.contains(path):
                 // A new member: their own outputs (the lists of members read the order of members).

@@ -5,7 +5,7 @@ import PleinRender
 extension SiteState {
     /// The pages of the edited records (`files`), which `serve` renders and serves first: those
     /// that read an edited text, or the text of the report a reply is to, and a new report's,
-    /// member's or event's, never rendered before.
+    /// member's, event's or page's, never rendered before.
     mutating func editedRecordsPages(_ files: Set<String>, change piecesOnly: ModelChange, model: SiteModel) -> [OutputID] {
         var texts = files
         var new: [OutputID] = []
@@ -19,6 +19,8 @@ extension SiteState {
             case .member(let id):
                 // (A new member's page, where the site has members' pages.)
                 if piecesOnly.members.contains(id), let page = OutputID.ofMember(id, model).first, !last.graph.knows(page.key) { new.append(page) }
+            case .page(let id):
+                if piecesOnly.pages, model.pages.contains(where: { $0.id == id }), !last.graph.knows(OutputID.page(id).key) { new.append(.page(id)) }
             case .event(let group, let id):
                 if model.site.has(.groups), let event = model.groups[group]?.events.first(where: { $0.id == id }),
                    !last.graph.knows(OutputID.groupEvent(event.key).key) { new.append(.groupEvent(event.key)) }
