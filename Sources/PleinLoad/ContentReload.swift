@@ -110,8 +110,8 @@ extension ContentLoader {
         reloadRecords(&state, &content, diagnostics: diagnostics, fs: fs, changed: changed, tolerating: tolerating, photos: true)
     }
 
-    /// The reload of edited records, file by file, and of new and deleted reports and replies,
-    /// new events, goals, pages and members; returns the new files. Nil when the edit is of another kind: a file that is no record's
+    /// The reload of edited records, file by file, and of new and deleted reports, replies,
+    /// events and goals, new pages and members; returns the new files. Nil when the edit is of another kind: a file that is no record's
     /// (`site.yaml`, `places.yaml`, an area, a photo, an attachment); a file that appeared or
     /// vanished in a new folder, or of another kind, or a report's that has a folder; a file
     /// with a problem before or after; a record whose change reaches what the rules that span
@@ -166,10 +166,10 @@ extension ContentLoader {
                 continue
             }
             if let before = state.parsed[path], state.tree.files[path] != nil, !listed(path) {
-                // A report of one file, or a reply, deleted.
+                // A report of one file, a reply, an event or a goal deleted.
                 switch (before.role, fine(before.diagnostics)) {
                 case (.report(let area, let name, bundle: false), true) where single(area, name): break
-                case (.reply, true): break
+                case (.reply, true), (.event, true), (.goal, true): break
                 default: return nil
                 }
                 removed.insert(path)

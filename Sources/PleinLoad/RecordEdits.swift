@@ -30,8 +30,10 @@ struct RecordEdits {
     private var checkIns: [String: [CheckIn]] = [:]
     /// New reports, by id.
     private var newReports: [String: Report] = [:]
-    /// The places of deleted reports.
+    /// The places of deleted reports, events and goals.
     private var goneReports: Set<Int> = []
+    private var goneEvents: Set<Int> = []
+    private var goneGoals: Set<Int> = []
 
     init?(read: [Parsed], added: Set<String>, removed: Set<String> = [], content: Content, displayRoot: String, tolerating: Bool = false) {
         self.tolerating = tolerating
@@ -47,6 +49,12 @@ struct RecordEdits {
                 guard let at = report.replies.firstIndex(where: { $0.file == path }) else { return nil }
                 report.replies.remove(at: at)
                 reports[index] = report
+            case .event:
+                guard let index = content.events.firstIndex(where: { $0.file == path }) else { return nil }
+                goneEvents.insert(index)
+            case .goal:
+                guard let index = content.goals.firstIndex(where: { $0.file == path }) else { return nil }
+                goneGoals.insert(index)
             default:
                 return nil
             }
@@ -214,11 +222,13 @@ struct RecordEdits {
         for (index, group) in groups { content.groups[index] = group }
         for (index, album) in albums { content.albums[index] = album }
         for (index, goal) in goals { content.goals[index] = goal }
+        for index in goneGoals.sorted(by: >) { content.goals.remove(at: index) }
         if !newGoals.isEmpty {
             content.goals += newGoals
             content.goals.sort { ($0.group, $0.id) < ($1.group, $1.id) }
         }
         for (index, event) in events { content.events[index] = event }
+        for index in goneEvents.sorted(by: >) { content.events.remove(at: index) }
         if !newEvents.isEmpty {
             content.events += newEvents
             content.events.sort { ($0.group, $0.id) < ($1.group, $1.id) }

@@ -63,7 +63,21 @@ extension ModelEdit {
     }
 
     mutating func goal(_ group: String, _ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.goals.first(where: { $0.group == group && $0.id == id }) else { return false }
+        guard let record = content.goals.first(where: { $0.group == group && $0.id == id }) else {
+            // A deleted goal, still open: out of its group's (members' lists hold completed ones).
+            let gone = self.group(group, in: model)?.openGoals.first { $0.id == id }
+            let byName = byName(model)
+            let kept = inGroup(group, model) { owner in
+                guard let index = owner.openGoals.firstIndex(where: { $0.id == id }) else { return false }
+                owner.openGoals.remove(at: index)
+                // (Its last goal takes its leaderboard: other outputs.)
+                guard !(owner.openGoals.isEmpty && owner.completedGoals.isEmpty) else { return false }
+                owner.leaderboard = Leaderboard.standings(owner, byName: byName)
+                return true
+            }
+            if kept, let gone { change.removedFiles.insert(gone.file) }
+            return kept
+        }
         var new = ModelBuilder.goal(record, index: content.memberIndex)
         new.revision = revision(new.file)
         let byName = byName(model)
@@ -91,7 +105,21 @@ extension ModelEdit {
     }
 
     mutating func event(_ group: String, _ id: String, _ model: SiteModel) -> Bool {
-        guard let record = content.events.first(where: { $0.group == group && $0.id == id }) else { return false }
+        guard let record = content.events.first(where: { $0.group == group && $0.id == id }) else {
+            // A deleted event: out of its group's (its page and calendar go with it).
+            let gone = self.group(group, in: model)?.events.first { $0.id == id }
+            let kept = inGroup(group, model) { owner in
+                guard let index = owner.events.firstIndex(where: { $0.id == id }) else { return false }
+                owner.events.remove(at: index)
+                // (Its last event takes its calendar, and perhaps the site's: other outputs.)
+                return !owner.events.isEmpty
+            }
+            if kept, let gone {
+                change.outputsMayChange = true
+                change.removedFiles.insert(gone.file)
+            }
+            return kept
+        }
         var new = ModelBuilder.event(record, places: places, index: content.memberIndex)
         new.revision = revision(new.file)
         // (A new event takes its place among its group's: the outputs are others, its page's.)

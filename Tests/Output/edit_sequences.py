@@ -211,6 +211,28 @@ class Community:
         self.write(path, f"---\ntitle: Nieuwe pagina {self.counter}\n{menu}---\nOver iets nieuws.\n")
         return f"a new page {os.path.relpath(path, self.content)}"
 
+    def delete_event(self, rng):
+        """An event deleted (called off); with `plain_only`, of a group that keeps others."""
+        events = self.files("groups/*/events/*.md")
+        if getattr(self, "plain_only", False):
+            events = [p for p in events if len(self.files(os.path.dirname(p) + "/*.md")) > 1]
+        if not events:
+            return None
+        path = rng.choice(events)
+        os.remove(path)
+        return f"{os.path.relpath(path, self.content)} deleted"
+
+    def delete_goal(self, rng):
+        """An open goal deleted; with `plain_only`, of a group that keeps others."""
+        goals = [p for p in self.files("groups/*/goals/*.md") if "completed_by:" not in self.read(p)]
+        if getattr(self, "plain_only", False):
+            goals = [p for p in goals if len(self.files(os.path.dirname(p) + "/*.md")) > 1]
+        if not goals:
+            return None
+        path = rng.choice(goals)
+        os.remove(path)
+        return f"{os.path.relpath(path, self.content)} deleted"
+
     def future_address(self, rng):
         """A report's text that gives an address no member has yet (`new_member` takes it)."""
         files = self.files("reports/*/*.md")
@@ -503,7 +525,7 @@ class Community:
              "private_group", "template",
              "settings", "settings_further", "template_page", "breaks", "same_bytes", "bio", "group_text", "album_text", "page_text", "location_text", "message_text",
              "goal_title", "goal_points", "event_title", "new_event", "checkout", "new_report", "another_reply", "delete_reply", "diver",
-             "warned_report", "warned_edit", "offset_dropped", "future_address", "new_member", "new_goal", "new_page"]
+             "warned_report", "warned_edit", "offset_dropped", "future_address", "new_member", "new_goal", "new_page", "delete_event", "delete_goal"]
 
     def undo(self):
         """Puts the content back as it was before the last edit, file by file (the server's
@@ -628,7 +650,7 @@ def record_by_record(plein, community, rng):
     build(plein, community, out, cache)
     community.plain_only = True
     for kind in ("body", "bio", "group_text", "album_text", "goal_title", "event_title", "page_text", "location_text", "message_text",
-                 "another_reply", "new_report", "new_event", "new_member", "new_goal", "new_page", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
+                 "another_reply", "new_report", "new_event", "new_member", "new_goal", "new_page", "delete_event", "delete_goal", "reply", "delete", "move", "delete_reply", "diver", "warned_report", "warned_edit",
                  "unwarned_edit", "offset_dropped", "offsetless_body", "offset_restored", "photo", "photo_replaced", "photo_gone"):
         before = tree(out)[0]
         # (A number of its own: a new report named as one the random edits made is no edit.)

@@ -641,8 +641,9 @@ import Testing
 
     /// A group's new goal (its pieces change, not which outputs there are) and a new page of the
     /// site's own (its page new, and every page again when it is in the menu) go record by
-    /// record; a group's first goal (its leaderboard new) goes the whole way.
-    @Test func aNewGoalAndANewPageGoRecordByRecord() throws {
+    /// record, and so does a goal or an event deleted; a group's last event deleted (its calendar
+    /// goes) and a group's first goal (its leaderboard new) go the whole way.
+    @Test func newAndDeletedGoalsEventsAndPagesGoRecordByRecord() throws {
         let site = try Site()
         defer { site.dir.cleanup() }
         let (options, clean) = site.storeAndClean()
@@ -660,6 +661,21 @@ import Testing
             #expect(page.changes?.added.contains("\(name)/index.html") == true, "\(String(describing: page.changes?.added))")
             Self.expectSame(options, asClean: clean, "a new page (\(menu.isEmpty ? "in the menu" : "not in it"))")
         }
+        // Deleted: the goal again, and an event of a group that keeps another (its page and
+        // calendar go).
+        try FileManager.default.removeItem(atPath: site.content + "/groups/duikclub-de-zeehond/goals/duik-in-de-oosterschelde.md")
+        let goalGone = Pipeline.build(options)
+        #expect(goalGone.succeeded && goalGone.recordByRecord, "a goal deleted: \(goalGone.fullBuildReason ?? "no reason given")")
+        Self.expectSame(options, asClean: clean, "a goal deleted")
+        try FileManager.default.removeItem(atPath: site.content + "/groups/duikclub-de-zeehond/events/tweedaagse-oosterschelde.md")
+        let eventGone = Pipeline.build(options)
+        #expect(eventGone.succeeded && eventGone.recordByRecord, "an event deleted: \(eventGone.fullBuildReason ?? "no reason given")")
+        #expect(eventGone.changes?.removed.contains { $0.contains("tweedaagse-oosterschelde") } == true, "\(String(describing: eventGone.changes))")
+        Self.expectSame(options, asClean: clean, "an event deleted")
+        try FileManager.default.removeItem(atPath: site.content + "/groups/duikclub-de-zeehond/events/nieuwjaarsduik-vinkeveen.md")
+        let lastGone = Pipeline.build(options)
+        #expect(lastGone.succeeded && !lastGone.recordByRecord)
+        Self.expectSame(options, asClean: clean, "a group's last event deleted")
         try site.write("groups/buurtmoestuin/index.md", "---\nname: Buurtmoestuin\nmembers: [anna-de-vries, bram-van-dijk]\n---\nSamen tuinieren.\n")
         #expect(Pipeline.build(options).succeeded)
         try site.write("groups/buurtmoestuin/goals/eerste-oogst.md", "---\ntitle: Een eerste oogst\npoints: 5\nadded: 2026-11-21\n---\nSamen.\n")

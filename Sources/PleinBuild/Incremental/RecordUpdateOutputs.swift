@@ -25,7 +25,7 @@ extension RecordUpdate {
     }
 
     /// The outputs the edit adds (a new report's page; a report's reply feed at its first reply;
-    /// a new event's page and calendar; a new member's page and feeds; a new page)
+    /// a new or deleted event's page and calendar; a new member's page and feeds; a new page)
     /// and those it takes out (a deleted report's page; a reply feed whose last reply is
     /// deleted), when it changes which outputs there are only so; nil when it changes them
     /// otherwise (an event's calendars; check-ins of a member who had none).
@@ -59,8 +59,18 @@ extension RecordUpdate {
                 guard model.pages.contains(where: { $0.id == id }) else { return nil }
                 new.append(.page(id))
                 others += 1
-            case .goal where added.contains(path):
-                // (A group's new goal changes its pieces, not which outputs there are.)
+            case .event(let group, let id) where removed.contains(path):
+                // A deleted event of a group that has others: its page and its calendar go.
+                guard let owner = model.groups[group] else {
+                    unpublished += 1
+                    continue
+                }
+                guard !owner.events.isEmpty else { return nil }
+                let key = GroupEventKey(group: group, event: id)
+                if model.site.has(.groups) { gone += [.groupEvent(key), .calendar(.groupEvent(key))] }
+                others += 1
+            case .goal:
+                // (A group's new or deleted goal changes its pieces, not which outputs there are.)
                 others += 1
             case .member(let id) where added.contains(path):
                 // A new member: their own outputs (the lists of members read the order of members).

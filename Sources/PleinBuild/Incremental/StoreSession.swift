@@ -143,8 +143,8 @@ struct StoreSession {
     /// The files whose bytes changed, when every one of them is a record's file that was there
     /// before and still is (a report's or a reply's, a member's, a group's, an album's, a goal's,
     /// an event's, a page's, a study location's, a member's check-ins, a thread's or a
-    /// message's) or `site.yaml`, or a report of one file or a reply that is new or deleted, a new
-    /// event, member, goal or page, or an album's photo
+    /// message's) or `site.yaml`, or a report of one file, a reply, an event or a goal that is new
+    /// or deleted, a new member or page, or an album's photo
     /// (not a video) new, replaced or deleted (none, when no file's bytes changed); else nil.
     private static func editedRecordFiles(_ changes: [String: ContentScan.Change], history: [String] = []) -> RecordFiles? {
         // (And the records whose history moved with HEAD.)
@@ -155,7 +155,7 @@ struct StoreSession {
             if change.old == nil || change.new == nil {
                 switch role {
                 case .report(_, _, bundle: false), .reply: break
-                case .event where change.old == nil, .member where change.old == nil, .goal where change.old == nil, .page where change.old == nil: break
+                case .event, .goal, .member where change.old == nil, .page where change.old == nil: break
                 case .photo where RecordUpdate.isPhoto(path): break
                 default: return nil
                 }
