@@ -211,27 +211,24 @@ class Community:
         self.write(path, f"---\ntitle: Nieuwe pagina {self.counter}\n{menu}---\nOver iets nieuws.\n")
         return f"a new page {os.path.relpath(path, self.content)}"
 
-    def delete_event(self, rng):
-        """An event deleted (called off); with `plain_only`, of a group that keeps others."""
-        events = self.files("groups/*/events/*.md")
+    def delete_of_group(self, rng, pattern, which=lambda path: True):
+        """A group's record of `pattern` deleted; with `plain_only`, of a group that keeps others."""
+        paths = [p for p in self.files(pattern) if which(p)]
         if getattr(self, "plain_only", False):
-            events = [p for p in events if len(self.files(os.path.dirname(p) + "/*.md")) > 1]
-        if not events:
+            paths = [p for p in paths if len(self.files(os.path.dirname(p) + "/*.md")) > 1]
+        if not paths:
             return None
-        path = rng.choice(events)
+        path = rng.choice(paths)
         os.remove(path)
         return f"{os.path.relpath(path, self.content)} deleted"
 
+    def delete_event(self, rng):
+        """An event deleted (called off)."""
+        return self.delete_of_group(rng, "groups/*/events/*.md")
+
     def delete_goal(self, rng):
-        """An open goal deleted; with `plain_only`, of a group that keeps others."""
-        goals = [p for p in self.files("groups/*/goals/*.md") if "completed_by:" not in self.read(p)]
-        if getattr(self, "plain_only", False):
-            goals = [p for p in goals if len(self.files(os.path.dirname(p) + "/*.md")) > 1]
-        if not goals:
-            return None
-        path = rng.choice(goals)
-        os.remove(path)
-        return f"{os.path.relpath(path, self.content)} deleted"
+        """An open goal deleted."""
+        return self.delete_of_group(rng, "groups/*/goals/*.md", lambda p: "completed_by:" not in self.read(p))
 
     def future_address(self, rng):
         """A report's text that gives an address no member has yet (`new_member` takes it)."""

@@ -212,8 +212,9 @@ struct StoreMemory: BuildMemory {
                 let data = row.dataNoCopy(atIndex: 1) ?? Data()
                 if data.withUnsafeBytes({ bytes in keys.contains { Email.mayBeWritten($0, in: bytes) } }) { found.insert(path) }
             }
-            // (A file read with a warning its record would not show again, NUL bytes, has none kept.)
-            for path in previous.problemCounts.keys.sorted() where try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE path = ?)", arguments: [path])! {
+            // (A text read with a warning its record would not show again, NUL bytes, has none kept.)
+            let texts = previous.problemCounts.keys.filter { [".md", ".yaml", ".yml"].contains(where: $0.lowercased().hasSuffix) }
+            for path in texts.sorted() where try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE path = ?)", arguments: [path])! {
                 found.insert(path)
             }
         }

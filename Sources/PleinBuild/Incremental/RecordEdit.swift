@@ -8,8 +8,8 @@ import PleinMarkdown
 import PleinModel
 import PleinRender
 
-/// `plein build` after edits of records in place, new or deleted reports of one file and
-/// replies, new events and new members (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
+/// `plein build` after edits of records in place, new or deleted reports of one file, replies,
+/// events and goals, new members and pages (`StoreSession.editedRecordFiles`): `plein serve`'s update of the same edit
 /// (`ContentChange.records`), made from the build store instead of a site in memory. The stages are serve's: the part of the content the edited records reach
 /// is loaded as the last build read it (`ContentSlice`, from the store's records), the edited
 /// records made again in it (`ContentLoader.reloadInPlace`), checked (`Checker.check(_:records:)`)
@@ -26,7 +26,8 @@ import PleinRender
 /// from the last build's; a change of what the media
 /// are made from (a member's home, an album's map); outputs that may be others than before (but
 /// for a report's page, added or taken out with it, and its reply feed, with its first reply or
-/// its last; a new event's page and calendar; a new member's page and feeds); a new member's
+/// its last; a new or deleted event's page and calendar; a new member's page and feeds; a new
+/// page); a new member's
 /// address written in a text (a warning there); a
 /// Pagefind failing (the shards whose records read a changed fact are made again, and those
 /// the site now has, `searchChange`); pages of a members-only group

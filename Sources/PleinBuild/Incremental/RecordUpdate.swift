@@ -15,9 +15,9 @@ struct RecordUpdate {
     let options: BuildOptions
     let memory: any BuildMemory
     let files: [String]
-    /// Of `files`, the new ones: reports of one file, replies, events and members.
+    /// Of `files`, the new ones: reports of one file, replies, events, goals, pages and members.
     let added: Set<String>
-    /// Of `files`, the deleted ones: reports of one file and replies.
+    /// Of `files`, the deleted ones: reports of one file, replies, events and goals.
     let removed: Set<String>
     /// Whether the theme changed since the last build: the outputs that read one of its templates
     /// that changed are rendered again.

@@ -28,9 +28,10 @@ extension RecordUpdate {
     /// a new or deleted event's page and calendar; a new member's page and feeds; a new page)
     /// and those it takes out (a deleted report's page; a reply feed whose last reply is
     /// deleted), when it changes which outputs there are only so; nil when it changes them
-    /// otherwise (an event's calendars; check-ins of a member who had none).
+    /// otherwise (an event report's calendars, a group's first or last event's; check-ins of a
+    /// member who had none).
     func outputChanges(_ change: ModelChange, _ loaded: Loaded, _ model: SiteModel,
-                               photoPages: (new: [OutputID], gone: [OutputID])) -> (new: [OutputID], gone: [OutputID])? {
+                       photoPages: (new: [OutputID], gone: [OutputID])) -> (new: [OutputID], gone: [OutputID])? {
         // (A photo replaced by one with a position, or without, may bring its album's map or take it.)
         guard change.outputsMayChange || !photoPages.new.isEmpty || !photoPages.gone.isEmpty else { return ([], []) }
         guard change.sessions == nil else { return nil }
