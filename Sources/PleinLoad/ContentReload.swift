@@ -111,9 +111,10 @@ extension ContentLoader {
     }
 
     /// The reload of edited records, file by file, and of new and deleted reports, replies,
-    /// events and goals, new pages and members; returns the new files. Nil when the edit is of another kind: a file that is no record's
-    /// (`site.yaml`, `places.yaml`, an area, a photo, an attachment); a file that appeared or
-    /// vanished in a new folder, or of another kind, or a report's that has a folder; a file
+    /// events and goals, new pages and members; returns the new files. Nil when the edit is of
+    /// another kind: a file that is no record's (`site.yaml`, `places.yaml`, an area, a photo, an
+    /// attachment); a file that appeared or vanished in a new folder, or of another kind, or a
+    /// report's that has a folder; a file
     /// with a problem before or after; a record whose change reaches what the rules that span
     /// records read (a member's address, an avatar it names, a group's name). `content` is then
     /// as it was, and `state` at most holds the changed files' new sizes (which the full reload
@@ -177,8 +178,7 @@ extension ContentLoader {
             }
             guard let before = state.parsed[path] else {
                 // A new report of one file, a new reply, a group's new event or goal, a new page,
-                // or a new member
-                // (whose avatar, if any, is not a file beside theirs that no one claimed before).
+                // or a new member (no avatar beside their file that no one claimed before).
                 switch FileRole.of(path) {
                 case .report(let area, let name, bundle: false) where single(area, name): break
                 case .reply, .event, .goal, .page: break
