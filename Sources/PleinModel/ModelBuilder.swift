@@ -164,12 +164,7 @@ public enum ModelBuilder {
     /// and goals, which `build` adds) and with their friends in the order of their file.
     static func member(_ m: Member, content: Content, places: [String: Place]) -> MemberModel {
         let site = content.site
-        var exact: Coordinate?
-        switch m.home {
-        case .place(let name)?: exact = places[name]?.coordinate
-        case .coordinate(let c)?: exact = c
-        case nil: break
-        }
+        let exact = m.home?.coordinate { places[$0]?.coordinate }
         let coarse = exact.map { Privacy.coarsen($0, km: site.locationPrecisionKm) }
         var model = MemberModel(
             id: m.id, file: m.file, name: m.name, avatar: m.avatar.map { ContentLayout.avatar($0.value) }, joined: m.joined,

@@ -34,13 +34,7 @@ extension Privacy {
         public init(_ content: Content) {
             km = content.site.locationPrecisionKm
             let places = Dictionary(content.places.map { ($0.name, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
-            homes = content.members.compactMap { member -> Coordinate? in
-                switch member.home {
-                case .place(let name)?: places[name]
-                case .coordinate(let c)?: c
-                case nil: nil
-                }
-            }.sorted { $0.lat < $1.lat }
+            homes = content.members.compactMap { $0.home?.coordinate { places[$0] } }.sorted { $0.lat < $1.lat }
             albums = Dictionary(content.albums.map { ($0.group + "/" + $0.id, $0.map) }, uniquingKeysWith: { a, _ in a })
         }
 

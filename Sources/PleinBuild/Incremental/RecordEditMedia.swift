@@ -164,15 +164,6 @@ extension RecordUpdate {
         return pages
     }
 
-    /// Where a member's home is, as given (a place's point, or coordinates).
-    static func coordinate(of home: Member.Home?, in content: Content) -> Coordinate? {
-        switch home {
-        case .place(let name)?: content.places.first { $0.name == name }?.coordinate
-        case .coordinate(let c)?: c
-        case nil: nil
-        }
-    }
-
     /// Whether a photo is published with a position that could have been taken within the
     /// privacy distance of `home` (a new member's, which would take it off its map): a coarse
     /// position is its grid cell's centre, less than `km` from where it was taken (a photo
@@ -201,7 +192,7 @@ extension RecordUpdate {
                 guard let new = loaded.content.members.first(where: { $0.id == id }) else { return nil }
                 if let old = loaded.before.members.first(where: { $0.id == id }) {
                     guard old.home == new.home else { return nil }
-                } else if let home = Self.coordinate(of: new.home, in: loaded.content) {
+                } else if let home = new.home?.coordinate(place: { name in loaded.content.places.first { $0.name == name }?.coordinate }) {
                     // A new member's home hides the photos taken near it.
                     guard let near = photoPublished(near: home, model: model, km: loaded.content.site.locationPrecisionKm), !near else { return nil }
                 }

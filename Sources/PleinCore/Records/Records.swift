@@ -31,6 +31,14 @@ public struct Member: Sendable, Codable {
     public enum Home: Sendable, Hashable, Codable {
         case place(String)
         case coordinate(Coordinate)
+
+        /// Where the home is: the point of the place of its name (`place`), or the coordinates given.
+        public func coordinate(place: (String) -> Coordinate?) -> Coordinate? {
+            switch self {
+            case .place(let name): place(name)
+            case .coordinate(let c): c
+            }
+        }
     }
 
     public struct Diving: Sendable, Hashable, Codable {
